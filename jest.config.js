@@ -1,0 +1,29 @@
+/**
+ * Unit specs live beside the code; e2e suites in test/ run once per database.
+ * SQLite always; MariaDB/MySQL when TEST_DATABASE_URL is set (.ci/run sets it).
+ */
+const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
+const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'], rootDir: __dirname };
+
+const e2e = (database) => ({
+  ...common,
+  displayName: `e2e:${database}`,
+  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+  setupFiles: [`<rootDir>/test/support/use-${database}.ts`],
+});
+
+const projects = [{ ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] }, e2e('sqlite')];
+
+const skipped = [];
+if (process.env.TEST_DATABASE_URL) projects.push(e2e('mariadb'));
+else skipped.push('e2e on MariaDB/MySQL (set TEST_DATABASE_URL=mysql://root@127.0.0.1:3306/test)');
+if (!process.env.TEST_REDIS_URL) skipped.push('tests that need Redis (set TEST_REDIS_URL=redis://127.0.0.1:6379)');
+if (skipped.length && !process.env.JEST_WORKER_ID) {
+  for (const what of skipped) process.stderr.write(`SKIPPED: ${what}\n`);
+  if (process.env.CI) {
+    process.stderr.write('CI must run every suite: refusing to skip.\n');
+    process.exit(1);
+  }
+}
+
+module.exports = { projects, testTimeout: 30_000, maxWorkers: 2 };

@@ -1,0 +1,4 @@
+import { CreateTables1763800000000 } from './1763800000000-CreateTables';
+
+/** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
+export const MIGRATIONS = [CreateTables1763800000000];

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { TenantEntity } from '../database/entities';
+import { AdminTenantsController } from './admin-tenants.controller';
+import { AdminTenantsService } from './admin-tenants.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([TenantEntity])],
+  controllers: [AdminTenantsController],
+  providers: [AdminTenantsService],
+})
+export class AdminTenantsModule {}

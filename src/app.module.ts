@@ -1,0 +1,21 @@
+import { Module } from '@nestjs/common';
+import { AdminTenantsModule } from './admin-tenants/admin-tenants.module';
+import { AdminUsersModule } from './admin-users/admin-users.module';
+import { AuthModule } from './auth/auth.module';
+import { CommonModule } from './common/common.module';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { IdentityModule } from './identity/identity.module';
+
+@Module({
+  imports: [
+    ConfigModule,
+    CommonModule,
+    DatabaseModule,
+    IdentityModule,
+    AuthModule,
+    AdminTenantsModule,
+    AdminUsersModule,
+  ],
+})
+export class AppModule {}

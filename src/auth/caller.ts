@@ -1,0 +1,41 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+
+/** The signed-in caller, from the verified id token's claims (spec section 2, "Session claims"). */
+export interface Caller {
+  id: string;
+  email: string | null;
+  userType: string | null;
+  tenantId: string | null;
+  role: string | null;
+}
+
+/** The id token's claims that the service reads. */
+export interface SessionClaims {
+  sub?: string;
+  'cognito:username'?: string;
+  email?: string;
+  token_use?: string;
+  'custom:user_type'?: string;
+  'custom:tenant_id'?: string;
+  'custom:role'?: string;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+
+/** Claims to caller; null when the token names no user. `cognito:username` wins over `sub`. */
+export function callerFromClaims(claims: SessionClaims): Caller | null {
+  const id = text(claims['cognito:username']) ?? text(claims.sub);
+  if (!id) return null;
+  return {
+    id,
+    email: text(claims.email),
+    userType: text(claims['custom:user_type']),
+    tenantId: text(claims['custom:tenant_id']),
+    role: text(claims['custom:role']),
+  };
+}
+
+/** The caller that SessionGuard put on the request, or undefined when there is no session. */
+export const CurrentCaller = createParamDecorator(
+  (_: unknown, context: ExecutionContext): Caller | undefined => context.switchToHttp().getRequest().user,
+);

@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import { sign } from 'jsonwebtoken';
+import { AppConfig } from '../config/app-config';
+import { IdentityUser } from '../identity/identity-store';
+import { SESSION_ALGORITHM } from './session-token';
+
+/** Signs local-mode id tokens (HS256 with AUTH_JWT_SECRET) whose claims come from a user record. */
+@Injectable()
+export class SessionTokenIssuer {
+  constructor(private readonly config: AppConfig) {}
+
+  issue(user: IdentityUser, ttlSeconds: number): string {
+    const claims = {
+      token_use: 'id',
+      email: user.email,
+      ...(user.userType && { 'custom:user_type': user.userType }),
+      ...(user.tenantId && { 'custom:tenant_id': user.tenantId }),
+      ...(user.role && { 'custom:role': user.role }),
+    };
+    return sign(claims, this.config.authJwtSecret, {
+      algorithm: SESSION_ALGORITHM,
+      subject: user.id,
+      expiresIn: ttlSeconds,
+    });
+  }
+}

@@ -1,0 +1,48 @@
+import { CanActivate, ExecutionContext, HttpStatus, Injectable, Logger, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiError } from '../common/api-error';
+import { IdentityStore } from '../identity/identity-store';
+import { Caller } from './caller';
+import { decideSuperAdmin, NOT_AUTHENTICATED } from './super-admin.policy';
+
+const ANONYMOUS_IS_UNAUTHORIZED = 'superAdmin:anonymousIsUnauthorized';
+
+/**
+ * Spec section 5: on /api/admin/tenants a caller with no session gets 401; every other
+ * failed check, and every failure on the other admin routes, gets 403.
+ */
+export const AnonymousIsUnauthorized = () => SetMetadata(ANONYMOUS_IS_UNAUTHORIZED, true);
+
+/** Runs after SessionGuard; reads the caller's record from the identity store. */
+@Injectable()
+export class SuperAdminGuard implements CanActivate {
+  private readonly logger = new Logger(SuperAdminGuard.name);
+
+  constructor(
+    private readonly identity: IdentityStore,
+    private readonly reflector: Reflector,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const caller: Caller | undefined = context.switchToHttp().getRequest().user;
+    let reason: string;
+    try {
+      const record = caller ? await this.identity.findById(caller.id) : null;
+      const decision = decideSuperAdmin(caller, record);
+      if (decision.allowed) return true;
+      reason = decision.reason;
+    } catch (error) {
+      // A failed check is forbidden (spec section 5), even when the store is what failed.
+      this.logger.error(`Super-admin check failed: ${(error as Error).message}`);
+      reason = 'Identity store unavailable';
+    }
+    const anonymousIsUnauthorized = this.reflector.getAllAndOverride<boolean>(ANONYMOUS_IS_UNAUTHORIZED, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (reason === NOT_AUTHENTICATED && anonymousIsUnauthorized) {
+      throw new ApiError(HttpStatus.UNAUTHORIZED, 'Unauthorized');
+    }
+    throw new ApiError(HttpStatus.FORBIDDEN, 'Forbidden');
+  }
+}

@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { isEmail } from 'class-validator';
+import { Repository } from 'typeorm';
+import { SessionTokenIssuer } from '../auth/session-token-issuer';
+import { Clock } from '../common/clock';
+import { IdGenerator } from '../common/id-generator';
+import { AppConfig } from '../config/app-config';
+import { UserEntity } from '../database/entities';
+import { IdentityStore, IdentityUser, SUPER_ADMIN_ROLE } from '../identity/identity-store';
+
+export interface NewLocalUser {
+  email: string;
+  id?: string;
+  platformRole?: string;
+  userType?: string;
+  tenantId?: string;
+  role?: string;
+}
+
+/** Bad operator input: printed as one line, exit code 1. */
+export class CliInputError extends Error {}
+
+const TENANT_ROLES = ['owner', 'admin', 'member'];
+const MAX_TTL_SECONDS = 30 * 24 * 3600;
+
+/** The operator CLI's commands over the `local` identity store (CONTRACT: Operator CLI). */
+@Injectable()
+export class LocalUsersService {
+  constructor(
+    private readonly config: AppConfig,
+    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly identity: IdentityStore,
+    private readonly tokens: SessionTokenIssuer,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async createUser(input: NewLocalUser): Promise<IdentityUser> {
+    this.requireLocalStore('users:create');
+    const email = input.email?.trim().toLowerCase();
+    if (!email || !isEmail(email)) throw new CliInputError(`--email must be an e-mail address, got "${input.email ?? ''}"`);
+    const id = input.id ?? this.ids.uuid();
+    if (!/^[\w.@+-]{1,128}$/.test(id)) throw new CliInputError(`--id must be 1 to 128 letters, digits or . _ @ + -, got "${id}"`);
+    if (input.platformRole !== undefined && input.platformRole !== SUPER_ADMIN_ROLE) {
+      throw new CliInputError(`--platform-role must be ${SUPER_ADMIN_ROLE}, got "${input.platformRole}"`);
+    }
+    if (input.userType !== undefined && input.userType !== 'org') {
+      throw new CliInputError(`--user-type must be org, got "${input.userType}"`);
+    }
+    if (input.role !== undefined && !TENANT_ROLES.includes(input.role)) {
+      throw new CliInputError(`--role must be one of ${TENANT_ROLES.join(', ')}, got "${input.role}"`);
+    }
+    if (input.tenantId !== undefined && !/^[\w-]{1,36}$/.test(input.tenantId)) {
+      throw new CliInputError(`--tenant-id must be 1 to 36 letters, digits, _ or -, got "${input.tenantId}"`);
+    }
+    if (await this.users.existsBy({ id })) throw new CliInputError(`a user with id "${id}" already exists`);
+    if ((await this.identity.findByEmail(email)).length) {
+      throw new CliInputError(`a user with e-mail "${email}" already exists`);
+    }
+    await this.users.insert({
+      id,
+      email,
+      platformRole: input.platformRole ?? null,
+      userType: input.userType ?? null,
+      tenantId: input.tenantId ?? null,
+      role: input.role ?? null,
+      createdAt: this.clock.now(),
+    });
+    return (await this.identity.findById(id))!;
+  }
+
+  async sessionToken(userId: string, ttlSeconds = 3600): Promise<string> {
+    this.requireLocalStore('session:token');
+    if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_TTL_SECONDS) {
+      throw new CliInputError(`--ttl must be a whole number of seconds from 1 to ${MAX_TTL_SECONDS}`);
+    }
+    const user = await this.identity.findById(userId);
+    if (!user) throw new CliInputError(`no user with id "${userId}"`);
+    return this.tokens.issue(user, ttlSeconds);
+  }
+
+  private requireLocalStore(command: string): void {
+    if (this.config.identityStore !== 'local') {
+      throw new CliInputError(
+        `${command} works only with IDENTITY_STORE=local; in cognito mode manage users in the pool and sign in to get a token`,
+      );
+    }
+  }
+}

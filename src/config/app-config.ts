@@ -1,0 +1,213 @@
+import { isIP } from 'node:net';
+
+/**
+ * The validated, typed configuration. Built once from the environment by `parseConfig`;
+ * nothing else in the service reads `process.env`.
+ */
+export type DatabaseConfig =
+  | { type: 'sqlite'; database: string }
+  | { type: 'mysql'; url: string };
+
+export interface CognitoConfig {
+  userPoolId?: string;
+  clientId?: string;
+  region?: string;
+  endpoint?: string;
+  superAdminGroup: string;
+}
+
+export abstract class AppConfig {
+  abstract readonly nodeEnv: string;
+  abstract readonly port: number;
+  abstract readonly database: DatabaseConfig;
+  abstract readonly migrationsRun: boolean;
+  abstract readonly identityStore: 'local' | 'cognito';
+  /** HS256 key for local-mode id tokens. */
+  abstract readonly authJwtSecret: string;
+  /** True when no AUTH_JWT_SECRET was given and the development key is in use. */
+  abstract readonly usingDevelopmentJwtSecret: boolean;
+  abstract readonly sessionCookieName: string;
+  abstract readonly cognito: CognitoConfig;
+  abstract readonly smtpUrl?: string;
+  abstract readonly mailFrom: string;
+  abstract readonly redisUrl?: string;
+  abstract readonly inviteRateLimit: number;
+  abstract readonly inviteRateWindowSeconds: number;
+  abstract readonly trustProxy?: boolean | number | string;
+  abstract readonly publicBaseUrl?: string;
+  abstract readonly allowedHosts?: string[];
+  abstract readonly allowedOrigins?: string[];
+}
+
+export const DEFAULT_SQLITE_FILE = 'data/tenant-service.sqlite';
+export const DEVELOPMENT_JWT_SECRET = 'development-only-insecure-key-change-me';
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Invalid configuration: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Reads a variable; an empty or white-space value counts as unset. */
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol.slice(0, -1))) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+function list(env: Env, name: string): string[] | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  const items = raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  if (items.length === 0) throw new ConfigError(name, 'must list at least one value');
+  return items;
+}
+
+function database(env: Env): DatabaseConfig {
+  const raw = read(env, 'DATABASE_URL');
+  if (raw === undefined) return { type: 'sqlite', database: DEFAULT_SQLITE_FILE };
+  if (raw === 'sqlite::memory:') return { type: 'sqlite', database: ':memory:' };
+  if (raw.startsWith('sqlite:')) {
+    const file = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!file) throw new ConfigError('DATABASE_URL', 'names no SQLite file');
+    return { type: 'sqlite', database: file };
+  }
+  if (raw.startsWith('mysql://') || raw.startsWith('mariadb://')) {
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid mysql:// URL');
+    }
+    if (!parsed.hostname || parsed.pathname.length <= 1) {
+      throw new ConfigError('DATABASE_URL', 'must name a host and a database: mysql://user:pass@host:3306/db');
+    }
+    parsed.protocol = 'mysql:';
+    return { type: 'mysql', url: parsed.toString() };
+  }
+  throw new ConfigError('DATABASE_URL', 'must start with mysql://, sqlite: or be sqlite::memory:');
+}
+
+function trustProxy(env: Env): boolean | number | string | undefined {
+  const raw = read(env, 'TRUST_PROXY');
+  if (raw === undefined) return undefined;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  // Express also takes subnet names and comma-separated addresses or CIDR ranges.
+  const named = ['loopback', 'linklocal', 'uniquelocal'];
+  const valid = raw.split(',').every((part) => {
+    const item = part.trim();
+    const address = item.split('/')[0];
+    return named.includes(item) || isIP(address) !== 0;
+  });
+  if (!valid) {
+    throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count, or addresses/subnets, got "${raw}"`);
+  }
+  return raw;
+}
+
+function publicBaseUrl(env: Env): string | undefined {
+  const raw = url(env, 'PUBLIC_BASE_URL', ['http', 'https']);
+  return raw?.replace(/\/+$/, '');
+}
+
+export function parseConfig(env: Env): AppConfig {
+  const nodeEnv = read(env, 'NODE_ENV') ?? 'development';
+  const jwtSecret = read(env, 'AUTH_JWT_SECRET');
+  const identityStore = oneOf(env, 'IDENTITY_STORE', ['local', 'cognito'] as const, 'local');
+  if (!jwtSecret && nodeEnv === 'production' && identityStore === 'local') {
+    throw new ConfigError('AUTH_JWT_SECRET', 'must be set when NODE_ENV=production');
+  }
+  const cognito: CognitoConfig = {
+    userPoolId: read(env, 'COGNITO_USER_POOL_ID'),
+    clientId: read(env, 'COGNITO_CLIENT_ID'),
+    region: read(env, 'AWS_REGION'),
+    endpoint: url(env, 'COGNITO_ENDPOINT', ['http', 'https'])?.replace(/\/+$/, ''),
+    superAdminGroup: read(env, 'COGNITO_SUPER_ADMIN_GROUP') ?? 'super_admin',
+  };
+  if (identityStore === 'cognito') {
+    for (const [variable, value] of [
+      ['COGNITO_USER_POOL_ID', cognito.userPoolId],
+      ['COGNITO_CLIENT_ID', cognito.clientId],
+      ['AWS_REGION', cognito.region],
+    ] as const) {
+      if (!value) throw new ConfigError(variable, 'must be set when IDENTITY_STORE=cognito');
+    }
+  }
+  const sessionCookieName = read(env, 'SESSION_COOKIE_NAME') ?? 'id_token';
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(sessionCookieName)) {
+    throw new ConfigError('SESSION_COOKIE_NAME', `is not a valid cookie name: "${sessionCookieName}"`);
+  }
+  const mailFrom = read(env, 'MAIL_FROM') ?? 'no-reply@localhost';
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(mailFrom) && !/^[^<>]*<[^\s@<>]+@[^\s@<>]+>$/.test(mailFrom)) {
+    throw new ConfigError('MAIL_FROM', `must be an e-mail address, got "${mailFrom}"`);
+  }
+
+  return {
+    nodeEnv,
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    database: database(env),
+    migrationsRun: boolean(env, 'DB_MIGRATIONS_RUN', true),
+    identityStore,
+    authJwtSecret: jwtSecret ?? DEVELOPMENT_JWT_SECRET,
+    usingDevelopmentJwtSecret: !jwtSecret,
+    sessionCookieName,
+    cognito,
+    smtpUrl: url(env, 'SMTP_URL', ['smtp', 'smtps']),
+    mailFrom,
+    redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
+    inviteRateLimit: integer(env, 'INVITE_RATE_LIMIT', 10, 1, 1_000_000),
+    inviteRateWindowSeconds: integer(env, 'INVITE_RATE_WINDOW_SECONDS', 3600, 1, 31_536_000),
+    trustProxy: trustProxy(env),
+    publicBaseUrl: publicBaseUrl(env),
+    allowedHosts: list(env, 'ALLOWED_HOSTS')?.map((host) => host.toLowerCase()),
+    allowedOrigins: list(env, 'ALLOWED_ORIGINS'),
+  };
+}

@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DataSourceOptions } from 'typeorm';
+import { MIGRATIONS } from '../../migrations';
+import { AppConfig } from '../config/app-config';
+import { ENTITIES } from './entities';
+
+/** One place that turns configuration into TypeORM options: the app, the CLI and ormconfig.ts share it. */
+export function dataSourceOptions(config: Pick<AppConfig, 'database' | 'migrationsRun'>): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsRun: config.migrationsRun,
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+  };
+  const { database } = config;
+  if (database.type === 'mysql') {
+    return {
+      ...common,
+      type: 'mysql',
+      url: database.url,
+      timezone: 'Z',
+      charset: 'utf8mb4_unicode_ci',
+      connectTimeout: 5_000,
+      extra: { connectionLimit: 10 },
+    };
+  }
+  if (database.database !== ':memory:') mkdirSync(dirname(database.database), { recursive: true });
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: database.database,
+    // WAL lets readers run beside the single writer; busy_timeout waits out a writer instead of failing.
+    prepareDatabase: (db: { pragma(sql: string): unknown }) => {
+      db.pragma('journal_mode = WAL');
+      db.pragma('busy_timeout = 5000');
+    },
+  };
+}

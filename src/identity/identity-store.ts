@@ -1,0 +1,47 @@
+/** A user as the service sees it, whichever backend holds it. */
+export interface IdentityUser {
+  id: string;
+  email: string;
+  platformRole: string | null;
+  userType: string | null;
+  tenantId: string | null;
+  role: string | null;
+}
+
+export const SUPER_ADMIN_ROLE = 'super_admin';
+export const MAX_PAGE_SIZE = 60;
+
+export interface UserPage {
+  users: IdentityUser[];
+  /** Opaque; absent on the last page. */
+  nextToken?: string;
+}
+
+/** A page token that the store cannot read: bad input, not a fault. */
+export class InvalidPageTokenError extends Error {
+  constructor() {
+    super('Invalid pagination token');
+    this.name = 'InvalidPageTokenError';
+  }
+}
+
+/**
+ * The port to the identity store. One implementation per backend (local table, Cognito);
+ * nothing above this class knows which one it talks to.
+ */
+export abstract class IdentityStore {
+  abstract findById(id: string): Promise<IdentityUser | null>;
+  /** Users whose e-mail matches, compared case-insensitively. */
+  abstract findByEmail(email: string): Promise<IdentityUser[]>;
+  /** The member of a tenant with this e-mail (case-insensitive), by an indexed look-up. */
+  abstract findTenantMemberByEmail(tenantId: string, email: string): Promise<IdentityUser | null>;
+  abstract listTenantUsers(tenantId: string): Promise<IdentityUser[]>;
+  /** Super-admins a page at a time; `limit` is 1 to MAX_PAGE_SIZE; throws InvalidPageTokenError. */
+  abstract listSuperAdmins(page: { limit: number; token?: string }): Promise<UserPage>;
+  abstract grantSuperAdmin(id: string): Promise<void>;
+  abstract deleteUser(id: string): Promise<void>;
+  /** Clears the user's tenant id and tenant role; the account stays. */
+  abstract removeFromTenant(id: string): Promise<void>;
+  /** Cheap round trip for readiness checks. */
+  abstract ping(): Promise<void>;
+}

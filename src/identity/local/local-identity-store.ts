@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { MoreThan, Repository } from 'typeorm';
+import { UserEntity } from '../../database/entities';
+import { IdentityStore, IdentityUser, InvalidPageTokenError, SUPER_ADMIN_ROLE, UserPage } from '../identity-store';
+
+const toIdentityUser = (row: UserEntity): IdentityUser => ({
+  id: row.id,
+  email: row.email,
+  platformRole: row.platformRole,
+  userType: row.userType,
+  tenantId: row.tenantId,
+  role: row.role,
+});
+
+/** The page token is the last id of the page, base64url-encoded: keyset paging on (platform_role, id). */
+const encodeToken = (lastId: string) => Buffer.from(lastId, 'utf8').toString('base64url');
+function decodeToken(token: string): string {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(token)) throw new InvalidPageTokenError();
+  const id = Buffer.from(token, 'base64url').toString('utf8');
+  if (!id || encodeToken(id) !== token) throw new InvalidPageTokenError();
+  return id;
+}
+
+/** Users in the service's own `users` table. The e-mail column is case-insensitive and indexed. */
+@Injectable()
+export class LocalIdentityStore extends IdentityStore {
+  constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {
+    super();
+  }
+
+  async findById(id: string): Promise<IdentityUser | null> {
+    const row = await this.users.findOneBy({ id });
+    return row && toIdentityUser(row);
+  }
+
+  async findByEmail(email: string): Promise<IdentityUser[]> {
+    const rows = await this.users.findBy({ email: email.toLowerCase() });
+    return rows.map(toIdentityUser);
+  }
+
+  async findTenantMemberByEmail(tenantId: string, email: string): Promise<IdentityUser | null> {
+    const row = await this.users.findOneBy({ tenantId, email: email.toLowerCase() });
+    return row && toIdentityUser(row);
+  }
+
+  async listTenantUsers(tenantId: string): Promise<IdentityUser[]> {
+    const rows = await this.users.find({ where: { tenantId }, order: { id: 'ASC' } });
+    return rows.map(toIdentityUser);
+  }
+
+  async listSuperAdmins({ limit, token }: { limit: number; token?: string }): Promise<UserPage> {
+    const after = token === undefined ? undefined : decodeToken(token);
+    const rows = await this.users.find({
+      where: { platformRole: SUPER_ADMIN_ROLE, ...(after !== undefined && { id: MoreThan(after) }) },
+      order: { id: 'ASC' },
+      take: limit + 1,
+    });
+    const users = rows.slice(0, limit).map(toIdentityUser);
+    return rows.length > limit ? { users, nextToken: encodeToken(users[users.length - 1].id) } : { users };
+  }
+
+  async grantSuperAdmin(id: string): Promise<void> {
+    await this.users.update({ id }, { platformRole: SUPER_ADMIN_ROLE });
+  }
+
+  async deleteUser(id: string): Promise<void> {
+    await this.users.delete({ id });
+  }
+
+  async removeFromTenant(id: string): Promise<void> {
+    await this.users.update({ id }, { tenantId: null, role: null });
+  }
+
+  async ping(): Promise<void> {
+    await this.users.query('SELECT 1');
+  }
+}

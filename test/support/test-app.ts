@@ -1,0 +1,54 @@
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import TestAgent from 'supertest/lib/agent';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module';
+import { APP_OPTIONS, configureApp } from '../../src/app.setup';
+import { AppConfig, parseConfig } from '../../src/config/app-config';
+import { createTestDatabase, TestDatabase } from './test-database';
+
+export const TEST_JWT_SECRET = 'e2e-test-secret-at-least-32-characters-long';
+
+export interface TestApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  dataSource: DataSource;
+  /** A supertest agent bound to the app's HTTP server. */
+  http: TestAgent;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Environment variables on top of the test defaults. */
+  env?: Record<string, string>;
+  /** Share a database created by the caller (several instances); otherwise a fresh one is made and dropped. */
+  database?: TestDatabase;
+}
+
+/** Boots the real app in-process, through the same configureApp as main.ts, on real migrations. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase());
+  const config = parseConfig({
+    NODE_ENV: 'test',
+    AUTH_JWT_SECRET: TEST_JWT_SECRET,
+    DATABASE_URL: database.url,
+    ...options.env,
+  });
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideProvider(AppConfig)
+    .useValue(config)
+    .compile();
+  const app = configureApp(moduleRef.createNestApplication<NestExpressApplication>({ ...APP_OPTIONS, logger: false }));
+  await app.init();
+  return {
+    app,
+    config,
+    dataSource: app.get(DataSource),
+    http: request(app.getHttpServer()),
+    close: async () => {
+      await app.close();
+      if (!options.database) await database.drop();
+    },
+  };
+}
