@@ -10,8 +10,8 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    factory = factories(t.dataSource);
-    admin = sessionCookie(t, await factory.superAdmin());
+    factory = factories(t);
+    admin = await sessionCookie(t, await factory.superAdmin());
   });
   afterAll(() => t.close());
   beforeEach(() => t.dataSource.getRepository(TenantEntity).clear());
@@ -49,15 +49,15 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
 
     it('section 5: a signed-in caller who is not a super admin is 403 Forbidden', async () => {
       const user = await factory.user();
-      const res = await t.http.get('/api/admin/tenants').set('Cookie', sessionCookie(t, user));
+      const res = await t.http.get('/api/admin/tenants').set('Cookie', await sessionCookie(t, user));
       expect(res.status).toBe(403);
       expect(res.body).toEqual(FORBIDDEN);
     });
 
     it('section 5: a valid token for a user the store no longer has is 403', async () => {
       const ghost = await factory.superAdmin();
-      const cookie = sessionCookie(t, ghost);
-      await t.dataSource.query('DELETE FROM users WHERE id = ?', [ghost.id]);
+      const cookie = await sessionCookie(t, ghost);
+      await t.identity.deleteUser(ghost.id);
       const res = await t.http.get('/api/admin/tenants').set('Cookie', cookie);
       expect(res.status).toBe(403);
       expect(res.body).toEqual(FORBIDDEN);
@@ -98,7 +98,7 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
     it('rule 1: a caller who is not a super admin is 403 even with an invalid body', async () => {
       const member = await factory.member((await factory.tenant()).id);
       await t.dataSource.getRepository(TenantEntity).clear();
-      const res = await t.http.post('/api/admin/tenants').set('Cookie', sessionCookie(t, member)).send({ type: 'x' });
+      const res = await t.http.post('/api/admin/tenants').set('Cookie', await sessionCookie(t, member)).send({ type: 'x' });
       expect(res.status).toBe(403);
       expect(res.body).toEqual(FORBIDDEN);
       expect(await tenantRows()).toHaveLength(0);

@@ -1,30 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
-import { SessionTokenIssuer } from '../../src/auth/session-token-issuer';
-import { InvitationEntity, TenantEntity, UserEntity } from '../../src/database/entities';
+import { InvitationEntity, TenantEntity } from '../../src/database/entities';
 import { TestApp } from './test-app';
+import { TestUser } from './test-identity';
 
 let sequence = 0;
 const next = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
 
-/** Rows written straight to the database, with overrides: `factory.user({ role: 'admin' })`. */
-export function factories(dataSource: DataSource) {
+/**
+ * Test data with overrides: `factory.member(tenantId, { role: 'admin' })`. Users go through the
+ * test identity (local table or Cognito pool); tenants and invitations are rows in our database.
+ */
+export function factories(t: TestApp) {
+  const { dataSource } = t;
   return {
-    async user(overrides: Partial<UserEntity> = {}): Promise<UserEntity> {
-      const row: UserEntity = {
+    async user(overrides: Partial<TestUser> = {}): Promise<TestUser> {
+      const user: TestUser = {
         id: `user-${next()}`,
         email: `user-${next()}@example.com`,
         platformRole: null,
         userType: null,
         tenantId: null,
         role: null,
-        createdAt: new Date(),
         ...overrides,
       };
-      await dataSource.getRepository(UserEntity).insert(row);
-      return row;
+      await t.testIdentity.createUser(user);
+      return user;
     },
-    async superAdmin(overrides: Partial<UserEntity> = {}): Promise<UserEntity> {
+    async superAdmin(overrides: Partial<TestUser> = {}): Promise<TestUser> {
       return this.user({ platformRole: 'super_admin', ...overrides });
     },
     async tenant(overrides: Partial<TenantEntity> = {}): Promise<TenantEntity> {
@@ -40,7 +42,7 @@ export function factories(dataSource: DataSource) {
       return row;
     },
     /** An org user (owner by default) of a tenant. */
-    async member(tenantId: string, overrides: Partial<UserEntity> = {}): Promise<UserEntity> {
+    async member(tenantId: string, overrides: Partial<TestUser> = {}): Promise<TestUser> {
       return this.user({ userType: 'org', tenantId, role: 'owner', ...overrides });
     },
     async invitation(overrides: Partial<InvitationEntity> = {}): Promise<InvitationEntity> {
@@ -62,8 +64,7 @@ export function factories(dataSource: DataSource) {
   };
 }
 
-/** The `Cookie` header value that signs a user in, with a token made from the user's record. */
-export function sessionCookie(testApp: TestApp, user: UserEntity, ttlSeconds = 3600): string {
-  const token = testApp.app.get(SessionTokenIssuer).issue(user, ttlSeconds);
-  return `${testApp.config.sessionCookieName}=${token}`;
+/** The `Cookie` header value that signs a user in, with a token from the real issuer. */
+export async function sessionCookie(t: TestApp, user: TestUser, ttlSeconds = 3600): Promise<string> {
+  return `${t.config.sessionCookieName}=${await t.testIdentity.sessionToken(user, ttlSeconds)}`;
 }

@@ -6,7 +6,10 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { APP_OPTIONS, configureApp } from '../../src/app.setup';
 import { AppConfig, parseConfig } from '../../src/config/app-config';
+import { SessionTokenIssuer } from '../../src/auth/session-token-issuer';
+import { IdentityStore } from '../../src/identity/identity-store';
 import { createTestDatabase, TestDatabase } from './test-database';
+import { e2eIdentityMode, LocalTestIdentity, TestIdentity } from './test-identity';
 
 export const TEST_JWT_SECRET = 'e2e-test-secret-at-least-32-characters-long';
 
@@ -16,6 +19,10 @@ export interface TestApp {
   dataSource: DataSource;
   /** A supertest agent bound to the app's HTTP server. */
   http: TestAgent;
+  /** The app's identity store: how suites read users back, in either mode. */
+  identity: IdentityStore;
+  /** How suites create users and sign them in (see TestIdentity). */
+  testIdentity: TestIdentity;
   close(): Promise<void>;
 }
 
@@ -29,10 +36,12 @@ export interface TestAppOptions {
 /** Boots the real app in-process, through the same configureApp as main.ts, on real migrations. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
+  const testIdentity = await createTestIdentity();
   const config = parseConfig({
     NODE_ENV: 'test',
     AUTH_JWT_SECRET: TEST_JWT_SECRET,
     DATABASE_URL: database.url,
+    ...testIdentity.env,
     ...options.env,
   });
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
@@ -41,14 +50,25 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     .compile();
   const app = configureApp(moduleRef.createNestApplication<NestExpressApplication>({ ...APP_OPTIONS, logger: false }));
   await app.init();
+  if (testIdentity instanceof LocalTestIdentity) testIdentity.attach(app.get(DataSource), app.get(SessionTokenIssuer));
   return {
     app,
     config,
     dataSource: app.get(DataSource),
     http: request(app.getHttpServer()),
+    identity: app.get(IdentityStore),
+    testIdentity,
     close: async () => {
       await app.close();
       if (!options.database) await database.drop();
     },
   };
+}
+
+/** The identity backend of this e2e project (E2E_IDENTITY): local by default. */
+async function createTestIdentity(): Promise<TestIdentity> {
+  if (e2eIdentityMode() === 'cognito') {
+    throw new Error('E2E_IDENTITY=cognito: the Cognito test identity is not wired in yet');
+  }
+  return new LocalTestIdentity();
 }
