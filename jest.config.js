@@ -12,7 +12,10 @@ const e2e = (database) => ({
   setupFiles: [`<rootDir>/test/support/use-${database}.ts`],
 });
 
-const projects = [{ ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] }, e2e('sqlite')];
+const projects = [
+  { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'], setupFiles: ['<rootDir>/test/support/quiet-logs.ts'] },
+  e2e('sqlite'),
+];
 
 const skipped = [];
 if (process.env.TEST_DATABASE_URL) projects.push(e2e('mariadb'));
@@ -26,4 +29,9 @@ if (skipped.length && !process.env.JEST_WORKER_ID) {
   }
 }
 
-module.exports = { projects, testTimeout: 30_000, maxWorkers: 2 };
+module.exports = {
+  projects,
+  testTimeout: 30_000,
+  maxWorkers: 2,
+  reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
+};

@@ -1,3 +1,5 @@
+import { getRepositoryToken } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
 import { TenantEntity } from '../src/database/entities';
 import { factories, sessionCookie } from './support/factories';
 import { FORBIDDEN, ISO_8601, TENANT_ERRORS, UNAUTHORIZED, UUID } from './support/spec-bodies';
@@ -183,6 +185,26 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
       const res = await t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'Zürich 🚀 组织', type: 'charity' });
       expect(res.status).toBe(201);
       expect((await tenantRows())[0].name).toBe('Zürich 🚀 组织');
+    });
+  });
+
+  describe('store failures', () => {
+    const repository = () => t.app.get<Repository<TenantEntity>>(getRepositoryToken(TenantEntity));
+    afterEach(() => jest.restoreAllMocks());
+
+    it('4.3: a failure when fetching is 500 {error:"Failed to fetch tenants"}', async () => {
+      jest.spyOn(repository(), 'find').mockRejectedValueOnce(new Error('db down'));
+      const res = await t.http.get('/api/admin/tenants').set('Cookie', admin);
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual(TENANT_ERRORS.fetchFailed);
+    });
+
+    it('4.4 rule 6: a create failure is 500 {error:"Failed to create tenant"} and stores nothing', async () => {
+      jest.spyOn(repository(), 'insert').mockRejectedValueOnce(new Error('db down'));
+      const res = await t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'Acme', type: 'business' });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual(TENANT_ERRORS.createFailed);
+      expect(await tenantRows()).toHaveLength(0);
     });
   });
 });

@@ -1,0 +1,150 @@
+import { ApiError } from '../common/api-error';
+import { IdentityStore, IdentityUser, InvalidPageTokenError, UserPage } from '../identity/identity-store';
+import { AdminUsersService } from './admin-users.service';
+
+/** A hand-written in-memory IdentityStore: enough behaviour to test the service's rules. */
+class FakeIdentityStore extends IdentityStore {
+  users = new Map<string, IdentityUser>();
+  granted: string[] = [];
+  deleted: string[] = [];
+  page: UserPage = { users: [] };
+  lastPageRequest?: { limit: number; token?: string };
+
+  add(user: Partial<IdentityUser> & { id: string; email: string }): IdentityUser {
+    const full = { platformRole: null, userType: null, tenantId: null, role: null, ...user };
+    this.users.set(full.id, full);
+    return full;
+  }
+  async findById(id: string) {
+    return this.users.get(id) ?? null;
+  }
+  /** Like Cognito's search, this one is loose: it returns near matches that the service must filter. */
+  async findByEmail(email: string) {
+    return [...this.users.values()].filter((u) => u.email.toLowerCase().includes(email.toLowerCase()));
+  }
+  async findTenantMemberByEmail(): Promise<IdentityUser | null> {
+    throw new Error('not used');
+  }
+  async listTenantUsers(): Promise<IdentityUser[]> {
+    throw new Error('not used');
+  }
+  async listSuperAdmins(request: { limit: number; token?: string }) {
+    this.lastPageRequest = request;
+    if (request.token === 'bad') throw new InvalidPageTokenError();
+    return this.page;
+  }
+  async grantSuperAdmin(id: string) {
+    this.granted.push(id);
+    this.users.get(id)!.platformRole = 'super_admin';
+  }
+  async deleteUser(id: string) {
+    this.deleted.push(id);
+    this.users.delete(id);
+  }
+  async removeFromTenant(): Promise<void> {
+    throw new Error('not used');
+  }
+  async ping() {}
+}
+
+const failure = async (promise: Promise<unknown>) => {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return { status: (error as ApiError).getStatus(), body: (error as ApiError).getResponse() };
+};
+
+describe(AdminUsersService.name, () => {
+  let store: FakeIdentityStore;
+  let service: AdminUsersService;
+
+  beforeEach(() => {
+    store = new FakeIdentityStore();
+    service = new AdminUsersService(store);
+  });
+
+  describe('listSuperAdmins', () => {
+    it('passes limit and token through and reports total as the page size, nextToken only when present', async () => {
+      store.page = { users: [store.add({ id: 'a', email: 'a@x.io', platformRole: 'super_admin' })], nextToken: 'n1' };
+      expect(await service.listSuperAdmins({ limit: 1, token: 't0' })).toEqual({
+        users: [{ id: 'a', email: 'a@x.io', platformRole: 'super_admin', tenantId: null, role: null }],
+        total: 1,
+        nextToken: 'n1',
+      });
+      expect(store.lastPageRequest).toEqual({ limit: 1, token: 't0' });
+      store.page = { users: [] };
+      expect(await service.listSuperAdmins({ limit: 60 })).toEqual({ users: [], total: 0 });
+    });
+
+    it('answers a token the store cannot read with 400, and other failures with 500 + details', async () => {
+      expect(await failure(service.listSuperAdmins({ limit: 5, token: 'bad' }))).toEqual({
+        status: 400,
+        body: { error: 'Invalid pagination token' },
+      });
+      jest.spyOn(store, 'listSuperAdmins').mockRejectedValueOnce(new Error('boom'));
+      expect(await failure(service.listSuperAdmins({ limit: 5 }))).toEqual({
+        status: 500,
+        body: { error: 'Failed to list super admins', details: 'boom' },
+      });
+    });
+  });
+
+  describe('grantSuperAdmin', () => {
+    it('rule 3: filters the search to exact e-mails, case-insensitively; near matches are not found', async () => {
+      store.add({ id: 'near', email: 'xbob@example.com' });
+      expect(await failure(service.grantSuperAdmin({ email: 'bob@example.com' }))).toEqual({
+        status: 404,
+        body: { error: 'User not found with that email' },
+      });
+      expect(store.granted).toEqual([]);
+    });
+
+    it('rule 4: does not grant twice', async () => {
+      store.add({ id: 'b', email: 'bob@example.com', platformRole: 'super_admin' });
+      expect(await failure(service.grantSuperAdmin({ email: 'BOB@example.com' }))).toEqual({
+        status: 400,
+        body: { error: 'User is already a super admin' },
+      });
+      expect(store.granted).toEqual([]);
+    });
+
+    it('rule 5: grants to the found id and answers with the re-read user', async () => {
+      store.add({ id: 'near', email: 'xbob@example.com' });
+      store.add({ id: 'b', email: 'Bob@Example.com', tenantId: 't', role: 'member' });
+      expect(await service.grantSuperAdmin({ email: 'bob@example.com' })).toEqual({
+        success: true,
+        message: 'Super admin role granted',
+        user: { id: 'b', email: 'Bob@Example.com', platformRole: 'super_admin', tenantId: 't', role: 'member' },
+      });
+      expect(store.granted).toEqual(['b']);
+    });
+  });
+
+  describe('getUser and deleteUser', () => {
+    it('404 "User not found" for an unknown id, and deletes nothing', async () => {
+      expect(await failure(service.getUser('nobody'))).toEqual({ status: 404, body: { error: 'User not found' } });
+      expect(await failure(service.deleteUser('nobody'))).toEqual({ status: 404, body: { error: 'User not found' } });
+      expect(store.deleted).toEqual([]);
+    });
+
+    it('deletes a found user', async () => {
+      store.add({ id: 'd', email: 'd@example.com' });
+      expect(await service.deleteUser('d')).toEqual({ success: true, message: 'User deleted' });
+      expect(store.deleted).toEqual(['d']);
+    });
+
+    it('500 with details when the store fails', async () => {
+      jest.spyOn(store, 'findById').mockRejectedValue(new Error('timeout'));
+      expect(await failure(service.getUser('x'))).toEqual({
+        status: 500,
+        body: { error: 'Failed to get user', details: 'timeout' },
+      });
+      expect(await failure(service.deleteUser('x'))).toEqual({
+        status: 500,
+        body: { error: 'Failed to delete user', details: 'timeout' },
+      });
+    });
+  });
+});
