@@ -3,6 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { jsonBodyParser } from './common/json-body-parser';
+import { allowedHostsFilter, allowedOriginsFilter } from './common/request-filters';
 import { AppConfig } from './config/app-config';
 
 /** Options for NestFactory.create and createNestApplication: JSON is the only body we parse. */
@@ -16,6 +17,11 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   }
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
+  if (config.allowedHosts) app.use(allowedHostsFilter(config.allowedHosts));
+  if (config.allowedOrigins) {
+    app.enableCors({ origin: config.allowedOrigins, credentials: true });
+    app.use(allowedOriginsFilter(config.allowedOrigins));
+  }
   app.use(cookieParser());
   // Only application/json is parsed; any other body reaches the rules as an empty one.
   app.use(jsonBodyParser('100kb'));

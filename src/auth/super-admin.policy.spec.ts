@@ -3,7 +3,7 @@ import { Caller } from './caller';
 import { decideSuperAdmin, NOT_AUTHENTICATED } from './super-admin.policy';
 
 const caller: Caller = { id: 'u1', email: 'u1@example.com', userType: null, tenantId: null, role: null };
-const record = (platformRole: string | null): IdentityUser => ({ ...caller, platformRole });
+const record = (platformRole: string | null): IdentityUser => ({ ...caller, email: 'u1@example.com', platformRole });
 
 describe(decideSuperAdmin.name, () => {
   it('refuses a request without a session as "Not authenticated"', () => {

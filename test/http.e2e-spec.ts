@@ -1,0 +1,89 @@
+import { TenantEntity } from '../src/database/entities';
+import { factories, sessionCookie } from './support/factories';
+import { createTestApp, TestApp } from './support/test-app';
+
+/** CONTRACT "Error bodies not fixed by the spec" and the request filters of its configuration. */
+describe('HTTP surface', () => {
+  describe('errors outside the spec', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp();
+    });
+    afterAll(() => t.close());
+
+    it('an unknown route is 404 in the error shape', async () => {
+      const res = await t.http.get('/api/nothing-here');
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'Cannot GET /api/nothing-here' });
+    });
+
+    it('a wrong method on a known path is a 4xx JSON error, never a 500', async () => {
+      const res = await t.http.put('/api/admin/tenants').send({});
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'Cannot PUT /api/admin/tenants' });
+    });
+
+    it('a malformed percent-encoding in the path is 400 JSON', async () => {
+      const res = await t.http.get('/api/admin/users/%E0%A4%A');
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: expect.any(String) });
+    });
+
+    it('does not announce the framework', async () => {
+      const res = await t.http.get('/api/admin/tenants');
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    });
+  });
+
+  describe('ALLOWED_HOSTS and ALLOWED_ORIGINS', () => {
+    let t: TestApp;
+    let admin: string;
+    beforeAll(async () => {
+      t = await createTestApp({
+        env: { ALLOWED_HOSTS: 'api.example.com,127.0.0.1', ALLOWED_ORIGINS: 'https://portal.example.com' },
+      });
+      admin = await sessionCookie(t, await factories(t).superAdmin());
+    });
+    afterAll(() => t.close());
+
+    const create = () => t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'Acme', type: 'business' });
+    const tenantCount = () => t.dataSource.getRepository(TenantEntity).count();
+
+    it('a Host that is not listed is refused with 400', async () => {
+      const res = await t.http.get('/api/admin/tenants').set('Host', 'evil.example.net').set('Cookie', admin);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'Host not allowed' });
+    });
+
+    it('a listed Host, with or without a port, is served', async () => {
+      const res = await t.http.get('/api/admin/tenants').set('Host', 'API.example.com:443').set('Cookie', admin);
+      expect(res.status).toBe(200);
+    });
+
+    it('a cookie-authenticated POST from a foreign Origin is refused with 403 and changes nothing', async () => {
+      const before = await tenantCount();
+      const res = await create().set('Host', 'api.example.com').set('Origin', 'https://evil.example.net');
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: 'Origin not allowed' });
+      expect(await tenantCount()).toBe(before);
+    });
+
+    it('a POST from a listed Origin, or with no Origin, is served; CORS allows the listed origin', async () => {
+      const listed = await create().set('Host', 'api.example.com').set('Origin', 'https://portal.example.com');
+      expect(listed.status).toBe(201);
+      expect(listed.headers['access-control-allow-origin']).toBe('https://portal.example.com');
+      expect(listed.headers['access-control-allow-credentials']).toBe('true');
+      const none = await create().set('Host', 'api.example.com');
+      expect(none.status).toBe(201);
+    });
+
+    it('a CORS preflight from a foreign origin gets no allow-origin header', async () => {
+      const res = await t.http
+        .options('/api/admin/tenants')
+        .set('Host', 'api.example.com')
+        .set('Origin', 'https://evil.example.net')
+        .set('Access-Control-Request-Method', 'POST');
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    });
+  });
+});
