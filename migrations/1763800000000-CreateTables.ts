@@ -35,7 +35,7 @@ export class CreateTables1763800000000 implements MigrationInterface {
         name: 'tenant_invitations',
         columns: [
           { ...id('id', 36), isPrimary: true },
-          id('tenant_id', 36),
+          id('tenant_id', 128),
           { name: 'email', type: 'varchar', length: '320' },
           { name: 'role', type: 'varchar', length: '16' },
           { name: 'status', type: 'varchar', length: '16' },
@@ -55,7 +55,7 @@ export class CreateTables1763800000000 implements MigrationInterface {
           { name: 'email', type: 'varchar', length: '320', collation: caseInsensitive },
           { name: 'platform_role', type: 'varchar', length: '32', isNullable: true },
           { name: 'user_type', type: 'varchar', length: '32', isNullable: true },
-          { ...id('tenant_id', 36), isNullable: true },
+          { ...id('tenant_id', 128), isNullable: true },
           { name: 'role', type: 'varchar', length: '16', isNullable: true },
           timestamp('created_at'),
         ],

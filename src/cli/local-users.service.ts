@@ -51,8 +51,8 @@ export class LocalUsersService {
     if (input.role !== undefined && !TENANT_ROLES.includes(input.role)) {
       throw new CliInputError(`--role must be one of ${TENANT_ROLES.join(', ')}, got "${input.role}"`);
     }
-    if (input.tenantId !== undefined && !/^[\w-]{1,36}$/.test(input.tenantId)) {
-      throw new CliInputError(`--tenant-id must be 1 to 36 letters, digits, _ or -, got "${input.tenantId}"`);
+    if (input.tenantId !== undefined && !/^[\w-]{1,128}$/.test(input.tenantId)) {
+      throw new CliInputError(`--tenant-id must be 1 to 128 letters, digits, _ or -, got "${input.tenantId}"`);
     }
     if (await this.users.existsBy({ id })) throw new CliInputError(`a user with id "${id}" already exists`);
     if ((await this.identity.findByEmail(email)).length) {

@@ -9,7 +9,7 @@ export class InvitationEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
 
-  @Column({ name: 'tenant_id', type: 'varchar', length: 36 })
+  @Column({ name: 'tenant_id', type: 'varchar', length: 128 })
   tenantId: string;
 
   @Column({ type: 'varchar', length: 320 })

@@ -15,7 +15,7 @@ export class UserEntity {
   @Column({ name: 'user_type', type: 'varchar', length: 32, nullable: true })
   userType: string | null;
 
-  @Column({ name: 'tenant_id', type: 'varchar', length: 36, nullable: true })
+  @Column({ name: 'tenant_id', type: 'varchar', length: 128, nullable: true })
   tenantId: string | null;
 
   @Column({ type: 'varchar', length: 16, nullable: true })
