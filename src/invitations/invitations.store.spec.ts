@@ -1,0 +1,124 @@
+import { DataSource, Repository } from 'typeorm';
+import { dataSourceOptions } from '../database/data-source-options';
+import { InvitationEntity, TenantEntity } from '../database/entities';
+import { InvitationsStore } from './invitations.store';
+
+const NOW = new Date('2026-03-01T12:00:00.000Z');
+const DAY = 24 * 3600 * 1000;
+
+/** The store against a real (in-memory SQLite) database, on the real migrations. */
+describe(InvitationsStore.name, () => {
+  let dataSource: DataSource;
+  let invitations: Repository<InvitationEntity>;
+  let tenants: Repository<TenantEntity>;
+  let store: InvitationsStore;
+  let sequence = 0;
+
+  beforeAll(async () => {
+    dataSource = new DataSource(dataSourceOptions({ database: { type: 'sqlite', database: ':memory:' }, migrationsRun: true }));
+    await dataSource.initialize();
+    invitations = dataSource.getRepository(InvitationEntity);
+    tenants = dataSource.getRepository(TenantEntity);
+    store = new InvitationsStore(invitations, tenants);
+  });
+  afterAll(() => dataSource.destroy());
+  beforeEach(async () => {
+    await invitations.clear();
+    await tenants.clear();
+  });
+
+  async function invitation(overrides: Partial<InvitationEntity> = {}): Promise<InvitationEntity> {
+    const row: InvitationEntity = {
+      id: `abcdef00-0000-4000-8000-${String(++sequence).padStart(12, '0')}`,
+      tenantId: 'tenant-1',
+      email: 'invitee@example.com',
+      role: 'member',
+      status: 'pending',
+      expiresAt: new Date(NOW.getTime() + 7 * DAY),
+      invitedBy: 'inviter',
+      createdAt: NOW,
+      ...overrides,
+    };
+    await invitations.insert(row);
+    return row;
+  }
+  const statusOf = async (id: string) => (await invitations.findOneByOrFail({ id })).status;
+
+  describe('findById', () => {
+    it('reads the invitation with its timestamps in UTC', async () => {
+      const row = await invitation();
+      expect(await store.findById(row.id)).toEqual(row);
+    });
+
+    it('is null for an unknown id and for look-alikes of a known one', async () => {
+      const row = await invitation();
+      expect(await store.findById('abcdef00-0000-4000-8000-999999999999')).toBeNull();
+      expect(await store.findById(row.id.toUpperCase())).toBeNull();
+      expect(await store.findById(`${row.id} `)).toBeNull();
+      expect(await store.findById("' OR 1=1 --")).toBeNull();
+    });
+  });
+
+  describe('findTenantName', () => {
+    it("is the tenant's name, or null when the tenant or its name is absent", async () => {
+      const tenant = { type: 'organisation', status: 'pending_owner', createdAt: NOW };
+      await tenants.insert([
+        { ...tenant, id: 'named', name: 'Acme' },
+        { ...tenant, id: 'nameless', name: null },
+      ]);
+      expect(await store.findTenantName('named')).toBe('Acme');
+      expect(await store.findTenantName('nameless')).toBeNull();
+      expect(await store.findTenantName('absent')).toBeNull();
+    });
+  });
+
+  describe('markExpired', () => {
+    it('stores expired on a pending invitation only', async () => {
+      const pending = await invitation();
+      const accepted = await invitation({ status: 'accepted' });
+      await store.markExpired(pending.id);
+      await store.markExpired(accepted.id);
+      expect(await statusOf(pending.id)).toBe('expired');
+      expect(await statusOf(accepted.id)).toBe('accepted');
+    });
+  });
+
+  describe('accept', () => {
+    it('accepts a pending invitation once: the second call gets false', async () => {
+      const row = await invitation();
+      const other = await invitation();
+      expect(await store.accept(row.id, NOW)).toBe(true);
+      expect(await store.accept(row.id, NOW)).toBe(false);
+      expect(await statusOf(row.id)).toBe('accepted');
+      expect(await statusOf(other.id)).toBe('pending');
+    });
+
+    it('accepts at expiresAt itself, which is not earlier than now', async () => {
+      const row = await invitation({ expiresAt: NOW });
+      expect(await store.accept(row.id, NOW)).toBe(true);
+    });
+
+    it('refuses an invitation whose expiresAt is earlier than now, and leaves it pending', async () => {
+      const row = await invitation({ expiresAt: new Date(NOW.getTime() - 1) });
+      expect(await store.accept(row.id, NOW)).toBe(false);
+      expect(await statusOf(row.id)).toBe('pending');
+    });
+
+    it("refuses an expires_at of '2000-01-01 00:00:00' written with raw SQL", async () => {
+      const row = await invitation();
+      await dataSource.query(`UPDATE tenant_invitations SET expires_at = '2000-01-01 00:00:00' WHERE id = ?`, [row.id]);
+      expect((await store.findById(row.id))?.expiresAt).toEqual(new Date('2000-01-01T00:00:00.000Z'));
+      expect(await store.accept(row.id, NOW)).toBe(false);
+    });
+
+    it('judges expiry by expiresAt: a stored status of expired before expiresAt is accepted', async () => {
+      const row = await invitation({ status: 'expired' });
+      expect(await store.accept(row.id, NOW)).toBe(true);
+      expect(await statusOf(row.id)).toBe('accepted');
+    });
+
+    it('is false for an unknown id', async () => {
+      expect(await store.accept('unknown', NOW)).toBe(false);
+    });
+  });
+});
