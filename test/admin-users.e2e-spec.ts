@@ -91,6 +91,12 @@ describe('admin users and super-admins (spec 4.5–4.8)', () => {
       expect(res.body).toEqual({ error: 'limit must be an integer from 1 to 60' });
     });
 
+    it('an empty token is the first page', async () => {
+      const res = await list('?limit=60&token=');
+      expect(res.status).toBe(200);
+      expect(res.body.total).toBe(admins.length);
+    });
+
     it('limit given twice is a 400', async () => {
       const res = await list('?limit=1&limit=2');
       expect(res.status).toBe(400);

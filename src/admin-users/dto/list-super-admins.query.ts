@@ -15,5 +15,7 @@ export class ListSuperAdminsQuery {
   @MaxLength(2048, { message: 'Invalid pagination token' })
   @IsString({ message: 'Invalid pagination token' })
   @IsOptional()
+  // A client that sends `token=` on the first page means "no token".
+  @Transform(({ value }) => (value === '' ? undefined : value))
   token?: string;
 }
