@@ -5,16 +5,33 @@
 const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
 const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'], rootDir: __dirname };
 
+/** `*.local.e2e-spec.ts` run on the local identity store only, `*.cognito.e2e-spec.ts` on Cognito only. */
+const LOCAL_ONLY = '\\.local\\.e2e-spec\\.ts$';
+const COGNITO_ONLY = '\\.cognito\\.e2e-spec\\.ts$';
+
 const e2e = (database) => ({
   ...common,
   displayName: `e2e:${database}`,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', COGNITO_ONLY],
   setupFiles: [`<rootDir>/test/support/use-${database}.ts`],
 });
+
+/** The same e2e suites on IDENTITY_STORE=cognito, against one cognito-local emulator per run (SQLite). */
+const e2eCognito = {
+  ...common,
+  displayName: 'e2e:cognito',
+  testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', LOCAL_ONLY],
+  setupFiles: ['<rootDir>/test/support/use-cognito.ts'],
+  globalSetup: '<rootDir>/test/support/cognito-global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/cognito-global-teardown.ts',
+};
 
 const projects = [
   { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'], setupFiles: ['<rootDir>/test/support/quiet-logs.ts'] },
   e2e('sqlite'),
+  e2eCognito,
 ];
 
 const skipped = [];

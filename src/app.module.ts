@@ -6,6 +6,8 @@ import { CommonModule } from './common/common.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { IdentityModule } from './identity/identity.module';
+import { InvitationsModule } from './invitations/invitations.module';
+import { OrgMembersModule } from './org-members/org-members.module';
 
 @Module({
   imports: [
@@ -16,6 +18,8 @@ import { IdentityModule } from './identity/identity.module';
     AuthModule,
     AdminTenantsModule,
     AdminUsersModule,
+    InvitationsModule,
+    OrgMembersModule,
   ],
 })
 export class AppModule {}

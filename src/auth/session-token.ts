@@ -1,7 +1,9 @@
 import type { Request } from 'express';
 import { AppConfig } from '../config/app-config';
 
+/** Local mode signs and verifies HS256 with AUTH_JWT_SECRET; Cognito signs its id tokens RS256. */
 export const SESSION_ALGORITHM = 'HS256';
+export const COGNITO_SESSION_ALGORITHM = 'RS256';
 
 /** The id token of the request, read from cookies only (CONTRACT: Sessions). */
 export function sessionTokenFromRequest(config: AppConfig, request: Request): string | null {

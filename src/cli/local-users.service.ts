@@ -81,10 +81,15 @@ export class LocalUsersService {
   }
 
   private requireLocalStore(command: string): void {
-    if (this.config.identityStore !== 'local') {
-      throw new CliInputError(
-        `${command} works only with IDENTITY_STORE=local; in cognito mode manage users in the pool and sign in to get a token`,
-      );
-    }
+    requireLocalStore(this.config, command);
+  }
+}
+
+/** The CLI's commands manage the `local` store only; in cognito mode users live in the pool. */
+export function requireLocalStore(config: Pick<AppConfig, 'identityStore'>, command: string): void {
+  if (config.identityStore !== 'local') {
+    throw new CliInputError(
+      `${command} works only with IDENTITY_STORE=local; in cognito mode manage users in the pool and sign in to get a token`,
+    );
   }
 }

@@ -31,6 +31,8 @@ export abstract class AppConfig {
   abstract readonly smtpUrl?: string;
   abstract readonly mailFrom: string;
   abstract readonly redisUrl?: string;
+  /** Prefix of every Redis key, so that services or test runs can share one Redis. */
+  abstract readonly redisKeyPrefix: string;
   abstract readonly inviteRateLimit: number;
   abstract readonly inviteRateWindowSeconds: number;
   abstract readonly trustProxy?: boolean | number | string;
@@ -153,6 +155,14 @@ function trustProxy(env: Env): boolean | number | string | undefined {
   return raw;
 }
 
+function redisKeyPrefix(env: Env): string {
+  const raw = read(env, 'REDIS_KEY_PREFIX') ?? 'tenant-service:';
+  if (!/^[!-~]{1,100}$/.test(raw)) {
+    throw new ConfigError('REDIS_KEY_PREFIX', `must be 1 to 100 printable ASCII characters without spaces, got "${raw}"`);
+  }
+  return raw;
+}
+
 function publicBaseUrl(env: Env): string | undefined {
   const raw = url(env, 'PUBLIC_BASE_URL', ['http', 'https']);
   return raw?.replace(/\/+$/, '');
@@ -203,6 +213,7 @@ export function parseConfig(env: Env): AppConfig {
     smtpUrl: url(env, 'SMTP_URL', ['smtp', 'smtps']),
     mailFrom,
     redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
+    redisKeyPrefix: redisKeyPrefix(env),
     inviteRateLimit: integer(env, 'INVITE_RATE_LIMIT', 10, 1, 1_000_000),
     inviteRateWindowSeconds: integer(env, 'INVITE_RATE_WINDOW_SECONDS', 3600, 1, 31_536_000),
     trustProxy: trustProxy(env),

@@ -36,7 +36,7 @@ export interface TestAppOptions {
 /** Boots the real app in-process, through the same configureApp as main.ts, on real migrations. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
-  const testIdentity = await createTestIdentity();
+  const testIdentity = await createTestIdentity(database);
   const config = parseConfig({
     NODE_ENV: 'test',
     AUTH_JWT_SECRET: TEST_JWT_SECRET,
@@ -65,10 +65,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   };
 }
 
-/** The identity backend of this e2e project (E2E_IDENTITY): local by default. */
-async function createTestIdentity(): Promise<TestIdentity> {
+/**
+ * The identity backend of this e2e project (E2E_IDENTITY): local by default. In cognito mode
+ * each test database has its own user pool in the emulator, shared by the apps on that database.
+ */
+async function createTestIdentity(database: TestDatabase): Promise<TestIdentity> {
   if (e2eIdentityMode() === 'cognito') {
-    throw new Error('E2E_IDENTITY=cognito: the Cognito test identity is not wired in yet');
+    const { CognitoTestIdentity } = await import('./cognito-test-identity');
+    return CognitoTestIdentity.forDatabase(database.url);
   }
   return new LocalTestIdentity();
 }

@@ -1,0 +1,452 @@
+import {
+  AdminAddUserToGroupCommand,
+  AdminDeleteUserAttributesCommand,
+  AdminDeleteUserCommand,
+  AdminGetUserCommand,
+  AdminUpdateUserAttributesCommand,
+  CognitoIdentityProviderClient,
+  DescribeUserPoolCommand,
+  InternalErrorException,
+  InvalidParameterException,
+  ListUsersCommand,
+  ListUsersInGroupCommand,
+  TooManyRequestsException,
+  UserNotFoundException,
+  UserType,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { mockClient } from 'aws-sdk-client-mock';
+import { createServer, Server } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { AdminUsersService } from '../../admin-users/admin-users.service';
+import { ApiError } from '../../common/api-error';
+import { CognitoConfig } from '../../config/app-config';
+import { InvalidPageTokenError } from '../identity-store';
+import {
+  CognitoIdentityStore,
+  createCognitoClient,
+  decodePageToken,
+  encodePageToken,
+  equalsFilter,
+} from './cognito-identity-store';
+
+const POOL = 'eu-west-1_TestPool';
+const config: CognitoConfig = { userPoolId: POOL, clientId: 'client', region: 'eu-west-1', superAdminGroup: 'super_admin' };
+const metadata = { $metadata: {} };
+
+/** A pool user as ListUsers / ListUsersInGroup return it. */
+function poolUser(username: string, attributes: Record<string, string> = {}): UserType {
+  return {
+    Username: username,
+    Attributes: Object.entries({ email: `${username}@example.com`, ...attributes }).map(([Name, Value]) => ({ Name, Value })),
+  };
+}
+const superAdmin = (username: string) => poolUser(username, { 'custom:platform_role': 'super_admin' });
+
+describe(CognitoIdentityStore.name, () => {
+  const client = new CognitoIdentityProviderClient({ region: 'eu-west-1' });
+  const cognito = mockClient(client);
+  let store: CognitoIdentityStore;
+
+  beforeEach(() => {
+    cognito.reset();
+    store = new CognitoIdentityStore(client, config);
+  });
+
+  describe('findById (AdminGetUser)', () => {
+    it('maps the pool record: id is the Username, e-mail lower-cased, custom attributes by name', async () => {
+      cognito.on(AdminGetUserCommand, { UserPoolId: POOL, Username: 'u-1' }).resolves({
+        Username: 'u-1',
+        UserAttributes: [
+          { Name: 'sub', Value: '6f1c…' },
+          { Name: 'email', Value: 'Alice@Example.COM' },
+          { Name: 'custom:platform_role', Value: 'super_admin' },
+          { Name: 'custom:user_type', Value: 'org' },
+          { Name: 'custom:tenant_id', Value: 't-1' },
+          { Name: 'custom:role', Value: 'owner' },
+        ],
+      });
+      expect(await store.findById('u-1')).toEqual({
+        id: 'u-1',
+        email: 'alice@example.com',
+        platformRole: 'super_admin',
+        userType: 'org',
+        tenantId: 't-1',
+        role: 'owner',
+      });
+    });
+
+    it('absent attributes are null', async () => {
+      cognito.on(AdminGetUserCommand).resolves({ Username: 'u-2', UserAttributes: [{ Name: 'email', Value: 'b@example.com' }] });
+      expect(await store.findById('u-2')).toEqual({
+        id: 'u-2',
+        email: 'b@example.com',
+        platformRole: null,
+        userType: null,
+        tenantId: null,
+        role: null,
+      });
+    });
+
+    it('the id is the Username Cognito answers with (a look-up by sub finds the user)', async () => {
+      cognito.on(AdminGetUserCommand).resolves({ Username: 'real-name', UserAttributes: [] });
+      expect((await store.findById('0b6e4f5c-sub'))?.id).toBe('real-name');
+    });
+
+    it('UserNotFoundException is "not found": null', async () => {
+      cognito.on(AdminGetUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', ...metadata }));
+      expect(await store.findById('ghost')).toBeNull();
+    });
+
+    it('any other SDK error bubbles up', async () => {
+      cognito.on(AdminGetUserCommand).rejects(new InternalErrorException({ message: 'boom', ...metadata }));
+      await expect(store.findById('u-1')).rejects.toThrow('boom');
+    });
+
+    it.each(['', 'x'.repeat(129), 'has space', "' OR '1'='1", 'tab\there'])(
+      'an id Cognito would refuse as a Username (%p) is not found, without a call',
+      async (id) => {
+        expect(await store.findById(id)).toBeNull();
+        expect(cognito.calls()).toHaveLength(0);
+      },
+    );
+
+    it('a unicode Username is looked up', async () => {
+      cognito.on(AdminGetUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', ...metadata }));
+      expect(await store.findById('ユーザー')).toBeNull();
+      expect(cognito.commandCalls(AdminGetUserCommand)).toHaveLength(1);
+    });
+  });
+
+  describe('findByEmail (ListUsers with an email filter)', () => {
+    it('searches the lower-cased address and lower-cases what it returns', async () => {
+      cognito.on(ListUsersCommand).resolves({ Users: [poolUser('u-1', { email: 'alice@example.com' })] });
+      const users = await store.findByEmail('alice@example.com');
+      expect(users.map((u) => u.id)).toEqual(['u-1']);
+      expect(cognito.commandCalls(ListUsersCommand).map((c) => c.args[0].input)).toEqual([
+        { UserPoolId: POOL, Filter: 'email = "alice@example.com"', Limit: 60 },
+      ]);
+    });
+
+    it('a mixed-case address is searched lower-cased and as given, results merged without duplicates', async () => {
+      cognito
+        .on(ListUsersCommand, { Filter: 'email = "alice@example.com"' })
+        .resolves({ Users: [poolUser('lower', { email: 'alice@example.com' })] })
+        .on(ListUsersCommand, { Filter: 'email = "Alice@Example.com"' })
+        .resolves({ Users: [poolUser('mixed', { email: 'Alice@Example.com' }), poolUser('lower', { email: 'alice@example.com' })] });
+      const users = await store.findByEmail('Alice@Example.com');
+      expect(users).toEqual([
+        expect.objectContaining({ id: 'lower', email: 'alice@example.com' }),
+        expect.objectContaining({ id: 'mixed', email: 'alice@example.com' }),
+      ]);
+      expect(cognito.commandCalls(ListUsersCommand)).toHaveLength(2);
+    });
+
+    it('keeps only exact matches, whatever the search returned', async () => {
+      cognito.on(ListUsersCommand).resolves({
+        Users: [poolUser('near', { email: 'xalice@example.com' }), poolUser('exact', { email: 'ALICE@example.com' })],
+      });
+      expect((await store.findByEmail('alice@example.com')).map((u) => u.id)).toEqual(['exact']);
+    });
+
+    it('follows PaginationToken to the last page', async () => {
+      cognito
+        .on(ListUsersCommand)
+        .resolvesOnce({ Users: [poolUser('a', { email: 'dup@example.com' })], PaginationToken: 'p2' })
+        .resolvesOnce({ Users: [poolUser('b', { email: 'dup@example.com' })] });
+      expect((await store.findByEmail('dup@example.com')).map((u) => u.id)).toEqual(['a', 'b']);
+      expect(cognito.commandCalls(ListUsersCommand)[1].args[0].input.PaginationToken).toBe('p2');
+    });
+
+    it('escapes quotes and backslashes in the filter value', async () => {
+      cognito.on(ListUsersCommand).resolves({ Users: [] });
+      await store.findByEmail('" or 1=1 \\');
+      expect(cognito.commandCalls(ListUsersCommand)[0].args[0].input.Filter).toBe('email = "\\" or 1=1 \\\\"');
+      expect(equalsFilter('email', 'a"b\\c')).toBe('email = "a\\"b\\\\c"');
+    });
+
+    it('an address too long for a Cognito filter is an error that says so', async () => {
+      await expect(store.findByEmail(`${'a'.repeat(250)}@example.com`)).rejects.toThrow(/too long to search/);
+      expect(cognito.calls()).toHaveLength(0);
+    });
+  });
+
+  describe('findTenantMemberByEmail', () => {
+    it('searches by e-mail and picks the user of that tenant: one filtered search, never a scan', async () => {
+      cognito.on(ListUsersCommand).resolves({
+        Users: [
+          poolUser('other', { email: 'm@example.com', 'custom:tenant_id': 't-2' }),
+          poolUser('member', { email: 'm@example.com', 'custom:tenant_id': 't-1' }),
+        ],
+      });
+      expect((await store.findTenantMemberByEmail('t-1', 'M@example.com'))?.id).toBe('member');
+      expect(await store.findTenantMemberByEmail('t-3', 'm@example.com')).toBeNull();
+      for (const call of cognito.commandCalls(ListUsersCommand)) expect(call.args[0].input.Filter).toMatch(/^email = /);
+    });
+  });
+
+  describe('listTenantUsers', () => {
+    it('reads the pool page by page and keeps the tenant\'s users (custom attributes are not searchable)', async () => {
+      cognito
+        .on(ListUsersCommand)
+        .resolvesOnce({ Users: [poolUser('b', { 'custom:tenant_id': 't-1' }), poolUser('x')], PaginationToken: 'p2' })
+        .resolvesOnce({ Users: [poolUser('a', { 'custom:tenant_id': 't-1' }), poolUser('y', { 'custom:tenant_id': 't-2' })] });
+      expect((await store.listTenantUsers('t-1')).map((u) => u.id)).toEqual(['a', 'b']);
+      expect(cognito.commandCalls(ListUsersCommand).map((c) => c.args[0].input.Filter)).toEqual([undefined, undefined]);
+    });
+  });
+
+  describe('listSuperAdmins (ListUsersInGroup)', () => {
+    it('asks the configured group for a page of `limit`; the last page has no nextToken', async () => {
+      cognito.on(ListUsersInGroupCommand).resolves({ Users: [superAdmin('a'), superAdmin('b')] });
+      const page = await store.listSuperAdmins({ limit: 2 });
+      expect(page).toEqual({ users: [expect.objectContaining({ id: 'a' }), expect.objectContaining({ id: 'b' })] });
+      expect(cognito.commandCalls(ListUsersInGroupCommand)[0].args[0].input).toEqual({
+        UserPoolId: POOL,
+        GroupName: 'super_admin',
+        Limit: 2,
+      });
+    });
+
+    it('uses COGNITO_SUPER_ADMIN_GROUP', async () => {
+      cognito.on(ListUsersInGroupCommand).resolves({ Users: [] });
+      await new CognitoIdentityStore(client, { ...config, superAdminGroup: 'platform-admins' }).listSuperAdmins({ limit: 60 });
+      expect(cognito.commandCalls(ListUsersInGroupCommand)[0].args[0].input.GroupName).toBe('platform-admins');
+    });
+
+    it.each([
+      [61, 60],
+      [1000, 60],
+      [0, 1],
+    ])('never asks Cognito for more than 60 (its own cap): limit %p is Limit %p', async (limit, sent) => {
+      cognito.on(ListUsersInGroupCommand).resolves({ Users: [] });
+      await store.listSuperAdmins({ limit });
+      expect(cognito.commandCalls(ListUsersInGroupCommand)[0].args[0].input.Limit).toBe(sent);
+    });
+
+    it("maps Cognito's NextToken onto the API's token and back", async () => {
+      cognito
+        .on(ListUsersInGroupCommand, { NextToken: undefined })
+        .resolves({ Users: [superAdmin('a')], NextToken: 'cognito/next+token==' })
+        .on(ListUsersInGroupCommand, { NextToken: 'cognito/next+token==' })
+        .resolves({ Users: [superAdmin('b')] });
+      const first = await store.listSuperAdmins({ limit: 1 });
+      expect(first.nextToken).toMatch(/^[A-Za-z0-9_-]+$/);
+      const second = await store.listSuperAdmins({ limit: 1, token: first.nextToken });
+      expect(second).toEqual({ users: [expect.objectContaining({ id: 'b' })] });
+      expect(cognito.commandCalls(ListUsersInGroupCommand)[1].args[0].input).toMatchObject({ NextToken: 'cognito/next+token==', Limit: 1 });
+    });
+
+    it('a backend page bigger than asked (cognito-local ignores Limit) is split: never more than `limit` users', async () => {
+      const members = ['a', 'b', 'c', 'd', 'e'].map(superAdmin);
+      cognito.on(ListUsersInGroupCommand).resolves({ Users: members });
+      const seen: string[] = [];
+      let token: string | undefined;
+      let pages = 0;
+      do {
+        const page = await store.listSuperAdmins({ limit: 2, token });
+        expect(page.users.length).toBeLessThanOrEqual(2);
+        seen.push(...page.users.map((u) => u.id));
+        token = page.nextToken;
+        pages++;
+      } while (token && pages < 10);
+      expect(pages).toBe(3);
+      expect(seen).toEqual(['a', 'b', 'c', 'd', 'e']);
+    });
+
+    it('a split page hands over to Cognito\'s own NextToken once it is used up', async () => {
+      cognito
+        .on(ListUsersInGroupCommand, { NextToken: undefined })
+        .resolves({ Users: [superAdmin('a'), superAdmin('b'), superAdmin('c')], NextToken: 'n2' })
+        .on(ListUsersInGroupCommand, { NextToken: 'n2' })
+        .resolves({ Users: [superAdmin('d')] });
+      const first = await store.listSuperAdmins({ limit: 2 });
+      const second = await store.listSuperAdmins({ limit: 2, token: first.nextToken });
+      expect(second.users.map((u) => u.id)).toEqual(['c']);
+      const third = await store.listSuperAdmins({ limit: 2, token: second.nextToken });
+      expect(third).toEqual({ users: [expect.objectContaining({ id: 'd' })] });
+    });
+
+    it('the attribute is the source of truth: a group member without custom:platform_role=super_admin is not listed', async () => {
+      cognito.on(ListUsersInGroupCommand).resolves({ Users: [superAdmin('a'), poolUser('half-granted')] });
+      expect((await store.listSuperAdmins({ limit: 60 })).users.map((u) => u.id)).toEqual(['a']);
+    });
+
+    it.each([
+      ['not base64url', 'not a token'],
+      ['punctuation', '!!!'],
+      ['over-long', 'x'.repeat(5000)],
+      ['base64url of garbage', 'x'.repeat(3000)],
+      ['not JSON', Buffer.from('hello').toString('base64url')],
+      ['JSON of the wrong shape', Buffer.from('[1,2]').toString('base64url')],
+      ['unknown fields', Buffer.from('{"n":"a","x":1}').toString('base64url')],
+      ['an empty cursor', Buffer.from('{}').toString('base64url')],
+      ['a negative skip', Buffer.from('{"s":-2}').toString('base64url')],
+      ['a fractional skip', Buffer.from('{"s":1.5}').toString('base64url')],
+      ['white space in the Cognito token', Buffer.from('{"n":"a b"}').toString('base64url')],
+      ['a non-canonical spelling', `${encodePageToken({ n: 'abc' })}A`],
+    ])('a malformed token (%s) is InvalidPageTokenError, without a call', async (_, token) => {
+      await expect(store.listSuperAdmins({ limit: 10, token })).rejects.toBeInstanceOf(InvalidPageTokenError);
+      expect(cognito.calls()).toHaveLength(0);
+    });
+
+    it('a well-formed token whose Cognito part Cognito refuses is InvalidPageTokenError', async () => {
+      cognito.on(ListUsersInGroupCommand).rejects(new InvalidParameterException({ message: 'Invalid token', ...metadata }));
+      await expect(store.listSuperAdmins({ limit: 10, token: encodePageToken({ n: 'forged' }) })).rejects.toBeInstanceOf(
+        InvalidPageTokenError,
+      );
+    });
+
+    it('token encoding round-trips', () => {
+      for (const cursor of [{ n: 'abc/+=' }, { s: 4 }, { n: 'x', s: 2 }]) {
+        expect(decodePageToken(encodePageToken(cursor))).toEqual(cursor);
+      }
+    });
+
+    it('other SDK errors bubble up (throttling that outlasted the retries included)', async () => {
+      cognito.on(ListUsersInGroupCommand).rejects(new TooManyRequestsException({ message: 'Rate exceeded', ...metadata }));
+      await expect(store.listSuperAdmins({ limit: 10 })).rejects.toThrow('Rate exceeded');
+    });
+  });
+
+  describe('grantSuperAdmin', () => {
+    it('adds to the group first, then sets custom:platform_role=super_admin', async () => {
+      cognito.on(AdminAddUserToGroupCommand).resolves({}).on(AdminUpdateUserAttributesCommand).resolves({});
+      await store.grantSuperAdmin('u-1');
+      const calls = cognito.calls().map((call) => call.args[0]);
+      expect(calls.map((command) => command.constructor.name)).toEqual([
+        'AdminAddUserToGroupCommand',
+        'AdminUpdateUserAttributesCommand',
+      ]);
+      expect(calls[0].input).toEqual({ UserPoolId: POOL, Username: 'u-1', GroupName: 'super_admin' });
+      expect(calls[1].input).toEqual({
+        UserPoolId: POOL,
+        Username: 'u-1',
+        UserAttributes: [{ Name: 'custom:platform_role', Value: 'super_admin' }],
+      });
+    });
+
+    it('when the group add fails the attribute is not set: no super-admin missing from the listing', async () => {
+      cognito.on(AdminAddUserToGroupCommand).rejects(new InternalErrorException({ message: 'group add failed', ...metadata }));
+      await expect(store.grantSuperAdmin('u-1')).rejects.toThrow('group add failed');
+      expect(cognito.commandCalls(AdminUpdateUserAttributesCommand)).toHaveLength(0);
+    });
+  });
+
+  describe('deleteUser, removeFromTenant, ping', () => {
+    it('deleteUser is AdminDeleteUser', async () => {
+      cognito.on(AdminDeleteUserCommand).resolves({});
+      await store.deleteUser('u-1');
+      expect(cognito.commandCalls(AdminDeleteUserCommand)[0].args[0].input).toEqual({ UserPoolId: POOL, Username: 'u-1' });
+    });
+
+    it('removeFromTenant deletes the tenant attributes; the account stays', async () => {
+      cognito.on(AdminDeleteUserAttributesCommand).resolves({});
+      await store.removeFromTenant('u-1');
+      expect(cognito.commandCalls(AdminDeleteUserAttributesCommand)[0].args[0].input).toEqual({
+        UserPoolId: POOL,
+        Username: 'u-1',
+        UserAttributeNames: ['custom:tenant_id', 'custom:role'],
+      });
+      expect(cognito.commandCalls(AdminDeleteUserCommand)).toHaveLength(0);
+    });
+
+    it('ping is DescribeUserPool', async () => {
+      cognito.on(DescribeUserPoolCommand).resolves({ UserPool: { Id: POOL } });
+      await store.ping();
+      expect(cognito.commandCalls(DescribeUserPoolCommand)[0].args[0].input).toEqual({ UserPoolId: POOL });
+    });
+  });
+
+  describe('through AdminUsersService (spec 4.6–4.8)', () => {
+    const failure = async (promise: Promise<unknown>) => {
+      const error = await promise.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ApiError);
+      return { status: (error as ApiError).getStatus(), body: (error as ApiError).getResponse() };
+    };
+
+    it('UserNotFoundException on get and delete is the spec\'s 404', async () => {
+      cognito.on(AdminGetUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', ...metadata }));
+      const service = new AdminUsersService(store);
+      expect(await failure(service.getUser('ghost'))).toEqual({ status: 404, body: { error: 'User not found' } });
+      expect(await failure(service.deleteUser('ghost'))).toEqual({ status: 404, body: { error: 'User not found' } });
+      expect(cognito.commandCalls(AdminDeleteUserCommand)).toHaveLength(0);
+    });
+
+    it("other SDK errors are the spec's 500 with the SDK's message as details", async () => {
+      cognito.on(AdminGetUserCommand).rejects(new InternalErrorException({ message: 'Cognito is down', ...metadata }));
+      expect(await failure(new AdminUsersService(store).getUser('u-1'))).toEqual({
+        status: 500,
+        body: { error: 'Failed to get user', details: 'Cognito is down' },
+      });
+    });
+
+    it('grant matches the e-mail case-insensitively and reads back the attribute', async () => {
+      cognito
+        .on(ListUsersCommand)
+        .resolves({ Users: [poolUser('u-1', { email: 'bob@example.com' })] })
+        .on(AdminAddUserToGroupCommand)
+        .resolves({})
+        .on(AdminUpdateUserAttributesCommand)
+        .resolves({})
+        .on(AdminGetUserCommand)
+        .resolves({ Username: 'u-1', UserAttributes: superAdmin('u-1').Attributes });
+      const result = await new AdminUsersService(store).grantSuperAdmin({ email: 'BOB@Example.com' });
+      expect(result.user).toEqual({ id: 'u-1', email: 'u-1@example.com', platformRole: 'super_admin', tenantId: null, role: null });
+      expect(cognito.commandCalls(ListUsersCommand)[0].args[0].input.Filter).toBe('email = "bob@example.com"');
+    });
+  });
+});
+
+describe(createCognitoClient.name, () => {
+  let server: Server;
+  let requests = 0;
+  let throttleFirst = 0;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    process.env.AWS_ACCESS_KEY_ID = 'test';
+    process.env.AWS_SECRET_ACCESS_KEY = 'test';
+    server = createServer((req, res) => {
+      requests++;
+      req.resume();
+      req.on('end', () => {
+        if (requests <= throttleFirst) {
+          res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1' });
+          res.end(JSON.stringify({ __type: 'TooManyRequestsException', message: 'Rate exceeded' }));
+        } else {
+          res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+          res.end(JSON.stringify({ UserPool: { Id: POOL } }));
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    process.env = { ...saved };
+    await new Promise((resolve) => server.close(resolve));
+  });
+  beforeEach(() => {
+    requests = 0;
+  });
+
+  const storeAt = () => {
+    const { port } = server.address() as AddressInfo;
+    const cognito = { ...config, endpoint: `http://127.0.0.1:${port}` };
+    return new CognitoIdentityStore(createCognitoClient(cognito), cognito);
+  };
+
+  it('calls the configured endpoint and retries throttling with the standard strategy', async () => {
+    throttleFirst = 2;
+    await storeAt().ping();
+    expect(requests).toBe(3);
+  });
+
+  it('gives up after 3 attempts: the throttling error bubbles up', async () => {
+    throttleFirst = 10;
+    await expect(storeAt().ping()).rejects.toMatchObject({ name: 'TooManyRequestsException' });
+    expect(requests).toBe(3);
+  });
+});

@@ -1,0 +1,277 @@
+import {
+  AdminAddUserToGroupCommand,
+  AdminDeleteUserAttributesCommand,
+  AdminDeleteUserCommand,
+  AdminGetUserCommand,
+  AdminUpdateUserAttributesCommand,
+  AttributeType,
+  CognitoIdentityProviderClient,
+  DescribeUserPoolCommand,
+  ListUsersCommand,
+  ListUsersInGroupCommand,
+  UserType,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { Logger, OnApplicationShutdown } from '@nestjs/common';
+import { CognitoConfig } from '../../config/app-config';
+import {
+  IdentityStore,
+  IdentityUser,
+  InvalidPageTokenError,
+  MAX_PAGE_SIZE,
+  SUPER_ADMIN_ROLE,
+  UserPage,
+} from '../identity-store';
+
+/** The pool attributes of the user record (CONTRACT: Cognito user pool). */
+export const COGNITO_ATTRIBUTES = {
+  email: 'email',
+  platformRole: 'custom:platform_role',
+  userType: 'custom:user_type',
+  tenantId: 'custom:tenant_id',
+  role: 'custom:role',
+} as const;
+
+/** Cognito's own limits: Username is 1–128 of these characters; a ListUsers filter is at most 256 characters. */
+const COGNITO_USERNAME = /^[\p{L}\p{M}\p{S}\p{N}\p{P}]{1,128}$/u;
+const MAX_FILTER_LENGTH = 256;
+
+/** The SDK client: region, optional endpoint (an emulator), and the SDK's standard retry strategy. */
+export function createCognitoClient(cognito: CognitoConfig): CognitoIdentityProviderClient {
+  return new CognitoIdentityProviderClient({
+    region: cognito.region,
+    ...(cognito.endpoint && { endpoint: cognito.endpoint }),
+    // Throttling and transient errors are retried with backoff; anything else bubbles up.
+    retryMode: 'standard',
+    maxAttempts: 3,
+    requestHandler: { connectionTimeout: 3_000, requestTimeout: 10_000 },
+  });
+}
+
+function attributeValue(attributes: AttributeType[] | undefined, name: string): string | null {
+  const value = attributes?.find((attribute) => attribute.Name === name)?.Value;
+  return value ? value : null;
+}
+
+export function toIdentityUser(username: string, attributes: AttributeType[] | undefined): IdentityUser {
+  return {
+    id: username,
+    // Stored lower-cased by contract; lower-cased on read as well, so that a mixed-case
+    // address already in the pool still compares equal to the one the API was given.
+    email: (attributeValue(attributes, COGNITO_ATTRIBUTES.email) ?? '').toLowerCase(),
+    platformRole: attributeValue(attributes, COGNITO_ATTRIBUTES.platformRole),
+    userType: attributeValue(attributes, COGNITO_ATTRIBUTES.userType),
+    tenantId: attributeValue(attributes, COGNITO_ATTRIBUTES.tenantId),
+    role: attributeValue(attributes, COGNITO_ATTRIBUTES.role),
+  };
+}
+
+const fromListing = (user: UserType): IdentityUser => toIdentityUser(user.Username ?? '', user.Attributes);
+
+/** A ListUsers filter for an exact attribute value: quotes and backslashes escaped. */
+export function equalsFilter(attribute: string, value: string): string {
+  const filter = `${attribute} = "${value.replace(/["\\]/g, '\\$&')}"`;
+  if (filter.length > MAX_FILTER_LENGTH) {
+    throw new Error(`The e-mail address is too long to search the user pool (a filter is at most ${MAX_FILTER_LENGTH} characters)`);
+  }
+  return filter;
+}
+
+/**
+ * The API's page token for the super-admin listing: base64url of `{"n": <Cognito NextToken>, "s": <skip>}`.
+ * `n` is the Cognito page to read; `s` is how many users of that page were already returned, for
+ * a backend that answers with more users than `Limit` asked for (cognito-local ignores `Limit`).
+ * Against Cognito itself `s` is never set.
+ */
+interface PageCursor {
+  n?: string;
+  s?: number;
+}
+
+const MAX_TOKEN_LENGTH = 4096;
+
+export function encodePageToken(cursor: PageCursor): string {
+  return Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
+}
+
+export function decodePageToken(token: string): PageCursor {
+  if (token.length > MAX_TOKEN_LENGTH || !/^[A-Za-z0-9_-]+$/.test(token)) throw new InvalidPageTokenError();
+  let cursor: unknown;
+  try {
+    cursor = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    throw new InvalidPageTokenError();
+  }
+  if (typeof cursor !== 'object' || cursor === null || Array.isArray(cursor)) throw new InvalidPageTokenError();
+  const { n, s, ...rest } = cursor as Record<string, unknown>;
+  const validNext = n === undefined || (typeof n === 'string' && /^\S+$/.test(n));
+  const validSkip = s === undefined || (Number.isSafeInteger(s) && (s as number) > 0);
+  if (Object.keys(rest).length || !validNext || !validSkip || (n === undefined && s === undefined)) {
+    throw new InvalidPageTokenError();
+  }
+  const decoded: PageCursor = { ...(n !== undefined && { n: n as string }), ...(s !== undefined && { s: s as number }) };
+  // One spelling per cursor, so that a token is either ours, unchanged, or refused.
+  if (encodePageToken(decoded) !== token) throw new InvalidPageTokenError();
+  return decoded;
+}
+
+/**
+ * Users in an Amazon Cognito user pool (IDENTITY_STORE=cognito). Mapping per CONTRACT: id is the
+ * pool's Username, the rest are the `email` and `custom:*` attributes.
+ *
+ * Super-admins: `custom:platform_role` is the source of truth (it authorizes, and spec 4.6 rule 4
+ * reads it); the COGNITO_SUPER_ADMIN_GROUP group is the index that lists them, since Cognito
+ * cannot search custom attributes. A grant adds to the group first and sets the attribute second,
+ * so that a half-done grant never leaves a super-admin out of the listing, and repeating the
+ * grant completes it. The listing leaves out group members whose attribute says otherwise.
+ *
+ * SDK errors bubble up as they are; the services turn them into the spec's 500 bodies.
+ */
+export class CognitoIdentityStore extends IdentityStore implements OnApplicationShutdown {
+  private readonly logger = new Logger(CognitoIdentityStore.name);
+  private readonly userPoolId: string;
+  private readonly superAdminGroup: string;
+
+  constructor(
+    private readonly client: CognitoIdentityProviderClient,
+    cognito: CognitoConfig,
+  ) {
+    super();
+    if (!cognito.userPoolId) throw new Error('COGNITO_USER_POOL_ID is required for the Cognito identity store');
+    this.userPoolId = cognito.userPoolId;
+    this.superAdminGroup = cognito.superAdminGroup;
+  }
+
+  async findById(id: string): Promise<IdentityUser | null> {
+    // A name that Cognito would refuse as a Username cannot belong to a user: not found, not a fault.
+    if (!COGNITO_USERNAME.test(id)) return null;
+    try {
+      const user = await this.client.send(new AdminGetUserCommand({ UserPoolId: this.userPoolId, Username: id }));
+      return toIdentityUser(user.Username ?? id, user.UserAttributes);
+    } catch (error) {
+      if ((error as Error).name === 'UserNotFoundException') return null;
+      throw error;
+    }
+  }
+
+  /**
+   * ListUsers with an exact `email = "…"` filter on the lower-cased address, as addresses are
+   * stored. Cognito's filter is case-sensitive, so when the given address has capitals it is
+   * searched as given too: that finds a mixed-case address stored with exactly that spelling.
+   * Other spellings of a mixed-case address cannot be found without a scan of the pool: such
+   * addresses must be lower-cased in the pool (see the README).
+   */
+  async findByEmail(email: string): Promise<IdentityUser[]> {
+    const wanted = email.toLowerCase();
+    const spellings = email === wanted ? [wanted] : [wanted, email];
+    const found = new Map<string, IdentityUser>();
+    for (const spelling of spellings) {
+      for (const user of await this.listUsers(equalsFilter(COGNITO_ATTRIBUTES.email, spelling))) {
+        if (user.email === wanted) found.set(user.id, user);
+      }
+    }
+    return [...found.values()];
+  }
+
+  /** By e-mail search, then the tenant attribute: custom attributes are not searchable in Cognito. */
+  async findTenantMemberByEmail(tenantId: string, email: string): Promise<IdentityUser | null> {
+    return (await this.findByEmail(email)).find((user) => user.tenantId === tenantId) ?? null;
+  }
+
+  /**
+   * Cognito cannot search custom attributes, so this reads the whole pool a page at a time
+   * (one ListUsers call per 60 users, under that API's rate quota) and keeps the tenant's users.
+   * Correct, but it costs in proportion to the pool: no request path of the service uses it.
+   */
+  async listTenantUsers(tenantId: string): Promise<IdentityUser[]> {
+    const users = await this.listUsers(undefined);
+    return users.filter((user) => user.tenantId === tenantId).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** ListUsersInGroup on the super-admin group, with the API's limit and token mapped onto Cognito's. */
+  async listSuperAdmins({ limit, token }: { limit: number; token?: string }): Promise<UserPage> {
+    const pageSize = Math.min(Math.max(Math.trunc(limit) || 1, 1), MAX_PAGE_SIZE);
+    const cursor = token === undefined ? {} : decodePageToken(token);
+    const skip = cursor.s ?? 0;
+    let page;
+    try {
+      page = await this.client.send(
+        new ListUsersInGroupCommand({
+          UserPoolId: this.userPoolId,
+          GroupName: this.superAdminGroup,
+          Limit: pageSize,
+          ...(cursor.n && { NextToken: cursor.n }),
+        }),
+      );
+    } catch (error) {
+      // Cognito refuses a NextToken it did not issue as a bad parameter: the caller's token is bad.
+      if (cursor.n && (error as Error).name === 'InvalidParameterException') throw new InvalidPageTokenError();
+      throw error;
+    }
+    const members = page.Users ?? [];
+    const taken = members.slice(skip, skip + pageSize);
+    let next: PageCursor | undefined;
+    if (skip + pageSize < members.length) next = { ...(cursor.n && { n: cursor.n }), s: skip + pageSize };
+    else if (page.NextToken) next = { n: page.NextToken };
+
+    const users = taken.map(fromListing).filter((user) => {
+      if (user.platformRole === SUPER_ADMIN_ROLE) return true;
+      this.logger.warn(`User ${user.id} is in group ${this.superAdminGroup} without ${COGNITO_ATTRIBUTES.platformRole}=${SUPER_ADMIN_ROLE}: not listed`);
+      return false;
+    });
+    return next ? { users, nextToken: encodePageToken(next) } : { users };
+  }
+
+  async grantSuperAdmin(id: string): Promise<void> {
+    await this.client.send(
+      new AdminAddUserToGroupCommand({ UserPoolId: this.userPoolId, Username: id, GroupName: this.superAdminGroup }),
+    );
+    await this.client.send(
+      new AdminUpdateUserAttributesCommand({
+        UserPoolId: this.userPoolId,
+        Username: id,
+        UserAttributes: [{ Name: COGNITO_ATTRIBUTES.platformRole, Value: SUPER_ADMIN_ROLE }],
+      }),
+    );
+  }
+
+  async deleteUser(id: string): Promise<void> {
+    await this.client.send(new AdminDeleteUserCommand({ UserPoolId: this.userPoolId, Username: id }));
+  }
+
+  async removeFromTenant(id: string): Promise<void> {
+    await this.client.send(
+      new AdminDeleteUserAttributesCommand({
+        UserPoolId: this.userPoolId,
+        Username: id,
+        UserAttributeNames: [COGNITO_ATTRIBUTES.tenantId, COGNITO_ATTRIBUTES.role],
+      }),
+    );
+  }
+
+  async ping(): Promise<void> {
+    await this.client.send(new DescribeUserPoolCommand({ UserPoolId: this.userPoolId }));
+  }
+
+  onApplicationShutdown(): void {
+    this.client.destroy();
+  }
+
+  /** Every user that matches the filter (all users when there is none), following Cognito's pages. */
+  private async listUsers(filter: string | undefined): Promise<IdentityUser[]> {
+    const users: IdentityUser[] = [];
+    let paginationToken: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListUsersCommand({
+          UserPoolId: this.userPoolId,
+          ...(filter !== undefined && { Filter: filter }),
+          Limit: MAX_PAGE_SIZE,
+          ...(paginationToken && { PaginationToken: paginationToken }),
+        }),
+      );
+      users.push(...(page.Users ?? []).map(fromListing));
+      paginationToken = page.PaginationToken;
+    } while (paginationToken);
+    return users;
+  }
+}

@@ -1,0 +1,35 @@
+import { Body, Controller, Delete, Headers, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Caller, CurrentCaller } from '../auth/caller';
+import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { SessionGuard } from '../auth/session.guard';
+import { BodyGuard } from '../common/validate-body';
+import { InviteThrottlerGuard } from '../rate-limit/invite-throttler.guard';
+import { InviteDto } from './dto/invite.dto';
+import { OrgMembersService } from './org-members.service';
+
+/** Guards run in the order listed: that order is the spec's order of rules. */
+@Controller('api/org')
+export class OrgMembersController {
+  constructor(private readonly service: OrgMembersService) {}
+
+  /** Spec 4.9: body (rules 1–3), session (4), org admin (5–6), rate limit (7), then the service. */
+  @Post('invite')
+  @HttpCode(HttpStatus.OK)
+  @UseGuards(BodyGuard(InviteDto), SessionGuard, OrgAdminGuard, InviteThrottlerGuard)
+  @OrgAdminMessagesFor({ notOrgUser: 'Only organisation users can invite', notOwnerOrAdmin: 'Only owner or admin can invite users' })
+  inviteMember(@CurrentCaller() caller: Caller, @Body() dto: InviteDto, @Headers() headers: IncomingHttpHeaders) {
+    return this.service.invite(caller, dto, headers);
+  }
+
+  /** Spec 4.10: session (rule 1), org admin (2–3), then the service. */
+  @Delete('users/:id')
+  @UseGuards(SessionGuard, OrgAdminGuard)
+  @OrgAdminMessagesFor({
+    notOrgUser: 'Only organisation users can access this',
+    notOwnerOrAdmin: 'Only owner or admin can remove users',
+  })
+  removeMember(@CurrentCaller() caller: Caller, @Param('id') id: string) {
+    return this.service.removeMember(caller, id);
+  }
+}

@@ -1,0 +1,308 @@
+import { Logger } from '@nestjs/common';
+import { DataSource, Repository } from 'typeorm';
+import { Caller } from '../auth/caller';
+import { ApiError } from '../common/api-error';
+import { Clock } from '../common/clock';
+import { IdGenerator } from '../common/id-generator';
+import { parseConfig } from '../config/app-config';
+import { dataSourceOptions } from '../database/data-source-options';
+import { InvitationEntity, TenantEntity } from '../database/entities';
+import { IdentityStore, IdentityUser, UserPage } from '../identity/identity-store';
+import { InvitationEmail, InvitationMailer } from '../mail/invitation-mailer';
+import { InviteDto } from './dto/invite.dto';
+import { OrgMembersService } from './org-members.service';
+
+/** A hand-written in-memory IdentityStore with the look-ups the service uses. */
+class FakeIdentityStore extends IdentityStore {
+  users = new Map<string, IdentityUser>();
+  removed: string[] = [];
+  lookups: string[] = [];
+  failure?: Error;
+
+  add(user: Partial<IdentityUser> & { id: string }): IdentityUser {
+    const full = { email: `${user.id}@example.com`, platformRole: null, userType: 'org', tenantId: null, role: null, ...user };
+    this.users.set(full.id, full);
+    return full;
+  }
+  async findById(id: string) {
+    this.lookups.push(id);
+    if (this.failure) throw this.failure;
+    return this.users.get(id) ?? null;
+  }
+  async findByEmail(): Promise<IdentityUser[]> {
+    throw new Error('not used');
+  }
+  async findTenantMemberByEmail(tenantId: string, email: string) {
+    if (this.failure) throw this.failure;
+    const wanted = email.toLowerCase();
+    return [...this.users.values()].find((u) => u.tenantId === tenantId && u.email.toLowerCase() === wanted) ?? null;
+  }
+  async listTenantUsers(): Promise<IdentityUser[]> {
+    throw new Error('not used');
+  }
+  async listSuperAdmins(): Promise<UserPage> {
+    throw new Error('not used');
+  }
+  async grantSuperAdmin(): Promise<void> {
+    throw new Error('not used');
+  }
+  async deleteUser(): Promise<void> {
+    throw new Error('not used');
+  }
+  async removeFromTenant(id: string) {
+    if (this.failure) throw this.failure;
+    this.removed.push(id);
+    Object.assign(this.users.get(id)!, { tenantId: null, role: null });
+  }
+  async ping() {}
+}
+
+class FakeMailer extends InvitationMailer {
+  sent: InvitationEmail[] = [];
+  failure?: Error;
+  async send(email: InvitationEmail) {
+    if (this.failure) throw this.failure;
+    this.sent.push(email);
+  }
+}
+
+class FixedClock extends Clock {
+  constructor(private readonly at: Date) {
+    super();
+  }
+  override now() {
+    return new Date(this.at);
+  }
+}
+
+class FixedIds extends IdGenerator {
+  constructor(private readonly id: string) {
+    super();
+  }
+  override uuid() {
+    return this.id;
+  }
+}
+
+const NOW = new Date('2026-03-01T10:00:00.000Z');
+const TOKEN = '6f1c2c1e-8d7a-4b8e-9a51-3f0d2b7c9e11';
+const TENANT = 'tenant-1';
+
+const failure = async (promise: Promise<unknown>) => {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return { status: (error as ApiError).getStatus(), body: (error as ApiError).getResponse() };
+};
+
+const caller = (overrides: Partial<Caller> = {}): Caller => ({
+  id: 'owner-1',
+  email: 'owner@acme.example',
+  userType: 'org',
+  tenantId: TENANT,
+  role: 'owner',
+  ...overrides,
+});
+
+const dto = (email: string, role = 'member'): InviteDto => Object.assign(new InviteDto(), { email, role });
+
+describe(OrgMembersService.name, () => {
+  // The repositories are real, on in-memory SQLite with the real migrations.
+  let dataSource: DataSource;
+  let invitations: Repository<InvitationEntity>;
+  let tenants: Repository<TenantEntity>;
+  let identity: FakeIdentityStore;
+  let mailer: FakeMailer;
+  let errors: jest.SpyInstance;
+
+  const service = (env: Record<string, string> = {}) =>
+    new OrgMembersService(identity, invitations, tenants, mailer, new FixedClock(NOW), new FixedIds(TOKEN), parseConfig(env));
+
+  beforeAll(async () => {
+    dataSource = await new DataSource(dataSourceOptions({ database: { type: 'sqlite', database: ':memory:' }, migrationsRun: true })).initialize();
+    invitations = dataSource.getRepository(InvitationEntity);
+    tenants = dataSource.getRepository(TenantEntity);
+  });
+  afterAll(() => dataSource.destroy());
+
+  beforeEach(async () => {
+    await invitations.clear();
+    await tenants.clear();
+    await tenants.insert({ id: TENANT, name: 'Acme', type: 'business', status: 'pending_owner', createdAt: NOW });
+    identity = new FakeIdentityStore();
+    mailer = new FakeMailer();
+    errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  describe('invite (spec 4.9 rules 8–12)', () => {
+    const headers = { host: 'portal.example.com', 'x-forwarded-proto': 'http' };
+
+    it('rules 9 and 11: stores a pending invitation and answers with the e-mail as submitted', async () => {
+      const result = await service().invite(caller(), dto('New.Person@Example.COM', 'admin'), headers);
+
+      expect(result).toEqual({
+        success: true,
+        invitation: { id: TOKEN, email: 'New.Person@Example.COM', role: 'admin', status: 'pending', expiresAt: '2026-03-08T10:00:00.000Z' },
+      });
+      expect(await invitations.find()).toEqual([
+        {
+          id: TOKEN,
+          tenantId: TENANT,
+          email: 'new.person@example.com',
+          role: 'admin',
+          status: 'pending',
+          expiresAt: new Date('2026-03-08T10:00:00.000Z'),
+          invitedBy: 'owner-1',
+          createdAt: NOW,
+        },
+      ]);
+    });
+
+    it('rule 10: sends the e-mail with the tenant name, inviter, role, expiry and link', async () => {
+      await service().invite(caller(), dto('New.Person@Example.COM'), headers);
+      expect(mailer.sent).toEqual([
+        {
+          to: 'New.Person@Example.COM',
+          tenantName: 'Acme',
+          inviterEmail: 'owner@acme.example',
+          role: 'member',
+          expiresAt: new Date('2026-03-08T10:00:00.000Z'),
+          link: `http://portal.example.com/invitations/${TOKEN}`,
+        },
+      ]);
+    });
+
+    it('rule 10: PUBLIC_BASE_URL replaces the request headers in the link', async () => {
+      await service({ PUBLIC_BASE_URL: 'https://app.example.org/portal/' }).invite(caller(), dto('a@example.com'), headers);
+      expect(mailer.sent[0].link).toBe(`https://app.example.org/portal/invitations/${TOKEN}`);
+    });
+
+    it.each([
+      ['has no name', null],
+      ['has an empty name', ''],
+    ])('rule 10: the tenant name is "Organisation" when the tenant %s', async (_, name) => {
+      await tenants.update({ id: TENANT }, { name });
+      await service().invite(caller(), dto('a@example.com'), headers);
+      expect(mailer.sent[0].tenantName).toBe('Organisation');
+    });
+
+    it('rule 10: the tenant name is "Organisation" when the tenant row is absent', async () => {
+      await service().invite(caller({ tenantId: 'no-such-tenant' }), dto('a@example.com'), headers);
+      expect(mailer.sent[0].tenantName).toBe('Organisation');
+    });
+
+    it('rule 10: a failed send is logged without the token and the invitation stands', async () => {
+      mailer.failure = new Error(`550 rejected message with link /invitations/${TOKEN}`);
+      const result = await service().invite(caller(), dto('a@example.com'), headers);
+
+      expect(result.success).toBe(true);
+      expect(await invitations.count()).toBe(1);
+      expect(errors).toHaveBeenCalledTimes(1);
+      const logged = String(errors.mock.calls[0][0]);
+      expect(logged).toContain('Invitation e-mail to a@example.com');
+      expect(logged).toContain('550 rejected message');
+      expect(logged).not.toContain(TOKEN);
+    });
+
+    it('rule 8: an e-mail already in the tenant, in any case, is 400 with nothing stored or sent', async () => {
+      identity.add({ id: 'member-1', email: 'taken@example.com', tenantId: TENANT, role: 'member' });
+      expect(await failure(service().invite(caller(), dto('TAKEN@example.com'), headers))).toEqual({
+        status: 400,
+        body: { error: 'User is already a member of this organisation' },
+      });
+      expect(await invitations.count()).toBe(0);
+      expect(mailer.sent).toEqual([]);
+    });
+
+    it('rule 8: the same e-mail in another tenant is no obstacle', async () => {
+      identity.add({ id: 'elsewhere', email: 'taken@example.com', tenantId: 'tenant-2', role: 'owner' });
+      expect((await service().invite(caller(), dto('taken@example.com'), headers)).success).toBe(true);
+    });
+
+    it('rule 12: an identity store failure is 500 "Failed to create invitation", nothing stored or sent', async () => {
+      identity.failure = new Error('store down');
+      expect(await failure(service().invite(caller(), dto('a@example.com'), headers))).toEqual({
+        status: 500,
+        body: { error: 'Failed to create invitation' },
+      });
+      expect(await invitations.count()).toBe(0);
+      expect(mailer.sent).toEqual([]);
+    });
+
+    it('rule 9: a failed insert is 500 "Failed to create invitation" and sends nothing', async () => {
+      jest.spyOn(invitations, 'insert').mockRejectedValueOnce(new Error('disk full'));
+      expect(await failure(service().invite(caller(), dto('a@example.com'), headers))).toEqual({
+        status: 500,
+        body: { error: 'Failed to create invitation' },
+      });
+      expect(mailer.sent).toEqual([]);
+    });
+  });
+
+  describe('removeMember (spec 4.10 rules 4–9)', () => {
+    it('rule 8: clears the member\'s tenant and role and answers {success:true}', async () => {
+      identity.add({ id: 'member-1', tenantId: TENANT, role: 'member' });
+      expect(await service().removeMember(caller(), 'member-1')).toEqual({ success: true });
+      expect(identity.removed).toEqual(['member-1']);
+      expect(identity.users.get('member-1')).toMatchObject({ tenantId: null, role: null });
+    });
+
+    it('rule 4: removing yourself is 400 before any look-up', async () => {
+      identity.add({ id: 'owner-1', tenantId: TENANT, role: 'owner' });
+      expect(await failure(service().removeMember(caller(), 'owner-1'))).toEqual({ status: 400, body: { error: 'Cannot remove yourself' } });
+      expect(identity.lookups).toEqual([]);
+      expect(identity.removed).toEqual([]);
+    });
+
+    it('rule 4: a store that matches ids loosely still never lets you remove yourself', async () => {
+      identity.add({ id: 'owner-1', tenantId: TENANT, role: 'owner' });
+      identity.findById = async (id: string) => identity.users.get(id.toLowerCase()) ?? null;
+      expect(await failure(service().removeMember(caller(), 'OWNER-1'))).toEqual({ status: 400, body: { error: 'Cannot remove yourself' } });
+      expect(identity.removed).toEqual([]);
+    });
+
+    it('rule 5: an unknown user is 404', async () => {
+      expect(await failure(service().removeMember(caller(), 'ghost'))).toEqual({ status: 404, body: { error: 'User not found' } });
+    });
+
+    it.each([
+      ['another tenant', 'tenant-2'],
+      ['no tenant', null],
+    ])('rule 6: a user of %s is 403', async (_, tenantId) => {
+      identity.add({ id: 'outsider', tenantId, role: 'member' });
+      expect(await failure(service().removeMember(caller(), 'outsider'))).toEqual({
+        status: 403,
+        body: { error: 'User is not in your organisation' },
+      });
+      expect(identity.removed).toEqual([]);
+    });
+
+    it('rule 7: an admin cannot remove an owner', async () => {
+      identity.add({ id: 'owner-2', tenantId: TENANT, role: 'owner' });
+      expect(await failure(service().removeMember(caller({ role: 'admin' }), 'owner-2'))).toEqual({
+        status: 403,
+        body: { error: 'Admins cannot remove owners' },
+      });
+      expect(identity.removed).toEqual([]);
+    });
+
+    it.each([
+      ['admin', 'admin'],
+      ['admin', 'member'],
+      ['owner', 'owner'],
+      ['owner', 'admin'],
+    ])('rule 8: a caller with role %s may remove a %s', async (callerRole, targetRole) => {
+      identity.add({ id: 'target', tenantId: TENANT, role: targetRole });
+      expect(await service().removeMember(caller({ role: callerRole }), 'target')).toEqual({ success: true });
+    });
+
+    it('rule 9: a store failure is 500 "Failed to remove user"', async () => {
+      identity.add({ id: 'member-1', tenantId: TENANT, role: 'member' });
+      identity.failure = new Error('store down');
+      expect(await failure(service().removeMember(caller(), 'member-1'))).toEqual({ status: 500, body: { error: 'Failed to remove user' } });
+    });
+  });
+});

@@ -1,0 +1,117 @@
+import { Logger } from '@nestjs/common';
+import { ThrottlerStorageService } from '@nestjs/throttler';
+import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { AddressInfo, createServer, Socket } from 'node:net';
+import { parseConfig } from '../config/app-config';
+import { throttlerOptions } from './rate-limit.module';
+import { REDIS_WAIT_MS, RedisThrottlerStorage } from './redis-throttler-storage';
+
+class RecordingLogger extends Logger {
+  errors: string[] = [];
+  infos: string[] = [];
+  override error(message: string) {
+    this.errors.push(message);
+  }
+  override log(message: string) {
+    this.infos.push(message);
+  }
+}
+
+const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
+const describeWithRedis = TEST_REDIS_URL ? describe : describe.skip;
+const WINDOW_MS = 60_000;
+
+describe(RedisThrottlerStorage.name, () => {
+  const storages: RedisThrottlerStorage[] = [];
+  const open = async (url: string, prefix: string, logger = new RecordingLogger()) => {
+    const storage = new RedisThrottlerStorage(url, prefix, logger);
+    storages.push(storage);
+    await storage.onModuleInit();
+    return storage;
+  };
+  afterEach(() => storages.splice(0).forEach((storage) => storage.onApplicationShutdown()));
+
+  describeWithRedis('with Redis (needs TEST_REDIS_URL)', () => {
+    const prefix = `tenant-service-test:${randomUUID()}:`;
+    afterAll(async () => {
+      const redis = new Redis(TEST_REDIS_URL!);
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+    });
+
+    it('shares one count between instances, under the key prefix, and blocks past the limit', async () => {
+      const logger = new RecordingLogger();
+      const [first, second] = [await open(TEST_REDIS_URL!, prefix, logger), await open(TEST_REDIS_URL!, prefix, logger)];
+      expect((await first.increment('user-a', WINDOW_MS, 2, WINDOW_MS, 'default')).totalHits).toBe(1);
+      expect((await second.increment('user-a', WINDOW_MS, 2, WINDOW_MS, 'default')).totalHits).toBe(2);
+      const third = await first.increment('user-a', WINDOW_MS, 2, WINDOW_MS, 'default');
+      expect(third).toMatchObject({ totalHits: 3, isBlocked: true, timeToBlockExpire: 60 });
+      expect((await second.increment('user-b', WINDOW_MS, 2, WINDOW_MS, 'default')).isBlocked).toBe(false);
+
+      const redis = new Redis(TEST_REDIS_URL!);
+      expect((await redis.keys(`${prefix}*`)).sort()).toEqual([
+        `${prefix}{user-a:default}:blocked`,
+        `${prefix}{user-a:default}:hits`,
+        `${prefix}{user-b:default}:hits`,
+      ]);
+      redis.disconnect();
+      expect(logger.errors).toEqual([]);
+    });
+  });
+
+  it('counts in memory at once when Redis refuses connections, and logs that once', async () => {
+    const logger = new RecordingLogger();
+    const storage = await open('redis://127.0.0.1:1', 'p:', logger);
+    const started = Date.now();
+    const results = [];
+    for (let i = 0; i < 3; i++) results.push(await storage.increment('user-a', WINDOW_MS, 2, WINDOW_MS, 'default'));
+    expect(Date.now() - started).toBeLessThan(500);
+    expect(results.map((r) => [r.totalHits, r.isBlocked])).toEqual([
+      [1, false],
+      [2, false],
+      [3, true],
+    ]);
+    expect(logger.errors).toHaveLength(1);
+    expect(logger.errors[0]).toMatch(/^Redis unreachable \(.*ECONNREFUSED.*\): counting invitations in this instance's memory/);
+  });
+
+  it('waits about a second at most on a Redis that accepts connections but never answers', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket)).listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    try {
+      const logger = new RecordingLogger();
+      let started = Date.now();
+      const storage = await open(`redis://127.0.0.1:${(silent.address() as AddressInfo).port}`, 'p:', logger);
+      expect(Date.now() - started).toBeLessThan(REDIS_WAIT_MS + 500);
+      started = Date.now();
+      const record = await storage.increment('user-a', WINDOW_MS, 2, WINDOW_MS, 'default');
+      expect(Date.now() - started).toBeLessThan(REDIS_WAIT_MS + 500);
+      expect(record).toMatchObject({ totalHits: 1, isBlocked: false });
+    } finally {
+      sockets.forEach((socket) => socket.destroy());
+      silent.close();
+    }
+  });
+});
+
+describe(throttlerOptions.name, () => {
+  it('limits INVITE_RATE_LIMIT requests per INVITE_RATE_WINDOW_SECONDS, in memory without REDIS_URL', () => {
+    const options = throttlerOptions(parseConfig({ INVITE_RATE_LIMIT: '3', INVITE_RATE_WINDOW_SECONDS: '60' }));
+    expect(options).toMatchObject({
+      throttlers: [{ limit: 3, ttl: 60_000 }],
+      errorMessage: 'Too many invitations. Please try again later.',
+    });
+    expect(!Array.isArray(options) && options.storage).toBeInstanceOf(ThrottlerStorageService);
+  });
+
+  it('uses Redis, with memory as the fallback, when REDIS_URL is set', () => {
+    const options = throttlerOptions(parseConfig({ REDIS_URL: 'redis://127.0.0.1:1' }));
+    const storage = !Array.isArray(options) && options.storage;
+    expect(storage).toBeInstanceOf(RedisThrottlerStorage);
+    (storage as RedisThrottlerStorage).onApplicationShutdown();
+  });
+});

@@ -1,0 +1,79 @@
+import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
+import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import Redis from 'ioredis';
+import { setTimeout as delay } from 'node:timers/promises';
+
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+/** How long a request may wait on Redis before this instance counts in its own memory (CONTRACT, Decisions). */
+export const REDIS_WAIT_MS = 1_000;
+
+/**
+ * Counters in Redis, shared by every instance. While Redis is unreachable, each instance counts
+ * in its own memory and says so in the log, rather than failing requests or letting all through.
+ * Commands fail at once while disconnected (no offline queue) and time out after REDIS_WAIT_MS;
+ * the client keeps reconnecting in the background.
+ */
+export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleInit, OnApplicationShutdown {
+  private readonly redis: Redis;
+  private readonly shared: ThrottlerStorageRedisService;
+  private readonly memory = new ThrottlerStorageService();
+  private usingMemory = false;
+
+  constructor(
+    url: string,
+    keyPrefix: string,
+    private readonly logger = new Logger('RateLimit'),
+  ) {
+    this.redis = new Redis(url, {
+      keyPrefix,
+      lazyConnect: true,
+      connectTimeout: REDIS_WAIT_MS,
+      commandTimeout: REDIS_WAIT_MS,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      retryStrategy: (attempt) => Math.min(attempt * 500, 5_000),
+      // ioredis keeps a timer for this long after disconnect() when the socket never opened.
+      disconnectTimeout: 500,
+    });
+    this.redis.on('error', (error: Error) => this.fallBack(error));
+    this.redis.on('ready', () => this.recover());
+    this.shared = new ThrottlerStorageRedisService(this.redis);
+  }
+
+  /** Connects before the first request, waiting REDIS_WAIT_MS at most: a lost Redis must not stop start-up. */
+  async onModuleInit(): Promise<void> {
+    const connecting = this.redis.connect().catch((error: Error) => this.fallBack(error));
+    await Promise.race([connecting, delay(REDIS_WAIT_MS, undefined, { ref: false })]);
+  }
+
+  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+    try {
+      const record = await this.shared.increment(key, ttl, limit, blockDuration, throttlerName);
+      this.recover(); // after a timed-out command the connection may never have dropped
+      return record;
+    } catch (error) {
+      this.fallBack(error as Error);
+      return this.memory.increment(key, ttl, limit, blockDuration, throttlerName);
+    }
+  }
+
+  onApplicationShutdown(): void {
+    this.redis.disconnect();
+    this.memory.onApplicationShutdown();
+  }
+
+  /** Logs once per outage, not once per request or reconnection attempt. */
+  private fallBack(error: Error): void {
+    if (this.usingMemory) return;
+    this.usingMemory = true;
+    this.logger.error(`Redis unreachable (${error.message}): counting invitations in this instance's memory until it is back`);
+  }
+
+  private recover(): void {
+    if (!this.usingMemory) return;
+    this.usingMemory = false;
+    this.logger.log('Redis reachable again: counting invitations in Redis');
+  }
+}

@@ -1,0 +1,125 @@
+import {
+  AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
+  AdminInitiateAuthCommand,
+  AdminSetUserPasswordCommand,
+  AttributeType,
+  CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { randomBytes } from 'node:crypto';
+import { decode, sign } from 'jsonwebtoken';
+import { SUPER_ADMIN_ROLE } from '../../src/identity/identity-store';
+import { emulatorClient, EMULATOR_REGION, EMULATOR_SIGNING_KEY, SeededPool, seedUserPool } from './cognito-emulator';
+import { TestIdentity, TestUser } from './test-identity';
+
+/**
+ * `cognito` mode: users are created in a cognito-local user pool through the admin API, and
+ * signed in for real (AdminInitiateAuth) to get the pool's own RS256 id token.
+ *
+ * Each test database gets its own pool, so that suites running side by side do not see each
+ * other's users (super-admin listings would), while app instances sharing a database share it.
+ */
+export class CognitoTestIdentity implements TestIdentity {
+  readonly mode = 'cognito' as const;
+  readonly env: Record<string, string>;
+  /** Every test user signs in with this password. */
+  private readonly password = `E2e-${randomBytes(9).toString('base64url')}-Aa1!`;
+
+  private constructor(
+    private readonly client: CognitoIdentityProviderClient,
+    readonly endpoint: string,
+    readonly pool: SeededPool,
+  ) {
+    this.env = {
+      IDENTITY_STORE: 'cognito',
+      COGNITO_ENDPOINT: endpoint,
+      COGNITO_USER_POOL_ID: pool.userPoolId,
+      COGNITO_CLIENT_ID: pool.clientId,
+      COGNITO_SUPER_ADMIN_GROUP: pool.superAdminGroup,
+      AWS_REGION: EMULATOR_REGION,
+    };
+  }
+
+  private static readonly pools = new Map<string, Promise<CognitoTestIdentity>>();
+
+  /** The test identity of a test database: a pool seeded on first use. */
+  static forDatabase(databaseUrl: string): Promise<CognitoTestIdentity> {
+    let identity = this.pools.get(databaseUrl);
+    if (!identity) {
+      const endpoint = process.env.E2E_COGNITO_ENDPOINT;
+      if (!endpoint) {
+        throw new Error(
+          'E2E_IDENTITY=cognito needs the emulator that the e2e:cognito jest project starts: run `npx jest --selectProjects e2e:cognito`',
+        );
+      }
+      const client = emulatorClient(endpoint);
+      identity = seedUserPool(client).then((pool) => new CognitoTestIdentity(client, endpoint, pool));
+      this.pools.set(databaseUrl, identity);
+    }
+    return identity;
+  }
+
+  /** AdminCreateUser with the record's attributes, a permanent password, and the group for a super-admin. */
+  async createUser(user: TestUser): Promise<void> {
+    const attributes: AttributeType[] = [
+      { Name: 'email', Value: user.email },
+      { Name: 'email_verified', Value: 'true' },
+    ];
+    const custom: [string, string | null][] = [
+      ['custom:platform_role', user.platformRole],
+      ['custom:user_type', user.userType],
+      ['custom:tenant_id', user.tenantId],
+      ['custom:role', user.role],
+    ];
+    for (const [Name, Value] of custom) if (Value) attributes.push({ Name, Value });
+    const { userPoolId } = this.pool;
+    await this.client.send(
+      new AdminCreateUserCommand({
+        UserPoolId: userPoolId,
+        Username: user.id,
+        UserAttributes: attributes,
+        MessageAction: 'SUPPRESS',
+      }),
+    );
+    await this.client.send(
+      new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: user.id, Password: this.password, Permanent: true }),
+    );
+    if (user.platformRole === SUPER_ADMIN_ROLE) {
+      await this.client.send(
+        new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: user.id, GroupName: this.pool.superAdminGroup }),
+      );
+    }
+  }
+
+  /**
+   * A real sign-in: the pool's id token. The app client's id tokens live an hour; for another
+   * lifetime (an expired token, say) the sign-in's claims are signed again with the emulator's
+   * own key, with `iat`/`exp` moved: the token the emulator would issue with that validity.
+   */
+  async sessionToken(user: TestUser, ttlSeconds?: number): Promise<string> {
+    const token = (await this.signIn(user.id)).IdToken!;
+    const { header, payload } = decode(token, { complete: true }) as { header: { kid?: string }; payload: Record<string, number> };
+    if (ttlSeconds === undefined || payload.exp - payload.iat === ttlSeconds) return token;
+    const now = Math.floor(Date.now() / 1000);
+    return sign({ ...payload, iat: now, exp: now + ttlSeconds }, EMULATOR_SIGNING_KEY.pem, {
+      algorithm: 'RS256',
+      keyid: header.kid,
+    });
+  }
+
+  /** All the tokens of a real sign-in (id, access, refresh). */
+  async signIn(username: string) {
+    const result = await this.client.send(
+      new AdminInitiateAuthCommand({
+        UserPoolId: this.pool.userPoolId,
+        ClientId: this.pool.clientId,
+        AuthFlow: 'ADMIN_USER_PASSWORD_AUTH',
+        AuthParameters: { USERNAME: username, PASSWORD: this.password },
+      }),
+    );
+    if (!result.AuthenticationResult?.IdToken) {
+      throw new Error(`Sign-in of ${username} returned no tokens (challenge ${result.ChallengeName ?? 'none'})`);
+    }
+    return result.AuthenticationResult;
+  }
+}
