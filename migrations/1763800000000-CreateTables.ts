@@ -1,9 +1,10 @@
 import { MigrationInterface, QueryRunner, Table, TableColumnOptions } from 'typeorm';
 
-const id = (name: string, length: number): TableColumnOptions => ({
+const id = (name: string, length: number, collation?: string): TableColumnOptions => ({
   name,
   type: 'varchar',
   length: String(length),
+  collation,
 });
 const timestamp = (name: string): TableColumnOptions => ({ name, type: 'datetime', precision: 3 });
 
@@ -14,13 +15,16 @@ export class CreateTables1763800000000 implements MigrationInterface {
   async up(queryRunner: QueryRunner): Promise<void> {
     // E-mail look-ups must be case-insensitive and still use an index: NOCASE on SQLite,
     // a case-insensitive collation on MySQL/MariaDB.
-    const caseInsensitive = queryRunner.connection.options.type === 'mysql' ? 'utf8mb4_unicode_ci' : 'NOCASE';
+    const mysql = queryRunner.connection.options.type === 'mysql';
+    const caseInsensitive = mysql ? 'utf8mb4_unicode_ci' : 'NOCASE';
+    // Ids compare exactly, as on SQLite; MySQL's default collation would fold case.
+    const exact = mysql ? 'utf8mb4_bin' : undefined;
 
     await queryRunner.createTable(
       new Table({
         name: 'tenants',
         columns: [
-          { ...id('id', 36), isPrimary: true },
+          { ...id('id', 36, exact), isPrimary: true },
           { name: 'name', type: 'varchar', length: '255', isNullable: true },
           { name: 'type', type: 'varchar', length: '32' },
           { name: 'status', type: 'varchar', length: '32' },
@@ -34,13 +38,13 @@ export class CreateTables1763800000000 implements MigrationInterface {
       new Table({
         name: 'tenant_invitations',
         columns: [
-          { ...id('id', 36), isPrimary: true },
-          id('tenant_id', 128),
+          { ...id('id', 36, exact), isPrimary: true },
+          id('tenant_id', 128, exact),
           { name: 'email', type: 'varchar', length: '320' },
           { name: 'role', type: 'varchar', length: '16' },
           { name: 'status', type: 'varchar', length: '16' },
           timestamp('expires_at'),
-          id('invited_by', 128),
+          id('invited_by', 128, exact),
           timestamp('created_at'),
         ],
         indices: [{ name: 'IDX_tenant_invitations_tenant_email', columnNames: ['tenant_id', 'email'] }],
@@ -51,11 +55,11 @@ export class CreateTables1763800000000 implements MigrationInterface {
       new Table({
         name: 'users',
         columns: [
-          { ...id('id', 128), isPrimary: true },
+          { ...id('id', 128, exact), isPrimary: true },
           { name: 'email', type: 'varchar', length: '320', collation: caseInsensitive },
           { name: 'platform_role', type: 'varchar', length: '32', isNullable: true },
           { name: 'user_type', type: 'varchar', length: '32', isNullable: true },
-          { ...id('tenant_id', 128), isNullable: true },
+          { ...id('tenant_id', 128, exact), isNullable: true },
           { name: 'role', type: 'varchar', length: '16', isNullable: true },
           timestamp('created_at'),
         ],

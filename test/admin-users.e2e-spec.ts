@@ -210,6 +210,15 @@ describe('admin users and super-admins (spec 4.5–4.8)', () => {
       expect(res.body).toEqual({ user: userBody(user) });
     });
 
+    it('ids match exactly: other case or a trailing space is not the user', async () => {
+      const user = await factory.user({ id: `exact-${Date.now()}` });
+      for (const id of [user.id.toUpperCase(), `${user.id}%20`]) {
+        const res = await t.http.get(`/api/admin/users/${id}`).set('Cookie', admin);
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual(USER_NOT_FOUND);
+      }
+    });
+
     it.each(['no-such-user', encodeURIComponent("' OR '1'='1"), 'x'.repeat(5000), encodeURIComponent('ユーザー')])(
       'not found: 404 {error:"User not found"} for %s',
       async (id) => {

@@ -31,7 +31,8 @@ export class LocalIdentityStore extends IdentityStore {
 
   async findById(id: string): Promise<IdentityUser | null> {
     const row = await this.users.findOneBy({ id });
-    return row && toIdentityUser(row);
+    // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
+    return row?.id === id ? toIdentityUser(row) : null;
   }
 
   async findByEmail(email: string): Promise<IdentityUser[]> {
