@@ -8,12 +8,14 @@ const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts'
 /** `*.local.e2e-spec.ts` run on the local identity store only, `*.cognito.e2e-spec.ts` on Cognito only. */
 const LOCAL_ONLY = '\\.local\\.e2e-spec\\.ts$';
 const COGNITO_ONLY = '\\.cognito\\.e2e-spec\\.ts$';
+/** `*.mariadb.e2e-spec.ts` need a database server to cut off (fault injection): e2e:mariadb only. */
+const MARIADB_ONLY = '\\.mariadb\\.e2e-spec\\.ts$';
 
 const e2e = (database) => ({
   ...common,
   displayName: `e2e:${database}`,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', COGNITO_ONLY],
+  testPathIgnorePatterns: ['/node_modules/', COGNITO_ONLY, ...(database === 'mariadb' ? [] : [MARIADB_ONLY])],
   setupFiles: [`<rootDir>/test/support/use-${database}.ts`],
 });
 
@@ -22,7 +24,7 @@ const e2eCognito = {
   ...common,
   displayName: 'e2e:cognito',
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', LOCAL_ONLY],
+  testPathIgnorePatterns: ['/node_modules/', LOCAL_ONLY, MARIADB_ONLY],
   setupFiles: ['<rootDir>/test/support/use-cognito.ts'],
   globalSetup: '<rootDir>/test/support/cognito-global-setup.ts',
   globalTeardown: '<rootDir>/test/support/cognito-global-teardown.ts',

@@ -1,4 +1,5 @@
 import { CreateTables1763800000000 } from './1763800000000-CreateTables';
+import { CreateInvitationEmailOutbox1764000000000 } from './1764000000000-CreateInvitationEmailOutbox';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
-export const MIGRATIONS = [CreateTables1763800000000];
+export const MIGRATIONS = [CreateTables1763800000000, CreateInvitationEmailOutbox1764000000000];

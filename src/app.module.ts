@@ -5,14 +5,19 @@ import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
 import { InvitationsModule } from './invitations/invitations.module';
+import { LoggingModule } from './logging/logging.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { OrgMembersModule } from './org-members/org-members.module';
 
 @Module({
   imports: [
     ConfigModule,
     CommonModule,
+    LoggingModule,
+    MetricsModule,
     DatabaseModule,
     IdentityModule,
     AuthModule,
@@ -20,6 +25,7 @@ import { OrgMembersModule } from './org-members/org-members.module';
     AdminUsersModule,
     InvitationsModule,
     OrgMembersModule,
+    HealthModule,
   ],
 })
 export class AppModule {}

@@ -1,23 +1,59 @@
-import { Logger } from '@nestjs/common';
+import { Logger as NestLogger } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
+import type { NextFunction, Request, Response } from 'express';
+import { Logger } from 'nestjs-pino';
+import type { Server } from 'node:http';
+import { API_DOCS_PATH, setupApiDocs } from './api-docs/api-docs';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { jsonBodyParser } from './common/json-body-parser';
 import { allowedHostsFilter, allowedOriginsFilter } from './common/request-filters';
+import { exceptOperationalPaths, securityHeaders } from './common/http-hardening';
 import { AppConfig } from './config/app-config';
+import { ShutdownState } from './health/shutdown-state';
+import { HttpLogger } from './logging/http-logger';
+import { Metrics } from './metrics/metrics';
 
 /** Options for NestFactory.create and createNestApplication: JSON is the only body we parse. */
 export const APP_OPTIONS = { bodyParser: false } as const;
 
+/**
+ * Behind a load balancer whose idle timeout is 60 s (AWS ALB's default): keep-alive outlasts it,
+ * so that the balancer, never this server, closes an idle connection (else a request sent on it
+ * meets a closed socket: a 502); headers must arrive within headersTimeout and the whole request
+ * within requestTimeout, so that slow clients cannot hold sockets open. Headers are capped at
+ * Node's 16 KB (431 beyond) and at 100 fields.
+ */
+export const HTTP_SERVER_LIMITS = {
+  keepAliveTimeout: 65_000,
+  headersTimeout: 66_000,
+  requestTimeout: 70_000,
+  maxHeadersCount: 100,
+};
+
 /** Everything main.ts and the e2e tests share, so that tests run the app as it is served. */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(AppConfig);
+  app.useLogger(app.get(Logger));
   if (config.usingDevelopmentJwtSecret && config.identityStore === 'local') {
-    new Logger('Config').warn('AUTH_JWT_SECRET is not set: using the development key. Never do this in production.');
+    new NestLogger('Config').warn('AUTH_JWT_SECRET is not set: using the development key. Never do this in production.');
   }
+  Object.assign(app.getHttpServer() as Server, HTTP_SERVER_LIMITS);
   app.disable('x-powered-by');
   if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
-  if (config.allowedHosts) app.use(allowedHostsFilter(config.allowedHosts));
+
+  // First, so that every request is logged, timed and answered with security headers, refused ones included.
+  app.use(app.get(HttpLogger).middleware);
+  app.use(app.get(Metrics).httpMiddleware());
+  app.use(securityHeaders(API_DOCS_PATH));
+  const shutdown = app.get(ShutdownState);
+  app.use((_request: Request, response: Response, next: NextFunction) => {
+    // While draining, clients are told not to reuse the connection, so that it can close.
+    if (shutdown.isShuttingDown) response.setHeader('Connection', 'close');
+    next();
+  });
+
+  if (config.allowedHosts) app.use(exceptOperationalPaths(allowedHostsFilter(config.allowedHosts)));
   if (config.allowedOrigins) {
     app.enableCors({ origin: config.allowedOrigins, credentials: true });
     app.use(allowedOriginsFilter(config.allowedOrigins));
@@ -26,5 +62,6 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // Only application/json is parsed; any other body reaches the rules as an empty one.
   app.use(jsonBodyParser('100kb'));
   app.useGlobalFilters(new HttpExceptionFilter());
+  setupApiDocs(app, config);
   return app;
 }

@@ -47,6 +47,10 @@ describe(parseConfig.name, () => {
     ['MAIL_FROM', 'nobody'],
     ['SESSION_COOKIE_NAME', 'a b'],
     ['COGNITO_ENDPOINT', 'nope'],
+    ['OUTBOX_POLL_INTERVAL_MS', '0'],
+    ['OUTBOX_MAX_ATTEMPTS', 'many'],
+    ['OUTBOX_RETRY_BASE_MS', '-1'],
+    ['OUTBOX_RETRY_MAX_MS', '1.5'],
   ])('stops on a malformed %s with a message naming it', (variable, value) => {
     expect(() => parseConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
   });
@@ -86,6 +90,31 @@ describe(parseConfig.name, () => {
     expect(config.trustProxy).toBe('loopback, 10.0.0.0/8');
     expect(config.publicBaseUrl).toBe('https://portal.example.com');
     expect(parseConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+
+  it('reads the outbox worker settings, with defaults', () => {
+    expect(parseConfig({}).outbox).toEqual({ pollIntervalMs: 1_000, maxAttempts: 15, retryBaseMs: 2_000, retryMaxMs: 600_000 });
+    expect(
+      parseConfig({ OUTBOX_POLL_INTERVAL_MS: '50', OUTBOX_MAX_ATTEMPTS: '3', OUTBOX_RETRY_BASE_MS: '100', OUTBOX_RETRY_MAX_MS: '400' }).outbox,
+    ).toEqual({ pollIntervalMs: 50, maxAttempts: 3, retryBaseMs: 100, retryMaxMs: 400 });
+    expect(() => parseConfig({ OUTBOX_RETRY_BASE_MS: '5000', OUTBOX_RETRY_MAX_MS: '1000' })).toThrow(
+      /^Invalid configuration: OUTBOX_RETRY_MAX_MS must not be less than OUTBOX_RETRY_BASE_MS/,
+    );
+  });
+
+  it('reads the log level and the shutdown timings, with defaults per NODE_ENV', () => {
+    expect(parseConfig({})).toMatchObject({ logLevel: 'info', shutdown: { drainMs: 0, graceMs: 25_000 } });
+    expect(parseConfig({ NODE_ENV: 'test' }).logLevel).toBe('silent');
+    expect(parseConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 's' }).shutdown).toEqual({ drainMs: 5_000, graceMs: 25_000 });
+    expect(parseConfig({ LOG_LEVEL: 'debug', SHUTDOWN_DRAIN_SECONDS: '2', SHUTDOWN_GRACE_SECONDS: '10' })).toMatchObject({
+      logLevel: 'debug',
+      shutdown: { drainMs: 2_000, graceMs: 10_000 },
+    });
+    expect(() => parseConfig({ LOG_LEVEL: 'verbose' })).toThrow(/^Invalid configuration: LOG_LEVEL /);
+    expect(() => parseConfig({ SHUTDOWN_DRAIN_SECONDS: '-1' })).toThrow(/^Invalid configuration: SHUTDOWN_DRAIN_SECONDS /);
+    expect(() => parseConfig({ SHUTDOWN_DRAIN_SECONDS: '30', SHUTDOWN_GRACE_SECONDS: '30' })).toThrow(
+      /^Invalid configuration: SHUTDOWN_GRACE_SECONDS must be more than SHUTDOWN_DRAIN_SECONDS/,
+    );
   });
 
   it('treats empty values as unset', () => {

@@ -16,6 +16,28 @@ export interface CognitoConfig {
   superAdminGroup: string;
 }
 
+/** The invitation e-mail outbox worker (issue 5, item 7). */
+export interface OutboxConfig {
+  /** How often each instance looks for e-mails to send; a new invitation also wakes it at once. */
+  pollIntervalMs: number;
+  /** Delivery attempts before an e-mail is marked failed. */
+  maxAttempts: number;
+  /** Delay before the first retry; it doubles with each failure, up to retryMaxMs. */
+  retryBaseMs: number;
+  retryMaxMs: number;
+}
+
+/** Graceful shutdown on SIGTERM/SIGINT (see src/health/graceful-shutdown.ts). */
+export interface ShutdownConfig {
+  /** How long readiness fails before the server stops accepting, so that the load balancer stops sending. */
+  drainMs: number;
+  /** The bound on the whole shutdown: the process exits 1 if it is still running by then. */
+  graceMs: number;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 export abstract class AppConfig {
   abstract readonly nodeEnv: string;
   abstract readonly port: number;
@@ -39,6 +61,9 @@ export abstract class AppConfig {
   abstract readonly publicBaseUrl?: string;
   abstract readonly allowedHosts?: string[];
   abstract readonly allowedOrigins?: string[];
+  abstract readonly logLevel: LogLevel;
+  abstract readonly shutdown: ShutdownConfig;
+  abstract readonly outbox: OutboxConfig;
 }
 
 export const DEFAULT_SQLITE_FILE = 'data/tenant-service.sqlite';
@@ -168,6 +193,30 @@ function publicBaseUrl(env: Env): string | undefined {
   return raw?.replace(/\/+$/, '');
 }
 
+function outbox(env: Env): OutboxConfig {
+  const retryBaseMs = integer(env, 'OUTBOX_RETRY_BASE_MS', 2_000, 10, 3_600_000);
+  const retryMaxMs = integer(env, 'OUTBOX_RETRY_MAX_MS', 600_000, 10, 86_400_000);
+  if (retryMaxMs < retryBaseMs) {
+    throw new ConfigError('OUTBOX_RETRY_MAX_MS', `must not be less than OUTBOX_RETRY_BASE_MS (${retryBaseMs}), got "${retryMaxMs}"`);
+  }
+  return {
+    pollIntervalMs: integer(env, 'OUTBOX_POLL_INTERVAL_MS', 1_000, 10, 3_600_000),
+    maxAttempts: integer(env, 'OUTBOX_MAX_ATTEMPTS', 15, 1, 1_000),
+    retryBaseMs,
+    retryMaxMs,
+  };
+}
+
+/** Draining takes 5 s in production by default, where a load balancer must notice; none elsewhere. */
+function shutdown(env: Env, nodeEnv: string): ShutdownConfig {
+  const drainSeconds = integer(env, 'SHUTDOWN_DRAIN_SECONDS', nodeEnv === 'production' ? 5 : 0, 0, 300);
+  const graceSeconds = integer(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600);
+  if (graceSeconds <= drainSeconds) {
+    throw new ConfigError('SHUTDOWN_GRACE_SECONDS', `must be more than SHUTDOWN_DRAIN_SECONDS (${drainSeconds}), got "${graceSeconds}"`);
+  }
+  return { drainMs: drainSeconds * 1_000, graceMs: graceSeconds * 1_000 };
+}
+
 export function parseConfig(env: Env): AppConfig {
   const nodeEnv = read(env, 'NODE_ENV') ?? 'development';
   const jwtSecret = read(env, 'AUTH_JWT_SECRET');
@@ -220,5 +269,9 @@ export function parseConfig(env: Env): AppConfig {
     publicBaseUrl: publicBaseUrl(env),
     allowedHosts: list(env, 'ALLOWED_HOSTS')?.map((host) => host.toLowerCase()),
     allowedOrigins: list(env, 'ALLOWED_ORIGINS'),
+    // Test suites stay quiet unless one asks for logs.
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
+    shutdown: shutdown(env, nodeEnv),
+    outbox: outbox(env),
   };
 }

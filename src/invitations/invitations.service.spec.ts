@@ -2,6 +2,7 @@ import { HttpException, Logger } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { Clock } from '../common/clock';
 import { InvitationEntity } from '../database/entities';
+import { Metrics } from '../metrics/metrics';
 import { InvitationsService } from './invitations.service';
 import { InvitationsStore } from './invitations.store';
 
@@ -38,7 +39,9 @@ class FakeInvitationsStore implements Pick<InvitationsStore, keyof InvitationsSt
   }
   async markExpired(id: string) {
     const row = this.rows.get(id);
-    if (row?.status === 'pending') row.status = 'expired';
+    if (row?.status !== 'pending') return false;
+    row.status = 'expired';
+    return true;
   }
   async accept(id: string, now: Date) {
     const row = this.rows.get(id);
@@ -61,14 +64,16 @@ async function refusal(call: Promise<unknown>) {
 describe(InvitationsService.name, () => {
   let store: FakeInvitationsStore;
   let service: InvitationsService;
+  let metrics: Metrics;
 
   beforeEach(async () => {
     store = new FakeInvitationsStore();
     const clock: Clock = { now: () => new Date(NOW) };
     const moduleRef = await Test.createTestingModule({
-      providers: [InvitationsService, { provide: InvitationsStore, useValue: store }, { provide: Clock, useValue: clock }],
+      providers: [InvitationsService, Metrics, { provide: InvitationsStore, useValue: store }, { provide: Clock, useValue: clock }],
     }).compile();
     service = moduleRef.get(InvitationsService);
+    metrics = moduleRef.get(Metrics);
   });
   afterEach(() => jest.restoreAllMocks());
 
@@ -105,6 +110,14 @@ describe(InvitationsService.name, () => {
       store.add({ expiresAt: new Date(NOW.getTime() - 1) });
       expect(await refusal(service.validate(TOKEN))).toEqual({ status: 400, body: { valid: false, error: 'EXPIRED' } });
       expect(store.rows.get(TOKEN)?.status).toBe('expired');
+    });
+
+    it('rule 4: counts the expiry once, however often the expired invitation is read', async () => {
+      const expired = jest.spyOn(metrics, 'invitationExpired');
+      store.add({ expiresAt: new Date(NOW.getTime() - 1) });
+      await refusal(service.validate(TOKEN));
+      await refusal(service.validate(TOKEN));
+      expect(expired).toHaveBeenCalledTimes(1);
     });
 
     it('rule 5: the valid invitation with its tenant name and expiresAt in ISO 8601', async () => {
@@ -202,9 +215,11 @@ describe(InvitationsService.name, () => {
     it('rule 5: accepts with the request time and answers {success, tenantId, role}', async () => {
       store.add();
       const accept = jest.spyOn(store, 'accept');
+      const accepted = jest.spyOn(metrics, 'invitationAccepted');
       expect(await service.accept(TOKEN)).toEqual({ success: true, tenantId: 'tenant-1', role: 'admin' });
       expect(accept).toHaveBeenCalledWith(TOKEN, NOW);
       expect(store.rows.get(TOKEN)?.status).toBe('accepted');
+      expect(accepted).toHaveBeenCalledTimes(1);
     });
 
     it('rule 5: expiresAt equal to now, or a stored status of expired before expiresAt, is accepted', async () => {
@@ -214,13 +229,15 @@ describe(InvitationsService.name, () => {
       expect(await service.accept('other')).toMatchObject({ success: true });
     });
 
-    it('rule 5: losing the update to a parallel accept is 400 ALREADY_USED', async () => {
+    it('rule 5: losing the update to a parallel accept is 400 ALREADY_USED, and not counted', async () => {
       store.add();
+      const accepted = jest.spyOn(metrics, 'invitationAccepted');
       jest.spyOn(store, 'accept').mockImplementationOnce(async () => {
         store.rows.get(TOKEN)!.status = 'accepted';
         return false;
       });
       expect(await refusal(service.accept(TOKEN))).toEqual({ status: 400, body: refused('ALREADY_USED') });
+      expect(accepted).not.toHaveBeenCalled();
     });
 
     it('rule 5: an update that changes nothing although the invitation is acceptable is 500 INTERNAL_ERROR', async () => {

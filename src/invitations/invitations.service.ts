@@ -2,6 +2,7 @@ import { HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { InvitationEntity } from '../database/entities';
+import { Metrics } from '../metrics/metrics';
 import { acceptanceError, validationError } from './dto/invitation-error';
 import {
   AcceptedInvitationResponse,
@@ -19,6 +20,7 @@ export class InvitationsService {
   constructor(
     private readonly store: InvitationsStore,
     private readonly clock: Clock,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Spec 4.1, rules in order. */
@@ -34,7 +36,7 @@ export class InvitationsService {
       if (invitation.status === 'accepted') throw validationError(HttpStatus.BAD_REQUEST, 'ALREADY_USED');
       // Rule 4 judges expiry by expiresAt, whatever the stored status says.
       if (isExpired(invitation, now)) {
-        await this.store.markExpired(invitation.id);
+        if (await this.store.markExpired(invitation.id)) this.metrics.invitationExpired();
         throw validationError(HttpStatus.BAD_REQUEST, 'EXPIRED');
       }
       // Rule 5.
@@ -60,6 +62,7 @@ export class InvitationsService {
         refuseUnacceptable(await this.load(invitation.id), now);
         throw new Error('The invitation was neither accepted nor refused');
       }
+      this.metrics.invitationAccepted();
       return toAcceptedInvitationResponse(invitation);
     } catch (failure) {
       if (failure instanceof HttpException) throw failure;

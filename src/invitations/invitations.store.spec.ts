@@ -73,11 +73,12 @@ describe(InvitationsStore.name, () => {
   });
 
   describe('markExpired', () => {
-    it('stores expired on a pending invitation only', async () => {
+    it('stores expired on a pending invitation only, and says whether it did', async () => {
       const pending = await invitation();
       const accepted = await invitation({ status: 'accepted' });
-      await store.markExpired(pending.id);
-      await store.markExpired(accepted.id);
+      expect(await store.markExpired(pending.id)).toBe(true);
+      expect(await store.markExpired(pending.id)).toBe(false);
+      expect(await store.markExpired(accepted.id)).toBe(false);
       expect(await statusOf(pending.id)).toBe('expired');
       expect(await statusOf(accepted.id)).toBe('accepted');
     });

@@ -25,9 +25,13 @@ export class InvitationsStore {
     return tenant?.name ?? null;
   }
 
-  /** Stores `expired` on a pending invitation; an invitation accepted meanwhile keeps its status. */
-  async markExpired(id: string): Promise<void> {
-    await this.invitations.update({ id, status: 'pending' }, { status: 'expired' });
+  /**
+   * Stores `expired` on a pending invitation; an invitation accepted meanwhile keeps its status.
+   * True when this call changed it, so that each expiry is counted once.
+   */
+  async markExpired(id: string): Promise<boolean> {
+    const result = await this.invitations.update({ id, status: 'pending' }, { status: 'expired' });
+    return result.affected === 1;
   }
 
   /**

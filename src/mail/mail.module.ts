@@ -3,13 +3,17 @@ import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { InvitationMailer } from './invitation-mailer';
 import { NodemailerInvitationMailer } from './nodemailer-invitation-mailer';
+import { InvitationOutbox } from './outbox/invitation-outbox';
+import { InvitationOutboxWorker } from './outbox/invitation-outbox.worker';
 
 /**
- * Short SMTP timeouts, and a cap on the whole send, so that an unreachable or stalled mail
- * server never holds an invitation response for more than a few seconds (CONTRACT, Decisions).
+ * Short SMTP timeouts, so that an unreachable or stalled mail server fails a send within seconds
+ * and the outbox worker moves on. Responses never wait on SMTP (the outbox sends afterwards);
+ * the cap on the whole send is generous, because a send abandoned by the cap while the server
+ * still completes it would be delivered twice.
  */
 export const SMTP_TIMEOUTS = { dnsTimeout: 2_000, connectionTimeout: 3_000, greetingTimeout: 3_000, socketTimeout: 5_000 };
-export const SEND_TIMEOUT_MS = 5_000;
+export const SEND_TIMEOUT_MS = 30_000;
 
 export function mailerOptions(config: AppConfig): MailerOptions {
   return {
@@ -20,7 +24,7 @@ export function mailerOptions(config: AppConfig): MailerOptions {
 
 @Module({
   imports: [MailerModule.forRootAsync({ inject: [AppConfig], useFactory: mailerOptions })],
-  providers: [{ provide: InvitationMailer, useClass: NodemailerInvitationMailer }],
-  exports: [InvitationMailer],
+  providers: [{ provide: InvitationMailer, useClass: NodemailerInvitationMailer }, InvitationOutbox, InvitationOutboxWorker],
+  exports: [InvitationMailer, InvitationOutbox, InvitationOutboxWorker],
 })
 export class MailModule {}

@@ -42,6 +42,15 @@ describe(NodemailerInvitationMailer.name, () => {
     expect(logged).toContain(email.link);
   });
 
+  it('in production without SMTP_URL, logs the message with the token masked', async () => {
+    const mailer = await mailerFor({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'x' });
+    const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    await mailer.send(email);
+    const logged = String(log.mock.calls[0][0]);
+    expect(logged).toContain('http://localhost:3000/invitations/<token>');
+    expect(logged).not.toContain('6f1c2c1e-8d7a-4b8e-9a51-3f0d2b7c9e11');
+  });
+
   it('with SMTP_URL, rejects at once when the server refuses the connection, and logs nothing itself', async () => {
     const mailer = await mailerFor({ SMTP_URL: 'smtp://127.0.0.1:1' });
     const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);

@@ -7,7 +7,8 @@ import { InvitationEmail, InvitationMailer } from './invitation-mailer';
 /**
  * Sends through @nestjs-modules/mailer: SMTP when SMTP_URL is set; otherwise nodemailer's JSON
  * transport composes the message and it is written to the log, so that a developer can follow
- * the link without a mail server.
+ * the link without a mail server. In production the logged copy has its token masked: whoever
+ * reads the log must not be able to accept the invitation.
  */
 @Injectable()
 export class NodemailerInvitationMailer extends InvitationMailer {
@@ -31,7 +32,11 @@ export class NodemailerInvitationMailer extends InvitationMailer {
       html: message.html,
     });
     if (!this.config.smtpUrl) {
-      this.logger.log(`E-mail not sent (SMTP_URL is not set):\nTo: ${email.to}\nSubject: ${message.subject}\n\n${message.text}`);
+      const text =
+        this.config.nodeEnv === 'production'
+          ? message.text.replaceAll(email.link, email.link.replace(/[^/]+$/, '<token>'))
+          : message.text;
+      this.logger.log(`E-mail not sent (SMTP_URL is not set):\nTo: ${email.to}\nSubject: ${message.subject}\n\n${text}`);
     }
   }
 }

@@ -6,9 +6,11 @@ import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { parseConfig } from '../config/app-config';
 import { dataSourceOptions } from '../database/data-source-options';
-import { InvitationEntity, TenantEntity } from '../database/entities';
+import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
 import { IdentityStore, IdentityUser, UserPage } from '../identity/identity-store';
-import { InvitationEmail, InvitationMailer } from '../mail/invitation-mailer';
+import { InvitationOutbox } from '../mail/outbox/invitation-outbox';
+import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker';
+import { Metrics } from '../metrics/metrics';
 import { InviteDto } from './dto/invite.dto';
 import { OrgMembersService } from './org-members.service';
 
@@ -57,12 +59,11 @@ class FakeIdentityStore extends IdentityStore {
   async ping() {}
 }
 
-class FakeMailer extends InvitationMailer {
-  sent: InvitationEmail[] = [];
-  failure?: Error;
-  async send(email: InvitationEmail) {
-    if (this.failure) throw this.failure;
-    this.sent.push(email);
+/** The worker's one method the service calls; delivery itself is tested in invitation-outbox.worker.spec.ts. */
+class FakeOutboxWorker {
+  kicks = 0;
+  kick() {
+    this.kicks++;
   }
 }
 
@@ -112,27 +113,51 @@ describe(OrgMembersService.name, () => {
   // The repositories are real, on in-memory SQLite with the real migrations.
   let dataSource: DataSource;
   let invitations: Repository<InvitationEntity>;
+  let outboxRows: Repository<InvitationEmailOutboxEntity>;
   let tenants: Repository<TenantEntity>;
   let identity: FakeIdentityStore;
-  let mailer: FakeMailer;
+  let worker: FakeOutboxWorker;
   let errors: jest.SpyInstance;
+  const metrics = new Metrics();
 
   const service = (env: Record<string, string> = {}) =>
-    new OrgMembersService(identity, invitations, tenants, mailer, new FixedClock(NOW), new FixedIds(TOKEN), parseConfig(env));
+    new OrgMembersService(
+      identity,
+      tenants,
+      new InvitationOutbox(dataSource, new IdGenerator()),
+      worker as unknown as InvitationOutboxWorker,
+      new FixedClock(NOW),
+      new FixedIds(TOKEN),
+      parseConfig(env),
+      metrics,
+    );
+  /** The e-mails recorded for sending. */
+  const queued = async () => (await outboxRows.find()).map((row) => JSON.parse(row.payload));
+  /** Runs `work` while `table` is renamed away, so that writes to it fail. */
+  const withoutTable = async (table: string, work: () => Promise<void>) => {
+    await dataSource.query(`ALTER TABLE ${table} RENAME TO ${table}_away`);
+    try {
+      await work();
+    } finally {
+      await dataSource.query(`ALTER TABLE ${table}_away RENAME TO ${table}`);
+    }
+  };
 
   beforeAll(async () => {
     dataSource = await new DataSource(dataSourceOptions({ database: { type: 'sqlite', database: ':memory:' }, migrationsRun: true })).initialize();
     invitations = dataSource.getRepository(InvitationEntity);
+    outboxRows = dataSource.getRepository(InvitationEmailOutboxEntity);
     tenants = dataSource.getRepository(TenantEntity);
   });
   afterAll(() => dataSource.destroy());
 
   beforeEach(async () => {
     await invitations.clear();
+    await outboxRows.clear();
     await tenants.clear();
     await tenants.insert({ id: TENANT, name: 'Acme', type: 'business', status: 'pending_owner', createdAt: NOW });
     identity = new FakeIdentityStore();
-    mailer = new FakeMailer();
+    worker = new FakeOutboxWorker();
     errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
   });
   afterEach(() => jest.restoreAllMocks());
@@ -161,23 +186,28 @@ describe(OrgMembersService.name, () => {
       ]);
     });
 
-    it('rule 10: sends the e-mail with the tenant name, inviter, role, expiry and link', async () => {
+    it('rule 10: records the e-mail with the tenant name, inviter, role, expiry and link, and wakes the worker', async () => {
       await service().invite(caller(), dto('New.Person@Example.COM'), headers);
-      expect(mailer.sent).toEqual([
+      expect(await queued()).toEqual([
         {
           to: 'New.Person@Example.COM',
+          tenantId: TENANT,
           tenantName: 'Acme',
           inviterEmail: 'owner@acme.example',
           role: 'member',
-          expiresAt: new Date('2026-03-08T10:00:00.000Z'),
+          expiresAt: '2026-03-08T10:00:00.000Z',
           link: `http://portal.example.com/invitations/${TOKEN}`,
         },
       ]);
+      expect(await outboxRows.find()).toEqual([
+        expect.objectContaining({ invitationId: TOKEN, status: 'pending', attempts: 0, nextAttemptAt: NOW, createdAt: NOW, sentAt: null }),
+      ]);
+      expect(worker.kicks).toBe(1);
     });
 
     it('rule 10: PUBLIC_BASE_URL replaces the request headers in the link', async () => {
       await service({ PUBLIC_BASE_URL: 'https://app.example.org/portal/' }).invite(caller(), dto('a@example.com'), headers);
-      expect(mailer.sent[0].link).toBe(`https://app.example.org/portal/invitations/${TOKEN}`);
+      expect((await queued())[0].link).toBe(`https://app.example.org/portal/invitations/${TOKEN}`);
     });
 
     it.each([
@@ -186,25 +216,12 @@ describe(OrgMembersService.name, () => {
     ])('rule 10: the tenant name is "Organisation" when the tenant %s', async (_, name) => {
       await tenants.update({ id: TENANT }, { name });
       await service().invite(caller(), dto('a@example.com'), headers);
-      expect(mailer.sent[0].tenantName).toBe('Organisation');
+      expect((await queued())[0].tenantName).toBe('Organisation');
     });
 
     it('rule 10: the tenant name is "Organisation" when the tenant row is absent', async () => {
       await service().invite(caller({ tenantId: 'no-such-tenant' }), dto('a@example.com'), headers);
-      expect(mailer.sent[0].tenantName).toBe('Organisation');
-    });
-
-    it('rule 10: a failed send is logged without the token and the invitation stands', async () => {
-      mailer.failure = new Error(`550 rejected message with link /invitations/${TOKEN}`);
-      const result = await service().invite(caller(), dto('a@example.com'), headers);
-
-      expect(result.success).toBe(true);
-      expect(await invitations.count()).toBe(1);
-      expect(errors).toHaveBeenCalledTimes(1);
-      const logged = String(errors.mock.calls[0][0]);
-      expect(logged).toContain('Invitation e-mail to a@example.com');
-      expect(logged).toContain('550 rejected message');
-      expect(logged).not.toContain(TOKEN);
+      expect((await queued())[0].tenantName).toBe('Organisation');
     });
 
     it('rule 8: an e-mail already in the tenant, in any case, is 400 with nothing stored or sent', async () => {
@@ -214,7 +231,8 @@ describe(OrgMembersService.name, () => {
         body: { error: 'User is already a member of this organisation' },
       });
       expect(await invitations.count()).toBe(0);
-      expect(mailer.sent).toEqual([]);
+      expect(await outboxRows.count()).toBe(0);
+      expect(worker.kicks).toBe(0);
     });
 
     it('rule 8: the same e-mail in another tenant is no obstacle', async () => {
@@ -229,16 +247,31 @@ describe(OrgMembersService.name, () => {
         body: { error: 'Failed to create invitation' },
       });
       expect(await invitations.count()).toBe(0);
-      expect(mailer.sent).toEqual([]);
+      expect(await outboxRows.count()).toBe(0);
     });
 
-    it('rule 9: a failed insert is 500 "Failed to create invitation" and sends nothing', async () => {
-      jest.spyOn(invitations, 'insert').mockRejectedValueOnce(new Error('disk full'));
-      expect(await failure(service().invite(caller(), dto('a@example.com'), headers))).toEqual({
-        status: 500,
-        body: { error: 'Failed to create invitation' },
+    it('rule 9: a failed invitation insert is 500 "Failed to create invitation" and records no e-mail', async () => {
+      await withoutTable('tenant_invitations', async () => {
+        expect(await failure(service().invite(caller(), dto('a@example.com'), headers))).toEqual({
+          status: 500,
+          body: { error: 'Failed to create invitation' },
+        });
       });
-      expect(mailer.sent).toEqual([]);
+      expect(await invitations.count()).toBe(0);
+      expect(await outboxRows.count()).toBe(0);
+      expect(worker.kicks).toBe(0);
+    });
+
+    it('rule 9: the invitation and its e-mail are one transaction: a failed outbox insert leaves no invitation', async () => {
+      await withoutTable('invitation_email_outbox', async () => {
+        expect(await failure(service().invite(caller(), dto('a@example.com'), headers))).toEqual({
+          status: 500,
+          body: { error: 'Failed to create invitation' },
+        });
+      });
+      expect(await invitations.count()).toBe(0);
+      expect(await outboxRows.count()).toBe(0);
+      expect(errors).toHaveBeenCalledWith(expect.stringMatching(/^Failed to create invitation: .*invitation_email_outbox/));
     });
   });
 

@@ -8,14 +8,16 @@ import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { InvitationEntity, TenantEntity } from '../database/entities';
+import { tenantDisplayName } from '../database/entities/tenant.entity';
 import { IdentityStore } from '../identity/identity-store';
-import { InvitationMailer } from '../mail/invitation-mailer';
+import { InvitationOutbox } from '../mail/outbox/invitation-outbox';
+import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker';
+import { Metrics } from '../metrics/metrics';
 import { baseAddress } from './base-address';
 import { InvitationResponse, toInvitationResponse } from './dto/invitation.response';
 import { InviteDto } from './dto/invite.dto';
 
 export const INVITATION_VALIDITY_MS = 7 * 24 * 60 * 60 * 1_000;
-export const DEFAULT_TENANT_NAME = 'Organisation';
 
 /** Spec 4.9 and 4.10: an organisation's owners and admins invite and remove members. */
 @Injectable()
@@ -24,12 +26,13 @@ export class OrgMembersService {
 
   constructor(
     private readonly identity: IdentityStore,
-    @InjectRepository(InvitationEntity) private readonly invitations: Repository<InvitationEntity>,
     @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
-    private readonly mailer: InvitationMailer,
+    private readonly outbox: InvitationOutbox,
+    private readonly outboxWorker: InvitationOutboxWorker,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly config: AppConfig,
+    private readonly metrics: Metrics,
   ) {}
 
   /** Spec 4.9 rules 8–12; rules 1–7 ran in the guards (body, session, org admin, rate limit). */
@@ -46,7 +49,7 @@ export class OrgMembersService {
       }
       // Rule 9.
       const now = this.clock.now();
-      const invitation = this.invitations.create({
+      const invitation: InvitationEntity = {
         id: this.ids.uuid(),
         tenantId,
         email: dto.email.toLowerCase(),
@@ -55,10 +58,20 @@ export class OrgMembersService {
         expiresAt: new Date(now.getTime() + INVITATION_VALIDITY_MS),
         invitedBy: caller.id,
         createdAt: now,
+      };
+      // Rule 10: the e-mail is stored with the invitation, in one transaction, and the outbox
+      // worker sends it after the response; a failed send is logged and retried there.
+      const tenant = await this.tenants.findOneBy({ id: tenantId });
+      await this.outbox.createInvitation(invitation, {
+        to: dto.email,
+        tenantName: tenantDisplayName(tenant?.name),
+        inviterEmail: caller.email,
+        role: invitation.role,
+        expiresAt: invitation.expiresAt,
+        link: `${baseAddress(headers, this.config.publicBaseUrl)}/invitations/${encodeURIComponent(invitation.id)}`,
       });
-      await this.invitations.insert(invitation);
-      // Rule 10.
-      await this.sendInvitationEmail(invitation, dto.email, caller, baseAddress(headers, this.config.publicBaseUrl));
+      this.metrics.invitationCreated();
+      this.outboxWorker.kick();
       // Rule 11.
       return { success: true, invitation: toInvitationResponse(invitation, dto.email) };
     });
@@ -86,27 +99,6 @@ export class OrgMembersService {
       await this.identity.removeFromTenant(target.id);
       return { success: true as const };
     });
-  }
-
-  /**
-   * Spec 4.9 rule 10: a failure is logged and the invitation stands. The log never carries the
-   * token (the invitation id), since whoever holds it can accept the invitation.
-   */
-  private async sendInvitationEmail(invitation: InvitationEntity, to: string, caller: Caller, base: string): Promise<void> {
-    try {
-      const tenant = await this.tenants.findOneBy({ id: invitation.tenantId });
-      await this.mailer.send({
-        to,
-        tenantName: tenant?.name || DEFAULT_TENANT_NAME,
-        inviterEmail: caller.email,
-        role: invitation.role,
-        expiresAt: invitation.expiresAt,
-        link: `${base}/invitations/${encodeURIComponent(invitation.id)}`,
-      });
-    } catch (error) {
-      const reason = messageOf(error).replaceAll(invitation.id, '<token>');
-      this.logger.error(`Invitation e-mail to ${to} for tenant ${invitation.tenantId} failed: ${reason}`);
-    }
   }
 
   /** Runs one operation; a spec answer passes through, anything else is logged and becomes the spec's 500. */

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { ThrottlerGuard } from '@nestjs/throttler';
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
 import { Caller } from '../auth/caller';
+import { Metrics } from '../metrics/metrics';
 
 /**
  * Spec 4.9 rule 7 and section 8: invitations are counted per caller user id, not per address.
@@ -9,7 +10,15 @@ import { Caller } from '../auth/caller';
  */
 @Injectable()
 export class InviteThrottlerGuard extends ThrottlerGuard {
+  // A property, not a constructor parameter: ThrottlerGuard's constructor is the framework's.
+  @Inject(Metrics) private readonly metrics!: Metrics;
+
   protected override async getTracker(request: Record<string, unknown>): Promise<string> {
     return (request.user as Caller).id;
+  }
+
+  protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+    this.metrics.inviteRateLimited();
+    return super.throwThrottlingException(context, detail);
   }
 }

@@ -14,7 +14,8 @@ export interface CaughtMail {
 /**
  * A real SMTP server on a free loopback port, in the test process: the app sends to
  * `smtp.url` and the suite reads what arrived. A message is recorded before the server
- * acknowledges it, so it is in `messages` by the time the app has answered the request.
+ * acknowledges it, so it is in `messages` by the time the app counts it as sent. The app
+ * sends after answering the request (its outbox): suites wait for messages with `eventually`.
  */
 export class SmtpCatcher {
   readonly messages: CaughtMail[] = [];

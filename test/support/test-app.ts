@@ -31,16 +31,26 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Share a database created by the caller (several instances); otherwise a fresh one is made and dropped. */
   database?: TestDatabase;
+  /**
+   * Take the users (in cognito mode: the user pool) of another database. Apps that live side
+   * by side in one process must share the pool: passport keeps one session strategy per
+   * process, the last app's, so each app checks tokens against the newest app's pool.
+   */
+  identityOf?: TestDatabase;
 }
 
 /** Boots the real app in-process, through the same configureApp as main.ts, on real migrations. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
-  const testIdentity = await createTestIdentity(database);
+  const testIdentity = await createTestIdentity(options.identityOf ?? database);
   const config = parseConfig({
     NODE_ENV: 'test',
     AUTH_JWT_SECRET: TEST_JWT_SECRET,
     DATABASE_URL: database.url,
+    // The outbox polls and retries quickly, so that suites wait on e-mails for milliseconds.
+    OUTBOX_POLL_INTERVAL_MS: '200',
+    OUTBOX_RETRY_BASE_MS: '100',
+    OUTBOX_RETRY_MAX_MS: '1000',
     ...testIdentity.env,
     ...options.env,
   });

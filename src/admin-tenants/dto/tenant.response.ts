@@ -1,12 +1,38 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { TenantEntity } from '../../database/entities';
+import { TENANT_TYPES } from '../../database/entities/tenant.entity';
 
 /** Spec section 2, Tenant. */
-export interface TenantResponse {
+export class TenantResponse {
+  @ApiProperty({ format: 'uuid' })
   id: string;
+
+  @ApiProperty({ type: String, nullable: true })
   name: string | null;
+
+  @ApiProperty({ enum: TENANT_TYPES })
   type: string;
+
+  @ApiProperty({ example: 'pending_owner' })
   status: string;
+
+  @ApiProperty({ format: 'date-time' })
   createdAt: string;
+}
+
+/** Spec 4.3: every tenant, without pagination. */
+export class TenantListResponse {
+  @ApiProperty({ type: [TenantResponse] })
+  tenants: TenantResponse[];
+}
+
+/** Spec 4.4 rule 5. */
+export class CreatedTenantResponse {
+  @ApiProperty({ enum: [true] })
+  success: true;
+
+  @ApiProperty()
+  tenant: TenantResponse;
 }
 
 export const toTenantResponse = (tenant: TenantEntity): TenantResponse => ({

@@ -1,12 +1,61 @@
-import { IdentityUser } from '../../identity/identity-store';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IdentityUser, SUPER_ADMIN_ROLE } from '../../identity/identity-store';
 
 /** Spec section 2, User: the fields the service uses. */
-export interface UserResponse {
+export class UserResponse {
+  @ApiProperty({ description: 'The identity-store username' })
   id: string;
+
+  @ApiProperty()
   email: string;
+
+  @ApiProperty({ type: String, nullable: true, example: SUPER_ADMIN_ROLE })
   platformRole: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
   tenantId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, enum: ['owner', 'admin', 'member'] })
   role: string | null;
+}
+
+/** Spec 4.5. */
+export class SuperAdminPageResponse {
+  @ApiProperty({ type: [UserResponse] })
+  users: UserResponse[];
+
+  @ApiProperty({ description: 'The number of users in this page' })
+  total: number;
+
+  @ApiPropertyOptional({ description: 'Pass as `token` for the next page; absent on the last page' })
+  nextToken?: string;
+}
+
+/** Spec 4.6 rule 5. */
+export class GrantedSuperAdminResponse {
+  @ApiProperty({ enum: [true] })
+  success: true;
+
+  @ApiProperty({ example: 'Super admin role granted' })
+  message: string;
+
+  @ApiProperty()
+  user: UserResponse;
+}
+
+/** Spec 4.7. */
+export class UserEnvelopeResponse {
+  @ApiProperty()
+  user: UserResponse;
+}
+
+/** Spec 4.8. */
+export class DeletedUserResponse {
+  @ApiProperty({ enum: [true] })
+  success: true;
+
+  @ApiProperty({ example: 'User deleted' })
+  message: string;
 }
 
 export const toUserResponse = (user: IdentityUser): UserResponse => ({

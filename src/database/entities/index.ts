@@ -1,6 +1,7 @@
+import { InvitationEmailOutboxEntity } from './invitation-email-outbox.entity';
 import { InvitationEntity } from './invitation.entity';
 import { TenantEntity } from './tenant.entity';
 import { UserEntity } from './user.entity';
 
-export { InvitationEntity, TenantEntity, UserEntity };
-export const ENTITIES = [TenantEntity, InvitationEntity, UserEntity];
+export { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity, UserEntity };
+export const ENTITIES = [TenantEntity, InvitationEntity, UserEntity, InvitationEmailOutboxEntity];

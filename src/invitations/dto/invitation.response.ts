@@ -1,22 +1,38 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { InvitationEntity } from '../../database/entities';
-
-/** Shown where a tenant or its name is absent (spec section 2, Tenant). */
-export const DEFAULT_TENANT_NAME = 'Organisation';
+import { INVITATION_ROLES } from '../../database/entities/invitation.entity';
+import { DEFAULT_TENANT_NAME, tenantDisplayName } from '../../database/entities/tenant.entity';
 
 /** Spec 4.1 rule 5. */
-export interface ValidInvitationResponse {
+export class ValidInvitationResponse {
+  @ApiProperty({ enum: [true] })
   valid: true;
+
+  @ApiProperty({ description: 'Lower-cased' })
   email: string;
+
+  @ApiProperty()
   tenantId: string;
+
+  @ApiProperty({ description: `The tenant's name, or "${DEFAULT_TENANT_NAME}" when the tenant or its name is absent` })
   tenantName: string;
+
+  @ApiProperty({ enum: INVITATION_ROLES })
   role: string;
+
+  @ApiProperty({ format: 'date-time' })
   expiresAt: string;
 }
 
 /** Spec 4.2 rule 5. */
-export interface AcceptedInvitationResponse {
+export class AcceptedInvitationResponse {
+  @ApiProperty({ enum: [true] })
   success: true;
+
+  @ApiProperty()
   tenantId: string;
+
+  @ApiProperty({ enum: INVITATION_ROLES })
   role: string;
 }
 
@@ -27,7 +43,7 @@ export const toValidInvitationResponse = (
   valid: true,
   email: invitation.email,
   tenantId: invitation.tenantId,
-  tenantName: tenantName?.trim() ? tenantName : DEFAULT_TENANT_NAME,
+  tenantName: tenantDisplayName(tenantName),
   role: invitation.role,
   expiresAt: invitation.expiresAt.toISOString(),
 });

@@ -1,0 +1,48 @@
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { HealthCheck, HealthCheckService, HealthIndicatorFunction, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { AppConfig } from '../config/app-config';
+import { IdentityStoreHealthIndicator } from './identity-store.health';
+import { RedisHealthIndicator } from './redis.health';
+import { ShutdownState } from './shutdown-state';
+
+export const DATABASE_PING_TIMEOUT_MS = 1_500;
+
+/**
+ * Probes for the load balancer and the orchestrator: outside /api, no session, and answered
+ * whatever the Host header (see configureApp). Bodies are terminus's.
+ */
+@ApiExcludeController()
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly database: TypeOrmHealthIndicator,
+    private readonly redis: RedisHealthIndicator,
+    private readonly identityStore: IdentityStoreHealthIndicator,
+    private readonly shutdown: ShutdownState,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** The process is up and answering. Nothing else: a slow dependency must never get it restarted. */
+  @Get('live')
+  @HealthCheck({ noCache: true, swaggerDocumentation: false })
+  checkLiveness() {
+    return this.health.check([]);
+  }
+
+  /** Whether to send this instance traffic: 503 while shutting down or when a dependency it cannot do without fails. */
+  @Get('ready')
+  @HealthCheck({ noCache: true, swaggerDocumentation: false })
+  checkReadiness() {
+    if (this.shutdown.isShuttingDown) {
+      throw new ServiceUnavailableException({ status: 'shutting_down', info: {}, error: {}, details: {} });
+    }
+    const checks: HealthIndicatorFunction[] = [
+      () => this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS }),
+    ];
+    if (this.redis.configured) checks.push(() => this.redis.check('redis'));
+    if (this.config.identityStore === 'cognito') checks.push(() => this.identityStore.check('identityStore'));
+    return this.health.check(checks);
+  }
+}

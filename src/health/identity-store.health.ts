@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { HealthIndicatorService } from '@nestjs/terminus';
+import { IdentityStore } from '../identity/identity-store';
+import { probeFailure, withTimeout } from './with-timeout';
+
+export const IDENTITY_STORE_PING_TIMEOUT_MS = 2_000;
+
+/** Readiness of the identity store (Cognito): without it no session can be checked against a user record. */
+@Injectable()
+export class IdentityStoreHealthIndicator {
+  constructor(
+    private readonly identity: IdentityStore,
+    private readonly indicator: HealthIndicatorService,
+  ) {}
+
+  async check(key: string) {
+    const indicator = this.indicator.check(key);
+    try {
+      await withTimeout(this.identity.ping(), IDENTITY_STORE_PING_TIMEOUT_MS);
+      return indicator.up();
+    } catch (error) {
+      return indicator.down({ message: probeFailure(error) });
+    }
+  }
+}

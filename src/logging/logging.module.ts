@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { AppConfig } from '../config/app-config';
+import { createHttpLogger, HttpLogger } from './http-logger';
+
+@Module({
+  providers: [{ provide: HttpLogger, inject: [AppConfig], useFactory: createHttpLogger }],
+  exports: [HttpLogger],
+})
+class HttpLoggerModule {}
+
+/**
+ * Structured logs (pino). nestjs-pino's Logger becomes the app's Nest logger (configureApp calls
+ * useLogger), and binds each request's logger so that log calls carry its request id.
+ * `useExisting`: the request logger already exists on `req.log`, made by HttpLogger's middleware,
+ * which configureApp mounts ahead of the filters that may refuse a request.
+ * nestjs-pino keeps one root logger per process, the first app's, for log calls made outside a
+ * request: only test suites run several apps in one process, and they log nothing by default.
+ */
+@Module({
+  imports: [
+    HttpLoggerModule,
+    LoggerModule.forRootAsync({
+      imports: [HttpLoggerModule],
+      inject: [HttpLogger],
+      useFactory: (http: HttpLogger) => ({ pinoHttp: { logger: http.logger }, useExisting: true }),
+    }),
+  ],
+})
+export class LoggingModule {}

@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { routePatternOf } from '../common/route-pattern';
+
+export type InvitationEmailResult = 'sent' | 'failed';
+
+let processRegistry: Registry | undefined;
+
+/** CPU, memory, event loop and GC belong to the process, not to one app instance: collected once. */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
+ * The service's Prometheus metrics. Each app instance has its own registry (never prom-client's
+ * global one), so that several instances in one process, as in the e2e suites, count apart.
+ */
+@Injectable()
+export class Metrics {
+  private readonly registry = new Registry();
+
+  private readonly httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to finishing its response, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  private readonly invitationsCreated = new Counter({
+    name: 'invitations_created_total',
+    help: 'Invitations created (POST /api/org/invite)',
+    registers: [this.registry],
+  });
+
+  private readonly invitationsAccepted = new Counter({
+    name: 'invitations_accepted_total',
+    help: 'Invitations accepted (POST /api/invitations/{token})',
+    registers: [this.registry],
+  });
+
+  private readonly invitationsExpired = new Counter({
+    name: 'invitations_expired_total',
+    help: 'Pending invitations stored as expired when read after expiresAt (GET /api/invitations/{token})',
+    registers: [this.registry],
+  });
+
+  private readonly invitationEmails = new Counter({
+    name: 'invitation_emails_total',
+    help: 'Invitation e-mails by result: sent or failed',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly rateLimitedInvites = new Counter({
+    name: 'invite_rate_limited_total',
+    help: 'Invitation requests refused by the per-user rate limit (429)',
+    registers: [this.registry],
+  });
+
+  constructor() {
+    // Both results are exported from the start, so that a rate over them is defined before the first failure.
+    for (const result of ['sent', 'failed'] as const) this.invitationEmails.inc({ result }, 0);
+  }
+
+  invitationCreated(): void {
+    this.invitationsCreated.inc();
+  }
+
+  invitationAccepted(): void {
+    this.invitationsAccepted.inc();
+  }
+
+  invitationExpired(): void {
+    this.invitationsExpired.inc();
+  }
+
+  invitationEmail(result: InvitationEmailResult): void {
+    this.invitationEmails.inc({ result });
+  }
+
+  inviteRateLimited(): void {
+    this.rateLimitedInvites.inc();
+  }
+
+  /** Times every request to its finished response, labelled by route pattern, never by raw URL. */
+  httpMiddleware(): RequestHandler {
+    return (request: Request, response: Response, next: NextFunction) => {
+      const started = process.hrtime.bigint();
+      response.once('finish', () => {
+        const labels = { method: request.method, route: routePatternOf(request), status_code: response.statusCode };
+        this.httpRequests.inc(labels);
+        this.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      });
+      next();
+    };
+  }
+
+  /** The Prometheus text exposition of this instance's metrics and the process's. */
+  async scrape(): Promise<string> {
+    return Registry.merge([processMetrics(), this.registry]).metrics();
+  }
+}

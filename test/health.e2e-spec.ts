@@ -1,0 +1,113 @@
+import { ShutdownState } from '../src/health/shutdown-state';
+import { IdentityStore } from '../src/identity/identity-store';
+import { e2eIdentityMode } from './support/test-identity';
+import { createTestApp, TestApp } from './support/test-app';
+
+// A test for one identity mode is not defined in the other mode's project: not skipped, not applicable.
+const notApplicable = (() => undefined) as unknown as jest.It;
+const cognitoOnly = e2eIdentityMode() === 'cognito' ? it : notApplicable;
+const localOnly = e2eIdentityMode() === 'local' ? it : notApplicable;
+const withRedis = process.env.TEST_REDIS_URL ? it : it.skip;
+
+/** Issue 5 item 1: liveness and readiness for the load balancer. */
+describe('health (GET /health/live, GET /health/ready)', () => {
+  describe('one instance', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp();
+    });
+    afterAll(() => t.close());
+    afterEach(() => jest.restoreAllMocks());
+
+    it('live: 200 while the process is up, never cached, no session needed', async () => {
+      const res = await t.http.get('/health/live');
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ status: 'ok' });
+      expect(res.headers['cache-control']).toContain('no-store');
+    });
+
+    it('ready: 200 when the database answers; the identity store is checked in cognito mode only', async () => {
+      const res = await t.http.get('/health/ready');
+      expect(res.status).toBe(200);
+      const expected: Record<string, unknown> = { database: { status: 'up' } };
+      if (t.config.identityStore === 'cognito') expected.identityStore = { status: 'up' };
+      expect(res.body).toEqual({ status: 'ok', info: expected, error: {}, details: expected });
+    });
+
+    it('ready: 503 naming the database when it does not answer; live stays 200', async () => {
+      jest.spyOn(t.dataSource, 'query').mockRejectedValue(new Error('connect ECONNREFUSED db.internal:3306'));
+      const res = await t.http.get('/health/ready');
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ status: 'error', error: { database: { status: 'down' } } });
+      expect(JSON.stringify(res.body)).not.toContain('db.internal');
+      expect((await t.http.get('/health/live')).status).toBe(200);
+    });
+
+    it('ready: a database that hangs is down after the ping timeout, not a hanging probe', async () => {
+      jest.spyOn(t.dataSource, 'query').mockReturnValue(new Promise(() => undefined));
+      const started = Date.now();
+      const res = await t.http.get('/health/ready');
+      expect(res.status).toBe(503);
+      expect(res.body.error.database).toEqual({ status: 'down', message: 'timeout of 1500ms exceeded' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    });
+
+    cognitoOnly('ready: 503 naming the identity store when Cognito does not answer, without its message', async () => {
+      jest.spyOn(t.identity, 'ping').mockRejectedValue(new Error('getaddrinfo ENOTFOUND cognito-idp.internal'));
+      const res = await t.http.get('/health/ready');
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({
+        status: 'error',
+        info: { database: { status: 'up' } },
+        error: { identityStore: { status: 'down', message: 'unreachable' } },
+      });
+    });
+
+    localOnly('ready: the local identity store lives in the database, so it is not probed apart', async () => {
+      const ping = jest.spyOn(t.app.get(IdentityStore), 'ping');
+      expect((await t.http.get('/health/ready')).status).toBe(200);
+      expect(ping).not.toHaveBeenCalled();
+    });
+
+    it('ready: 503 shutting_down once shutdown has begun; live stays 200; connections are not kept alive', async () => {
+      t.app.get(ShutdownState).begin();
+      const ready = await t.http.get('/health/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.body).toEqual({ status: 'shutting_down', info: {}, error: {}, details: {} });
+      expect(ready.headers.connection).toBe('close');
+      const live = await t.http.get('/health/live');
+      expect(live.status).toBe(200);
+    });
+  });
+
+  describe('with REDIS_URL', () => {
+    it('an unreachable Redis is reported but keeps the instance ready: rate limits fall back to memory', async () => {
+      // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+      const t = await createTestApp({ env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+      try {
+        const started = Date.now();
+        const res = await t.http.get('/health/ready');
+        expect(res.status).toBe(200);
+        expect(res.body.details.redis).toEqual({
+          status: 'up',
+          degraded: true,
+          message: 'unreachable: rate-limit counters are per instance until Redis is back',
+        });
+        expect(Date.now() - started).toBeLessThan(3_000);
+      } finally {
+        await t.close();
+      }
+    });
+
+    withRedis('a reachable Redis is up', async () => {
+      const t = await createTestApp({ env: { REDIS_URL: process.env.TEST_REDIS_URL! } });
+      try {
+        const res = await t.http.get('/health/ready');
+        expect(res.status).toBe(200);
+        expect(res.body.details.redis).toEqual({ status: 'up' });
+      } finally {
+        await t.close();
+      }
+    });
+  });
+});

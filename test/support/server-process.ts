@@ -1,0 +1,82 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/**
+ * The service as a real process (`src/main.ts` through ts-node), for what only a process shows:
+ * signals, exit codes, its stdout. It listens on a free loopback port.
+ */
+export interface ServerProcess {
+  port: number;
+  url: string;
+  child: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** Resolves with the exit code (null when killed by a signal) once the process has exited. */
+  exited: Promise<number | null>;
+  /** Kills the process if it still runs (tests that fail half-way leave none behind). */
+  kill(): Promise<void>;
+}
+
+const ROOT = join(__dirname, '..', '..');
+const START_TIMEOUT_MS = 45_000;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Starts the server with `env` on top of a test environment, and waits until /health/ready answers 200. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let output = '';
+  // Only what the service reads: nothing of the test run's own E2E_/TEST_ settings.
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(E2E_|TEST_|JEST_)/.test(name)));
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...inherited, NODE_ENV: 'test', PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const running = () => child.exitCode === null && child.signalCode === null;
+  const server: ServerProcess = {
+    port,
+    url,
+    child,
+    output: () => output,
+    exited,
+    kill: async () => {
+      if (!running()) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    if (!running()) throw new Error(`The server exited while starting:\n${output}`);
+    if (Date.now() > deadline) {
+      await server.kill();
+      throw new Error(`The server was not ready within ${START_TIMEOUT_MS} ms:\n${output}`);
+    }
+    try {
+      const res = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(1_000) });
+      if (res.status === 200) return server;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+}
