@@ -1,6 +1,6 @@
-import { ApiError } from '../common/api-error';
 import { IdentityStore, IdentityUser, InvalidPageTokenError, UserPage } from '../identity/identity-store';
 import { AdminUsersService } from './admin-users.service';
+import { apiFailure } from '../../test/support/api-failure';
 
 /** A hand-written in-memory IdentityStore: enough behaviour to test the service's rules. */
 class FakeIdentityStore extends IdentityStore {
@@ -47,14 +47,6 @@ class FakeIdentityStore extends IdentityStore {
   async ping() {}
 }
 
-const failure = async (promise: Promise<unknown>) => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return { status: (error as ApiError).getStatus(), body: (error as ApiError).getResponse() };
-};
 
 describe(AdminUsersService.name, () => {
   let store: FakeIdentityStore;
@@ -79,12 +71,12 @@ describe(AdminUsersService.name, () => {
     });
 
     it('answers a token the store cannot read with 400, and other failures with 500 + details', async () => {
-      expect(await failure(service.listSuperAdmins({ limit: 5, token: 'bad' }))).toEqual({
+      expect(await apiFailure(service.listSuperAdmins({ limit: 5, token: 'bad' }))).toEqual({
         status: 400,
         body: { error: 'Invalid pagination token' },
       });
       jest.spyOn(store, 'listSuperAdmins').mockRejectedValueOnce(new Error('boom'));
-      expect(await failure(service.listSuperAdmins({ limit: 5 }))).toEqual({
+      expect(await apiFailure(service.listSuperAdmins({ limit: 5 }))).toEqual({
         status: 500,
         body: { error: 'Failed to list super admins', details: 'boom' },
       });
@@ -94,7 +86,7 @@ describe(AdminUsersService.name, () => {
   describe('grantSuperAdmin', () => {
     it('rule 3: filters the search to exact e-mails, case-insensitively; near matches are not found', async () => {
       store.add({ id: 'near', email: 'xbob@example.com' });
-      expect(await failure(service.grantSuperAdmin({ email: 'bob@example.com' }))).toEqual({
+      expect(await apiFailure(service.grantSuperAdmin({ email: 'bob@example.com' }))).toEqual({
         status: 404,
         body: { error: 'User not found with that email' },
       });
@@ -103,7 +95,7 @@ describe(AdminUsersService.name, () => {
 
     it('rule 4: does not grant twice', async () => {
       store.add({ id: 'b', email: 'bob@example.com', platformRole: 'super_admin' });
-      expect(await failure(service.grantSuperAdmin({ email: 'BOB@example.com' }))).toEqual({
+      expect(await apiFailure(service.grantSuperAdmin({ email: 'BOB@example.com' }))).toEqual({
         status: 400,
         body: { error: 'User is already a super admin' },
       });
@@ -124,8 +116,8 @@ describe(AdminUsersService.name, () => {
 
   describe('getUser and deleteUser', () => {
     it('404 "User not found" for an unknown id, and deletes nothing', async () => {
-      expect(await failure(service.getUser('nobody'))).toEqual({ status: 404, body: { error: 'User not found' } });
-      expect(await failure(service.deleteUser('nobody'))).toEqual({ status: 404, body: { error: 'User not found' } });
+      expect(await apiFailure(service.getUser('nobody'))).toEqual({ status: 404, body: { error: 'User not found' } });
+      expect(await apiFailure(service.deleteUser('nobody'))).toEqual({ status: 404, body: { error: 'User not found' } });
       expect(store.deleted).toEqual([]);
     });
 
@@ -137,11 +129,11 @@ describe(AdminUsersService.name, () => {
 
     it('500 with details when the store fails', async () => {
       jest.spyOn(store, 'findById').mockRejectedValue(new Error('timeout'));
-      expect(await failure(service.getUser('x'))).toEqual({
+      expect(await apiFailure(service.getUser('x'))).toEqual({
         status: 500,
         body: { error: 'Failed to get user', details: 'timeout' },
       });
-      expect(await failure(service.deleteUser('x'))).toEqual({
+      expect(await apiFailure(service.deleteUser('x'))).toEqual({
         status: 500,
         body: { error: 'Failed to delete user', details: 'timeout' },
       });

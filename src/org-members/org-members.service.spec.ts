@@ -1,7 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { DataSource, Repository } from 'typeorm';
 import { Caller } from '../auth/caller';
-import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { parseConfig } from '../config/app-config';
@@ -13,6 +12,7 @@ import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker'
 import { Metrics } from '../metrics/metrics';
 import { InviteDto } from './dto/invite.dto';
 import { OrgMembersService } from './org-members.service';
+import { apiFailure } from '../../test/support/api-failure';
 
 /** A hand-written in-memory IdentityStore with the look-ups the service uses. */
 class FakeIdentityStore extends IdentityStore {
@@ -89,14 +89,6 @@ const NOW = new Date('2026-03-01T10:00:00.000Z');
 const TOKEN = '6f1c2c1e-8d7a-4b8e-9a51-3f0d2b7c9e11';
 const TENANT = 'tenant-1';
 
-const failure = async (promise: Promise<unknown>) => {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return { status: (error as ApiError).getStatus(), body: (error as ApiError).getResponse() };
-};
 
 const caller = (overrides: Partial<Caller> = {}): Caller => ({
   id: 'owner-1',
@@ -226,7 +218,7 @@ describe(OrgMembersService.name, () => {
 
     it('rule 8: an e-mail already in the tenant, in any case, is 400 with nothing stored or sent', async () => {
       identity.add({ id: 'member-1', email: 'taken@example.com', tenantId: TENANT, role: 'member' });
-      expect(await failure(service().invite(caller(), dto('TAKEN@example.com'), headers))).toEqual({
+      expect(await apiFailure(service().invite(caller(), dto('TAKEN@example.com'), headers))).toEqual({
         status: 400,
         body: { error: 'User is already a member of this organisation' },
       });
@@ -242,7 +234,7 @@ describe(OrgMembersService.name, () => {
 
     it('rule 12: an identity store failure is 500 "Failed to create invitation", nothing stored or sent', async () => {
       identity.failure = new Error('store down');
-      expect(await failure(service().invite(caller(), dto('a@example.com'), headers))).toEqual({
+      expect(await apiFailure(service().invite(caller(), dto('a@example.com'), headers))).toEqual({
         status: 500,
         body: { error: 'Failed to create invitation' },
       });
@@ -252,7 +244,7 @@ describe(OrgMembersService.name, () => {
 
     it('rule 9: a failed invitation insert is 500 "Failed to create invitation" and records no e-mail', async () => {
       await withoutTable('tenant_invitations', async () => {
-        expect(await failure(service().invite(caller(), dto('a@example.com'), headers))).toEqual({
+        expect(await apiFailure(service().invite(caller(), dto('a@example.com'), headers))).toEqual({
           status: 500,
           body: { error: 'Failed to create invitation' },
         });
@@ -264,7 +256,7 @@ describe(OrgMembersService.name, () => {
 
     it('rule 9: the invitation and its e-mail are one transaction: a failed outbox insert leaves no invitation', async () => {
       await withoutTable('invitation_email_outbox', async () => {
-        expect(await failure(service().invite(caller(), dto('a@example.com'), headers))).toEqual({
+        expect(await apiFailure(service().invite(caller(), dto('a@example.com'), headers))).toEqual({
           status: 500,
           body: { error: 'Failed to create invitation' },
         });
@@ -285,7 +277,7 @@ describe(OrgMembersService.name, () => {
 
     it('rule 4: removing yourself is 400 before any look-up', async () => {
       identity.add({ id: 'owner-1', tenantId: TENANT, role: 'owner' });
-      expect(await failure(service().removeMember(caller(), 'owner-1'))).toEqual({ status: 400, body: { error: 'Cannot remove yourself' } });
+      expect(await apiFailure(service().removeMember(caller(), 'owner-1'))).toEqual({ status: 400, body: { error: 'Cannot remove yourself' } });
       expect(identity.lookups).toEqual([]);
       expect(identity.removed).toEqual([]);
     });
@@ -293,12 +285,12 @@ describe(OrgMembersService.name, () => {
     it('rule 4: a store that matches ids loosely still never lets you remove yourself', async () => {
       identity.add({ id: 'owner-1', tenantId: TENANT, role: 'owner' });
       identity.findById = async (id: string) => identity.users.get(id.toLowerCase()) ?? null;
-      expect(await failure(service().removeMember(caller(), 'OWNER-1'))).toEqual({ status: 400, body: { error: 'Cannot remove yourself' } });
+      expect(await apiFailure(service().removeMember(caller(), 'OWNER-1'))).toEqual({ status: 400, body: { error: 'Cannot remove yourself' } });
       expect(identity.removed).toEqual([]);
     });
 
     it('rule 5: an unknown user is 404', async () => {
-      expect(await failure(service().removeMember(caller(), 'ghost'))).toEqual({ status: 404, body: { error: 'User not found' } });
+      expect(await apiFailure(service().removeMember(caller(), 'ghost'))).toEqual({ status: 404, body: { error: 'User not found' } });
     });
 
     it.each([
@@ -306,7 +298,7 @@ describe(OrgMembersService.name, () => {
       ['no tenant', null],
     ])('rule 6: a user of %s is 403', async (_, tenantId) => {
       identity.add({ id: 'outsider', tenantId, role: 'member' });
-      expect(await failure(service().removeMember(caller(), 'outsider'))).toEqual({
+      expect(await apiFailure(service().removeMember(caller(), 'outsider'))).toEqual({
         status: 403,
         body: { error: 'User is not in your organisation' },
       });
@@ -315,7 +307,7 @@ describe(OrgMembersService.name, () => {
 
     it('rule 7: an admin cannot remove an owner', async () => {
       identity.add({ id: 'owner-2', tenantId: TENANT, role: 'owner' });
-      expect(await failure(service().removeMember(caller({ role: 'admin' }), 'owner-2'))).toEqual({
+      expect(await apiFailure(service().removeMember(caller({ role: 'admin' }), 'owner-2'))).toEqual({
         status: 403,
         body: { error: 'Admins cannot remove owners' },
       });
@@ -335,7 +327,7 @@ describe(OrgMembersService.name, () => {
     it('rule 9: a store failure is 500 "Failed to remove user"', async () => {
       identity.add({ id: 'member-1', tenantId: TENANT, role: 'member' });
       identity.failure = new Error('store down');
-      expect(await failure(service().removeMember(caller(), 'member-1'))).toEqual({ status: 500, body: { error: 'Failed to remove user' } });
+      expect(await apiFailure(service().removeMember(caller(), 'member-1'))).toEqual({ status: 500, body: { error: 'Failed to remove user' } });
     });
   });
 });

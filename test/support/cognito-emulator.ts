@@ -8,7 +8,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { createServer } from 'node:net';
+import { freePort } from './server-process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -29,18 +29,6 @@ export const EMULATOR_REGION = 'us-east-1';
 export const EMULATOR_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 
 const START_TIMEOUT_MS = 20_000;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -18,7 +18,6 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { AdminUsersService } from '../../admin-users/admin-users.service';
-import { ApiError } from '../../common/api-error';
 import { CognitoConfig } from '../../config/app-config';
 import { InvalidPageTokenError } from '../identity-store';
 import {
@@ -28,6 +27,7 @@ import {
   encodePageToken,
   equalsFilter,
 } from './cognito-identity-store';
+import { apiFailure } from '../../../test/support/api-failure';
 
 const POOL = 'eu-west-1_TestPool';
 const config: CognitoConfig = { userPoolId: POOL, clientId: 'client', region: 'eu-west-1', superAdminGroup: 'super_admin' };
@@ -358,26 +358,18 @@ describe(CognitoIdentityStore.name, () => {
   });
 
   describe('through AdminUsersService (spec 4.6–4.8)', () => {
-    const failure = async (promise: Promise<unknown>) => {
-      const error = await promise.then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(ApiError);
-      return { status: (error as ApiError).getStatus(), body: (error as ApiError).getResponse() };
-    };
 
     it('UserNotFoundException on get and delete is the spec\'s 404', async () => {
       cognito.on(AdminGetUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', ...metadata }));
       const service = new AdminUsersService(store);
-      expect(await failure(service.getUser('ghost'))).toEqual({ status: 404, body: { error: 'User not found' } });
-      expect(await failure(service.deleteUser('ghost'))).toEqual({ status: 404, body: { error: 'User not found' } });
+      expect(await apiFailure(service.getUser('ghost'))).toEqual({ status: 404, body: { error: 'User not found' } });
+      expect(await apiFailure(service.deleteUser('ghost'))).toEqual({ status: 404, body: { error: 'User not found' } });
       expect(cognito.commandCalls(AdminDeleteUserCommand)).toHaveLength(0);
     });
 
     it("other SDK errors are the spec's 500 with the SDK's message as details", async () => {
       cognito.on(AdminGetUserCommand).rejects(new InternalErrorException({ message: 'Cognito is down', ...metadata }));
-      expect(await failure(new AdminUsersService(store).getUser('u-1'))).toEqual({
+      expect(await apiFailure(new AdminUsersService(store).getUser('u-1'))).toEqual({
         status: 500,
         body: { error: 'Failed to get user', details: 'Cognito is down' },
       });
