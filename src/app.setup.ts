@@ -8,6 +8,7 @@ import { API_DOCS_PATH, setupApiDocs } from './api-docs/api-docs';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { jsonBodyParser } from './common/json-body-parser';
 import { allowedHostsFilter, allowedOriginsFilter } from './common/request-filters';
+import { RequestTimeoutInterceptor } from './common/request-timeout.interceptor';
 import { exceptOperationalPaths, securityHeaders } from './common/http-hardening';
 import { AppConfig } from './config/app-config';
 import { ShutdownState } from './health/shutdown-state';
@@ -62,6 +63,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // Only application/json is parsed; any other body reaches the rules as an empty one.
   app.use(jsonBodyParser('100kb'));
   app.useGlobalFilters(new HttpExceptionFilter());
+  app.useGlobalInterceptors(new RequestTimeoutInterceptor(config.requestTimeoutMs));
   setupApiDocs(app, config);
   return app;
 }

@@ -1,4 +1,5 @@
 import { TenantEntity } from '../src/database/entities';
+import { InvitationsStore } from '../src/invitations/invitations.store';
 import { factories, sessionCookie } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -84,6 +85,29 @@ describe('HTTP surface', () => {
         .set('Origin', 'https://evil.example.net')
         .set('Access-Control-Request-Method', 'POST');
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    });
+  });
+
+  describe('REQUEST_TIMEOUT_MS', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ env: { REQUEST_TIMEOUT_MS: '300' } });
+    });
+    afterAll(() => t.close());
+    afterEach(() => jest.restoreAllMocks());
+
+    it('a handler stuck on its database answers 503 after the timeout instead of hanging', async () => {
+      jest.spyOn(t.app.get(InvitationsStore), 'findById').mockReturnValue(new Promise(() => undefined));
+      const started = Date.now();
+      const res = await t.http.get('/api/invitations/6f1c2c1e-8d7a-4b8e-9a51-3f0d2b7c9e11');
+      expect(res.status).toBe(503);
+      expect(res.body).toEqual({ error: 'Request timed out' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    });
+
+    it('a handler that answers in time is not affected', async () => {
+      const res = await t.http.get('/api/invitations/6f1c2c1e-8d7a-4b8e-9a51-3f0d2b7c9e11');
+      expect(res.status).toBe(404);
     });
   });
 });

@@ -39,6 +39,7 @@ describe(parseConfig.name, () => {
     ['SMTP_URL', 'http://mail'],
     ['REDIS_URL', 'not a url'],
     ['REDIS_KEY_PREFIX', 'has spaces'],
+    ['REQUEST_TIMEOUT_MS', '10'],
     ['INVITE_RATE_LIMIT', '0'],
     ['INVITE_RATE_WINDOW_SECONDS', '1h'],
     ['DB_MIGRATIONS_RUN', 'maybe'],

@@ -62,6 +62,8 @@ export abstract class AppConfig {
   abstract readonly allowedHosts?: string[];
   abstract readonly allowedOrigins?: string[];
   abstract readonly logLevel: LogLevel;
+  /** A request still unanswered after this long is answered 503: no request hangs on a stuck dependency. */
+  abstract readonly requestTimeoutMs: number;
   abstract readonly shutdown: ShutdownConfig;
   abstract readonly outbox: OutboxConfig;
 }
@@ -271,6 +273,7 @@ export function parseConfig(env: Env): AppConfig {
     allowedOrigins: list(env, 'ALLOWED_ORIGINS'),
     // Test suites stay quiet unless one asks for logs.
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     shutdown: shutdown(env, nodeEnv),
     outbox: outbox(env),
   };
