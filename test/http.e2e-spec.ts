@@ -105,6 +105,16 @@ describe('HTTP surface', () => {
       expect(Date.now() - started).toBeLessThan(5_000);
     });
 
+    it('a super-admin check stuck on the identity store is refused after the timeout (403), not hung', async () => {
+      const cookie = await sessionCookie(t, await factories(t).superAdmin());
+      jest.spyOn(t.identity, 'findById').mockReturnValue(new Promise(() => undefined));
+      const started = Date.now();
+      const res = await t.http.get('/api/admin/super-admins').set('Cookie', cookie);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: 'Forbidden' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    });
+
     it('a handler that answers in time is not affected', async () => {
       const res = await t.http.get('/api/invitations/6f1c2c1e-8d7a-4b8e-9a51-3f0d2b7c9e11');
       expect(res.status).toBe(404);

@@ -1,6 +1,8 @@
 import { CanActivate, ExecutionContext, HttpStatus, Injectable, Logger, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError } from '../common/api-error';
+import { withTimeout } from '../common/with-timeout';
+import { AppConfig } from '../config/app-config';
 import { IdentityStore } from '../identity/identity-store';
 import { Caller } from './caller';
 import { decideSuperAdmin, NOT_AUTHENTICATED } from './super-admin.policy';
@@ -21,13 +23,15 @@ export class SuperAdminGuard implements CanActivate {
   constructor(
     private readonly identity: IdentityStore,
     private readonly reflector: Reflector,
+    private readonly config: AppConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const caller: Caller | undefined = context.switchToHttp().getRequest().user;
     let reason: string;
     try {
-      const record = caller ? await this.identity.findById(caller.id) : null;
+      // Bounded like the handlers (REQUEST_TIMEOUT_MS): guards run before the timeout interceptor.
+      const record = caller ? await withTimeout(this.identity.findById(caller.id), this.config.requestTimeoutMs) : null;
       const decision = decideSuperAdmin(caller, record);
       if (decision.allowed) return true;
       reason = decision.reason;

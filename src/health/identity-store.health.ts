@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { IdentityStore } from '../identity/identity-store';
-import { probeFailure, withTimeout } from './with-timeout';
+import { probeFailure, withTimeout } from '../common/with-timeout';
 
 export const IDENTITY_STORE_PING_TIMEOUT_MS = 2_000;
 

@@ -2,7 +2,7 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
-import { probeFailure, withTimeout } from './with-timeout';
+import { probeFailure, withTimeout } from '../common/with-timeout';
 
 export const REDIS_PING_TIMEOUT_MS = 1_000;
 

@@ -7,7 +7,7 @@ export class ProbeTimeoutError extends Error {
   }
 }
 
-/** Rejects with ProbeTimeoutError when the promise has not settled within `ms`: a probe never hangs on a dependency. */
+/** Rejects with ProbeTimeoutError when the promise has not settled within `ms`: nothing waits forever on a dependency. */
 export async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   const abort = new AbortController();
   const timeout = delay(ms, undefined, { signal: abort.signal, ref: false }).then(() => {
