@@ -1,5 +1,3 @@
-import Redis from 'ioredis';
-import { randomUUID } from 'node:crypto';
 import { eventually, outboxSettled } from './support/eventually';
 import { factories } from './support/factories';
 import { newInviter, timedInvite } from './support/inviting';
@@ -7,16 +5,14 @@ import { SmtpCatcher } from './support/smtp-catcher';
 import { INVITATION_POST, INVITE_ERRORS } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
-
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
-const describeWithRedis = TEST_REDIS_URL ? describe : describe.skip;
+import { TEST_REDIS_URL, describeWithRedis, testRedisPrefix, deleteRedisKeys } from './support/test-redis';
 
 /**
  * Issue 5, item 9: two instances behind a load balancer, on one database (MariaDB in e2e:mariadb,
  * one SQLite file in e2e:sqlite), one Redis and one SMTP server, with requests spread over both.
  */
 describeWithRedis('a fleet of two instances (needs TEST_REDIS_URL)', () => {
-  const prefix = `tenant-service-test:${randomUUID()}:`;
+  const prefix = testRedisPrefix();
   let database: TestDatabase;
   let smtp: SmtpCatcher;
   let fleet: TestApp[];
@@ -34,10 +30,7 @@ describeWithRedis('a fleet of two instances (needs TEST_REDIS_URL)', () => {
     await Promise.all(fleet.map((app) => app.close()));
     await smtp.stop();
     await database.drop();
-    const redis = new Redis(TEST_REDIS_URL!);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    redis.disconnect();
+    await deleteRedisKeys(prefix);
   });
 
   it('the invite limit holds across the instances, under parallel requests, and each e-mail is sent once', async () => {

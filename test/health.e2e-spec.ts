@@ -1,13 +1,14 @@
 import { ShutdownState } from '../src/health/shutdown-state';
 import { IdentityStore } from '../src/identity/identity-store';
 import { e2eIdentityMode } from './support/test-identity';
+import { TEST_REDIS_URL } from './support/test-redis';
 import { createTestApp, TestApp } from './support/test-app';
 
 // A test for one identity mode is not defined in the other mode's project: not skipped, not applicable.
 const notApplicable = (() => undefined) as unknown as jest.It;
 const cognitoOnly = e2eIdentityMode() === 'cognito' ? it : notApplicable;
 const localOnly = e2eIdentityMode() === 'local' ? it : notApplicable;
-const withRedis = process.env.TEST_REDIS_URL ? it : it.skip;
+const withRedis = TEST_REDIS_URL ? it : it.skip;
 
 /** Issue 5 item 1: liveness and readiness for the load balancer. */
 describe('health (GET /health/live, GET /health/ready)', () => {
@@ -100,7 +101,7 @@ describe('health (GET /health/live, GET /health/ready)', () => {
     });
 
     withRedis('a reachable Redis is up', async () => {
-      const t = await createTestApp({ env: { REDIS_URL: process.env.TEST_REDIS_URL! } });
+      const t = await createTestApp({ env: { REDIS_URL: TEST_REDIS_URL! } });
       try {
         const res = await t.http.get('/health/ready');
         expect(res.status).toBe(200);

@@ -9,11 +9,10 @@ import { INVITE_ERRORS, ISO_8601, UNAUTHORIZED, UUID } from './support/spec-bodi
 import { createTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { TestUser } from './support/test-identity';
+import { TEST_REDIS_URL, describeWithRedis, testRedisPrefix, deleteRedisKeys } from './support/test-redis';
 
 const INVALID_EMAIL = { error: 'Invalid email address' };
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
-const describeWithRedis = TEST_REDIS_URL ? describe : describe.skip;
 
 /** A signed-in owner of a fresh tenant: every test counts its own invitations. */
 interface Inviter {
@@ -632,7 +631,7 @@ describe('POST /api/org/invite (spec 4.9)', () => {
     });
 
     describeWithRedis('on one Redis (needs TEST_REDIS_URL)', () => {
-      const prefix = `tenant-service-test:${randomUUID()}:`;
+      const prefix = testRedisPrefix();
       let shared: TestDatabase;
       let first: TestApp;
       let second: TestApp;
@@ -647,10 +646,7 @@ describe('POST /api/org/invite (spec 4.9)', () => {
         await first.close();
         await second.close();
         await shared.drop();
-        const redis = new Redis(TEST_REDIS_URL!);
-        const keys = await redis.keys(`${prefix}*`);
-        if (keys.length) await redis.del(...keys);
-        redis.disconnect();
+        await deleteRedisKeys(prefix);
       });
 
       it('section 8: the 11th invitation of a user across two instances is 429, while another user is unaffected', async () => {

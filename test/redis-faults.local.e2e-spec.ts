@@ -6,9 +6,7 @@ import { newInviter, timedInvite } from './support/inviting';
 import { INVITE_ERRORS } from './support/spec-bodies';
 import { Outage, TcpProxy } from './support/tcp-proxy';
 import { createTestApp, TestApp } from './support/test-app';
-
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
-const describeWithRedis = TEST_REDIS_URL ? describe : describe.skip;
+import { TEST_REDIS_URL, describeWithRedis, testRedisPrefix, deleteRedisKeys } from './support/test-redis';
 
 /**
  * Issue 5, item 8: Redis goes away under a running instance (a TCP proxy that the test controls
@@ -16,7 +14,7 @@ const describeWithRedis = TEST_REDIS_URL ? describe : describe.skip;
  * answer quickly; counting returns to Redis when it is back (CONTRACT, Decisions).
  */
 describeWithRedis('Redis faults (needs TEST_REDIS_URL)', () => {
-  const prefix = `tenant-service-test:${randomUUID()}:`;
+  const prefix = testRedisPrefix();
   let proxy: TcpProxy;
   let t: TestApp;
   let redis: Redis;
@@ -39,8 +37,7 @@ describeWithRedis('Redis faults (needs TEST_REDIS_URL)', () => {
   afterAll(async () => {
     await t.close();
     await proxy.close();
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
+    await deleteRedisKeys(prefix, redis);
     redis.disconnect();
   });
   beforeEach(() => {

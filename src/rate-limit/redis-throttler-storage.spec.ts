@@ -1,12 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { ThrottlerStorageService } from '@nestjs/throttler';
 import Redis from 'ioredis';
-import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { AddressInfo, createServer, Socket } from 'node:net';
 import { parseConfig } from '../config/app-config';
 import { throttlerOptions } from './rate-limit.module';
 import { REDIS_WAIT_MS, RedisThrottlerStorage } from './redis-throttler-storage';
+import { TEST_REDIS_URL, describeWithRedis, testRedisPrefix, deleteRedisKeys } from '../../test/support/test-redis';
 
 class RecordingLogger extends Logger {
   errors: string[] = [];
@@ -19,8 +19,6 @@ class RecordingLogger extends Logger {
   }
 }
 
-const TEST_REDIS_URL = process.env.TEST_REDIS_URL;
-const describeWithRedis = TEST_REDIS_URL ? describe : describe.skip;
 const WINDOW_MS = 60_000;
 
 describe(RedisThrottlerStorage.name, () => {
@@ -34,12 +32,9 @@ describe(RedisThrottlerStorage.name, () => {
   afterEach(() => storages.splice(0).forEach((storage) => storage.onApplicationShutdown()));
 
   describeWithRedis('with Redis (needs TEST_REDIS_URL)', () => {
-    const prefix = `tenant-service-test:${randomUUID()}:`;
+    const prefix = testRedisPrefix();
     afterAll(async () => {
-      const redis = new Redis(TEST_REDIS_URL!);
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length) await redis.del(...keys);
-      redis.disconnect();
+      await deleteRedisKeys(prefix);
     });
 
     it('shares one count between instances, under the key prefix, and blocks past the limit', async () => {
