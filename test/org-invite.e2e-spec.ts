@@ -9,6 +9,7 @@ import { INVITE_ERRORS, ISO_8601, UNAUTHORIZED, UUID } from './support/spec-bodi
 import { createTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { TestUser } from './support/test-identity';
+import { withoutTable } from './support/without-table';
 import { TEST_REDIS_URL, describeWithRedis, testRedisPrefix, deleteRedisKeys } from './support/test-redis';
 
 const INVALID_EMAIL = { error: 'Invalid email address' };
@@ -38,15 +39,6 @@ function invite(app: TestApp, cookie: string | undefined, body: unknown, headers
 const invitationRows = (app: TestApp, tenantId: string) =>
   app.dataSource.getRepository(InvitationEntity).find({ where: { tenantId }, order: { createdAt: 'ASC' } });
 
-/** Runs `work` while `table` is renamed away, so that writes to it fail in the database itself. */
-async function withoutTable(app: TestApp, table: string, work: () => Promise<void>): Promise<void> {
-  await app.dataSource.query(`ALTER TABLE ${table} RENAME TO ${table}_away`);
-  try {
-    await work();
-  } finally {
-    await app.dataSource.query(`ALTER TABLE ${table}_away RENAME TO ${table}`);
-  }
-}
 
 describe('POST /api/org/invite (spec 4.9)', () => {
   let database: TestDatabase;
@@ -372,7 +364,7 @@ describe('POST /api/org/invite (spec 4.9)', () => {
 
   describe('failures (rules 9, 10 and 12)', () => {
     it('rule 9: a failed insert is 500 "Failed to create invitation" and sends nothing', async () => {
-      await withoutTable(t, 'tenant_invitations', async () => {
+      await withoutTable(t.dataSource, 'tenant_invitations', async () => {
         const res = await invite(t, me.cookie, { email: 'a@example.com', role: 'member' });
         expect(res.status).toBe(500);
         expect(res.body).toEqual(INVITE_ERRORS.createFailed);
@@ -381,7 +373,7 @@ describe('POST /api/org/invite (spec 4.9)', () => {
     });
 
     it('rule 9: the invitation and its e-mail are written together: when the e-mail cannot be recorded, no invitation is left', async () => {
-      await withoutTable(t, 'invitation_email_outbox', async () => {
+      await withoutTable(t.dataSource, 'invitation_email_outbox', async () => {
         const res = await invite(t, me.cookie, { email: 'a@example.com', role: 'member' });
         expect(res.status).toBe(500);
         expect(res.body).toEqual(INVITE_ERRORS.createFailed);

@@ -3,9 +3,11 @@ import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestj
 import { ApiErrorResponse, ApiSession, FORBIDDEN_BODY, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
 import { SessionGuard } from '../auth/session.guard';
 import { AnonymousIsUnauthorized, SuperAdminGuard } from '../auth/super-admin.guard';
+import { FailureResponse } from '../common/failure-response';
 import { DtoPipe } from '../common/validate-body';
+import { TENANT_ERRORS } from './admin-tenants.messages';
 import { AdminTenantsService } from './admin-tenants.service';
-import { CreateTenantDto, INVALID_TENANT_TYPE } from './dto/create-tenant.dto';
+import { CreateTenantDto } from './dto/create-tenant.dto';
 import { CreatedTenantResponse, TenantListResponse } from './dto/tenant.response';
 
 @ApiTags('Admin: tenants')
@@ -21,7 +23,7 @@ export class AdminTenantsController {
   @Get()
   @ApiOperation({ summary: 'List every tenant (spec 4.3)' })
   @ApiOkResponse({ type: TenantListResponse })
-  @ApiErrorResponse(500, 'Fetching or listing failed', [{ error: 'Failed to fetch tenants' }, { error: 'Failed to list tenants' }])
+  @FailureResponse({ error: TENANT_ERRORS.listFailed }, { documentedWith: [{ error: TENANT_ERRORS.fetchFailed }] })
   listTenants() {
     return this.service.list();
   }
@@ -31,11 +33,11 @@ export class AdminTenantsController {
   @ApiOperation({ summary: 'Create a tenant with status pending_owner (spec 4.4)' })
   @ApiCreatedResponse({ type: CreatedTenantResponse })
   @ApiErrorResponse(400, 'Name or type missing, or type not allowed', [
-    { error: 'Name is required' },
-    { error: 'Type is required' },
-    { error: INVALID_TENANT_TYPE },
+    { error: TENANT_ERRORS.nameRequired },
+    { error: TENANT_ERRORS.typeRequired },
+    { error: TENANT_ERRORS.invalidType },
   ])
-  @ApiErrorResponse(500, 'Creating the tenant failed', [{ error: 'Failed to create tenant' }])
+  @FailureResponse({ error: TENANT_ERRORS.createFailed })
   createTenant(@Body(DtoPipe(CreateTenantDto)) dto: CreateTenantDto) {
     return this.service.create(dto);
   }

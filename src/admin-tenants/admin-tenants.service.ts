@@ -1,40 +1,34 @@
-import { HttpStatus, Injectable, Logger } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { TenantEntity } from '../database/entities';
+import { TENANT_ERRORS } from './admin-tenants.messages';
 import { CreateTenantDto } from './dto/create-tenant.dto';
 import { TenantResponse, toTenantResponse } from './dto/tenant.response';
 
 export const TENANT_INITIAL_STATUS = 'pending_owner';
 
+/** Spec 4.3 and 4.4; other failures are the routes' @FailureResponse. */
 @Injectable()
 export class AdminTenantsService {
-  private readonly logger = new Logger(AdminTenantsService.name);
-
   constructor(
     @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
 
-  /** Spec 4.3. */
+  /** Spec 4.3: a failure when fetching has a message of its own. */
   async list(): Promise<{ tenants: TenantResponse[] }> {
     let rows: TenantEntity[];
     try {
       rows = await this.tenants.find({ order: { createdAt: 'ASC', id: 'ASC' } });
     } catch (error) {
-      this.logger.error(`Fetching tenants failed: ${(error as Error).message}`);
-      throw new ApiError(HttpStatus.INTERNAL_SERVER_ERROR, 'Failed to fetch tenants');
+      throw new ApiError(HttpStatus.INTERNAL_SERVER_ERROR, TENANT_ERRORS.fetchFailed, error);
     }
-    try {
-      return { tenants: rows.map(toTenantResponse) };
-    } catch (error) {
-      this.logger.error(`Listing tenants failed: ${(error as Error).message}`);
-      throw new ApiError(HttpStatus.INTERNAL_SERVER_ERROR, 'Failed to list tenants');
-    }
+    return { tenants: rows.map(toTenantResponse) };
   }
 
   /** Spec 4.4 rules 5–6; rules 1–4 ran in the guards and the body pipe. */
@@ -46,12 +40,7 @@ export class AdminTenantsService {
       status: TENANT_INITIAL_STATUS,
       createdAt: this.clock.now(),
     });
-    try {
-      await this.tenants.insert(tenant);
-    } catch (error) {
-      this.logger.error(`Creating a tenant failed: ${(error as Error).message}`);
-      throw new ApiError(HttpStatus.INTERNAL_SERVER_ERROR, 'Failed to create tenant');
-    }
+    await this.tenants.insert(tenant);
     return { success: true, tenant: toTenantResponse(tenant) };
   }
 }

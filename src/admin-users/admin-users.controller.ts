@@ -1,9 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiSession, ErrorWithDetailsBody, FORBIDDEN_BODY } from '../api-docs/api-docs';
+import { ApiErrorResponse, ApiSession, FORBIDDEN_BODY } from '../api-docs/api-docs';
 import { SessionGuard } from '../auth/session.guard';
 import { SuperAdminGuard } from '../auth/super-admin.guard';
+import { FailureResponse } from '../common/failure-response';
+import { EMAIL_REQUIRED, USER_NOT_FOUND } from '../common/messages';
 import { DtoPipe } from '../common/validate-body';
+import { INVALID_PAGE_TOKEN } from '../identity/identity-store';
+import { ADMIN_USERS_MESSAGES } from './admin-users.messages';
 import { AdminUsersService } from './admin-users.service';
 import { GrantSuperAdminDto } from './dto/grant-super-admin.dto';
 import { LIMIT_MESSAGE, ListSuperAdminsQuery } from './dto/list-super-admins.query';
@@ -14,8 +18,7 @@ import {
   UserEnvelopeResponse,
 } from './dto/user.response';
 
-const USER_NOT_FOUND = { error: 'User not found' };
-const failure = (error: string) => ({ error, details: '<message of the failure>' });
+const NOT_FOUND_BODY = { error: USER_NOT_FOUND };
 
 @ApiTags('Admin: super-admins and users')
 @ApiSession()
@@ -28,8 +31,8 @@ export class AdminUsersController {
   @Get('super-admins')
   @ApiOperation({ summary: 'List super-administrators a page at a time (spec 4.5)' })
   @ApiOkResponse({ type: SuperAdminPageResponse })
-  @ApiErrorResponse(400, 'limit or token malformed', [{ error: LIMIT_MESSAGE }, { error: 'Invalid pagination token' }])
-  @ApiErrorResponse(500, 'Listing failed', [failure('Failed to list super admins')], ErrorWithDetailsBody)
+  @ApiErrorResponse(400, 'limit or token malformed', [{ error: LIMIT_MESSAGE }, { error: INVALID_PAGE_TOKEN }])
+  @FailureResponse({ error: ADMIN_USERS_MESSAGES.listFailed }, { details: true })
   listSuperAdmins(@Query(DtoPipe(ListSuperAdminsQuery)) query: ListSuperAdminsQuery) {
     return this.service.listSuperAdmins(query);
   }
@@ -39,11 +42,11 @@ export class AdminUsersController {
   @ApiOperation({ summary: 'Grant the super-admin role to the user with this e-mail (spec 4.6)' })
   @ApiOkResponse({ type: GrantedSuperAdminResponse })
   @ApiErrorResponse(400, 'E-mail missing, or the user is a super-admin already', [
-    { error: 'Email is required' },
-    { error: 'User is already a super admin' },
+    { error: EMAIL_REQUIRED },
+    { error: ADMIN_USERS_MESSAGES.alreadySuperAdmin },
   ])
-  @ApiErrorResponse(404, 'No user has this e-mail', [{ error: 'User not found with that email' }])
-  @ApiErrorResponse(500, 'Granting failed', [failure('Failed to grant super admin role')], ErrorWithDetailsBody)
+  @ApiErrorResponse(404, 'No user has this e-mail', [{ error: ADMIN_USERS_MESSAGES.notFoundByEmail }])
+  @FailureResponse({ error: ADMIN_USERS_MESSAGES.grantFailed }, { details: true })
   grantSuperAdmin(@Body(DtoPipe(GrantSuperAdminDto)) dto: GrantSuperAdminDto) {
     return this.service.grantSuperAdmin(dto);
   }
@@ -51,8 +54,8 @@ export class AdminUsersController {
   @Get('users/:id')
   @ApiOperation({ summary: 'Read a user account (spec 4.7)' })
   @ApiOkResponse({ type: UserEnvelopeResponse })
-  @ApiErrorResponse(404, 'No such user', [USER_NOT_FOUND])
-  @ApiErrorResponse(500, 'Reading failed', [failure('Failed to get user')], ErrorWithDetailsBody)
+  @ApiErrorResponse(404, 'No such user', [NOT_FOUND_BODY])
+  @FailureResponse({ error: ADMIN_USERS_MESSAGES.getFailed }, { details: true })
   getUser(@Param('id') id: string) {
     return this.service.getUser(id);
   }
@@ -60,8 +63,8 @@ export class AdminUsersController {
   @Delete('users/:id')
   @ApiOperation({ summary: 'Delete a user account from the identity store for good (spec 4.8)' })
   @ApiOkResponse({ type: DeletedUserResponse })
-  @ApiErrorResponse(404, 'No such user', [USER_NOT_FOUND])
-  @ApiErrorResponse(500, 'Deleting failed', [failure('Failed to delete user')], ErrorWithDetailsBody)
+  @ApiErrorResponse(404, 'No such user', [NOT_FOUND_BODY])
+  @FailureResponse({ error: ADMIN_USERS_MESSAGES.deleteFailed }, { details: true })
   deleteUser(@Param('id') id: string) {
     return this.service.deleteUser(id);
   }

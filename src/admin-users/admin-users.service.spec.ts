@@ -1,59 +1,16 @@
-import { IdentityStore, IdentityUser, InvalidPageTokenError, UserPage } from '../identity/identity-store';
-import { AdminUsersService } from './admin-users.service';
 import { apiFailure } from '../../test/support/api-failure';
+import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
+import { AdminUsersController } from './admin-users.controller';
+import { AdminUsersService } from './admin-users.service';
 
-/** A hand-written in-memory IdentityStore: enough behaviour to test the service's rules. */
-class FakeIdentityStore extends IdentityStore {
-  users = new Map<string, IdentityUser>();
-  granted: string[] = [];
-  deleted: string[] = [];
-  page: UserPage = { users: [] };
-  lastPageRequest?: { limit: number; token?: string };
-
-  add(user: Partial<IdentityUser> & { id: string; email: string }): IdentityUser {
-    const full = { platformRole: null, userType: null, tenantId: null, role: null, ...user };
-    this.users.set(full.id, full);
-    return full;
-  }
-  async findById(id: string) {
-    return this.users.get(id) ?? null;
-  }
-  /** Like Cognito's search, this one is loose: it returns near matches that the service must filter. */
-  async findByEmail(email: string) {
-    return [...this.users.values()].filter((u) => u.email.toLowerCase().includes(email.toLowerCase()));
-  }
-  async findTenantMemberByEmail(): Promise<IdentityUser | null> {
-    throw new Error('not used');
-  }
-  async listTenantUsers(): Promise<IdentityUser[]> {
-    throw new Error('not used');
-  }
-  async listSuperAdmins(request: { limit: number; token?: string }) {
-    this.lastPageRequest = request;
-    if (request.token === 'bad') throw new InvalidPageTokenError();
-    return this.page;
-  }
-  async grantSuperAdmin(id: string) {
-    this.granted.push(id);
-    this.users.get(id)!.platformRole = 'super_admin';
-  }
-  async deleteUser(id: string) {
-    this.deleted.push(id);
-    this.users.delete(id);
-  }
-  async removeFromTenant(): Promise<void> {
-    throw new Error('not used');
-  }
-  async ping() {}
-}
-
+const routes = AdminUsersController.prototype;
 
 describe(AdminUsersService.name, () => {
-  let store: FakeIdentityStore;
+  let store: MemoryIdentityStore;
   let service: AdminUsersService;
 
   beforeEach(() => {
-    store = new FakeIdentityStore();
+    store = new MemoryIdentityStore();
     service = new AdminUsersService(store);
   });
 
@@ -76,7 +33,7 @@ describe(AdminUsersService.name, () => {
         body: { error: 'Invalid pagination token' },
       });
       jest.spyOn(store, 'listSuperAdmins').mockRejectedValueOnce(new Error('boom'));
-      expect(await apiFailure(service.listSuperAdmins({ limit: 5 }))).toEqual({
+      expect(await apiFailure(service.listSuperAdmins({ limit: 5 }), routes.listSuperAdmins)).toEqual({
         status: 500,
         body: { error: 'Failed to list super admins', details: 'boom' },
       });
@@ -129,11 +86,11 @@ describe(AdminUsersService.name, () => {
 
     it('500 with details when the store fails', async () => {
       jest.spyOn(store, 'findById').mockRejectedValue(new Error('timeout'));
-      expect(await apiFailure(service.getUser('x'))).toEqual({
+      expect(await apiFailure(service.getUser('x'), routes.getUser)).toEqual({
         status: 500,
         body: { error: 'Failed to get user', details: 'timeout' },
       });
-      expect(await apiFailure(service.deleteUser('x'))).toEqual({
+      expect(await apiFailure(service.deleteUser('x'), routes.deleteUser)).toEqual({
         status: 500,
         body: { error: 'Failed to delete user', details: 'timeout' },
       });

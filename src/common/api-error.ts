@@ -1,9 +1,9 @@
 import { HttpException } from '@nestjs/common';
 
-/** An error that already carries the spec's body: `{error}` or `{error, details}`. */
+/** An error that already carries the spec's `{error}` body; `cause` is what the exception filter logs. */
 export class ApiError extends HttpException {
-  constructor(status: number, error: string, details?: string) {
-    super(details === undefined ? { error } : { error, details }, status);
+  constructor(status: number, error: string, cause?: unknown) {
+    super({ error }, status, { cause });
   }
 }
 

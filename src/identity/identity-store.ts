@@ -17,10 +17,12 @@ export interface UserPage {
   nextToken?: string;
 }
 
+export const INVALID_PAGE_TOKEN = 'Invalid pagination token';
+
 /** A page token that the store cannot read: bad input, not a fault. */
 export class InvalidPageTokenError extends Error {
   constructor() {
-    super('Invalid pagination token');
+    super(INVALID_PAGE_TOKEN);
     this.name = 'InvalidPageTokenError';
   }
 }
@@ -35,7 +37,6 @@ export abstract class IdentityStore {
   abstract findByEmail(email: string): Promise<IdentityUser[]>;
   /** The member of a tenant with this e-mail (case-insensitive), by an indexed look-up. */
   abstract findTenantMemberByEmail(tenantId: string, email: string): Promise<IdentityUser | null>;
-  abstract listTenantUsers(tenantId: string): Promise<IdentityUser[]>;
   /** Super-admins a page at a time; `limit` is 1 to MAX_PAGE_SIZE; throws InvalidPageTokenError. */
   abstract listSuperAdmins(page: { limit: number; token?: string }): Promise<UserPage>;
   abstract grantSuperAdmin(id: string): Promise<void>;

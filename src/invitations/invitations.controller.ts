@@ -1,13 +1,19 @@
 import { Controller, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../api-docs/api-docs';
-import { InvitationAcceptanceErrorBody, InvitationValidationErrorBody } from './dto/invitation-error';
+import { FailureResponse } from '../common/failure-response';
+import {
+  acceptanceErrorBody,
+  INVITATION_ERRORS,
+  InvitationAcceptanceErrorBody,
+  InvitationValidationErrorBody,
+  validationErrorBody,
+} from './dto/invitation-error';
 import { AcceptedInvitationResponse, ValidInvitationResponse } from './dto/invitation.response';
 import { InvitationsService } from './invitations.service';
 
 const TOKEN = { name: 'token', description: 'The invitation token: the invitation id (a UUID)' };
-const invalidGet = (error: string) => ({ valid: false, error });
-const invalidPost = (error: string) => ({ success: false, error });
+const { invalid, alreadyUsed, expired, internal } = INVITATION_ERRORS;
 
 /**
  * Spec 4.1 and 4.2: public, no session. path-to-regexp v8 has no optional parameters, so the
@@ -20,7 +26,7 @@ export class InvitationsController {
 
   @Get()
   @ApiOperation({ summary: 'Validate without a token: always 400 INVALID (spec 4.1 rule 1)' })
-  @ApiErrorResponse(400, 'No token', [invalidGet('INVALID')], InvitationValidationErrorBody)
+  @ApiErrorResponse(400, 'No token', [validationErrorBody(invalid)], InvitationValidationErrorBody)
   validateInvitationWithoutToken() {
     return this.invitations.validate('');
   }
@@ -32,11 +38,11 @@ export class InvitationsController {
   @ApiErrorResponse(
     400,
     'Empty token, invitation already accepted, or expired',
-    [invalidGet('INVALID'), invalidGet('ALREADY_USED'), invalidGet('EXPIRED')],
+    [validationErrorBody(invalid), validationErrorBody(alreadyUsed), validationErrorBody(expired)],
     InvitationValidationErrorBody,
   )
-  @ApiErrorResponse(404, 'No such invitation', [invalidGet('INVALID')], InvitationValidationErrorBody)
-  @ApiErrorResponse(500, 'Unexpected failure', [invalidGet('INVALID')], InvitationValidationErrorBody)
+  @ApiErrorResponse(404, 'No such invitation', [validationErrorBody(invalid)], InvitationValidationErrorBody)
+  @FailureResponse(validationErrorBody(invalid), { type: InvitationValidationErrorBody })
   validateInvitation(@Param('token') token: string) {
     return this.invitations.validate(token);
   }
@@ -44,7 +50,7 @@ export class InvitationsController {
   @Post()
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Accept without a token: always 400 INVALID (spec 4.2 rule 1)' })
-  @ApiErrorResponse(400, 'No token', [invalidPost('INVALID')], InvitationAcceptanceErrorBody)
+  @ApiErrorResponse(400, 'No token', [acceptanceErrorBody(invalid)], InvitationAcceptanceErrorBody)
   acceptInvitationWithoutToken() {
     return this.invitations.accept('');
   }
@@ -57,11 +63,11 @@ export class InvitationsController {
   @ApiErrorResponse(
     400,
     'Empty token, invitation already accepted, or expired (left pending)',
-    [invalidPost('INVALID'), invalidPost('ALREADY_USED'), invalidPost('EXPIRED')],
+    [acceptanceErrorBody(invalid), acceptanceErrorBody(alreadyUsed), acceptanceErrorBody(expired)],
     InvitationAcceptanceErrorBody,
   )
-  @ApiErrorResponse(404, 'No such invitation', [invalidPost('INVALID')], InvitationAcceptanceErrorBody)
-  @ApiErrorResponse(500, 'Unexpected failure', [invalidPost('INTERNAL_ERROR')], InvitationAcceptanceErrorBody)
+  @ApiErrorResponse(404, 'No such invitation', [acceptanceErrorBody(invalid)], InvitationAcceptanceErrorBody)
+  @FailureResponse(acceptanceErrorBody(internal), { type: InvitationAcceptanceErrorBody })
   acceptInvitation(@Param('token') token: string) {
     return this.invitations.accept(token);
   }

@@ -1,8 +1,11 @@
 import { HttpException, Logger } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { answerOf, apiFailure } from '../../test/support/api-failure';
+import { TestClock } from '../../test/support/test-clock';
 import { Clock } from '../common/clock';
 import { InvitationEntity } from '../database/entities';
 import { Metrics } from '../metrics/metrics';
+import { InvitationsController } from './invitations.controller';
 import { InvitationsService } from './invitations.service';
 import { InvitationsStore } from './invitations.store';
 
@@ -30,6 +33,9 @@ class FakeInvitationsStore implements Pick<InvitationsStore, keyof InvitationsSt
     this.rows.set(row.id, row);
     return { ...row };
   }
+  async create(invitation: InvitationEntity) {
+    this.rows.set(invitation.id, { ...invitation });
+  }
   async findById(id: string) {
     const row = this.rows.get(id);
     return row ? { ...row } : null;
@@ -51,15 +57,8 @@ class FakeInvitationsStore implements Pick<InvitationsStore, keyof InvitationsSt
   }
 }
 
-/** The status and body of the HttpException a call is refused with. */
-async function refusal(call: Promise<unknown>) {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(HttpException);
-  return { status: (error as HttpException).getStatus(), body: (error as HttpException).getResponse() };
-}
+const validating = InvitationsController.prototype.validateInvitation;
+const accepting = InvitationsController.prototype.acceptInvitation;
 
 describe(InvitationsService.name, () => {
   let store: FakeInvitationsStore;
@@ -68,12 +67,14 @@ describe(InvitationsService.name, () => {
 
   beforeEach(async () => {
     store = new FakeInvitationsStore();
-    const clock: Clock = { now: () => new Date(NOW) };
+    const clock = new TestClock(NOW);
     const moduleRef = await Test.createTestingModule({
       providers: [InvitationsService, Metrics, { provide: InvitationsStore, useValue: store }, { provide: Clock, useValue: clock }],
     }).compile();
     service = moduleRef.get(InvitationsService);
     metrics = moduleRef.get(Metrics);
+    // The testing module turns Nest's logger back on: failures are logged, and asserted where it matters.
+    jest.spyOn(Logger.prototype, 'error').mockImplementation();
   });
   afterEach(() => jest.restoreAllMocks());
 
@@ -82,41 +83,41 @@ describe(InvitationsService.name, () => {
 
     it.each(['', '   ', '\t\n'])('rule 1: the empty token %p is 400 INVALID without a look-up', async (token) => {
       const findById = jest.spyOn(store, 'findById');
-      expect(await refusal(service.validate(token))).toEqual({ status: 400, body: invalid });
+      expect(await apiFailure(service.validate(token), validating)).toEqual({ status: 400, body: invalid });
       expect(findById).not.toHaveBeenCalled();
     });
 
     it('rule 2: an unknown invitation is 404 INVALID', async () => {
-      expect(await refusal(service.validate(TOKEN))).toEqual({ status: 404, body: invalid });
+      expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({ status: 404, body: invalid });
     });
 
     it('rule 2: an invitation that cannot be loaded is 404 INVALID, logged without the token', async () => {
       store.add();
       jest.spyOn(store, 'findById').mockRejectedValue(new Error('connection lost'));
       const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation();
-      expect(await refusal(service.validate(TOKEN))).toEqual({ status: 404, body: invalid });
+      expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({ status: 404, body: invalid });
       expect(logged).toHaveBeenCalledWith('Loading an invitation failed: connection lost');
     });
 
     it('rule 3 before rule 4: an accepted invitation past expiresAt is 400 ALREADY_USED and stays accepted', async () => {
       store.add({ status: 'accepted', expiresAt: new Date(NOW.getTime() - DAY) });
       const markExpired = jest.spyOn(store, 'markExpired');
-      expect(await refusal(service.validate(TOKEN))).toEqual({ status: 400, body: { valid: false, error: 'ALREADY_USED' } });
+      expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({ status: 400, body: { valid: false, error: 'ALREADY_USED' } });
       expect(markExpired).not.toHaveBeenCalled();
       expect(store.rows.get(TOKEN)?.status).toBe('accepted');
     });
 
     it('rule 4: a pending invitation with expiresAt earlier than now is stored expired, then 400 EXPIRED', async () => {
       store.add({ expiresAt: new Date(NOW.getTime() - 1) });
-      expect(await refusal(service.validate(TOKEN))).toEqual({ status: 400, body: { valid: false, error: 'EXPIRED' } });
+      expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({ status: 400, body: { valid: false, error: 'EXPIRED' } });
       expect(store.rows.get(TOKEN)?.status).toBe('expired');
     });
 
     it('rule 4: counts the expiry once, however often the expired invitation is read', async () => {
       const expired = jest.spyOn(metrics, 'invitationExpired');
       store.add({ expiresAt: new Date(NOW.getTime() - 1) });
-      await refusal(service.validate(TOKEN));
-      await refusal(service.validate(TOKEN));
+      await apiFailure(service.validate(TOKEN), validating);
+      await apiFailure(service.validate(TOKEN), validating);
       expect(expired).toHaveBeenCalledTimes(1);
     });
 
@@ -160,7 +161,7 @@ describe(InvitationsService.name, () => {
       store.add();
       const failure = new Error('connection lost');
       jest.spyOn(store, 'findTenantName').mockRejectedValue(failure);
-      const error = await service.validate(TOKEN).catch((thrown: HttpException) => thrown);
+      const error = await answerOf(service.validate(TOKEN), validating);
       expect(error).toBeInstanceOf(HttpException);
       expect([(error as HttpException).getStatus(), (error as HttpException).getResponse()]).toEqual([500, invalid]);
       expect((error as HttpException).cause).toBe(failure);
@@ -169,7 +170,7 @@ describe(InvitationsService.name, () => {
     it('rule 6: storing the expired status failing is 500 INVALID', async () => {
       store.add({ expiresAt: new Date(NOW.getTime() - 1) });
       jest.spyOn(store, 'markExpired').mockRejectedValue(new Error('connection lost'));
-      expect(await refusal(service.validate(TOKEN))).toEqual({ status: 500, body: invalid });
+      expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({ status: 500, body: invalid });
     });
   });
 
@@ -178,12 +179,12 @@ describe(InvitationsService.name, () => {
 
     it.each(['', '   '])('rule 1: the empty token %p is 400 INVALID without a look-up', async (token) => {
       const findById = jest.spyOn(store, 'findById');
-      expect(await refusal(service.accept(token))).toEqual({ status: 400, body: refused('INVALID') });
+      expect(await apiFailure(service.accept(token), accepting)).toEqual({ status: 400, body: refused('INVALID') });
       expect(findById).not.toHaveBeenCalled();
     });
 
     it('rule 2: an unknown invitation is 404 INVALID', async () => {
-      expect(await refusal(service.accept(TOKEN))).toEqual({ status: 404, body: refused('INVALID') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 404, body: refused('INVALID') });
     });
 
     it('rule 2: an invitation that cannot be loaded is 404 INVALID and nothing is accepted', async () => {
@@ -191,14 +192,14 @@ describe(InvitationsService.name, () => {
       jest.spyOn(store, 'findById').mockRejectedValue(new Error('connection lost'));
       jest.spyOn(Logger.prototype, 'error').mockImplementation();
       const accept = jest.spyOn(store, 'accept');
-      expect(await refusal(service.accept(TOKEN))).toEqual({ status: 404, body: refused('INVALID') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 404, body: refused('INVALID') });
       expect(accept).not.toHaveBeenCalled();
     });
 
     it('rule 3 before rule 4: an accepted invitation past expiresAt is 400 ALREADY_USED', async () => {
       store.add({ status: 'accepted', expiresAt: new Date(NOW.getTime() - DAY) });
       const accept = jest.spyOn(store, 'accept');
-      expect(await refusal(service.accept(TOKEN))).toEqual({ status: 400, body: refused('ALREADY_USED') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 400, body: refused('ALREADY_USED') });
       expect(accept).not.toHaveBeenCalled();
     });
 
@@ -206,7 +207,7 @@ describe(InvitationsService.name, () => {
       store.add({ expiresAt: new Date(NOW.getTime() - 1) });
       const markExpired = jest.spyOn(store, 'markExpired');
       const accept = jest.spyOn(store, 'accept');
-      expect(await refusal(service.accept(TOKEN))).toEqual({ status: 400, body: refused('EXPIRED') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 400, body: refused('EXPIRED') });
       expect(markExpired).not.toHaveBeenCalled();
       expect(accept).not.toHaveBeenCalled();
       expect(store.rows.get(TOKEN)?.status).toBe('pending');
@@ -236,20 +237,20 @@ describe(InvitationsService.name, () => {
         store.rows.get(TOKEN)!.status = 'accepted';
         return false;
       });
-      expect(await refusal(service.accept(TOKEN))).toEqual({ status: 400, body: refused('ALREADY_USED') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 400, body: refused('ALREADY_USED') });
       expect(accepted).not.toHaveBeenCalled();
     });
 
     it('rule 5: an update that changes nothing although the invitation is acceptable is 500 INTERNAL_ERROR', async () => {
       store.add();
       jest.spyOn(store, 'accept').mockResolvedValue(false);
-      expect(await refusal(service.accept(TOKEN))).toEqual({ status: 500, body: refused('INTERNAL_ERROR') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 500, body: refused('INTERNAL_ERROR') });
     });
 
     it('rule 6: the update failing is 500 INTERNAL_ERROR', async () => {
       store.add();
       jest.spyOn(store, 'accept').mockRejectedValue(new Error('connection lost'));
-      expect(await refusal(service.accept(TOKEN))).toEqual({ status: 500, body: refused('INTERNAL_ERROR') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 500, body: refused('INTERNAL_ERROR') });
       expect(store.rows.get(TOKEN)?.status).toBe('pending');
     });
   });

@@ -1,9 +1,9 @@
-import { HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
+import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { InvitationEntity } from '../database/entities';
 import { Metrics } from '../metrics/metrics';
-import { acceptanceError, validationError } from './dto/invitation-error';
+import { acceptanceError, INVITATION_ERRORS, validationError } from './dto/invitation-error';
 import {
   AcceptedInvitationResponse,
   toAcceptedInvitationResponse,
@@ -12,7 +12,10 @@ import {
 } from './dto/invitation.response';
 import { InvitationsStore } from './invitations.store';
 
-/** Spec 4.1 and 4.2: validating and accepting an invitation by its token, the invitation id. */
+/**
+ * Spec 4.1 and 4.2: validating and accepting an invitation by its token, the invitation id.
+ * Rule 6 of both, the unexpected failure, is the routes' @FailureResponse.
+ */
 @Injectable()
 export class InvitationsService {
   private readonly logger = new Logger(InvitationsService.name);
@@ -23,52 +26,40 @@ export class InvitationsService {
     private readonly metrics: Metrics,
   ) {}
 
-  /** Spec 4.1, rules in order. */
+  /** Spec 4.1 rules 1–5. */
   async validate(token: string): Promise<ValidInvitationResponse> {
-    try {
-      // Rule 1.
-      if (isEmpty(token)) throw validationError(HttpStatus.BAD_REQUEST, 'INVALID');
-      const now = this.clock.now();
-      const invitation = await this.load(token);
-      // Rule 2.
-      if (!invitation) throw validationError(HttpStatus.NOT_FOUND, 'INVALID');
-      // Rule 3 comes before the expiry check: an accepted invitation stays accepted.
-      if (invitation.status === 'accepted') throw validationError(HttpStatus.BAD_REQUEST, 'ALREADY_USED');
-      // Rule 4 judges expiry by expiresAt, whatever the stored status says.
-      if (isExpired(invitation, now)) {
-        if (await this.store.markExpired(invitation.id)) this.metrics.invitationExpired();
-        throw validationError(HttpStatus.BAD_REQUEST, 'EXPIRED');
-      }
-      // Rule 5.
-      return toValidInvitationResponse(invitation, await this.store.findTenantName(invitation.tenantId));
-    } catch (failure) {
-      if (failure instanceof HttpException) throw failure;
-      // Rule 6.
-      throw validationError(HttpStatus.INTERNAL_SERVER_ERROR, 'INVALID', failure);
+    // Rule 1.
+    if (isEmpty(token)) throw validationError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.invalid);
+    const now = this.clock.now();
+    const invitation = await this.load(token);
+    // Rule 2.
+    if (!invitation) throw validationError(HttpStatus.NOT_FOUND, INVITATION_ERRORS.invalid);
+    // Rule 3 comes before the expiry check: an accepted invitation stays accepted.
+    if (invitation.status === 'accepted') throw validationError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.alreadyUsed);
+    // Rule 4 judges expiry by expiresAt, whatever the stored status says.
+    if (isExpired(invitation, now)) {
+      if (await this.store.markExpired(invitation.id)) this.metrics.invitationExpired();
+      throw validationError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.expired);
     }
+    // Rule 5.
+    return toValidInvitationResponse(invitation, await this.store.findTenantName(invitation.tenantId));
   }
 
-  /** Spec 4.2, rules in order. No body is read and the caller is not checked. */
+  /** Spec 4.2 rules 1–5. No body is read and the caller is not checked. */
   async accept(token: string): Promise<AcceptedInvitationResponse> {
-    try {
-      // Rule 1.
-      if (isEmpty(token)) throw acceptanceError(HttpStatus.BAD_REQUEST, 'INVALID');
-      const now = this.clock.now();
-      const invitation = await this.load(token);
-      refuseUnacceptable(invitation, now);
-      // Rule 5. The conditional update decides between parallel requests; a loser reads the
-      // invitation again and gets the refusal that applies now (rule 3 after a parallel accept).
-      if (!(await this.store.accept(invitation.id, now))) {
-        refuseUnacceptable(await this.load(invitation.id), now);
-        throw new Error('The invitation was neither accepted nor refused');
-      }
-      this.metrics.invitationAccepted();
-      return toAcceptedInvitationResponse(invitation);
-    } catch (failure) {
-      if (failure instanceof HttpException) throw failure;
-      // Rule 6.
-      throw acceptanceError(HttpStatus.INTERNAL_SERVER_ERROR, 'INTERNAL_ERROR', failure);
+    // Rule 1.
+    if (isEmpty(token)) throw acceptanceError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.invalid);
+    const now = this.clock.now();
+    const invitation = await this.load(token);
+    refuseUnacceptable(invitation, now);
+    // Rule 5. The conditional update decides between parallel requests; a loser reads the
+    // invitation again and gets the refusal that applies now (rule 3 after a parallel accept).
+    if (!(await this.store.accept(invitation.id, now))) {
+      refuseUnacceptable(await this.load(invitation.id), now);
+      throw new Error('The invitation was neither accepted nor refused');
     }
+    this.metrics.invitationAccepted();
+    return toAcceptedInvitationResponse(invitation);
   }
 
   /** Rule 2 of both endpoints: an invitation that "cannot be loaded" is answered as a missing one. */
@@ -92,9 +83,9 @@ const isExpired = (invitation: InvitationEntity, now: Date): boolean =>
 /** Spec 4.2 rules 2–4. Unlike GET, an expired invitation is left unchanged (section 3). */
 function refuseUnacceptable(invitation: InvitationEntity | null, now: Date): asserts invitation is InvitationEntity {
   // Rule 2.
-  if (!invitation) throw acceptanceError(HttpStatus.NOT_FOUND, 'INVALID');
+  if (!invitation) throw acceptanceError(HttpStatus.NOT_FOUND, INVITATION_ERRORS.invalid);
   // Rule 3 comes before the expiry check.
-  if (invitation.status === 'accepted') throw acceptanceError(HttpStatus.BAD_REQUEST, 'ALREADY_USED');
+  if (invitation.status === 'accepted') throw acceptanceError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.alreadyUsed);
   // Rule 4 judges expiry by expiresAt, whatever the stored status says.
-  if (isExpired(invitation, now)) throw acceptanceError(HttpStatus.BAD_REQUEST, 'EXPIRED');
+  if (isExpired(invitation, now)) throw acceptanceError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.expired);
 }

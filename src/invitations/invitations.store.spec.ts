@@ -1,6 +1,8 @@
 import { DataSource, Repository } from 'typeorm';
-import { dataSourceOptions } from '../database/data-source-options';
-import { InvitationEntity, TenantEntity } from '../database/entities';
+import { memoryDataSource } from '../../test/support/memory-data-source';
+import { withoutTable } from '../../test/support/without-table';
+import { IdGenerator } from '../common/id-generator';
+import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
 import { InvitationsStore } from './invitations.store';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
@@ -15,19 +17,20 @@ describe(InvitationsStore.name, () => {
   let sequence = 0;
 
   beforeAll(async () => {
-    dataSource = new DataSource(dataSourceOptions({ database: { type: 'sqlite', database: ':memory:' }, migrationsRun: true }));
-    await dataSource.initialize();
+    dataSource = await memoryDataSource();
     invitations = dataSource.getRepository(InvitationEntity);
     tenants = dataSource.getRepository(TenantEntity);
-    store = new InvitationsStore(invitations, tenants);
+    store = new InvitationsStore(dataSource, new IdGenerator());
   });
   afterAll(() => dataSource.destroy());
   beforeEach(async () => {
+    await dataSource.getRepository(InvitationEmailOutboxEntity).clear();
     await invitations.clear();
     await tenants.clear();
   });
 
-  async function invitation(overrides: Partial<InvitationEntity> = {}): Promise<InvitationEntity> {
+  /** An invitation row, inserted unless `insert` is false. */
+  async function invitation(overrides: Partial<InvitationEntity> = {}, insert = true): Promise<InvitationEntity> {
     const row: InvitationEntity = {
       id: `abcdef00-0000-4000-8000-${String(++sequence).padStart(12, '0')}`,
       tenantId: 'tenant-1',
@@ -39,7 +42,7 @@ describe(InvitationsStore.name, () => {
       createdAt: NOW,
       ...overrides,
     };
-    await invitations.insert(row);
+    if (insert) await invitations.insert(row);
     return row;
   }
   const statusOf = async (id: string) => (await invitations.findOneByOrFail({ id })).status;
@@ -56,6 +59,36 @@ describe(InvitationsStore.name, () => {
       expect(await store.findById(row.id.toUpperCase())).toBeNull();
       expect(await store.findById(`${row.id} `)).toBeNull();
       expect(await store.findById("' OR 1=1 --")).toBeNull();
+    });
+  });
+
+  describe('create', () => {
+    const email = (invitation: InvitationEntity) => ({
+      to: 'Invitee@Example.com',
+      tenantName: 'Acme',
+      inviterEmail: 'owner@acme.example',
+      role: invitation.role,
+      expiresAt: invitation.expiresAt,
+      link: `https://portal.example.com/invitations/${invitation.id}`,
+    });
+    const outboxRows = () => dataSource.getRepository(InvitationEmailOutboxEntity).find();
+
+    it('stores the invitation and the pending outbox row of its e-mail', async () => {
+      const row = await invitation({ id: 'abcdef00-0000-4000-8000-00000000c0de' }, false);
+      await store.create(row, email(row));
+      expect(await store.findById(row.id)).toEqual(row);
+      const [outbox] = await outboxRows();
+      expect(outbox).toMatchObject({ invitationId: row.id, status: 'pending', attempts: 0, nextAttemptAt: NOW, createdAt: NOW });
+      expect(JSON.parse(outbox.payload)).toEqual({ ...email(row), tenantId: 'tenant-1', expiresAt: row.expiresAt.toISOString() });
+    });
+
+    it.each(['tenant_invitations', 'invitation_email_outbox'])('writes neither row when %s cannot be written', async (table) => {
+      const row = await invitation({}, false);
+      await withoutTable(dataSource, table, async () => {
+        await expect(store.create(row, email(row))).rejects.toThrow();
+      });
+      expect(await invitations.count()).toBe(0);
+      expect(await outboxRows()).toEqual([]);
     });
   });
 

@@ -1,15 +1,37 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { MoreThanOrEqual, Not, Repository } from 'typeorm';
-import { InvitationEntity, TenantEntity } from '../database/entities';
+import { DataSource, MoreThanOrEqual, Not, Repository } from 'typeorm';
+import { IdGenerator } from '../common/id-generator';
+import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
+import { insertAtomically } from '../database/insert-atomically';
+import { InvitationEmail } from '../mail/invitation-mailer';
+import { newOutboxRow } from '../mail/outbox/invitation-outbox';
 
-/** The invitation rows that the public endpoints read and change, with parameterised queries only. */
+/** Spec section 2: where a tenant has no name, the display name "Organisation" is used. */
+export const DEFAULT_TENANT_NAME = 'Organisation';
+export const tenantDisplayName = (name: string | null): string => (name?.trim() ? name : DEFAULT_TENANT_NAME);
+
+/** The invitation rows, with parameterised queries only. */
 @Injectable()
 export class InvitationsStore {
   constructor(
-    @InjectRepository(InvitationEntity) private readonly invitations: Repository<InvitationEntity>,
-    @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
+    private readonly dataSource: DataSource,
+    private readonly ids: IdGenerator,
   ) {}
+
+  private get invitations(): Repository<InvitationEntity> {
+    return this.dataSource.getRepository(InvitationEntity);
+  }
+
+  /**
+   * Stores the invitation and the e-mail to send for it, both or neither; the mail outbox
+   * delivers the e-mail afterwards.
+   */
+  async create(invitation: InvitationEntity, email: InvitationEmail): Promise<void> {
+    await insertAtomically(this.dataSource, [
+      [InvitationEntity, invitation],
+      [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
+    ]);
+  }
 
   /** The invitation whose id is exactly `id`, or null. */
   async findById(id: string): Promise<InvitationEntity | null> {
@@ -19,9 +41,11 @@ export class InvitationsStore {
     return invitation?.id === id ? invitation : null;
   }
 
-  /** The tenant's name; null when the tenant or its name is absent. */
+  /** The tenant's name; null when the tenant or its name is absent (see tenantDisplayName). */
   async findTenantName(tenantId: string): Promise<string | null> {
-    const tenant = await this.tenants.findOne({ select: { id: true, name: true }, where: { id: tenantId } });
+    const tenant = await this.dataSource
+      .getRepository(TenantEntity)
+      .findOne({ select: { id: true, name: true }, where: { id: tenantId } });
     return tenant?.name ?? null;
   }
 

@@ -1,7 +1,7 @@
 /** What the invitation e-mail says (spec 4.9 rule 10). */
 export interface InvitationEmail {
   to: string;
-  /** The tenant's name, or "Organisation" when it has none. */
+  /** The tenant's display name: its name, or the spec's default name when it has none. */
   tenantName: string;
   /** The inviter's e-mail, shown as the inviter's name; null when the session carries none. */
   inviterEmail: string | null;

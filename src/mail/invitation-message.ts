@@ -1,5 +1,9 @@
 import { InvitationEmail } from './invitation-mailer';
 
+/** The acceptance link of an invitation: `<base address>/invitations/<token>`. */
+export const invitationLink = (baseAddress: string, token: string): string =>
+  `${baseAddress}/invitations/${encodeURIComponent(token)}`;
+
 export interface InvitationMessage {
   subject: string;
   text: string;

@@ -25,6 +25,6 @@ export function mailerOptions(config: AppConfig): MailerOptions {
 @Module({
   imports: [MailerModule.forRootAsync({ inject: [AppConfig], useFactory: mailerOptions })],
   providers: [{ provide: InvitationMailer, useClass: NodemailerInvitationMailer }, InvitationOutbox, InvitationOutboxWorker],
-  exports: [InvitationMailer, InvitationOutbox, InvitationOutboxWorker],
+  exports: [InvitationOutboxWorker],
 })
 export class MailModule {}

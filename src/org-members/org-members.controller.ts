@@ -1,12 +1,14 @@
-import { Body, Controller, Delete, Headers, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
-import type { IncomingHttpHeaders } from 'node:http';
-import { ApiInviteMember, ApiOrgMembers, ApiRemoveMember } from '../api-docs/org-members.docs';
+import { Body, Controller, Delete, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
 import { Caller, CurrentCaller } from '../auth/caller';
 import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
+import { FailureResponse } from '../common/failure-response';
+import { RequestOrigin } from '../common/request-origin';
 import { BodyGuard } from '../common/validate-body';
 import { InviteThrottlerGuard } from '../rate-limit/invite-throttler.guard';
 import { InviteDto } from './dto/invite.dto';
+import { ApiInviteMember, ApiOrgMembers, ApiRemoveMember } from './org-members.docs';
+import { INVITE_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
 import { OrgMembersService } from './org-members.service';
 
 /** Guards run in the order listed: that order is the spec's order of rules. */
@@ -18,21 +20,20 @@ export class OrgMembersController {
   /** Spec 4.9: body (rules 1–3), session (4), org admin (5–6), rate limit (7), then the service. */
   @Post('invite')
   @ApiInviteMember()
+  @FailureResponse({ error: INVITE_ERRORS.createFailed })
   @HttpCode(HttpStatus.OK)
   @UseGuards(BodyGuard(InviteDto), SessionGuard, OrgAdminGuard, InviteThrottlerGuard)
-  @OrgAdminMessagesFor({ notOrgUser: 'Only organisation users can invite', notOwnerOrAdmin: 'Only owner or admin can invite users' })
-  inviteMember(@CurrentCaller() caller: Caller, @Body() dto: InviteDto, @Headers() headers: IncomingHttpHeaders) {
-    return this.service.invite(caller, dto, headers);
+  @OrgAdminMessagesFor({ notOrgUser: INVITE_ERRORS.notOrgUser, notOwnerOrAdmin: INVITE_ERRORS.notOwnerOrAdmin })
+  inviteMember(@CurrentCaller() caller: Caller, @Body() dto: InviteDto, @RequestOrigin() origin: string) {
+    return this.service.invite(caller, dto, origin);
   }
 
   /** Spec 4.10: session (rule 1), org admin (2–3), then the service. */
   @Delete('users/:id')
   @ApiRemoveMember()
+  @FailureResponse({ error: REMOVE_MEMBER_ERRORS.removeFailed })
   @UseGuards(SessionGuard, OrgAdminGuard)
-  @OrgAdminMessagesFor({
-    notOrgUser: 'Only organisation users can access this',
-    notOwnerOrAdmin: 'Only owner or admin can remove users',
-  })
+  @OrgAdminMessagesFor({ notOrgUser: REMOVE_MEMBER_ERRORS.notOrgUser, notOwnerOrAdmin: REMOVE_MEMBER_ERRORS.notOwnerOrAdmin })
   removeMember(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     return this.service.removeMember(caller, id);
   }

@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { InvitationEntity, TenantEntity } from '../database/entities';
+import { InvitationsModule } from '../invitations/invitations.module';
 import { MailModule } from '../mail/mail.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { OrgMembersController } from './org-members.controller';
 import { OrgMembersService } from './org-members.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([InvitationEntity, TenantEntity]), MailModule, RateLimitModule],
+  imports: [InvitationsModule, MailModule, RateLimitModule],
   controllers: [OrgMembersController],
   providers: [OrgMembersService],
 })

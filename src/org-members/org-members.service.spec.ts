@@ -1,78 +1,26 @@
 import { Logger } from '@nestjs/common';
 import { DataSource, Repository } from 'typeorm';
+import { apiFailure } from '../../test/support/api-failure';
+import { memoryDataSource } from '../../test/support/memory-data-source';
+import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
+import { TestClock } from '../../test/support/test-clock';
+import { withoutTable } from '../../test/support/without-table';
 import { Caller } from '../auth/caller';
-import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { parseConfig } from '../config/app-config';
-import { dataSourceOptions } from '../database/data-source-options';
 import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
-import { IdentityStore, IdentityUser, UserPage } from '../identity/identity-store';
-import { InvitationOutbox } from '../mail/outbox/invitation-outbox';
+import { InvitationsStore } from '../invitations/invitations.store';
 import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker';
 import { Metrics } from '../metrics/metrics';
 import { InviteDto } from './dto/invite.dto';
+import { OrgMembersController } from './org-members.controller';
 import { OrgMembersService } from './org-members.service';
-import { apiFailure } from '../../test/support/api-failure';
-
-/** A hand-written in-memory IdentityStore with the look-ups the service uses. */
-class FakeIdentityStore extends IdentityStore {
-  users = new Map<string, IdentityUser>();
-  removed: string[] = [];
-  lookups: string[] = [];
-  failure?: Error;
-
-  add(user: Partial<IdentityUser> & { id: string }): IdentityUser {
-    const full = { email: `${user.id}@example.com`, platformRole: null, userType: 'org', tenantId: null, role: null, ...user };
-    this.users.set(full.id, full);
-    return full;
-  }
-  async findById(id: string) {
-    this.lookups.push(id);
-    if (this.failure) throw this.failure;
-    return this.users.get(id) ?? null;
-  }
-  async findByEmail(): Promise<IdentityUser[]> {
-    throw new Error('not used');
-  }
-  async findTenantMemberByEmail(tenantId: string, email: string) {
-    if (this.failure) throw this.failure;
-    const wanted = email.toLowerCase();
-    return [...this.users.values()].find((u) => u.tenantId === tenantId && u.email.toLowerCase() === wanted) ?? null;
-  }
-  async listTenantUsers(): Promise<IdentityUser[]> {
-    throw new Error('not used');
-  }
-  async listSuperAdmins(): Promise<UserPage> {
-    throw new Error('not used');
-  }
-  async grantSuperAdmin(): Promise<void> {
-    throw new Error('not used');
-  }
-  async deleteUser(): Promise<void> {
-    throw new Error('not used');
-  }
-  async removeFromTenant(id: string) {
-    if (this.failure) throw this.failure;
-    this.removed.push(id);
-    Object.assign(this.users.get(id)!, { tenantId: null, role: null });
-  }
-  async ping() {}
-}
 
 /** The worker's one method the service calls; delivery itself is tested in invitation-outbox.worker.spec.ts. */
 class FakeOutboxWorker {
   kicks = 0;
   kick() {
     this.kicks++;
-  }
-}
-
-class FixedClock extends Clock {
-  constructor(private readonly at: Date) {
-    super();
-  }
-  override now() {
-    return new Date(this.at);
   }
 }
 
@@ -107,7 +55,7 @@ describe(OrgMembersService.name, () => {
   let invitations: Repository<InvitationEntity>;
   let outboxRows: Repository<InvitationEmailOutboxEntity>;
   let tenants: Repository<TenantEntity>;
-  let identity: FakeIdentityStore;
+  let identity: MemoryIdentityStore;
   let worker: FakeOutboxWorker;
   let errors: jest.SpyInstance;
   const metrics = new Metrics();
@@ -115,28 +63,18 @@ describe(OrgMembersService.name, () => {
   const service = (env: Record<string, string> = {}) =>
     new OrgMembersService(
       identity,
-      tenants,
-      new InvitationOutbox(dataSource, new IdGenerator()),
+      new InvitationsStore(dataSource, new IdGenerator()),
       worker as unknown as InvitationOutboxWorker,
-      new FixedClock(NOW),
+      new TestClock(NOW),
       new FixedIds(TOKEN),
       parseConfig(env),
       metrics,
     );
   /** The e-mails recorded for sending. */
   const queued = async () => (await outboxRows.find()).map((row) => JSON.parse(row.payload));
-  /** Runs `work` while `table` is renamed away, so that writes to it fail. */
-  const withoutTable = async (table: string, work: () => Promise<void>) => {
-    await dataSource.query(`ALTER TABLE ${table} RENAME TO ${table}_away`);
-    try {
-      await work();
-    } finally {
-      await dataSource.query(`ALTER TABLE ${table}_away RENAME TO ${table}`);
-    }
-  };
 
   beforeAll(async () => {
-    dataSource = await new DataSource(dataSourceOptions({ database: { type: 'sqlite', database: ':memory:' }, migrationsRun: true })).initialize();
+    dataSource = await memoryDataSource();
     invitations = dataSource.getRepository(InvitationEntity);
     outboxRows = dataSource.getRepository(InvitationEmailOutboxEntity);
     tenants = dataSource.getRepository(TenantEntity);
@@ -148,17 +86,18 @@ describe(OrgMembersService.name, () => {
     await outboxRows.clear();
     await tenants.clear();
     await tenants.insert({ id: TENANT, name: 'Acme', type: 'business', status: 'pending_owner', createdAt: NOW });
-    identity = new FakeIdentityStore();
+    identity = new MemoryIdentityStore();
     worker = new FakeOutboxWorker();
     errors = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
   });
   afterEach(() => jest.restoreAllMocks());
 
   describe('invite (spec 4.9 rules 8–12)', () => {
-    const headers = { host: 'portal.example.com', 'x-forwarded-proto': 'http' };
+    const origin = 'http://portal.example.com';
+    const inviting = OrgMembersController.prototype.inviteMember;
 
     it('rules 9 and 11: stores a pending invitation and answers with the e-mail as submitted', async () => {
-      const result = await service().invite(caller(), dto('New.Person@Example.COM', 'admin'), headers);
+      const result = await service().invite(caller(), dto('New.Person@Example.COM', 'admin'), origin);
 
       expect(result).toEqual({
         success: true,
@@ -179,7 +118,7 @@ describe(OrgMembersService.name, () => {
     });
 
     it('rule 10: records the e-mail with the tenant name, inviter, role, expiry and link, and wakes the worker', async () => {
-      await service().invite(caller(), dto('New.Person@Example.COM'), headers);
+      await service().invite(caller(), dto('New.Person@Example.COM'), origin);
       expect(await queued()).toEqual([
         {
           to: 'New.Person@Example.COM',
@@ -197,8 +136,13 @@ describe(OrgMembersService.name, () => {
       expect(worker.kicks).toBe(1);
     });
 
+    it('rule 10: PUBLIC_BASE_URL is the link base whatever the request origin is', async () => {
+      await service({ PUBLIC_BASE_URL: 'https://portal.example.com' }).invite(caller(), dto('a@example.com'), 'http://evil.example');
+      expect((await queued())[0].link).toBe(`https://portal.example.com/invitations/${TOKEN}`);
+    });
+
     it('rule 10: PUBLIC_BASE_URL replaces the request headers in the link', async () => {
-      await service({ PUBLIC_BASE_URL: 'https://app.example.org/portal/' }).invite(caller(), dto('a@example.com'), headers);
+      await service({ PUBLIC_BASE_URL: 'https://app.example.org/portal/' }).invite(caller(), dto('a@example.com'), origin);
       expect((await queued())[0].link).toBe(`https://app.example.org/portal/invitations/${TOKEN}`);
     });
 
@@ -207,18 +151,18 @@ describe(OrgMembersService.name, () => {
       ['has an empty name', ''],
     ])('rule 10: the tenant name is "Organisation" when the tenant %s', async (_, name) => {
       await tenants.update({ id: TENANT }, { name });
-      await service().invite(caller(), dto('a@example.com'), headers);
+      await service().invite(caller(), dto('a@example.com'), origin);
       expect((await queued())[0].tenantName).toBe('Organisation');
     });
 
     it('rule 10: the tenant name is "Organisation" when the tenant row is absent', async () => {
-      await service().invite(caller({ tenantId: 'no-such-tenant' }), dto('a@example.com'), headers);
+      await service().invite(caller({ tenantId: 'no-such-tenant' }), dto('a@example.com'), origin);
       expect((await queued())[0].tenantName).toBe('Organisation');
     });
 
     it('rule 8: an e-mail already in the tenant, in any case, is 400 with nothing stored or sent', async () => {
       identity.add({ id: 'member-1', email: 'taken@example.com', tenantId: TENANT, role: 'member' });
-      expect(await apiFailure(service().invite(caller(), dto('TAKEN@example.com'), headers))).toEqual({
+      expect(await apiFailure(service().invite(caller(), dto('TAKEN@example.com'), origin))).toEqual({
         status: 400,
         body: { error: 'User is already a member of this organisation' },
       });
@@ -229,12 +173,12 @@ describe(OrgMembersService.name, () => {
 
     it('rule 8: the same e-mail in another tenant is no obstacle', async () => {
       identity.add({ id: 'elsewhere', email: 'taken@example.com', tenantId: 'tenant-2', role: 'owner' });
-      expect((await service().invite(caller(), dto('taken@example.com'), headers)).success).toBe(true);
+      expect((await service().invite(caller(), dto('taken@example.com'), origin)).success).toBe(true);
     });
 
     it('rule 12: an identity store failure is 500 "Failed to create invitation", nothing stored or sent', async () => {
       identity.failure = new Error('store down');
-      expect(await apiFailure(service().invite(caller(), dto('a@example.com'), headers))).toEqual({
+      expect(await apiFailure(service().invite(caller(), dto('a@example.com'), origin), inviting)).toEqual({
         status: 500,
         body: { error: 'Failed to create invitation' },
       });
@@ -243,8 +187,8 @@ describe(OrgMembersService.name, () => {
     });
 
     it('rule 9: a failed invitation insert is 500 "Failed to create invitation" and records no e-mail', async () => {
-      await withoutTable('tenant_invitations', async () => {
-        expect(await apiFailure(service().invite(caller(), dto('a@example.com'), headers))).toEqual({
+      await withoutTable(dataSource, 'tenant_invitations', async () => {
+        expect(await apiFailure(service().invite(caller(), dto('a@example.com'), origin), inviting)).toEqual({
           status: 500,
           body: { error: 'Failed to create invitation' },
         });
@@ -255,8 +199,8 @@ describe(OrgMembersService.name, () => {
     });
 
     it('rule 9: the invitation and its e-mail are one transaction: a failed outbox insert leaves no invitation', async () => {
-      await withoutTable('invitation_email_outbox', async () => {
-        expect(await apiFailure(service().invite(caller(), dto('a@example.com'), headers))).toEqual({
+      await withoutTable(dataSource, 'invitation_email_outbox', async () => {
+        expect(await apiFailure(service().invite(caller(), dto('a@example.com'), origin), inviting)).toEqual({
           status: 500,
           body: { error: 'Failed to create invitation' },
         });
@@ -327,7 +271,7 @@ describe(OrgMembersService.name, () => {
     it('rule 9: a store failure is 500 "Failed to remove user"', async () => {
       identity.add({ id: 'member-1', tenantId: TENANT, role: 'member' });
       identity.failure = new Error('store down');
-      expect(await apiFailure(service().removeMember(caller(), 'member-1'))).toEqual({ status: 500, body: { error: 'Failed to remove user' } });
+      expect(await apiFailure(service().removeMember(caller(), 'member-1'), OrgMembersController.prototype.removeMember)).toEqual({ status: 500, body: { error: 'Failed to remove user' } });
     });
   });
 });

@@ -2,8 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsString, MaxLength, NotContains } from 'class-validator';
 import { TENANT_TYPES } from '../../database/entities/tenant.entity';
-
-export const INVALID_TENANT_TYPE = `Invalid tenant type. Must be one of: ${TENANT_TYPES.join(', ')}`;
+import { TENANT_ERRORS } from '../admin-tenants.messages';
 
 const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 
@@ -13,12 +12,12 @@ export class CreateTenantDto {
   @MaxLength(255, { message: 'Name must be at most 255 characters' })
   @NotContains('\u0000', { message: 'Name must not contain NUL characters' })
   @IsString({ message: 'Name must be a string' })
-  @IsNotEmpty({ message: 'Name is required' })
+  @IsNotEmpty({ message: TENANT_ERRORS.nameRequired })
   @Transform(trimmed)
   name: string;
 
   @ApiProperty({ enum: TENANT_TYPES })
-  @IsIn(TENANT_TYPES, { message: INVALID_TENANT_TYPE })
-  @IsNotEmpty({ message: 'Type is required' })
+  @IsIn(TENANT_TYPES, { message: TENANT_ERRORS.invalidType })
+  @IsNotEmpty({ message: TENANT_ERRORS.typeRequired })
   type: string;
 }

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { MAX_PAGE_SIZE } from '../../identity/identity-store';
+import { INVALID_PAGE_TOKEN, MAX_PAGE_SIZE } from '../../identity/identity-store';
 
 export const LIMIT_MESSAGE = `limit must be an integer from 1 to ${MAX_PAGE_SIZE}`;
 
@@ -15,8 +15,8 @@ export class ListSuperAdminsQuery {
   limit: number = MAX_PAGE_SIZE;
 
   @ApiPropertyOptional({ maxLength: 2048, description: 'The nextToken of an earlier page; absent or empty for the first page' })
-  @MaxLength(2048, { message: 'Invalid pagination token' })
-  @IsString({ message: 'Invalid pagination token' })
+  @MaxLength(2048, { message: INVALID_PAGE_TOKEN })
+  @IsString({ message: INVALID_PAGE_TOKEN })
   @IsOptional()
   // A client that sends `token=` on the first page means "no token".
   @Transform(({ value }) => (value === '' ? undefined : value))

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IdentityUser, SUPER_ADMIN_ROLE } from '../../identity/identity-store';
+import { ADMIN_USERS_MESSAGES } from '../admin-users.messages';
 
 /** Spec section 2, User: the fields the service uses. */
 export class UserResponse {
@@ -36,7 +37,7 @@ export class GrantedSuperAdminResponse {
   @ApiProperty({ enum: [true] })
   success: true;
 
-  @ApiProperty({ example: 'Super admin role granted' })
+  @ApiProperty({ example: ADMIN_USERS_MESSAGES.granted })
   message: string;
 
   @ApiProperty()
@@ -54,7 +55,7 @@ export class DeletedUserResponse {
   @ApiProperty({ enum: [true] })
   success: true;
 
-  @ApiProperty({ example: 'User deleted' })
+  @ApiProperty({ example: ADMIN_USERS_MESSAGES.deleted })
   message: string;
 }
 

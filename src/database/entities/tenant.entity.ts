@@ -3,11 +3,6 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 export const TENANT_TYPES = ['personal', 'organisation', 'charity', 'business', 'nonprofit'] as const;
 export type TenantType = (typeof TENANT_TYPES)[number];
 
-/** Spec section 2: where a tenant has no name, the display name "Organisation" is used. */
-export const DEFAULT_TENANT_NAME = 'Organisation';
-export const tenantDisplayName = (name: string | null | undefined): string =>
-  name?.trim() ? name : DEFAULT_TENANT_NAME;
-
 @Entity({ name: 'tenants' })
 export class TenantEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })

@@ -177,16 +177,6 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
     return (await this.findByEmail(email)).find((user) => user.tenantId === tenantId) ?? null;
   }
 
-  /**
-   * Cognito cannot search custom attributes, so this reads the whole pool a page at a time
-   * (one ListUsers call per 60 users, under that API's rate quota) and keeps the tenant's users.
-   * Correct, but it costs in proportion to the pool: no request path of the service uses it.
-   */
-  async listTenantUsers(tenantId: string): Promise<IdentityUser[]> {
-    const users = await this.listUsers(undefined);
-    return users.filter((user) => user.tenantId === tenantId).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  }
-
   /** ListUsersInGroup on the super-admin group, with the API's limit and token mapped onto Cognito's. */
   async listSuperAdmins({ limit, token }: { limit: number; token?: string }): Promise<UserPage> {
     const pageSize = Math.min(Math.max(Math.trunc(limit) || 1, 1), MAX_PAGE_SIZE);
@@ -256,15 +246,15 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
     this.client.destroy();
   }
 
-  /** Every user that matches the filter (all users when there is none), following Cognito's pages. */
-  private async listUsers(filter: string | undefined): Promise<IdentityUser[]> {
+  /** Every user that matches the filter, following Cognito's pages. */
+  private async listUsers(filter: string): Promise<IdentityUser[]> {
     const users: IdentityUser[] = [];
     let paginationToken: string | undefined;
     do {
       const page = await this.client.send(
         new ListUsersCommand({
           UserPoolId: this.userPoolId,
-          ...(filter !== undefined && { Filter: filter }),
+          Filter: filter,
           Limit: MAX_PAGE_SIZE,
           ...(paginationToken && { PaginationToken: paginationToken }),
         }),

@@ -1,5 +1,3 @@
-import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { MoreThan, Repository } from 'typeorm';
 import { UserEntity } from '../../database/entities';
 import { IdentityStore, IdentityUser, InvalidPageTokenError, SUPER_ADMIN_ROLE, UserPage } from '../identity-store';
@@ -23,9 +21,8 @@ function decodeToken(token: string): string {
 }
 
 /** Users in the service's own `users` table. The e-mail column is case-insensitive and indexed. */
-@Injectable()
 export class LocalIdentityStore extends IdentityStore {
-  constructor(@InjectRepository(UserEntity) private readonly users: Repository<UserEntity>) {
+  constructor(private readonly users: Repository<UserEntity>) {
     super();
   }
 
@@ -43,11 +40,6 @@ export class LocalIdentityStore extends IdentityStore {
   async findTenantMemberByEmail(tenantId: string, email: string): Promise<IdentityUser | null> {
     const row = await this.users.findOneBy({ tenantId, email: email.toLowerCase() });
     return row && toIdentityUser(row);
-  }
-
-  async listTenantUsers(tenantId: string): Promise<IdentityUser[]> {
-    const rows = await this.users.find({ where: { tenantId }, order: { id: 'ASC' } });
-    return rows.map(toIdentityUser);
   }
 
   async listSuperAdmins({ limit, token }: { limit: number; token?: string }): Promise<UserPage> {

@@ -2,23 +2,32 @@ import { HttpException, HttpStatus } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 
 /** Spec section 7: the invitation error codes. */
-export const INVITATION_ERROR_CODES = ['INVALID', 'ALREADY_USED', 'EXPIRED', 'INTERNAL_ERROR'] as const;
-export type InvitationErrorCode = (typeof INVITATION_ERROR_CODES)[number];
+export const INVITATION_ERRORS = {
+  invalid: 'INVALID',
+  alreadyUsed: 'ALREADY_USED',
+  expired: 'EXPIRED',
+  internal: 'INTERNAL_ERROR',
+} as const;
+export type InvitationErrorCode = (typeof INVITATION_ERRORS)[keyof typeof INVITATION_ERRORS];
 
-/** A refusal of GET /api/invitations/{token}: `{valid:false, error}`. */
-export const validationError = (status: HttpStatus, error: InvitationErrorCode, cause?: unknown) =>
-  new HttpException({ valid: false, error }, status, { cause });
+/** The body of a refusal of GET /api/invitations/{token}. */
+export const validationErrorBody = (error: InvitationErrorCode) => ({ valid: false, error });
 
-/** A refusal of POST /api/invitations/{token}: `{success:false, error}`. */
-export const acceptanceError = (status: HttpStatus, error: InvitationErrorCode, cause?: unknown) =>
-  new HttpException({ success: false, error }, status, { cause });
+/** The body of a refusal of POST /api/invitations/{token}. */
+export const acceptanceErrorBody = (error: InvitationErrorCode) => ({ success: false, error });
+
+export const validationError = (status: HttpStatus, error: InvitationErrorCode) =>
+  new HttpException(validationErrorBody(error), status);
+
+export const acceptanceError = (status: HttpStatus, error: InvitationErrorCode) =>
+  new HttpException(acceptanceErrorBody(error), status);
 
 /** The body of validationError, for the API document. */
 export class InvitationValidationErrorBody {
   @ApiProperty({ enum: [false] })
   valid: false;
 
-  @ApiProperty({ enum: ['INVALID', 'ALREADY_USED', 'EXPIRED'] })
+  @ApiProperty({ enum: [INVITATION_ERRORS.invalid, INVITATION_ERRORS.alreadyUsed, INVITATION_ERRORS.expired] })
   error: InvitationErrorCode;
 }
 
@@ -27,6 +36,6 @@ export class InvitationAcceptanceErrorBody {
   @ApiProperty({ enum: [false] })
   success: false;
 
-  @ApiProperty({ enum: INVITATION_ERROR_CODES })
+  @ApiProperty({ enum: Object.values(INVITATION_ERRORS) })
   error: InvitationErrorCode;
 }

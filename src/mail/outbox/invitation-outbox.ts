@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, DataSource, Repository } from 'typeorm';
-import { IdGenerator } from '../../common/id-generator';
 import { InvitationEmailOutboxEntity, InvitationEntity } from '../../database/entities';
 import { OutboxStatus } from '../../database/entities/invitation-email-outbox.entity';
-import { insertAtomically } from '../../database/insert-atomically';
 import { InvitationEmail } from '../invitation-mailer';
 
 /** An outbox row as the worker uses it. */
@@ -26,42 +24,42 @@ const LAST_ERROR_LENGTH = 1_000;
 const status = (value: OutboxStatus) => value;
 
 /**
- * The invitation e-mail outbox. Rows are written with their invitation in one transaction, and
- * claimed one by one with a conditional UPDATE, so that of several workers (in one instance or
- * many) exactly one gets each row. A claim lapses at `claimed_until`, when another worker may
- * take the row over from one that died.
+ * The outbox row that delivers `email` for `invitation`. Whoever creates the invitation writes
+ * this row in the same transaction, so that an invitation never exists without its e-mail.
+ */
+export function newOutboxRow(
+  id: string,
+  invitation: Pick<InvitationEntity, 'id' | 'tenantId' | 'createdAt'>,
+  email: InvitationEmail,
+): InvitationEmailOutboxEntity {
+  const payload: Payload = { ...email, tenantId: invitation.tenantId, expiresAt: email.expiresAt.toISOString() };
+  return {
+    id,
+    invitationId: invitation.id,
+    payload: JSON.stringify(payload),
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: invitation.createdAt,
+    claimedBy: null,
+    claimedUntil: null,
+    lastError: null,
+    createdAt: invitation.createdAt,
+    sentAt: null,
+  };
+}
+
+/**
+ * Delivery's side of the invitation e-mail outbox: it writes no rows of its own. Rows are claimed
+ * one by one with a conditional UPDATE, so that of several workers (in one instance or many)
+ * exactly one gets each row. A claim lapses at `claimed_until`, when another worker may take the
+ * row over from one that died.
  */
 @Injectable()
 export class InvitationOutbox {
-  constructor(
-    private readonly dataSource: DataSource,
-    private readonly ids: IdGenerator,
-  ) {}
+  constructor(private readonly dataSource: DataSource) {}
 
   private get rows(): Repository<InvitationEmailOutboxEntity> {
     return this.dataSource.getRepository(InvitationEmailOutboxEntity);
-  }
-
-  /** Stores the invitation and the e-mail to send for it, both or neither. */
-  async createInvitation(invitation: InvitationEntity, email: InvitationEmail): Promise<void> {
-    const payload: Payload = { ...email, tenantId: invitation.tenantId, expiresAt: email.expiresAt.toISOString() };
-    const row: InvitationEmailOutboxEntity = {
-      id: this.ids.uuid(),
-      invitationId: invitation.id,
-      payload: JSON.stringify(payload),
-      status: 'pending',
-      attempts: 0,
-      nextAttemptAt: invitation.createdAt,
-      claimedBy: null,
-      claimedUntil: null,
-      lastError: null,
-      createdAt: invitation.createdAt,
-      sentAt: null,
-    };
-    await insertAtomically(this.dataSource, [
-      [InvitationEntity, invitation],
-      [InvitationEmailOutboxEntity, row],
-    ]);
   }
 
   /**

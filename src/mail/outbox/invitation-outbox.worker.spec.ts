@@ -1,14 +1,14 @@
 import { Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { DataSource, Repository } from 'typeorm';
-import { Clock } from '../../common/clock';
-import { IdGenerator } from '../../common/id-generator';
+import { memoryDataSource } from '../../../test/support/memory-data-source';
+import { TestClock } from '../../../test/support/test-clock';
 import { parseConfig } from '../../config/app-config';
 import { Metrics } from '../../metrics/metrics';
-import { dataSourceOptions } from '../../database/data-source-options';
 import { InvitationEmailOutboxEntity, InvitationEntity } from '../../database/entities';
 import { InvitationEmail, InvitationMailer } from '../invitation-mailer';
 import { SEND_TIMEOUT_MS } from '../mail.module';
-import { InvitationOutbox } from './invitation-outbox';
+import { InvitationOutbox, newOutboxRow } from './invitation-outbox';
 import { OUTBOX_BATCH_SIZE, OUTBOX_CLAIM_MS, InvitationOutboxWorker } from './invitation-outbox.worker';
 
 class FakeMailer extends InvitationMailer {
@@ -23,18 +23,6 @@ class FakeMailer extends InvitationMailer {
   }
 }
 
-class MovableClock extends Clock {
-  constructor(public at: Date) {
-    super();
-  }
-  override now() {
-    return new Date(this.at);
-  }
-  advance(ms: number) {
-    this.at = new Date(this.at.getTime() + ms);
-  }
-}
-
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const ENV = { OUTBOX_MAX_ATTEMPTS: '4', OUTBOX_RETRY_BASE_MS: '1000', OUTBOX_RETRY_MAX_MS: '3000', OUTBOX_POLL_INTERVAL_MS: '3600000' };
 let sequence = 0;
@@ -45,14 +33,14 @@ describe(InvitationOutboxWorker.name, () => {
   let rows: Repository<InvitationEmailOutboxEntity>;
   let outbox: InvitationOutbox;
   let mailer: FakeMailer;
-  let clock: MovableClock;
+  let clock: TestClock;
   let logged: { warn: jest.SpyInstance; error: jest.SpyInstance; log: jest.SpyInstance };
 
   let metrics: Metrics;
   const worker = (env: Record<string, string> = ENV) => new InvitationOutboxWorker(outbox, mailer, clock, parseConfig(env), metrics);
   const emailsCounted = async () => (await metrics.scrape()).split('\n').filter((line) => line.startsWith('invitation_emails_total'));
 
-  /** Creates an invitation and its outbox row, as the invite endpoint does. */
+  /** Creates an invitation and its outbox row, as InvitationsStore does. */
   const invite = async (to = 'new@example.com', overrides: Partial<InvitationEntity> = {}) => {
     const invitation: InvitationEntity = {
       id: token(),
@@ -73,7 +61,8 @@ describe(InvitationOutboxWorker.name, () => {
       expiresAt: invitation.expiresAt,
       link: `https://portal.example.com/invitations/${invitation.id}`,
     };
-    await outbox.createInvitation(invitation, email);
+    await dataSource.getRepository(InvitationEntity).insert(invitation);
+    await rows.insert(newOutboxRow(randomUUID(), invitation, email));
     return { invitation, email };
   };
   const only = async () => {
@@ -84,10 +73,9 @@ describe(InvitationOutboxWorker.name, () => {
   const lines = (spy: jest.SpyInstance) => spy.mock.calls.map((call) => String(call[0]));
 
   beforeAll(async () => {
-    const options = dataSourceOptions({ database: { type: 'sqlite', database: ':memory:' }, migrationsRun: true });
-    dataSource = await new DataSource(options).initialize();
+    dataSource = await memoryDataSource();
     rows = dataSource.getRepository(InvitationEmailOutboxEntity);
-    outbox = new InvitationOutbox(dataSource, new IdGenerator());
+    outbox = new InvitationOutbox(dataSource);
   });
   afterAll(() => dataSource.destroy());
 
@@ -96,7 +84,7 @@ describe(InvitationOutboxWorker.name, () => {
     await dataSource.getRepository(InvitationEntity).clear();
     mailer = new FakeMailer();
     metrics = new Metrics();
-    clock = new MovableClock(NOW);
+    clock = new TestClock(NOW);
     logged = {
       warn: jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined),
       error: jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined),

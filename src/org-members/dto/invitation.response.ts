@@ -1,16 +1,41 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { InvitationEntity } from '../../database/entities';
+import { INVITATION_ROLES } from '../../database/entities/invitation.entity';
 
 /** Spec 4.9 rule 11: the invitation as the inviter sees it. */
-export interface InvitationResponse {
+export class CreatedInvitationResponse {
+  @ApiProperty({ format: 'uuid', description: 'Also the invitation token' })
   id: string;
-  /** As submitted: the stored row holds it lower-cased. */
+
+  @ApiProperty({ description: 'As submitted, not lower-cased' })
   email: string;
+
+  @ApiProperty({ enum: INVITATION_ROLES })
   role: string;
+
+  @ApiProperty({ enum: ['pending'] })
   status: string;
+
+  @ApiProperty({ format: 'date-time', description: '7 days after creation' })
   expiresAt: string;
 }
 
-export const toInvitationResponse = (invitation: InvitationEntity, submittedEmail: string): InvitationResponse => ({
+/** Spec 4.9 rule 11. */
+export class InviteMemberResponse {
+  @ApiProperty({ enum: [true] })
+  success: true;
+
+  @ApiProperty()
+  invitation: CreatedInvitationResponse;
+}
+
+/** Spec 4.10 rule 8. */
+export class RemoveMemberResponse {
+  @ApiProperty({ enum: [true] })
+  success: true;
+}
+
+export const toCreatedInvitationResponse = (invitation: InvitationEntity, submittedEmail: string): CreatedInvitationResponse => ({
   id: invitation.id,
   email: submittedEmail,
   role: invitation.role,

@@ -1,8 +1,8 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsNotEmpty } from 'class-validator';
+import { EMAIL_REQUIRED } from '../../common/messages';
 import { INVITATION_ROLES } from '../../database/entities/invitation.entity';
-
-export const INVALID_EMAIL = 'Invalid email address';
-export const INVALID_ROLE = 'Invalid role. Must be admin or member';
+import { INVITE_ERRORS } from '../org-members.messages';
 
 /**
  * Spec 4.9 rules 1–3. Rules on a property run bottom-up (see validateBody). IsEmail also
@@ -10,10 +10,12 @@ export const INVALID_ROLE = 'Invalid role. Must be admin or member';
  * so a valid address always fits the 320-character column.
  */
 export class InviteDto {
-  @IsEmail({}, { message: INVALID_EMAIL })
-  @IsNotEmpty({ message: 'Email is required' })
+  @ApiProperty({ example: 'new.member@example.com' })
+  @IsEmail({}, { message: INVITE_ERRORS.invalidEmail })
+  @IsNotEmpty({ message: EMAIL_REQUIRED })
   email: string;
 
-  @IsIn(INVITATION_ROLES, { message: INVALID_ROLE })
+  @ApiProperty({ enum: INVITATION_ROLES })
+  @IsIn(INVITATION_ROLES, { message: INVITE_ERRORS.invalidRole })
   role: string;
 }

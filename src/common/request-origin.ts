@@ -1,3 +1,4 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
 
 const PROTOCOLS = ['http', 'https'];
@@ -25,12 +26,15 @@ function hostOf(headers: IncomingHttpHeaders): string {
 }
 
 /**
- * The base address of invitation links (spec 4.9 rule 10, CONTRACT "Decisions"): PUBLIC_BASE_URL
- * when set; otherwise protocol + "://" + host from the request, where anything but http/https,
- * and a host that is not a plain hostname[:port], count as absent so that a forged header
- * cannot put another kind of address into the e-mail.
+ * The request's origin, protocol + "://" + host (spec 4.9 rule 10, CONTRACT "Decisions"): anything
+ * but http/https, and a host that is not a plain hostname[:port], count as absent, so that a
+ * forged header cannot put another kind of address into an e-mail.
  */
-export function baseAddress(headers: IncomingHttpHeaders, publicBaseUrl?: string): string {
-  if (publicBaseUrl) return publicBaseUrl;
+export function requestOrigin(headers: IncomingHttpHeaders): string {
   return `${protocolOf(headers)}://${hostOf(headers)}`;
 }
+
+/** The handler parameter that receives `requestOrigin` of the request: services never see headers. */
+export const RequestOrigin = createParamDecorator((_data: unknown, context: ExecutionContext): string =>
+  requestOrigin(context.switchToHttp().getRequest<{ headers: IncomingHttpHeaders }>().headers),
+);

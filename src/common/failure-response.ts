@@ -1,0 +1,76 @@
+import {
+  applyDecorators,
+  CallHandler,
+  ExecutionContext,
+  HttpException,
+  HttpStatus,
+  Injectable,
+  Logger,
+  NestInterceptor,
+  SetMetadata,
+  Type,
+  UseInterceptors,
+} from '@nestjs/common';
+import { catchError, Observable, throwError } from 'rxjs';
+import { ApiErrorResponse, ErrorBody, ErrorWithDetailsBody } from '../api-docs/api-docs';
+import { messageOf } from './api-error';
+
+const FAILURE_RESPONSE = 'failureResponse';
+const logger = new Logger('FailureResponse');
+
+export interface FailureResponseOptions {
+  /** The failure's message goes into `details` (spec 4.5–4.8). */
+  details?: boolean;
+  /** Other 500 bodies that the service answers itself for named failures: documented beside this one. */
+  documentedWith?: object[];
+  /** The body's OpenAPI schema, when it is not `{error}` or `{error, details}`. */
+  type?: Type<unknown>;
+}
+
+/** Every spec 500 body has an `error`: `{error}`, `{valid:false, error}` or `{success:false, error}`. */
+interface FailureBody {
+  error: string;
+}
+
+interface FailureResponseMetadata {
+  body: FailureBody;
+  details: boolean;
+}
+
+/**
+ * The spec's 500 answer of a route, declared once: an error that is not already an answer
+ * (an HttpException) is logged and becomes `body`, with the error as its cause (the exception
+ * filter logs its stack). Also documents the 500 in the OpenAPI document.
+ */
+export function FailureResponse(body: FailureBody, options: FailureResponseOptions = {}) {
+  const details = options.details ?? false;
+  const example = details ? { ...body, details: '<message of the failure>' } : body;
+  return applyDecorators(
+    SetMetadata<string, FailureResponseMetadata>(FAILURE_RESPONSE, { body, details }),
+    UseInterceptors(FailureResponseInterceptor),
+    ApiErrorResponse(
+      HttpStatus.INTERNAL_SERVER_ERROR,
+      'Unexpected failure',
+      [...(options.documentedWith ?? []), example],
+      options.type ?? (details ? ErrorWithDetailsBody : ErrorBody),
+    ),
+  );
+}
+
+/** What a handler's rejection is answered with: an HttpException as it is, anything else as the route's 500. */
+export function failureResponse(handler: object, error: unknown): unknown {
+  const failure = Reflect.getMetadata(FAILURE_RESPONSE, handler) as FailureResponseMetadata | undefined;
+  if (error instanceof HttpException || !failure) return error;
+  logger.error(`${failure.body.error}: ${messageOf(error)}`);
+  const body = failure.details ? { ...failure.body, details: messageOf(error) } : failure.body;
+  return new HttpException(body, HttpStatus.INTERNAL_SERVER_ERROR, { cause: error });
+}
+
+/** Applies the route's @FailureResponse to whatever its handler (pipes included) throws. */
+@Injectable()
+export class FailureResponseInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const handler = context.getHandler();
+    return next.handle().pipe(catchError((error: unknown) => throwError(() => failureResponse(handler, error))));
+  }
+}

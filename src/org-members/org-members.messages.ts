@@ -1,0 +1,18 @@
+/** Spec 4.9 and 4.10: the error messages of the organisation routes. */
+export const INVITE_ERRORS = {
+  invalidEmail: 'Invalid email address',
+  invalidRole: 'Invalid role. Must be admin or member',
+  notOrgUser: 'Only organisation users can invite',
+  notOwnerOrAdmin: 'Only owner or admin can invite users',
+  alreadyMember: 'User is already a member of this organisation',
+  createFailed: 'Failed to create invitation',
+} as const;
+
+export const REMOVE_MEMBER_ERRORS = {
+  notOrgUser: 'Only organisation users can access this',
+  notOwnerOrAdmin: 'Only owner or admin can remove users',
+  cannotRemoveSelf: 'Cannot remove yourself',
+  notInOrganisation: 'User is not in your organisation',
+  adminCannotRemoveOwner: 'Admins cannot remove owners',
+  removeFailed: 'Failed to remove user',
+} as const;
