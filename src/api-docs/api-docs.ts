@@ -2,6 +2,7 @@ import { Type } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiCookieAuth, ApiProperty, ApiResponse, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import { version } from '../../package.json';
+import { FORBIDDEN, UNAUTHORIZED } from '../common/messages';
 import { AppConfig } from '../config/app-config';
 
 export const API_DOCS_PATH = '/api/docs';
@@ -11,7 +12,7 @@ export const SESSION_SCHEME = 'session';
 
 /** Spec section 7: the error body of the admin and org routes. */
 export class ErrorBody {
-  @ApiProperty({ example: 'Forbidden' })
+  @ApiProperty({ example: FORBIDDEN })
   error: string;
 }
 
@@ -39,8 +40,8 @@ export function ApiErrorResponse(status: number, description: string, bodies: ob
 export const ApiSession = () => ApiCookieAuth(SESSION_SCHEME);
 
 /** Spec section 5 and CONTRACT: the bodies of a failed session or role check. */
-export const UNAUTHORIZED_BODY = { error: 'Unauthorized' };
-export const FORBIDDEN_BODY = { error: 'Forbidden' };
+export const UNAUTHORIZED_BODY = { error: UNAUTHORIZED };
+export const FORBIDDEN_BODY = { error: FORBIDDEN };
 
 /**
  * The OpenAPI 3 document, built from the controllers' decorators, served at

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, HttpStatus, Injectable, Logger, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError } from '../common/api-error';
+import { FORBIDDEN, UNAUTHORIZED } from '../common/messages';
 import { withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
 import { IdentityStore } from '../identity/identity-store';
@@ -45,8 +46,8 @@ export class SuperAdminGuard implements CanActivate {
       context.getClass(),
     ]);
     if (reason === NOT_AUTHENTICATED && anonymousIsUnauthorized) {
-      throw new ApiError(HttpStatus.UNAUTHORIZED, 'Unauthorized');
+      throw new ApiError(HttpStatus.UNAUTHORIZED, UNAUTHORIZED);
     }
-    throw new ApiError(HttpStatus.FORBIDDEN, 'Forbidden');
+    throw new ApiError(HttpStatus.FORBIDDEN, FORBIDDEN);
   }
 }

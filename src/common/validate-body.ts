@@ -29,12 +29,12 @@ export function validateBody<T extends object>(dto: Type<T>, body: unknown): T {
 /** Validates `@Body()` or `@Query()` after the guards: for routes where authorisation comes first. */
 export function DtoPipe<T extends object>(dto: Type<T>): Type<PipeTransform> {
   @Injectable()
-  class DtoDtoPipe implements PipeTransform {
+  class DtoValidationPipe implements PipeTransform {
     transform(body: unknown): T {
       return validateBody(dto, body);
     }
   }
-  return mixin(DtoDtoPipe);
+  return mixin(DtoValidationPipe);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { IdentityStore } from '../identity/identity-store';
-import { probeFailure, withTimeout } from '../common/with-timeout';
+import { publicFailureMessage, withTimeout } from '../common/with-timeout';
 
 export const IDENTITY_STORE_PING_TIMEOUT_MS = 2_000;
 
@@ -19,7 +19,7 @@ export class IdentityStoreHealthIndicator {
       await withTimeout(this.identity.ping(), IDENTITY_STORE_PING_TIMEOUT_MS);
       return indicator.up();
     } catch (error) {
-      return indicator.down({ message: probeFailure(error) });
+      return indicator.down({ message: publicFailureMessage(error) });
     }
   }
 }

@@ -2,7 +2,7 @@ import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import Redis from 'ioredis';
 import { AppConfig } from '../config/app-config';
-import { probeFailure, withTimeout } from '../common/with-timeout';
+import { publicFailureMessage, withTimeout } from '../common/with-timeout';
 
 export const REDIS_PING_TIMEOUT_MS = 1_000;
 
@@ -45,7 +45,7 @@ export class RedisHealthIndicator implements OnApplicationShutdown {
       await withTimeout(this.redis!.ping(), REDIS_PING_TIMEOUT_MS);
       return indicator.up();
     } catch (error) {
-      return indicator.up({ degraded: true, message: `${probeFailure(error)}: rate-limit counters are per instance until Redis is back` });
+      return indicator.up({ degraded: true, message: `${publicFailureMessage(error)}: rate-limit counters are per instance until Redis is back` });
     }
   }
 

@@ -6,7 +6,7 @@ import { insertAtomically } from '../database/insert-atomically';
 import { InvitationEmail } from '../mail/invitation-mailer';
 import { newOutboxRow } from '../mail/outbox/invitation-outbox';
 
-/** Spec section 2: where a tenant has no name, the display name "Organisation" is used. */
+/** Spec section 2: the display name of a tenant without a name. */
 export const DEFAULT_TENANT_NAME = 'Organisation';
 export const tenantDisplayName = (name: string | null): string => (name?.trim() ? name : DEFAULT_TENANT_NAME);
 
