@@ -16,7 +16,7 @@ export interface CognitoConfig {
   superAdminGroup: string;
 }
 
-/** The invitation e-mail outbox worker (issue 5, item 7). */
+/** The invitation e-mail outbox worker: how often it polls and how it retries. */
 export interface OutboxConfig {
   /** How often each instance looks for e-mails to send; a new invitation also wakes it at once. */
   pollIntervalMs: number;

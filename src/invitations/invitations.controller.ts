@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
+import { applyDecorators, Controller, Get, HttpCode, HttpStatus, Param, Post, Type } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../api-docs/api-docs';
 import { FailureResponse } from '../common/failure-response';
@@ -6,14 +6,22 @@ import {
   acceptanceErrorBody,
   INVITATION_ERRORS,
   InvitationAcceptanceErrorBody,
+  InvitationErrorCode,
   InvitationValidationErrorBody,
   validationErrorBody,
 } from './dto/invitation-error';
 import { AcceptedInvitationResponse, ValidInvitationResponse } from './dto/invitation.response';
 import { InvitationsService } from './invitations.service';
 
-const TOKEN = { name: 'token', description: 'The invitation token: the invitation id (a UUID)' };
 const { invalid, alreadyUsed, expired, internal } = INVITATION_ERRORS;
+
+/** Rules 1–4 of both endpoints, documented with that endpoint's body and schema. */
+const ApiRefusals = (body: (error: InvitationErrorCode) => object, type: Type<unknown>, expired400: string) =>
+  applyDecorators(
+    ApiParam({ name: 'token', description: 'The invitation token: the invitation id (a UUID)' }),
+    ApiErrorResponse(400, `Empty token, invitation already accepted, or ${expired400}`, [body(invalid), body(alreadyUsed), body(expired)], type),
+    ApiErrorResponse(404, 'No such invitation', [body(invalid)], type),
+  );
 
 /**
  * Spec 4.1 and 4.2: public, no session. path-to-regexp v8 has no optional parameters, so the
@@ -33,15 +41,8 @@ export class InvitationsController {
 
   @Get(':token')
   @ApiOperation({ summary: 'Validate an invitation; a pending one past expiresAt is stored expired (spec 4.1)' })
-  @ApiParam(TOKEN)
   @ApiOkResponse({ type: ValidInvitationResponse })
-  @ApiErrorResponse(
-    400,
-    'Empty token, invitation already accepted, or expired',
-    [validationErrorBody(invalid), validationErrorBody(alreadyUsed), validationErrorBody(expired)],
-    InvitationValidationErrorBody,
-  )
-  @ApiErrorResponse(404, 'No such invitation', [validationErrorBody(invalid)], InvitationValidationErrorBody)
+  @ApiRefusals(validationErrorBody, InvitationValidationErrorBody, 'expired')
   @FailureResponse(validationErrorBody(invalid), { type: InvitationValidationErrorBody })
   validateInvitation(@Param('token') token: string) {
     return this.invitations.validate(token);
@@ -58,15 +59,8 @@ export class InvitationsController {
   @Post(':token')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Accept an invitation; no body is read and the caller is not checked (spec 4.2)' })
-  @ApiParam(TOKEN)
   @ApiOkResponse({ type: AcceptedInvitationResponse })
-  @ApiErrorResponse(
-    400,
-    'Empty token, invitation already accepted, or expired (left pending)',
-    [acceptanceErrorBody(invalid), acceptanceErrorBody(alreadyUsed), acceptanceErrorBody(expired)],
-    InvitationAcceptanceErrorBody,
-  )
-  @ApiErrorResponse(404, 'No such invitation', [acceptanceErrorBody(invalid)], InvitationAcceptanceErrorBody)
+  @ApiRefusals(acceptanceErrorBody, InvitationAcceptanceErrorBody, 'expired (left pending)')
   @FailureResponse(acceptanceErrorBody(internal), { type: InvitationAcceptanceErrorBody })
   acceptInvitation(@Param('token') token: string) {
     return this.invitations.accept(token);

@@ -18,8 +18,6 @@ import { InvitationsStore } from './invitations.store';
  */
 @Injectable()
 export class InvitationsService {
-  private readonly logger = new Logger(InvitationsService.name);
-
   constructor(
     private readonly store: InvitationsStore,
     private readonly clock: Clock,
@@ -68,11 +66,13 @@ export class InvitationsService {
       return await this.store.findById(token);
     } catch (failure) {
       // Logged without the token: it is the invitation's secret.
-      this.logger.error(`Loading an invitation failed: ${messageOf(failure)}`);
+      logger.error(`Loading an invitation failed: ${messageOf(failure)}`);
       return null;
     }
   }
 }
+
+const logger = new Logger('InvitationsService');
 
 /** A token of nothing but white space is as empty as none at all. */
 const isEmpty = (token: string): boolean => token.trim() === '';

@@ -4,7 +4,7 @@ export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
 /**
  * An invitation e-mail waiting to be delivered, written in the transaction that creates the
- * invitation, so that an invitation never exists without its e-mail (issue 5, item 7).
+ * invitation, so that an invitation never exists without its e-mail.
  */
 @Entity({ name: 'invitation_email_outbox' })
 export class InvitationEmailOutboxEntity {
