@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query, Type, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiSession, FORBIDDEN_BODY } from '../api-docs/api-docs';
 import { SessionGuard } from '../auth/session.guard';
@@ -18,7 +18,9 @@ import {
   UserEnvelopeResponse,
 } from './dto/user.response';
 
-const NOT_FOUND_BODY = { error: USER_NOT_FOUND };
+/** Spec 4.7 and 4.8: the user named by the path, or 404. */
+const ApiUserById = (summary: string, type: Type<unknown>) =>
+  applyDecorators(ApiOperation({ summary }), ApiOkResponse({ type }), ApiErrorResponse(404, 'No such user', [{ error: USER_NOT_FOUND }]));
 
 @ApiTags('Admin: super-admins and users')
 @ApiSession()
@@ -52,18 +54,14 @@ export class AdminUsersController {
   }
 
   @Get('users/:id')
-  @ApiOperation({ summary: 'Read a user account (spec 4.7)' })
-  @ApiOkResponse({ type: UserEnvelopeResponse })
-  @ApiErrorResponse(404, 'No such user', [NOT_FOUND_BODY])
+  @ApiUserById('Read a user account (spec 4.7)', UserEnvelopeResponse)
   @FailureResponse({ error: ADMIN_USERS_MESSAGES.getFailed }, { details: true })
   getUser(@Param('id') id: string) {
     return this.service.getUser(id);
   }
 
   @Delete('users/:id')
-  @ApiOperation({ summary: 'Delete a user account from the identity store for good (spec 4.8)' })
-  @ApiOkResponse({ type: DeletedUserResponse })
-  @ApiErrorResponse(404, 'No such user', [NOT_FOUND_BODY])
+  @ApiUserById('Delete a user account from the identity store for good (spec 4.8)', DeletedUserResponse)
   @FailureResponse({ error: ADMIN_USERS_MESSAGES.deleteFailed }, { details: true })
   deleteUser(@Param('id') id: string) {
     return this.service.deleteUser(id);

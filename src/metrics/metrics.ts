@@ -39,23 +39,15 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  private readonly invitationsCreated = new Counter({
-    name: 'invitations_created_total',
-    help: 'Invitations created (POST /api/org/invite)',
-    registers: [this.registry],
-  });
-
-  private readonly invitationsAccepted = new Counter({
-    name: 'invitations_accepted_total',
-    help: 'Invitations accepted (POST /api/invitations/{token})',
-    registers: [this.registry],
-  });
-
-  private readonly invitationsExpired = new Counter({
-    name: 'invitations_expired_total',
-    help: 'Pending invitations stored as expired when read after expiresAt (GET /api/invitations/{token})',
-    registers: [this.registry],
-  });
+  private readonly invitationsCreated = this.counter('invitations_created_total', 'Invitations created (POST /api/org/invite)');
+  private readonly invitationsAccepted = this.counter(
+    'invitations_accepted_total',
+    'Invitations accepted (POST /api/invitations/{token})',
+  );
+  private readonly invitationsExpired = this.counter(
+    'invitations_expired_total',
+    'Pending invitations stored as expired when read after expiresAt (GET /api/invitations/{token})',
+  );
 
   private readonly invitationEmails = new Counter({
     name: 'invitation_emails_total',
@@ -64,15 +56,16 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  private readonly rateLimitedInvites = new Counter({
-    name: 'invite_rate_limited_total',
-    help: 'Invitation requests refused by the per-user rate limit (429)',
-    registers: [this.registry],
-  });
+  private readonly rateLimitedInvites = this.counter('invite_rate_limited_total', 'Invitation requests refused by the per-user rate limit (429)');
 
   constructor() {
     // Both results are exported from the start, so that a rate over them is defined before the first failure.
     for (const result of ['sent', 'failed'] as const) this.invitationEmails.inc({ result }, 0);
+  }
+
+  /** A counter without labels in this instance's registry; field initialisers call it, after `registry`. */
+  private counter(name: string, help: string): Counter {
+    return new Counter({ name, help, registers: [this.registry] });
   }
 
   invitationCreated(): void {

@@ -72,6 +72,10 @@ describe(OrgMembersService.name, () => {
     );
   /** The e-mails recorded for sending. */
   const queued = async () => (await outboxRows.find()).map((row) => JSON.parse(row.payload));
+  const expectNothingStored = async () => {
+    expect(await invitations.count()).toBe(0);
+    expect(await outboxRows.count()).toBe(0);
+  };
 
   beforeAll(async () => {
     dataSource = await memoryDataSource();
@@ -94,7 +98,8 @@ describe(OrgMembersService.name, () => {
 
   describe('invite (spec 4.9 rules 8–12)', () => {
     const origin = 'http://portal.example.com';
-    const inviting = OrgMembersController.prototype.inviteMember;
+    /** Invites a@example.com and gives the refusal, as the invite route answers it. */
+    const failedInvite = () => apiFailure(service().invite(caller(), dto('a@example.com'), origin), OrgMembersController.prototype.inviteMember);
 
     it('rules 9 and 11: stores a pending invitation and answers with the e-mail as submitted', async () => {
       const result = await service().invite(caller(), dto('New.Person@Example.COM', 'admin'), origin);
@@ -166,8 +171,7 @@ describe(OrgMembersService.name, () => {
         status: 400,
         body: { error: 'User is already a member of this organisation' },
       });
-      expect(await invitations.count()).toBe(0);
-      expect(await outboxRows.count()).toBe(0);
+      await expectNothingStored();
       expect(worker.kicks).toBe(0);
     });
 
@@ -178,35 +182,32 @@ describe(OrgMembersService.name, () => {
 
     it('rule 12: an identity store failure is 500 "Failed to create invitation", nothing stored or sent', async () => {
       identity.failure = new Error('store down');
-      expect(await apiFailure(service().invite(caller(), dto('a@example.com'), origin), inviting)).toEqual({
+      expect(await failedInvite()).toEqual({
         status: 500,
         body: { error: 'Failed to create invitation' },
       });
-      expect(await invitations.count()).toBe(0);
-      expect(await outboxRows.count()).toBe(0);
+      await expectNothingStored();
     });
 
     it('rule 9: a failed invitation insert is 500 "Failed to create invitation" and records no e-mail', async () => {
       await withoutTable(dataSource, 'tenant_invitations', async () => {
-        expect(await apiFailure(service().invite(caller(), dto('a@example.com'), origin), inviting)).toEqual({
+        expect(await failedInvite()).toEqual({
           status: 500,
           body: { error: 'Failed to create invitation' },
         });
       });
-      expect(await invitations.count()).toBe(0);
-      expect(await outboxRows.count()).toBe(0);
+      await expectNothingStored();
       expect(worker.kicks).toBe(0);
     });
 
     it('rule 9: the invitation and its e-mail are one transaction: a failed outbox insert leaves no invitation', async () => {
       await withoutTable(dataSource, 'invitation_email_outbox', async () => {
-        expect(await apiFailure(service().invite(caller(), dto('a@example.com'), origin), inviting)).toEqual({
+        expect(await failedInvite()).toEqual({
           status: 500,
           body: { error: 'Failed to create invitation' },
         });
       });
-      expect(await invitations.count()).toBe(0);
-      expect(await outboxRows.count()).toBe(0);
+      await expectNothingStored();
       expect(errors).toHaveBeenCalledWith(expect.stringMatching(/^Failed to create invitation: .*invitation_email_outbox/));
     });
   });
