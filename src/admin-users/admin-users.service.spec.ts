@@ -1,3 +1,4 @@
+import { sameEmail } from '../common/email-comparison';
 import { IdentityStore, IdentityUser, InvalidPageTokenError, UserPage } from '../identity/identity-store';
 import { AdminUsersService } from './admin-users.service';
 import { apiFailure } from '../../test/support/api-failure';
@@ -18,9 +19,9 @@ class FakeIdentityStore extends IdentityStore {
   async findById(id: string) {
     return this.users.get(id) ?? null;
   }
-  /** Like Cognito's search, this one is loose: it returns near matches that the service must filter. */
+  /** As the port promises: the users with the same address under sameEmail. */
   async findByEmail(email: string) {
-    return [...this.users.values()].filter((u) => u.email.toLowerCase().includes(email.toLowerCase()));
+    return [...this.users.values()].filter((u) => sameEmail(u.email, email));
   }
   async findTenantMemberByEmail(): Promise<IdentityUser | null> {
     throw new Error('not used');
@@ -84,7 +85,7 @@ describe(AdminUsersService.name, () => {
   });
 
   describe('grantSuperAdmin', () => {
-    it('rule 3: filters the search to exact e-mails, case-insensitively; near matches are not found', async () => {
+    it('rule 3: 404 when the store finds no user with the same address, and nothing is granted', async () => {
       store.add({ id: 'near', email: 'xbob@example.com' });
       expect(await apiFailure(service.grantSuperAdmin({ email: 'bob@example.com' }))).toEqual({
         status: 404,

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { DataSource, Repository } from 'typeorm';
 import { Caller } from '../auth/caller';
 import { Clock } from '../common/clock';
+import { sameEmail } from '../common/email-comparison';
 import { IdGenerator } from '../common/id-generator';
 import { parseConfig } from '../config/app-config';
 import { dataSourceOptions } from '../database/data-source-options';
@@ -36,8 +37,7 @@ class FakeIdentityStore extends IdentityStore {
   }
   async findTenantMemberByEmail(tenantId: string, email: string) {
     if (this.failure) throw this.failure;
-    const wanted = email.toLowerCase();
-    return [...this.users.values()].find((u) => u.tenantId === tenantId && u.email.toLowerCase() === wanted) ?? null;
+    return [...this.users.values()].find((u) => u.tenantId === tenantId && sameEmail(u.email, email)) ?? null;
   }
   async listTenantUsers(): Promise<IdentityUser[]> {
     throw new Error('not used');
@@ -178,11 +178,11 @@ describe(OrgMembersService.name, () => {
       ]);
     });
 
-    it('rule 10: records the e-mail with the tenant name, inviter, role, expiry and link, and wakes the worker', async () => {
+    it('rule 10: records the e-mail to the stored address, with the tenant name, inviter, role, expiry and link, and wakes the worker', async () => {
       await service().invite(caller(), dto('New.Person@Example.COM'), headers);
       expect(await queued()).toEqual([
         {
-          to: 'New.Person@Example.COM',
+          to: 'new.person@example.com',
           tenantId: TENANT,
           tenantName: 'Acme',
           inviterEmail: 'owner@acme.example',

@@ -63,7 +63,7 @@ export class OrgMembersService {
       // worker sends it after the response; a failed send is logged and retried there.
       const tenant = await this.tenants.findOneBy({ id: tenantId });
       await this.outbox.createInvitation(invitation, {
-        to: dto.email,
+        to: invitation.email, // the stored address: the one rule 8 checked is the one that gets the e-mail
         tenantName: tenantDisplayName(tenant?.name),
         inviterEmail: caller.email,
         role: invitation.role,

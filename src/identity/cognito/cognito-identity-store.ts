@@ -12,6 +12,7 @@ import {
   UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
+import { comparableEmail, sameEmail } from '../../common/email-comparison';
 import { CognitoConfig } from '../../config/app-config';
 import {
   IdentityStore,
@@ -64,6 +65,8 @@ export function toIdentityUser(username: string, attributes: AttributeType[] | u
     role: attributeValue(attributes, COGNITO_ATTRIBUTES.role),
   };
 }
+
+const byId = (a: IdentityUser, b: IdentityUser) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 const fromListing = (user: UserType): IdentityUser => toIdentityUser(user.Username ?? '', user.Attributes);
 
@@ -154,22 +157,23 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
   }
 
   /**
-   * ListUsers with an exact `email = "…"` filter on the lower-cased address, as addresses are
-   * stored. Cognito's filter is case-sensitive, so when the given address has capitals it is
-   * searched as given too: that finds a mixed-case address stored with exactly that spelling.
-   * Other spellings of a mixed-case address cannot be found without a scan of the pool: such
-   * addresses must be lower-cased in the pool (see the README).
+   * ListUsers with exact `email = "…"` filters, then sameEmail on what they find. Cognito's
+   * filter is exact (and case-sensitive), so the address is searched in the spellings a stored,
+   * lower-cased address can have: its comparison form (comparableEmail: every look-alike of an
+   * address stored in that form, such as `kate@` for `ＫATE@` or `K`ate@), lower-cased, and as
+   * given. A stored address that is not in its own comparison form (`straße@`, `ｋate@`) is
+   * found only from its own spelling; finding it from any other would take a scan of the pool
+   * per request (see the README).
    */
   async findByEmail(email: string): Promise<IdentityUser[]> {
-    const wanted = email.toLowerCase();
-    const spellings = email === wanted ? [wanted] : [wanted, email];
+    const spellings = new Set([comparableEmail(email), email.toLowerCase(), email]);
     const found = new Map<string, IdentityUser>();
     for (const spelling of spellings) {
       for (const user of await this.listUsers(equalsFilter(COGNITO_ATTRIBUTES.email, spelling))) {
-        if (user.email === wanted) found.set(user.id, user);
+        if (sameEmail(user.email, email)) found.set(user.id, user);
       }
     }
-    return [...found.values()];
+    return [...found.values()].sort(byId);
   }
 
   /** By e-mail search, then the tenant attribute: custom attributes are not searchable in Cognito. */
@@ -184,7 +188,7 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
    */
   async listTenantUsers(tenantId: string): Promise<IdentityUser[]> {
     const users = await this.listUsers(undefined);
-    return users.filter((user) => user.tenantId === tenantId).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return users.filter((user) => user.tenantId === tenantId).sort(byId);
   }
 
   /** ListUsersInGroup on the super-admin group, with the API's limit and token mapped onto Cognito's. */
