@@ -160,7 +160,7 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
    * ListUsers with exact `email = "…"` filters, then sameEmail on what they find. Cognito's
    * filter is exact (and case-sensitive), so the address is searched in the spellings a stored,
    * lower-cased address can have: its comparison form (comparableEmail: every look-alike of an
-   * address stored in that form, such as `kate@` for `ＫATE@` or `K`ate@), lower-cased, and as
+   * address stored in that form, such as `kate@` for `ＫATE@` or `Kate@`), lower-cased, and as
    * given. A stored address that is not in its own comparison form (`straße@`, `ｋate@`) is
    * found only from its own spelling; finding it from any other would take a scan of the pool
    * per request (see the README).
