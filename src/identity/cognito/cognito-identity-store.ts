@@ -70,9 +70,12 @@ const byId = (a: IdentityUser, b: IdentityUser) => (a.id < b.id ? -1 : a.id > b.
 
 const fromListing = (user: UserType): IdentityUser => toIdentityUser(user.Username ?? '', user.Attributes);
 
+const unboundedEqualsFilter = (attribute: string, value: string) => `${attribute} = "${value.replace(/["\\]/g, '\\$&')}"`;
+const fitsInFilter = (attribute: string, value: string) => unboundedEqualsFilter(attribute, value).length <= MAX_FILTER_LENGTH;
+
 /** A ListUsers filter for an exact attribute value: quotes and backslashes escaped. */
 export function equalsFilter(attribute: string, value: string): string {
-  const filter = `${attribute} = "${value.replace(/["\\]/g, '\\$&')}"`;
+  const filter = unboundedEqualsFilter(attribute, value);
   if (filter.length > MAX_FILTER_LENGTH) {
     throw new Error(`The e-mail address is too long to search the user pool (a filter is at most ${MAX_FILTER_LENGTH} characters)`);
   }
@@ -166,7 +169,11 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
    * per request (see the README).
    */
   async findByEmail(email: string): Promise<IdentityUser[]> {
-    const spellings = new Set([comparableEmail(email), email.toLowerCase(), email]);
+    // Folding can make an address many times longer (`ﷺ` is 18 letters): a comparison form too
+    // long for a filter is not searched, while the address as given must fit (equalsFilter).
+    const folded = comparableEmail(email);
+    const spellings = new Set([email.toLowerCase(), email]);
+    if (fitsInFilter(COGNITO_ATTRIBUTES.email, folded)) spellings.add(folded);
     const found = new Map<string, IdentityUser>();
     for (const spelling of spellings) {
       for (const user of await this.listUsers(equalsFilter(COGNITO_ATTRIBUTES.email, spelling))) {
