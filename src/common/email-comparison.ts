@@ -15,7 +15,7 @@ const DEFAULT_IGNORABLE = /\p{Default_Ignorable_Code_Point}/gu;
  *   also makes `ı` an `i`, which is wanted here.
  * - NFKC again, since folding can leave a string unnormalised (`ΐ`).
  * - `İ` folds to `i` + combining dot above: that dot on an `i` is dropped, so `İ`, `ı`, `I`
- *   and `i` compare equal, as in MySQL's utf8mb4_unicode_ci.
+ *   and `i` compare equal.
  *
  * Nothing else is stripped: `kate+news@` is not `kate@`, and `café@` is not `cafe@`.
  */
