@@ -41,7 +41,7 @@ describe(AdminUsersService.name, () => {
   });
 
   describe('grantSuperAdmin', () => {
-    it('rule 3: filters the search to exact e-mails, case-insensitively; near matches are not found', async () => {
+    it('rule 3: 404 when the store finds no user with the same address, and nothing is granted', async () => {
       store.add({ id: 'near', email: 'xbob@example.com' });
       expect(await apiFailure(service.grantSuperAdmin({ email: 'bob@example.com' }))).toEqual({
         status: 404,

@@ -30,12 +30,9 @@ export class AdminUsersService {
 
   /** Spec 4.6 rules 3–6. */
   async grantSuperAdmin(dto: GrantSuperAdminDto) {
-    const wanted = dto.email.toLowerCase();
-    const matches = (await this.identity.findByEmail(dto.email)).filter(
-      (user) => user.email.toLowerCase() === wanted,
-    );
-    if (matches.length === 0) throw new ApiError(HttpStatus.NOT_FOUND, ADMIN_USERS_MESSAGES.notFoundByEmail);
-    const [user] = matches;
+    // Rule 3: the store searches and keeps the users with the same address (sameEmail).
+    const [user] = await this.identity.findByEmail(dto.email);
+    if (!user) throw new ApiError(HttpStatus.NOT_FOUND, ADMIN_USERS_MESSAGES.notFoundByEmail);
     if (user.platformRole === SUPER_ADMIN_ROLE) {
       throw new ApiError(HttpStatus.BAD_REQUEST, ADMIN_USERS_MESSAGES.alreadySuperAdmin);
     }

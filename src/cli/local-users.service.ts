@@ -4,6 +4,7 @@ import { isEmail } from 'class-validator';
 import { Repository } from 'typeorm';
 import { SessionTokenIssuer } from '../auth/session-token-issuer';
 import { Clock } from '../common/clock';
+import { emailKey } from '../common/email-comparison';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { UserEntity } from '../database/entities';
@@ -61,6 +62,7 @@ export class LocalUsersService {
     await this.users.insert({
       id,
       email,
+      emailKey: emailKey(email),
       platformRole: input.platformRole ?? null,
       userType: input.userType ?? null,
       tenantId: input.tenantId ?? null,

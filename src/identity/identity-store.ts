@@ -33,9 +33,12 @@ export class InvalidPageTokenError extends Error {
  */
 export abstract class IdentityStore {
   abstract findById(id: string): Promise<IdentityUser | null>;
-  /** Users whose e-mail matches, compared case-insensitively. */
+  /**
+   * Exactly the users whose e-mail is the same address under sameEmail (common/email-comparison),
+   * in id order: the search and filter of spec 4.6 rule 3, so callers need not filter again.
+   */
   abstract findByEmail(email: string): Promise<IdentityUser[]>;
-  /** The member of a tenant with this e-mail (case-insensitive), by an indexed look-up. */
+  /** The member of a tenant whose e-mail is the same address under sameEmail, by an indexed look-up. */
   abstract findTenantMemberByEmail(tenantId: string, email: string): Promise<IdentityUser | null>;
   /** Super-admins a page at a time; `limit` is 1 to MAX_PAGE_SIZE; throws InvalidPageTokenError. */
   abstract listSuperAdmins(page: { limit: number; token?: string }): Promise<UserPage>;

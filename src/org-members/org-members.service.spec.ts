@@ -122,11 +122,11 @@ describe(OrgMembersService.name, () => {
       ]);
     });
 
-    it('rule 10: records the e-mail with the tenant name, inviter, role, expiry and link, and wakes the worker', async () => {
+    it('rule 10: records the e-mail to the stored address, with the tenant name, inviter, role, expiry and link, and wakes the worker', async () => {
       await service().invite(caller(), dto('New.Person@Example.COM'), origin);
       expect(await queued()).toEqual([
         {
-          to: 'New.Person@Example.COM',
+          to: 'new.person@example.com',
           tenantId: TENANT,
           tenantName: 'Acme',
           inviterEmail: 'owner@acme.example',

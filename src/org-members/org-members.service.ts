@@ -58,7 +58,7 @@ export class OrgMembersService {
     // Rule 10: the e-mail is stored with the invitation, in one transaction, and the outbox
     // worker sends it after the response; a failed send is logged and retried there.
     await this.invitations.create(invitation, {
-      to: dto.email,
+      to: invitation.email, // the stored address: the one rule 8 checked is the one that gets the e-mail
       tenantName: tenantDisplayName(await this.invitations.findTenantName(tenantId)),
       inviterEmail: caller.email,
       role: invitation.role,

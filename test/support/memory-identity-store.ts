@@ -1,4 +1,5 @@
 import { IdentityStore, IdentityUser, InvalidPageTokenError, SUPER_ADMIN_ROLE, UserPage } from '../../src/identity/identity-store';
+import { sameEmail } from '../../src/common/email-comparison';
 
 const PAGE_TOKEN_PREFIX = 'after:';
 
@@ -94,5 +95,3 @@ export class MemoryIdentityStore extends IdentityStore {
     if (this.failure) throw this.failure;
   }
 }
-
-const sameEmail = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

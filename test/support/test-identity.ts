@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { SessionTokenIssuer } from '../../src/auth/session-token-issuer';
+import { emailKey } from '../../src/common/email-comparison';
 import { UserEntity } from '../../src/database/entities';
 import { IdentityUser } from '../../src/identity/identity-store';
 
@@ -36,7 +37,7 @@ export class LocalTestIdentity implements TestIdentity {
   }
 
   async createUser(user: TestUser): Promise<void> {
-    await this.dataSource!.getRepository(UserEntity).insert({ ...user, createdAt: new Date() });
+    await this.dataSource!.getRepository(UserEntity).insert({ ...user, emailKey: emailKey(user.email), createdAt: new Date() });
   }
 
   async sessionToken(user: TestUser, ttlSeconds = 3600): Promise<string> {

@@ -9,6 +9,14 @@ export class UserEntity {
   @Column({ type: 'varchar', length: 320 })
   email: string;
 
+  /**
+   * emailKey(email): how e-mail look-ups find the row (README "Comparing e-mail addresses").
+   * Null on a row written without it (by hand, or by a version before this column): such rows
+   * are still found through `email`.
+   */
+  @Column({ name: 'email_key', type: 'varchar', length: 64, nullable: true })
+  emailKey?: string | null;
+
   @Column({ name: 'platform_role', type: 'varchar', length: 32, nullable: true })
   platformRole: string | null;
 

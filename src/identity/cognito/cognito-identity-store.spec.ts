@@ -149,6 +149,38 @@ describe(CognitoIdentityStore.name, () => {
       expect((await store.findByEmail('alice@example.com')).map((u) => u.id)).toEqual(['exact']);
     });
 
+    it('a look-alike is searched in its comparison form too, so that the member stored in that form is found', async () => {
+      cognito
+        .on(ListUsersCommand)
+        .callsFake(({ Filter }) => ({ Users: Filter === 'email = "kate@example.com"' ? [poolUser('kate')] : [] }));
+      for (const lookAlike of ['\uFF2BATE@example.com', '\u212Aate@example.com', 'KA\u00ADTE@example.com']) {
+        cognito.resetHistory();
+        expect((await store.findByEmail(lookAlike)).map((u) => u.id)).toEqual(['kate']);
+        const spellings = new Set([lookAlike.toLowerCase(), lookAlike, 'kate@example.com']); // K lower-cases to k
+        expect(cognito.commandCalls(ListUsersCommand).map((c) => c.args[0].input.Filter)).toEqual(
+          [...spellings].map((spelling) => `email = "${spelling}"`),
+        );
+      }
+    });
+
+    it('keeps what the search found only when sameEmail agrees: plus tags and accents are other addresses', async () => {
+      cognito.on(ListUsersCommand).resolves({
+        Users: [
+          poolUser('tagged', { email: 'kate+news@example.com' }),
+          poolUser('accent', { email: 'kat\u00E9@example.com' }),
+          poolUser('sharp-s', { email: 'stra\u00DFe@example.com' }),
+        ],
+      });
+      expect((await store.findByEmail('STRASSE@example.com')).map((u) => u.id)).toEqual(['sharp-s']);
+    });
+
+    it('a stored address not in its comparison form is searched only in the spellings of the given one (the documented limit)', async () => {
+      cognito.on(ListUsersCommand).resolves({ Users: [] });
+      await store.findByEmail('strasse@example.com');
+      // `straße@example.com` in the pool would need a search for that spelling: it is not made.
+      expect(cognito.commandCalls(ListUsersCommand).map((c) => c.args[0].input.Filter)).toEqual(['email = "strasse@example.com"']);
+    });
+
     it('follows PaginationToken to the last page', async () => {
       cognito
         .on(ListUsersCommand)
@@ -163,6 +195,13 @@ describe(CognitoIdentityStore.name, () => {
       await store.findByEmail('" or 1=1 \\');
       expect(cognito.commandCalls(ListUsersCommand)[0].args[0].input.Filter).toBe('email = "\\" or 1=1 \\\\"');
       expect(equalsFilter('email', 'a"b\\c')).toBe('email = "a\\"b\\\\c"');
+    });
+
+    it('a comparison form too long for a filter is not searched; the address as given is', async () => {
+      cognito.on(ListUsersCommand).resolves({ Users: [] });
+      const address = `${'\uFDFA'.repeat(20)}@example.com`; // folds to 360 letters
+      expect(await store.findByEmail(address)).toEqual([]);
+      expect(cognito.commandCalls(ListUsersCommand).map((c) => c.args[0].input.Filter)).toEqual([`email = "${address}"`]);
     });
 
     it('an address too long for a Cognito filter is an error that says so', async () => {

@@ -12,6 +12,7 @@ import {
   UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
+import { comparableEmail, sameEmail } from '../../common/email-comparison';
 import { CognitoConfig } from '../../config/app-config';
 import {
   IdentityStore,
@@ -65,11 +66,16 @@ export function toIdentityUser(username: string, attributes: AttributeType[] | u
   };
 }
 
+const byId = (a: IdentityUser, b: IdentityUser) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 const fromListing = (user: UserType): IdentityUser => toIdentityUser(user.Username ?? '', user.Attributes);
+
+const unboundedEqualsFilter = (attribute: string, value: string) => `${attribute} = "${value.replace(/["\\]/g, '\\$&')}"`;
+const fitsInFilter = (attribute: string, value: string) => unboundedEqualsFilter(attribute, value).length <= MAX_FILTER_LENGTH;
 
 /** A ListUsers filter for an exact attribute value: quotes and backslashes escaped. */
 export function equalsFilter(attribute: string, value: string): string {
-  const filter = `${attribute} = "${value.replace(/["\\]/g, '\\$&')}"`;
+  const filter = unboundedEqualsFilter(attribute, value);
   if (filter.length > MAX_FILTER_LENGTH) {
     throw new Error(`The e-mail address is too long to search the user pool (a filter is at most ${MAX_FILTER_LENGTH} characters)`);
   }
@@ -154,22 +160,27 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
   }
 
   /**
-   * ListUsers with an exact `email = "…"` filter on the lower-cased address, as addresses are
-   * stored. Cognito's filter is case-sensitive, so when the given address has capitals it is
-   * searched as given too: that finds a mixed-case address stored with exactly that spelling.
-   * Other spellings of a mixed-case address cannot be found without a scan of the pool: such
-   * addresses must be lower-cased in the pool (see the README).
+   * ListUsers with exact `email = "…"` filters, then sameEmail on what they find. Cognito's
+   * filter is exact (and case-sensitive), so the address is searched in the spellings a stored,
+   * lower-cased address can have: its comparison form (comparableEmail: every look-alike of an
+   * address stored in that form, such as `kate@` for `ＫATE@` or `Kate@`), lower-cased, and as
+   * given. A stored address that is not in its own comparison form (`straße@`, `ｋate@`) is
+   * found only from its own spelling; finding it from any other would take a scan of the pool
+   * per request (see the README).
    */
   async findByEmail(email: string): Promise<IdentityUser[]> {
-    const wanted = email.toLowerCase();
-    const spellings = email === wanted ? [wanted] : [wanted, email];
+    // Folding can make an address many times longer (`ﷺ` is 18 letters): a comparison form too
+    // long for a filter is not searched, while the address as given must fit (equalsFilter).
+    const folded = comparableEmail(email);
+    const spellings = new Set([email.toLowerCase(), email]);
+    if (fitsInFilter(COGNITO_ATTRIBUTES.email, folded)) spellings.add(folded);
     const found = new Map<string, IdentityUser>();
     for (const spelling of spellings) {
       for (const user of await this.listUsers(equalsFilter(COGNITO_ATTRIBUTES.email, spelling))) {
-        if (user.email === wanted) found.set(user.id, user);
+        if (sameEmail(user.email, email)) found.set(user.id, user);
       }
     }
-    return [...found.values()];
+    return [...found.values()].sort(byId);
   }
 
   /** By e-mail search, then the tenant attribute: custom attributes are not searchable in Cognito. */

@@ -1,6 +1,7 @@
 import { DataSource, Repository } from 'typeorm';
 import { memoryDataSource } from '../../../test/support/memory-data-source';
 import { UserEntity } from '../../database/entities';
+import { emailKey } from '../../common/email-comparison';
 import { InvalidPageTokenError } from '../identity-store';
 import { LocalIdentityStore } from './local-identity-store';
 
@@ -18,10 +19,13 @@ describe(LocalIdentityStore.name, () => {
   afterAll(() => dataSource.destroy());
   beforeEach(() => users.clear());
 
+  /** A row as the service writes it (with its email_key), unless overridden. */
   const user = async (id: string, overrides: Partial<UserEntity> = {}) => {
+    const email = overrides.email ?? `${id}@example.com`;
     const row = {
       id,
-      email: `${id}@example.com`,
+      email,
+      emailKey: emailKey(email),
       platformRole: null,
       userType: null,
       tenantId: null,
@@ -33,24 +37,52 @@ describe(LocalIdentityStore.name, () => {
     return row;
   };
 
-  it('finds by e-mail case-insensitively, including rows stored in mixed case', async () => {
-    await user('a', { email: 'Alice@Example.com' });
+  it('finds by e-mail as sameEmail compares, look-alikes included, in id order', async () => {
+    await user('b', { email: 'kate@example.com' });
+    await user('a', { email: '\uFF4Bate@example.com' });
+    await user('tagged', { email: 'kate+news@example.com' });
+    expect((await store.findByEmail('\u212AATE@example.com')).map((u) => u.id)).toEqual(['a', 'b']);
+    expect(await store.findByEmail('kate@example.co')).toEqual([]);
+  });
+
+  it('a row written without email_key (by hand, or by an older version) is still found through email', async () => {
+    await user('a', { email: 'Alice@Example.com', emailKey: null });
     expect((await store.findByEmail('ALICE@example.COM')).map((u) => u.id)).toEqual(['a']);
-    expect(await store.findByEmail('alice@example.co')).toEqual([]);
+    expect((await store.findTenantMemberByEmail('t1', 'alice@example.com'))?.id).toBeUndefined();
   });
 
   it('finds a tenant member by e-mail only within that tenant', async () => {
-    await user('m', { email: 'm@example.com', tenantId: 't1', role: 'member', userType: 'org' });
-    expect(await store.findTenantMemberByEmail('t1', 'M@EXAMPLE.COM')).toMatchObject({ id: 'm', tenantId: 't1' });
-    expect(await store.findTenantMemberByEmail('t2', 'm@example.com')).toBeNull();
+    await user('m', { email: 'mike@example.com', tenantId: 't1', role: 'member', userType: 'org' });
+    expect(await store.findTenantMemberByEmail('t1', 'M\u0130KE@EXAMPLE.COM')).toMatchObject({ id: 'm', tenantId: 't1' });
+    expect(await store.findTenantMemberByEmail('t2', 'mike@example.com')).toBeNull();
   });
 
-  it('answers the tenant-member look-up from an index, not a scan', async () => {
-    const plan: { detail: string }[] = await dataSource.query(
-      'EXPLAIN QUERY PLAN SELECT * FROM users WHERE tenant_id = ? AND email = ?',
-      ['t1', 'm@example.com'],
+  it('answers the e-mail look-ups from indexes, not a scan', async () => {
+    const plan = async (sql: string, parameters: string[]) => {
+      const steps: { detail: string }[] = await dataSource.query(`EXPLAIN QUERY PLAN ${sql}`, parameters);
+      return steps.map((step) => step.detail).join(' ');
+    };
+    expect(await plan('SELECT * FROM users WHERE tenant_id = ? AND email_key = ?', ['t1', 'k'])).toMatch(
+      /USING INDEX IDX_users_tenant_email_key/,
     );
-    expect(plan.map((step) => step.detail).join(' ')).toMatch(/USING INDEX (IDX_users_tenant_email|UQ_users_email)/);
+    expect(await plan('SELECT * FROM users WHERE email_key = ?', ['k'])).toMatch(/USING INDEX IDX_users_email_key/);
+    expect(await plan('SELECT * FROM users WHERE tenant_id = ? AND email = ?', ['t1', 'm@example.com'])).toMatch(
+      /USING INDEX (IDX_users_tenant_email|UQ_users_email)/,
+    );
+  });
+
+  it('the email_key migration back-fills every existing row and keeps users.email case-insensitive', async () => {
+    await dataSource.undoLastMigration();
+    await dataSource.query(
+      "INSERT INTO users (id, email, created_at) VALUES ('old-1', 'Kate@Example.com', '2025-01-01'), ('old-2', '\uFF4Bate@example.com', '2025-01-01')",
+    );
+    await dataSource.runMigrations();
+    const rows = await users.find({ order: { id: 'ASC' } });
+    expect(rows.map(({ id, email, emailKey: key }) => ({ id, email, key }))).toEqual([
+      { id: 'old-1', email: 'Kate@Example.com', key: emailKey('kate@example.com') },
+      { id: 'old-2', email: '\uFF4Bate@example.com', key: emailKey('kate@example.com') },
+    ]);
+    await expect(user('dup', { email: 'KATE@example.com' })).rejects.toThrow(/UNIQUE/);
   });
 
   it('pages through super-admins in id order with an opaque token, absent on the last page', async () => {

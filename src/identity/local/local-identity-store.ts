@@ -1,4 +1,5 @@
-import { MoreThan, Repository } from 'typeorm';
+import { FindOptionsWhere, IsNull, MoreThan, Repository } from 'typeorm';
+import { emailKey, sameEmail } from '../../common/email-comparison';
 import { UserEntity } from '../../database/entities';
 import { IdentityStore, IdentityUser, InvalidPageTokenError, SUPER_ADMIN_ROLE, UserPage } from '../identity-store';
 
@@ -20,7 +21,19 @@ function decodeToken(token: string): string {
   return id;
 }
 
-/** Users in the service's own `users` table. The e-mail column is case-insensitive and indexed. */
+/**
+ * The rows that may have this e-mail: by the indexed `email_key`, or, for a row written without
+ * the key, by `email` in the column's case-insensitive collation. Candidates only: the collation
+ * differs between databases, so the caller keeps those that sameEmail accepts.
+ */
+function withEmail(email: string, where: FindOptionsWhere<UserEntity> = {}): FindOptionsWhere<UserEntity>[] {
+  return [
+    { ...where, emailKey: emailKey(email) },
+    { ...where, emailKey: IsNull(), email: email.toLowerCase() },
+  ];
+}
+
+/** Users in the service's own `users` table. E-mails compare by sameEmail, found through an index. */
 export class LocalIdentityStore extends IdentityStore {
   constructor(private readonly users: Repository<UserEntity>) {
     super();
@@ -33,13 +46,14 @@ export class LocalIdentityStore extends IdentityStore {
   }
 
   async findByEmail(email: string): Promise<IdentityUser[]> {
-    const rows = await this.users.findBy({ email: email.toLowerCase() });
-    return rows.map(toIdentityUser);
+    const rows = await this.users.find({ where: withEmail(email), order: { id: 'ASC' } });
+    return rows.filter((row) => sameEmail(row.email, email)).map(toIdentityUser);
   }
 
   async findTenantMemberByEmail(tenantId: string, email: string): Promise<IdentityUser | null> {
-    const row = await this.users.findOneBy({ tenantId, email: email.toLowerCase() });
-    return row && toIdentityUser(row);
+    const rows = await this.users.find({ where: withEmail(email, { tenantId }), order: { id: 'ASC' } });
+    const row = rows.find((candidate) => sameEmail(candidate.email, email));
+    return row ? toIdentityUser(row) : null;
   }
 
   async listSuperAdmins({ limit, token }: { limit: number; token?: string }): Promise<UserPage> {
