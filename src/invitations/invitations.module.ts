@@ -9,5 +9,7 @@ import { InvitationsStore } from './invitations.store';
   imports: [TypeOrmModule.forFeature([InvitationEntity, TenantEntity])],
   controllers: [InvitationsController],
   providers: [InvitationsService, InvitationsStore],
+  // The invitation page (src/invitation-page) reads and accepts through the same service.
+  exports: [InvitationsService, InvitationsStore],
 })
 export class InvitationsModule {}
