@@ -74,6 +74,7 @@ main { box-sizing: border-box; max-width: 34rem; margin: 8vh auto 0; padding: 1.
 h1 { margin: 0 0 1rem; font-size: 1.5rem; line-height: 1.25; overflow-wrap: anywhere; }
 h1:focus { outline: none; }
 p { margin: 0 0 1rem; overflow-wrap: anywhere; }
+main > :last-child { margin-bottom: 0; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .5rem 1rem; margin: 0 0 1.5rem; }
 dt { font-weight: 600; color: #4b5563; }
 dd { margin: 0; overflow-wrap: anywhere; }
@@ -93,7 +94,7 @@ button:focus-visible, a:focus-visible { outline: 3px solid #b45309; outline-offs
 const SCRIPT = `
 (() => {
   const form = document.querySelector('form');
-  if (!form || !window.fetch || !window.DOMParser) return;
+  if (!form || !window.fetch) return;
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const button = form.querySelector('button');
@@ -102,9 +103,11 @@ const SCRIPT = `
     try {
       const response = await fetch(form.action, { method: 'POST', credentials: 'omit' });
       if (!/^text\\/html/.test(response.headers.get('content-type') || '')) throw new Error('not a page');
-      const answer = new DOMParser().parseFromString(await response.text(), 'text/html');
-      document.title = answer.title;
-      document.querySelector('main').replaceWith(answer.querySelector('main'));
+      // A template's content is inert: the answer's style and script are neither applied nor run.
+      const answer = document.createElement('template');
+      answer.innerHTML = await response.text();
+      document.title = answer.content.querySelector('title').textContent;
+      document.querySelector('main').replaceWith(answer.content.querySelector('main'));
       document.querySelector('h1').focus();
     } catch {
       form.submit();
