@@ -56,7 +56,7 @@ function contentOf(view: InvitationPageView): { title: string; body: SafeHtml } 
     case 'invalid':
       return {
         title: 'This invitation link is not valid',
-        body: html`<p>It may be incomplete, or the invitation may have been withdrawn. Check that you opened the whole link from the e-mail, or ask for a new invitation.</p>`,
+        body: html`<p>It may be incomplete, or the invitation may have been withdrawn. Check that you opened the whole link from the e\u2011mail, or ask for a new invitation.</p>`,
       };
     case 'failed':
       return {
