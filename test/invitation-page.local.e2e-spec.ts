@@ -23,10 +23,6 @@ describe('invitation page (issue 13)', () => {
     factory = factories(t);
   });
   afterAll(() => t.close());
-  beforeEach(async () => {
-    await t.dataSource.getRepository(InvitationEntity).clear();
-    await t.dataSource.getRepository(TenantEntity).clear();
-  });
   afterEach(() => jest.restoreAllMocks());
 
   const stored = (id: string) => t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id });

@@ -14,6 +14,14 @@ const VALID = {
   expiresAt: '2026-03-08T12:00:00.000Z',
 };
 
+/** The refusals the page explains: status, error code, view. */
+const REFUSALS: [number, string, string][] = [
+  [400, 'ALREADY_USED', 'already-used'],
+  [400, 'EXPIRED', 'expired'],
+  [404, 'INVALID', 'invalid'],
+  [400, 'INVALID', 'invalid'],
+];
+
 /** Typed hand-written doubles of the two collaborators: each call is queued by the test. */
 class FakeInvitations implements Pick<InvitationsService, 'validate' | 'accept'> {
   validate = jest.fn<ReturnType<InvitationsService['validate']>, [string]>();
@@ -51,12 +59,7 @@ describe(InvitationPageService.name, () => {
       expect(invitations.accept).not.toHaveBeenCalled();
     });
 
-    it.each([
-      [400, 'ALREADY_USED', 'already-used'],
-      [400, 'EXPIRED', 'expired'],
-      [404, 'INVALID', 'invalid'],
-      [400, 'INVALID', 'invalid'],
-    ])('a %i {valid:false, error:%s} is the %s message, with that status', async (status, error, kind) => {
+    it.each(REFUSALS)('a %i {valid:false, error:%s} is the %s message, with that status', async (status, error, kind) => {
       invitations.validate.mockRejectedValue(new HttpException({ valid: false, error }, status));
       expect(await page.show(TOKEN)).toEqual({ status, view: { kind } });
       expect(loggedErrors).not.toHaveBeenCalled();
@@ -100,11 +103,7 @@ describe(InvitationPageService.name, () => {
       expect(warned).toHaveBeenCalledTimes(1);
     });
 
-    it.each([
-      [400, 'ALREADY_USED', 'already-used'],
-      [400, 'EXPIRED', 'expired'],
-      [404, 'INVALID', 'invalid'],
-    ])('a %i {success:false, error:%s} is the %s message', async (status, error, kind) => {
+    it.each(REFUSALS)('a %i {success:false, error:%s} is the %s message', async (status, error, kind) => {
       invitations.accept.mockRejectedValue(new HttpException({ success: false, error }, status));
       expect(await page.accept(TOKEN)).toEqual({ status, view: { kind } });
     });
