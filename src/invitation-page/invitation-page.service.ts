@@ -6,11 +6,11 @@ import { InvitationsStore } from '../invitations/invitations.store';
 import { InvitationPage, InvitationPageView } from './invitation-page.view';
 
 /** The refusals of spec 4.1 and 4.2 that the page explains, by error code. */
-const REFUSALS: Record<string, InvitationPageView> = {
-  ALREADY_USED: { kind: 'already-used' },
-  EXPIRED: { kind: 'expired' },
-  INVALID: { kind: 'invalid' },
-};
+const REFUSALS = new Map<unknown, InvitationPageView>([
+  ['ALREADY_USED', { kind: 'already-used' }],
+  ['EXPIRED', { kind: 'expired' }],
+  ['INVALID', { kind: 'invalid' }],
+]);
 
 /**
  * The page that invitation links open. It reads and accepts through InvitationsService, the
@@ -73,7 +73,7 @@ export class InvitationPageService {
    */
   private refusal(failure: unknown): InvitationPage {
     if (failure instanceof HttpException && failure.getStatus() < HttpStatus.INTERNAL_SERVER_ERROR) {
-      const view = REFUSALS[String((failure.getResponse() as { error?: unknown }).error)];
+      const view = REFUSALS.get((failure.getResponse() as { error?: unknown }).error);
       if (view) return { status: failure.getStatus(), view };
     }
     const cause = failure instanceof HttpException && failure.cause ? failure.cause : failure;
