@@ -1,7 +1,9 @@
 /**
  * Unit specs live beside the code; e2e suites in test/ run once per database.
  * SQLite always; MariaDB/MySQL when TEST_DATABASE_URL is set (.ci/run sets it).
+ * Browser suites (`*.browser-spec.ts`) run once, on SQLite, in Debian's Chromium.
  */
+const { existsSync } = require('node:fs');
 const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
 const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'], rootDir: __dirname };
 
@@ -34,12 +36,15 @@ const projects = [
   { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'], setupFiles: ['<rootDir>/test/support/quiet-logs.ts'] },
   e2e('sqlite'),
   e2eCognito,
+  { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/**/*.browser-spec.ts'], setupFiles: ['<rootDir>/test/support/use-sqlite.ts'] },
 ];
 
 const skipped = [];
 if (process.env.TEST_DATABASE_URL) projects.push(e2e('mariadb'));
 else skipped.push('e2e on MariaDB/MySQL (set TEST_DATABASE_URL=mysql://root@127.0.0.1:3306/test)');
 if (!process.env.TEST_REDIS_URL) skipped.push('tests that need Redis (set TEST_REDIS_URL=redis://127.0.0.1:6379)');
+// The path that test/support/browser.ts launches.
+if (!existsSync('/usr/bin/chromium')) skipped.push('browser tests of the invitation page (apt-get install chromium)');
 if (skipped.length && !process.env.JEST_WORKER_ID) {
   for (const what of skipped) process.stderr.write(`SKIPPED: ${what}\n`);
   if (process.env.CI) {

@@ -7,6 +7,7 @@ import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
+import { InvitationPageModule } from './invitation-page/invitation-page.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -24,6 +25,7 @@ import { OrgMembersModule } from './org-members/org-members.module';
     AdminTenantsModule,
     AdminUsersModule,
     InvitationsModule,
+    InvitationPageModule,
     OrgMembersModule,
     HealthModule,
   ],

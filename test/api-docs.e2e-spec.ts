@@ -148,8 +148,17 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
     expect(body.properties.type.enum).toEqual(['personal', 'organisation', 'charity', 'business', 'nonprofit']);
   });
 
-  it('leaves out the operational endpoints', () => {
-    expect(Object.keys(document.paths).filter((path) => !path.startsWith('/api/'))).toEqual([]);
+  it('leaves out the operational endpoints: outside /api, only the invitation page is documented', () => {
+    expect(Object.keys(document.paths).filter((path) => !path.startsWith('/api/'))).toEqual(['/invitations/{token}']);
+  });
+
+  it.each(['get', 'post'])('describes %s /invitations/{token}, the invitation page, as public HTML with every status it answers', (method) => {
+    const page = operation(method, '/invitations/{token}');
+    expect(page.security).toBeUndefined();
+    expect(Object.keys(page.responses).sort()).toEqual(['200', '400', '404', '500']);
+    for (const response of Object.values(page.responses) as { content?: Record<string, unknown> }[]) {
+      expect(response.content).toEqual({ 'text/html': { schema: { type: 'string' } } });
+    }
   });
 
   it('serves the Swagger UI page at /api/docs', async () => {

@@ -126,4 +126,16 @@ describe('structured logs', () => {
     expect(requestLine('req-accept')).toMatchObject({ method: 'POST', url: '/api/invitations/[REDACTED]', status: 200 });
     expect(requestLine('req-query')).toMatchObject({ url: '/api/invitations/[REDACTED]?token=[REDACTED]' });
   });
+
+  it('never logs the token of the invitation page that the e-mail links to (/invitations/<token>, outside /api)', async () => {
+    const invitation = await factory.invitation();
+    await t.http.get(`/invitations/${invitation.id}`).set('X-Request-Id', 'req-page');
+    await t.http.post(`/invitations/${invitation.id}`).set('Content-Type', 'application/x-www-form-urlencoded').set('X-Request-Id', 'req-page-accept');
+    await t.http.get(`/invitations/${invitation.id}`).set('X-Request-Id', 'req-page-used');
+
+    expect(output()).not.toContain(invitation.id);
+    expect(requestLine('req-page')).toMatchObject({ route: '/invitations/:token', url: '/invitations/[REDACTED]', status: 200 });
+    expect(requestLine('req-page-accept')).toMatchObject({ method: 'POST', url: '/invitations/[REDACTED]', status: 200 });
+    expect(requestLine('req-page-used')).toMatchObject({ url: '/invitations/[REDACTED]', status: 400 });
+  });
 });

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { isInvitationPagePath } from './route-pattern';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -16,12 +17,19 @@ export function allowedHostsFilter(allowedHosts: string[]): RequestHandler {
 /**
  * ALLOWED_ORIGINS: a cookie-authenticated state-changing request whose Origin is present and
  * not listed is refused with 403, so that another site cannot ride on the portal's session.
+ * The invitation page's Accept form is exempt: it reads no session, so there is none to ride
+ * on, and it posts from the service's own origin, which the list of portals need not hold.
  */
 export function allowedOriginsFilter(allowedOrigins: string[]): RequestHandler {
   const allowed = new Set(allowedOrigins);
   return (request: Request, response: Response, next: NextFunction) => {
     const origin = request.headers.origin;
-    const refused = UNSAFE_METHODS.has(request.method) && !!request.headers.cookie && !!origin && !allowed.has(origin);
+    const refused =
+      UNSAFE_METHODS.has(request.method) &&
+      !!request.headers.cookie &&
+      !!origin &&
+      !allowed.has(origin) &&
+      !isInvitationPagePath(request.path);
     if (!refused) return next();
     response.status(403).json({ error: 'Origin not allowed' });
   };

@@ -15,6 +15,7 @@ describe(parseConfig.name, () => {
       migrationsRun: true,
       usingDevelopmentJwtSecret: true,
       cognito: { superAdminGroup: 'super_admin' },
+      invitationPage: true,
     });
     expect(config.smtpUrl).toBeUndefined();
     expect(config.redisUrl).toBeUndefined();
@@ -43,6 +44,7 @@ describe(parseConfig.name, () => {
     ['INVITE_RATE_LIMIT', '0'],
     ['INVITE_RATE_WINDOW_SECONDS', '1h'],
     ['DB_MIGRATIONS_RUN', 'maybe'],
+    ['INVITATION_PAGE', 'sometimes'],
     ['TRUST_PROXY', 'everyone'],
     ['PUBLIC_BASE_URL', 'ftp://x'],
     ['MAIL_FROM', 'nobody'],
@@ -116,6 +118,11 @@ describe(parseConfig.name, () => {
     expect(() => parseConfig({ SHUTDOWN_DRAIN_SECONDS: '30', SHUTDOWN_GRACE_SECONDS: '30' })).toThrow(
       /^Invalid configuration: SHUTDOWN_GRACE_SECONDS must be more than SHUTDOWN_DRAIN_SECONDS/,
     );
+  });
+
+  it('serves the invitation page unless INVITATION_PAGE=false', () => {
+    expect(parseConfig({ INVITATION_PAGE: 'false' }).invitationPage).toBe(false);
+    expect(parseConfig({ INVITATION_PAGE: 'true' }).invitationPage).toBe(true);
   });
 
   it('treats empty values as unset', () => {

@@ -61,6 +61,8 @@ export abstract class AppConfig {
   abstract readonly publicBaseUrl?: string;
   abstract readonly allowedHosts?: string[];
   abstract readonly allowedOrigins?: string[];
+  /** Serve the page that invitation links open (GET /invitations/{token}); a portal with its own page turns it off. */
+  abstract readonly invitationPage: boolean;
   abstract readonly logLevel: LogLevel;
   /** A request still unanswered after this long is answered 503: no request hangs on a stuck dependency. */
   abstract readonly requestTimeoutMs: number;
@@ -271,6 +273,7 @@ export function parseConfig(env: Env): AppConfig {
     publicBaseUrl: publicBaseUrl(env),
     allowedHosts: list(env, 'ALLOWED_HOSTS')?.map((host) => host.toLowerCase()),
     allowedOrigins: list(env, 'ALLOWED_ORIGINS'),
+    invitationPage: boolean(env, 'INVITATION_PAGE', true),
     // Test suites stay quiet unless one asks for logs.
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),

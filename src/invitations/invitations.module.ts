@@ -6,6 +6,7 @@ import { InvitationsStore } from './invitations.store';
 @Module({
   controllers: [InvitationsController],
   providers: [InvitationsService, InvitationsStore],
-  exports: [InvitationsStore],
+  // The invitation page (src/invitation-page) reads and accepts through the same service.
+  exports: [InvitationsService, InvitationsStore],
 })
 export class InvitationsModule {}

@@ -20,8 +20,11 @@ export const REDACTED_PATHS = [
   '*.headers["set-cookie"]',
 ];
 
-/** The invitation token is the invitation's secret: whoever holds it can accept it. */
-const INVITATION_PATH = /^(\/api\/invitations\/)[^/?#]+/i;
+/**
+ * The invitation token is the invitation's secret: whoever holds it can accept it. It is in the
+ * path of the API (`/api/invitations/<token>`) and of the page that the e-mail links to (`/invitations/<token>`).
+ */
+const INVITATION_PATH = /^((?:\/api)?\/invitations\/)[^/?#]+/i;
 
 /**
  * The request URL as it may be logged: the invitation token in the path is masked, and so is

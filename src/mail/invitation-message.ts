@@ -1,3 +1,4 @@
+import { escapeHtml } from '../common/html';
 import { InvitationEmail } from './invitation-mailer';
 
 /** The acceptance link of an invitation: `<base address>/invitations/<token>`. */
@@ -9,9 +10,6 @@ export interface InvitationMessage {
   text: string;
   html: string;
 }
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]);
 
 /** Tenant names may hold line breaks; a subject must stay one line. */
 const oneLine = (value: string) => value.replace(/\s+/g, ' ').trim();

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { InvitationsModule } from '../invitations/invitations.module';
+import { InvitationPageEnabledGuard } from './invitation-page-enabled.guard';
+import { InvitationPageController } from './invitation-page.controller';
+import { InvitationPageService } from './invitation-page.service';
+
+@Module({
+  imports: [InvitationsModule],
+  controllers: [InvitationPageController],
+  providers: [InvitationPageService, InvitationPageEnabledGuard],
+})
+export class InvitationPageModule {}
