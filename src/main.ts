@@ -1,33 +1,70 @@
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import { config as loadDotenv } from 'dotenv';
+import type { Server } from 'node:http';
 import { AppModule } from './app.module';
 import { APP_OPTIONS, configureApp } from './app.setup';
-import { config as loadDotenv } from 'dotenv';
 import { AppConfig, ConfigError, parseConfig } from './config/app-config';
+import { describeConfiguration, describeDatabase } from './config/config-summary';
+import { DatabaseStartupError } from './database/database.module';
 import { enableGracefulShutdown } from './health/graceful-shutdown';
 
+/** Stops start-up with one plain line on stderr: no stack trace, no colours. */
+function fail(message: string): never {
+  process.stderr.write(`${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  process.exit(1);
+}
+
 /** A bad setting stops start-up with one line that names the variable, before anything starts. */
-function checkConfiguration(): void {
+function checkConfiguration(): AppConfig {
   loadDotenv({ quiet: true });
   try {
-    parseConfig(process.env);
+    return parseConfig(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
+    fail(error.message);
   }
 }
 
+/** What went wrong at start-up, as one line that names the problem. */
+function startupFailure(error: unknown, config: AppConfig): string {
+  if (error instanceof DatabaseStartupError) return `Database unavailable (${describeDatabase(config.database)}): ${error.message}`;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return `Port ${config.port} is already in use: stop the process that holds it or set PORT`;
+  if (code === 'EACCES') return `Not allowed to listen on port ${config.port}: choose a port above 1023 or set PORT`;
+  return `Start-up failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** Like app.listen, without Nest's own error line: a failure to listen is reported once, by fail(). */
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
 async function bootstrap(): Promise<void> {
-  checkConfiguration();
-  // Start-up logs wait for the pino logger that configureApp installs.
-  const app = configureApp(await NestFactory.create<NestExpressApplication>(AppModule, { ...APP_OPTIONS, bufferLogs: true }));
-  const config = app.get(AppConfig);
-  // Not app.enableShutdownHooks(): it closes at once, and re-raises the signal instead of exiting 0.
-  enableGracefulShutdown(app, config.shutdown);
-  await app.listen(config.port);
-  new Logger('Bootstrap').log(`Listening on port ${config.port}`);
+  const config = checkConfiguration();
+  let app: NestExpressApplication;
+  try {
+    // Start-up logs wait for the pino logger that configureApp installs; when start-up fails they
+    // are dropped (no flush to Nest's coloured console logger) and the failure is one line instead.
+    app = configureApp(
+      await NestFactory.create<NestExpressApplication>(AppModule, { ...APP_OPTIONS, bufferLogs: true, autoFlushLogs: false, abortOnError: false }),
+    );
+    app.flushLogs();
+    // Not app.enableShutdownHooks(): it closes at once, and re-raises the signal instead of exiting 0.
+    enableGracefulShutdown(app, config.shutdown);
+    await app.init();
+    await listen(app.getHttpServer(), config.port);
+  } catch (error) {
+    fail(startupFailure(error, config));
+  }
+  new Logger('Bootstrap').log(describeConfiguration(app.get(AppConfig)));
 }
 
 void bootstrap();

@@ -1,7 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
+
+/** The database could not be opened (or migrated) at start-up: main.ts prints it as one line. */
+export class DatabaseStartupError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = 'DatabaseStartupError';
+  }
+}
 
 @Module({
   imports: [
@@ -13,6 +22,13 @@ import { dataSourceOptions } from './data-source-options';
         retryAttempts: 2,
         retryDelay: 1_000,
       }),
+      dataSourceFactory: async (options) => {
+        try {
+          return await new DataSource(options!).initialize();
+        } catch (error) {
+          throw new DatabaseStartupError(error);
+        }
+      },
     }),
   ],
 })
