@@ -109,6 +109,13 @@ describe('start and stop (the built service as a process)', () => {
     expect(server.output()).not.toMatch(/password|mailer/);
   }, 60_000);
 
+  it("npm keeps its normal output in this project: an install that fails says why (issue 10 item 1)", () => {
+    // Only the project's and the user's .npmrc count, not the npm_config_* of the `npm test` running this.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+    const loglevel = spawnSync('npm', ['config', 'get', 'loglevel'], { cwd: ROOT, env, encoding: 'utf8' });
+    expect(loglevel.stdout.trim()).not.toBe('silent');
+  });
+
   describe('a failed start is one plain line naming the problem, and exit code 1', () => {
     const oneLine = (stderr: string) => {
       expect(stderr.trimEnd().split('\n')).toHaveLength(1);
