@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { connect, createServer, Server } from 'node:net';
+import { createServer, Server } from 'node:net';
 import { join } from 'node:path';
-import { builtCommand, freePort, ROOT, ServerProcess, serviceEnv, startServerProcess } from './support/server-process';
+import { builtCommand, freePort, refused, ROOT, ServerProcess, serviceEnv, startServerProcess } from './support/server-process';
 import { TEST_JWT_SECRET } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
@@ -21,18 +21,6 @@ const logLines = (output: string): LogLine[] =>
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as LogLine);
-
-/** Whether a new TCP connection to the port is refused: nothing serves there any more. */
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
 
 /** Runs the production command until it exits on its own (a failed start). */
 function startToFailure(env: Record<string, string>) {
