@@ -2,7 +2,6 @@ import { Logger as NestLogger } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import cookieParser from 'cookie-parser';
 import type { NextFunction, Request, Response } from 'express';
-import { Logger } from 'nestjs-pino';
 import type { Server } from 'node:http';
 import { API_DOCS_PATH, setupApiDocs } from './api-docs/api-docs';
 import { HttpExceptionFilter } from './common/http-exception.filter';
@@ -12,6 +11,7 @@ import { RequestTimeoutInterceptor } from './common/request-timeout.interceptor'
 import { exceptOperationalPaths, securityHeaders } from './common/http-hardening';
 import { AppConfig } from './config/app-config';
 import { ShutdownState } from './health/shutdown-state';
+import { AppLogger } from './logging/app-logger';
 import { HttpLogger } from './logging/http-logger';
 import { Metrics } from './metrics/metrics';
 
@@ -35,7 +35,7 @@ export const HTTP_SERVER_LIMITS = {
 /** Everything main.ts and the e2e tests share, so that tests run the app as it is served. */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(AppConfig);
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(AppLogger));
   if (config.usingDevelopmentJwtSecret && config.identityStore === 'local') {
     new NestLogger('Config').warn('AUTH_JWT_SECRET is not set: using the development key. Never do this in production.');
   }

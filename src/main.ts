@@ -1,42 +1,61 @@
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestExpressApplication } from '@nestjs/platform-express';
+import type { Server } from 'node:http';
 import { AppModule } from './app.module';
 import { APP_OPTIONS, configureApp } from './app.setup';
 import { AppConfig, ConfigError } from './config/app-config';
+import { describeConfiguration } from './config/config-summary';
+import { DatabaseStartupError } from './database/database.module';
 import { enableGracefulShutdown } from './health/graceful-shutdown';
 
-/**
- * ConfigModule reads `.env` and parses the configuration, once. A bad setting stops start-up
- * with one line that names the variable; start-up logs wait for the pino logger that
- * configureApp installs, and are dropped with it.
- */
-async function createApp(): Promise<NestExpressApplication> {
-  try {
-    return await NestFactory.create<NestExpressApplication>(AppModule, {
-      ...APP_OPTIONS,
-      bufferLogs: true,
-      autoFlushLogs: false,
-      abortOnError: false,
-    });
-  } catch (error) {
-    if (!(error instanceof ConfigError)) {
-      Logger.flush();
-      throw error;
-    }
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
+/** Stops start-up with one plain line on stderr: no stack trace, no colours. */
+function fail(message: string): never {
+  process.stderr.write(`${message.replace(/\s*\n\s*/g, ' ')}\n`);
+  process.exit(1);
 }
 
+/** What went wrong at start-up, as one line that names the problem. */
+function startupFailure(error: unknown): string {
+  if (error instanceof ConfigError) return error.message;
+  if (error instanceof DatabaseStartupError) return `Database unavailable (${error.where}): ${error.message}`;
+  const { code, port } = error as NodeJS.ErrnoException & { port?: number };
+  if (code === 'EADDRINUSE') return `Port ${port} is already in use: stop the process that holds it or set PORT`;
+  if (code === 'EACCES') return `Not allowed to listen on port ${port}: choose a port above 1023 or set PORT`;
+  return `Start-up failed: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+/** Like app.listen, without Nest's own error line: a failure to listen is reported once, by fail(). */
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * ConfigModule reads `.env` and parses the configuration, once. Start-up logs wait for the pino
+ * logger that configureApp installs; when start-up fails they are dropped (no flush to Nest's
+ * coloured console logger) and the failure is one line instead.
+ */
 async function bootstrap(): Promise<void> {
-  const app = configureApp(await createApp());
-  app.flushLogs();
-  const config = app.get(AppConfig);
-  // Not app.enableShutdownHooks(): it closes at once, and re-raises the signal instead of exiting 0.
-  enableGracefulShutdown(app, config.shutdown);
-  await app.listen(config.port);
-  new Logger('Bootstrap').log(`Listening on port ${config.port}`);
+  try {
+    const app = configureApp(
+      await NestFactory.create<NestExpressApplication>(AppModule, { ...APP_OPTIONS, bufferLogs: true, autoFlushLogs: false, abortOnError: false }),
+    );
+    app.flushLogs();
+    const config = app.get(AppConfig);
+    // Not app.enableShutdownHooks(): it closes at once, and re-raises the signal instead of exiting 0.
+    enableGracefulShutdown(app, config.shutdown);
+    await app.init();
+    await listen(app.getHttpServer(), config.port);
+    new Logger('Bootstrap').log(describeConfiguration(config));
+  } catch (error) {
+    fail(startupFailure(error));
+  }
 }
 
 void bootstrap();

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { FORBIDDEN, INVITATION_GET, INVITATION_POST, INVITE_ERRORS, REMOVE_MEMBER_ERRORS, SUPER_ADMIN_ERRORS, TENANT_ERRORS, UNAUTHORIZED, USER_NOT_FOUND } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -146,6 +148,11 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
     const body = schemaOf(operation('post', '/api/admin/tenants').requestBody!.content['application/json'].schema.$ref);
     expect(body.required).toEqual(['name', 'type']);
     expect(body.properties.type.enum).toEqual(['personal', 'organisation', 'charity', 'business', 'nonprofit']);
+  });
+
+  it('equals the committed openapi.json, from which portals generate their client (`npm run openapi:write` rewrites it)', () => {
+    const committed = JSON.parse(readFileSync(join(__dirname, '..', 'openapi.json'), 'utf8'));
+    expect(document).toEqual(committed);
   });
 
   it('leaves out the operational endpoints: outside /api, only the invitation page is documented', () => {

@@ -1,4 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { runCli } from '../src/cli/cli';
+import { CliInputError } from '../src/cli/local-users.service';
+import { InvitationEntity, TenantEntity } from '../src/database/entities';
+import { factories } from './support/factories';
+import { INVITATION_GET, INVITE_ERRORS, TENANT_ERRORS } from './support/spec-bodies';
 import { createTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
@@ -85,7 +90,146 @@ describe('operator CLI', () => {
   it('refuses an unknown command', () => {
     const result = cli('users:drop');
     expect(result.status).not.toBe(0);
-    expect(result.stderr).toBe('unknown command "users:drop"; commands: users:create, session:token');
+    expect(result.stderr).toBe(
+      'unknown command "users:drop"; commands: users:create, session:token, tenants:create, users:list, invitations:expire, dev:seed (see --help)',
+    );
+  });
+
+  /**
+   * Issue 10 item 7. The new commands run in-process (runCli is what main.ts runs, with this
+   * process's environment): spawning npm for each case would cost seconds apiece. The spawned
+   * cases above and --help below check what only a process shows: stdout, stderr, exit code.
+   */
+  describe('more commands, run in-process', () => {
+    const saved = { ...process.env };
+    const run = (...args: string[]) => runCli(args);
+    beforeAll(() => Object.assign(process.env, { DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET }));
+    afterAll(() => {
+      process.env = { ...saved };
+    });
+
+    describe('help', () => {
+      it('--help prints the usage of every command on stdout and exits 0', () => {
+        const result = cli('--help');
+        expect(result.status).toBe(0);
+        for (const command of ['users:create', 'session:token', 'tenants:create', 'users:list', 'invitations:expire', 'dev:seed', 'help']) {
+          expect(result.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+        }
+        expect(result.stderr).toBe('');
+      });
+
+      it.each([
+        ['help COMMAND', ['help', 'invitations:expire']],
+        ['COMMAND --help', ['invitations:expire', '--help']],
+      ])("%s prints that command's usage", async (_, args) => {
+        expect((await run(...args)).split('\n')[0]).toBe('Usage: npm run -s cli -- invitations:expire --id TOKEN');
+      });
+
+      it('help for an unknown command is refused', async () => {
+        await expect(run('help', 'users:drop')).rejects.toThrow(/^unknown command "users:drop"/);
+      });
+    });
+
+    describe('tenants:create', () => {
+      it("creates the tenant by the API's rules and prints it as one line of JSON", async () => {
+        const tenant = JSON.parse(await run('tenants:create', '--name', 'Acme', '--type', 'business'));
+        expect(tenant).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Acme', type: 'business', status: 'pending_owner', createdAt: expect.any(String) });
+        expect(await t.dataSource.getRepository(TenantEntity).findOneByOrFail({ id: tenant.id })).toMatchObject({ name: 'Acme', type: 'business', status: 'pending_owner' });
+      });
+
+      it.each([
+        ['no name', ['--type', 'business'], TENANT_ERRORS.nameRequired.error],
+        ['no type', ['--name', 'Acme'], TENANT_ERRORS.typeRequired.error],
+        ['a type outside the list', ['--name', 'Acme', '--type', 'guild'], TENANT_ERRORS.invalidType.error],
+      ])("refuses %s with the API's message, creating nothing", async (_, args, message) => {
+        const before = await t.dataSource.getRepository(TenantEntity).count();
+        await expect(run('tenants:create', ...args)).rejects.toThrow(new CliInputError(message));
+        expect(await t.dataSource.getRepository(TenantEntity).count()).toBe(before);
+      });
+    });
+
+    describe('users:list', () => {
+      it('prints the users of the tenant, one line of JSON each', async () => {
+        await run('users:create', '--email', 'admin@t-list.example', '--id', 'list-admin', '--user-type', 'org', '--tenant-id', 't-list', '--role', 'admin');
+        await run('users:create', '--email', 'member@t-list.example', '--id', 'list-member', '--user-type', 'org', '--tenant-id', 't-list', '--role', 'member');
+        expect((await run('users:list', '--tenant', 't-list')).split('\n').map((line) => JSON.parse(line))).toEqual([
+          { id: 'list-admin', email: 'admin@t-list.example', platformRole: null, userType: 'org', tenantId: 't-list', role: 'admin' },
+          { id: 'list-member', email: 'member@t-list.example', platformRole: null, userType: 'org', tenantId: 't-list', role: 'member' },
+        ]);
+      });
+
+      it('prints nothing for a tenant without users', async () => {
+        expect(await run('users:list', '--tenant', 'no-such-tenant')).toBe('');
+      });
+
+      it('requires --tenant', async () => {
+        await expect(run('users:list')).rejects.toThrow(new CliInputError('--tenant is required'));
+      });
+    });
+
+    describe('invitations:expire', () => {
+      it('moves the expiry into the past: the invitation then answers EXPIRED and is marked expired', async () => {
+        const invitation = await factories(t).invitation();
+        const printed = JSON.parse(await run('invitations:expire', '--id', invitation.id));
+        expect(printed).toMatchObject({ id: invitation.id, email: invitation.email, status: 'pending' });
+        expect(Date.parse(printed.expiresAt)).toBeLessThan(Date.now());
+        const stored = await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitation.id });
+        expect(stored.expiresAt.toISOString()).toBe(printed.expiresAt);
+
+        const res = await t.http.get(`/api/invitations/${invitation.id}`);
+        expect([res.status, res.body]).toEqual([400, INVITATION_GET.expired]);
+        expect(await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitation.id })).toMatchObject({ status: 'expired' });
+      });
+
+      it.each([
+        ['an unknown invitation', () => Promise.resolve('9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d'), 'no invitation with id "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"'],
+        ['an accepted invitation', async () => (await factories(t).invitation({ id: '1c0a5f0e-9d7e-4a57-8f9c-6f1b2d3e4a5b', status: 'accepted' })).id, 'invitation "1c0a5f0e-9d7e-4a57-8f9c-6f1b2d3e4a5b" is already accepted'],
+      ])('refuses %s, changing nothing', async (_, id, message) => {
+        const token = await id();
+        const before = await t.dataSource.getRepository(InvitationEntity).findOneBy({ id: token });
+        await expect(run('invitations:expire', '--id', token)).rejects.toThrow(new CliInputError(message));
+        expect(await t.dataSource.getRepository(InvitationEntity).findOneBy({ id: token })).toEqual(before);
+      });
+    });
+
+    describe('dev:seed', () => {
+      it('makes a demo tenant with an owner, an admin and a member, and prints their working session tokens', async () => {
+        const demo = JSON.parse(await run('dev:seed'));
+        expect(demo.tenant).toMatchObject({ name: 'Demo Organisation', type: 'organisation', status: 'pending_owner' });
+        for (const role of ['owner', 'admin', 'member']) {
+          expect(demo[role]).toEqual({
+            id: `demo-${role}`,
+            email: `${role}@demo.example`,
+            platformRole: null,
+            userType: 'org',
+            tenantId: demo.tenant.id,
+            role,
+            token: expect.any(String),
+          });
+        }
+        const invite = (role: string) =>
+          t.http.post('/api/org/invite').set('Cookie', `id_token=${demo[role].token}`).send({ email: `new-${role}@example.com`, role: 'member' });
+        expect((await invite('owner')).status).toBe(200);
+        expect((await invite('admin')).status).toBe(200);
+        const refused = await invite('member');
+        expect([refused.status, refused.body]).toEqual([403, INVITE_ERRORS.notOwnerOrAdmin]);
+
+        // Again: the same tenant and users, fresh tokens, nothing duplicated.
+        const again = JSON.parse(await run('dev:seed'));
+        expect(again.tenant).toEqual(demo.tenant);
+        expect(again.owner.id).toBe('demo-owner');
+        expect(await t.dataSource.getRepository(TenantEntity).countBy({ name: 'Demo Organisation' })).toBe(1);
+      });
+
+      it('refuses with NODE_ENV=production', async () => {
+        process.env.NODE_ENV = 'production';
+        try {
+          await expect(run('dev:seed')).rejects.toThrow(new CliInputError('dev:seed makes demo users with known ids; refusing with NODE_ENV=production'));
+        } finally {
+          process.env.NODE_ENV = 'test';
+        }
+      });
+    });
   });
 
   it('names the variable when the configuration is bad', () => {

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { connect } from 'node:net';
 import { DataSource } from 'typeorm';
 import { parseConfig } from '../src/config/app-config';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { InvitationEntity, TenantEntity } from '../src/database/entities';
 import { createTestDatabase, TestDatabase } from './support/test-database';
-import { ServerProcess, startServerProcess } from './support/server-process';
+import { refused, ServerProcess, startServerProcess } from './support/server-process';
 import { TEST_JWT_SECRET } from './support/test-app';
 
 const DRAIN_MS = 1_000;
@@ -40,18 +39,6 @@ function slowAccept(port: number, token: string, agent: Agent | false) {
   });
   req.write(BODY.slice(0, 10));
   return { finish: () => req.end(BODY.slice(10)), answer };
-}
-
-/** Whether a new TCP connection to the port is refused. */
-function refused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

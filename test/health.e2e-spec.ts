@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { ShutdownState } from '../src/health/shutdown-state';
 import { IdentityStore } from '../src/identity/identity-store';
 import { e2eIdentityMode } from './support/test-identity';
@@ -107,6 +108,37 @@ describe('health (GET /health/live, GET /health/ready)', () => {
         expect(res.status).toBe(200);
         expect(res.body.details.redis).toEqual({ status: 'up' });
       } finally {
+        await t.close();
+      }
+    });
+  });
+
+  describe('with DB_MIGRATIONS_RUN=false (issue 10 item 4)', () => {
+    it('ready: 503 naming the pending migrations until they are applied, with one log line saying so at start', async () => {
+      const logged = jest.spyOn(Logger.prototype, 'error');
+      const t = await createTestApp({ env: { DB_MIGRATIONS_RUN: 'false' } });
+      try {
+        const lines = logged.mock.contexts.flatMap((logger, i) => ((logger as { context?: string }).context === 'Migrations' ? [logged.mock.calls[i][0]] : []));
+        expect(lines).toEqual([
+          expect.stringMatching(
+            /^2 database migration\(s\) pending \(CreateTables\d+, CreateInvitationEmailOutbox\d+\) and DB_MIGRATIONS_RUN=false: readiness fails until `npm run migration:run` applies them$/,
+          ),
+        ]);
+
+        const before = await t.http.get('/health/ready');
+        expect(before.status).toBe(503);
+        expect(before.body).toMatchObject({
+          status: 'error',
+          info: { database: { status: 'up' } },
+          error: { migrations: { status: 'down', message: '2 migration(s) pending: run npm run migration:run' } },
+        });
+
+        await t.dataSource.runMigrations({ transaction: 'each' });
+        const after = await t.http.get('/health/ready');
+        expect(after.status).toBe(200);
+        expect(after.body.info).toMatchObject({ database: { status: 'up' }, migrations: { status: 'up' } });
+      } finally {
+        logged.mockRestore();
         await t.close();
       }
     });

@@ -8,5 +8,7 @@ import { AdminTenantsService } from './admin-tenants.service';
   imports: [TypeOrmModule.forFeature([TenantEntity])],
   controllers: [AdminTenantsController],
   providers: [AdminTenantsService],
+  // The operator CLI creates tenants by the same rules.
+  exports: [AdminTenantsService],
 })
 export class AdminTenantsModule {}

@@ -1,6 +1,6 @@
 import { Type } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { ApiCookieAuth, ApiProperty, ApiResponse, DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiProperty, ApiResponse, DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { version } from '../../package.json';
 import { FORBIDDEN, UNAUTHORIZED } from '../common/messages';
 import { AppConfig } from '../config/app-config';
@@ -44,10 +44,10 @@ export const UNAUTHORIZED_BODY = { error: UNAUTHORIZED };
 export const FORBIDDEN_BODY = { error: FORBIDDEN };
 
 /**
- * The OpenAPI 3 document, built from the controllers' decorators, served at
- * /api/openapi.json, and the browsable Swagger UI at /api/docs.
+ * The OpenAPI 3 document, built from the controllers' decorators. The repository holds a copy,
+ * openapi.json (`npm run openapi:write`), which a test keeps equal to this.
  */
-export function setupApiDocs(app: NestExpressApplication, config: AppConfig): void {
+export function buildOpenApiDocument(app: NestExpressApplication, config: AppConfig): OpenAPIObject {
   const options = new DocumentBuilder()
     .setTitle('Tenant invitation and administration service')
     .setDescription(
@@ -62,11 +62,15 @@ export function setupApiDocs(app: NestExpressApplication, config: AppConfig): vo
       SESSION_SCHEME,
     )
     .build();
-  const document = SwaggerModule.createDocument(app, options, {
+  return SwaggerModule.createDocument(app, options, {
     // Handler names are unique across the API: they make readable operation ids.
     operationIdFactory: (_controller, method) => method,
   });
-  SwaggerModule.setup(API_DOCS_PATH.slice(1), app, document, {
+}
+
+/** Serves the document at /api/openapi.json and the browsable Swagger UI at /api/docs. */
+export function setupApiDocs(app: NestExpressApplication, config: AppConfig): void {
+  SwaggerModule.setup(API_DOCS_PATH.slice(1), app, buildOpenApiDocument(app, config), {
     jsonDocumentUrl: OPENAPI_DOCUMENT_PATH.slice(1),
     raw: ['json'],
     customSiteTitle: 'Tenant service API',

@@ -1,12 +1,15 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AdminTenantsModule } from '../admin-tenants/admin-tenants.module';
 import { AuthModule } from '../auth/auth.module';
 import { CommonModule } from '../common/common.module';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
-import { UserEntity } from '../database/entities';
+import { InvitationEntity, TenantEntity, UserEntity } from '../database/entities';
 import { IdentityModule } from '../identity/identity.module';
+import { DevSeedService } from './dev-seed.service';
 import { LocalUsersService } from './local-users.service';
+import { TenantRecordsService } from './tenant-records.service';
 
 @Module({
   imports: [
@@ -15,8 +18,9 @@ import { LocalUsersService } from './local-users.service';
     DatabaseModule,
     IdentityModule,
     AuthModule,
-    TypeOrmModule.forFeature([UserEntity]),
+    AdminTenantsModule,
+    TypeOrmModule.forFeature([UserEntity, TenantEntity, InvitationEntity]),
   ],
-  providers: [LocalUsersService],
+  providers: [LocalUsersService, TenantRecordsService, DevSeedService],
 })
 export class CliModule {}

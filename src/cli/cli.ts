@@ -1,23 +1,131 @@
+import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { parseArgs } from 'node:util';
+import { parseArgs, ParseArgsConfig } from 'node:util';
+import { TENANT_TYPES } from '../database/entities/tenant.entity';
 import { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
 import { CliModule } from './cli.module';
+import { DevSeedService } from './dev-seed.service';
 import { CliInputError, LocalUsersService, requireLocalStore } from './local-users.service';
+import { TenantRecordsService } from './tenant-records.service';
 
-const COMMAND_OPTIONS = {
+type Values = Record<string, string | undefined>;
+
+interface Command {
+  /** The options, as the usage line shows them. */
+  usage: string;
+  description: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  /** Works on the `local` identity store only (users and tokens); refused in cognito mode. */
+  localOnly: boolean;
+  /** Returns what the command prints on stdout. */
+  run(app: INestApplicationContext, values: Values): Promise<string>;
+}
+
+const required = (values: Values, option: string): string => {
+  const value = values[option];
+  if (!value) throw new CliInputError(`--${option} is required`);
+  return value;
+};
+
+/** --ttl: a whole number of seconds, range-checked by LocalUsersService. */
+const ttlOf = (values: Values): number | undefined =>
+  values.ttl === undefined ? undefined : /^\d+$/.test(values.ttl) ? Number(values.ttl) : NaN;
+
+const COMMANDS: Record<string, Command> = {
   'users:create': {
-    email: { type: 'string' },
-    id: { type: 'string' },
-    'platform-role': { type: 'string' },
-    'user-type': { type: 'string' },
-    'tenant-id': { type: 'string' },
-    role: { type: 'string' },
+    usage: '--email E [--id ID] [--platform-role super_admin] [--user-type org] [--tenant-id T] [--role owner|admin|member]',
+    description: 'Creates a user in the local identity store (e-mail lower-cased, id a UUID unless given); prints it as one line of JSON.',
+    options: {
+      email: { type: 'string' },
+      id: { type: 'string' },
+      'platform-role': { type: 'string' },
+      'user-type': { type: 'string' },
+      'tenant-id': { type: 'string' },
+      role: { type: 'string' },
+    },
+    localOnly: true,
+    run: async (app, values) =>
+      JSON.stringify(
+        await app.get(LocalUsersService).createUser({
+          email: required(values, 'email'),
+          id: values.id,
+          platformRole: values['platform-role'],
+          userType: values['user-type'],
+          tenantId: values['tenant-id'],
+          role: values.role,
+        }),
+      ),
   },
-  'session:token': { user: { type: 'string' }, ttl: { type: 'string' } },
-} as const;
+  'session:token': {
+    usage: '--user ID [--ttl SECONDS]',
+    description: "Prints a signed session id token for the user (default 3600 s), claims from the user's record.",
+    options: { user: { type: 'string' }, ttl: { type: 'string' } },
+    localOnly: true,
+    run: (app, values) => app.get(LocalUsersService).sessionToken(required(values, 'user'), ttlOf(values)),
+  },
+  'tenants:create': {
+    usage: `--name NAME --type ${TENANT_TYPES.join('|')}`,
+    description: 'Creates a tenant (status pending_owner), by the rules of POST /api/admin/tenants; prints it as one line of JSON.',
+    options: { name: { type: 'string' }, type: { type: 'string' } },
+    localOnly: false,
+    run: async (app, values) => JSON.stringify(await app.get(TenantRecordsService).createTenant(values.name, values.type)),
+  },
+  'users:list': {
+    usage: '--tenant T',
+    description: 'Prints the users of a tenant from the identity store, one line of JSON each (nothing when it has none).',
+    options: { tenant: { type: 'string' } },
+    localOnly: false,
+    run: async (app, values) =>
+      (await app.get(TenantRecordsService).listTenantUsers(required(values, 'tenant'))).map((user) => JSON.stringify(user)).join('\n'),
+  },
+  'invitations:expire': {
+    usage: '--id TOKEN',
+    description:
+      'Moves an invitation\'s expiry into the past, so that it answers EXPIRED (its status changes on the next GET); prints it as one line of JSON.',
+    options: { id: { type: 'string' } },
+    localOnly: false,
+    run: async (app, values) => JSON.stringify(await app.get(TenantRecordsService).expireInvitation(required(values, 'id'))),
+  },
+  'dev:seed': {
+    usage: '[--ttl SECONDS]',
+    description:
+      'Development only: a demo tenant with an owner, an admin and a member (ids demo-owner, demo-admin, demo-member), ' +
+      'made once; prints them with fresh session tokens as one line of JSON: {"tenant":…,"owner":{…,"token":…},"admin":…,"member":…}.',
+    options: { ttl: { type: 'string' } },
+    localOnly: true,
+    run: async (app, values) => JSON.stringify(await app.get(DevSeedService).seed(ttlOf(values))),
+  },
+};
 
-type Command = keyof typeof COMMAND_OPTIONS;
+const HELP_FLAGS = ['help', '--help', '-h'];
+
+function commandHelp(name: string): string {
+  const { usage, description, localOnly } = COMMANDS[name];
+  return `${name} ${usage}\n    ${description}${localOnly ? ' Local identity store only.' : ''}`;
+}
+
+/** `--help`, `help`, `help COMMAND` and `COMMAND --help`. */
+export function usage(command?: string): string {
+  if (command !== undefined) {
+    if (!Object.hasOwn(COMMANDS, command)) throw unknownCommand(command);
+    return `Usage: npm run -s cli -- ${commandHelp(command)}`;
+  }
+  return [
+    'Usage: npm run -s cli -- <command> [options]   (or: node dist/src/cli/main.js <command> [options])',
+    '',
+    'The operator CLI, with the same configuration (environment, .env) as the server. It prints',
+    'its result on stdout and exits 0; bad input prints one line on stderr and exits 1.',
+    '',
+    'Commands:',
+    ...Object.keys(COMMANDS).map((name) => `  ${commandHelp(name).replace('\n', '\n  ')}`),
+    '  help [COMMAND]',
+    '      Prints this text, or the usage of one command.',
+  ].join('\n');
+}
+
+const unknownCommand = (command: string) =>
+  new CliInputError(`unknown command "${command}"; commands: ${Object.keys(COMMANDS).join(', ')} (see --help)`);
 
 /** Reads the configuration alone: no database, no identity store. */
 async function loadConfig(): Promise<AppConfig> {
@@ -31,38 +139,22 @@ async function loadConfig(): Promise<AppConfig> {
 
 /** Runs one CLI command (CONTRACT: Operator CLI) and returns what it prints; bad input throws CliInputError. */
 export async function runCli(argv: string[]): Promise<string> {
-  const [command, ...rest] = argv;
-  if (!command || !(command in COMMAND_OPTIONS)) {
-    throw new CliInputError(`unknown command "${command ?? ''}"; commands: ${Object.keys(COMMAND_OPTIONS).join(', ')}`);
-  }
-  let values: Record<string, string | undefined>;
+  const [name, ...rest] = argv;
+  if (name !== undefined && HELP_FLAGS.includes(name)) return usage(rest[0]);
+  if (name === undefined || !Object.hasOwn(COMMANDS, name)) throw unknownCommand(name ?? '');
+  const command = COMMANDS[name];
+  if (rest.some((arg) => HELP_FLAGS.slice(1).includes(arg))) return usage(name);
+  let values: Values;
   try {
-    ({ values } = parseArgs({ args: rest, options: COMMAND_OPTIONS[command as Command], strict: true }) as {
-      values: Record<string, string | undefined>;
-    });
+    ({ values } = parseArgs({ args: rest, options: command.options, strict: true }) as { values: Values });
   } catch (error) {
     throw new CliInputError((error as Error).message);
   }
-  // In cognito mode refuse before the database or the pool is touched: the commands are local-only.
-  requireLocalStore(await loadConfig(), command);
+  // In cognito mode refuse before the database or the pool is touched.
+  if (command.localOnly) requireLocalStore(await loadConfig(), name);
   const context = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
   try {
-    const users = context.get(LocalUsersService);
-    if (command === 'users:create') {
-      if (!values.email) throw new CliInputError('--email is required');
-      const user = await users.createUser({
-        email: values.email,
-        id: values.id,
-        platformRole: values['platform-role'],
-        userType: values['user-type'],
-        tenantId: values['tenant-id'],
-        role: values.role,
-      });
-      return JSON.stringify(user);
-    }
-    if (!values.user) throw new CliInputError('--user is required');
-    const ttl = values.ttl === undefined ? undefined : /^\d+$/.test(values.ttl) ? Number(values.ttl) : NaN;
-    return await users.sessionToken(values.user, ttl);
+    return await command.run(context, values);
   } finally {
     await context.close();
   }

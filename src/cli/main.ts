@@ -2,7 +2,9 @@ import { runCli } from './cli';
 import { CliInputError } from './local-users.service';
 
 runCli(process.argv.slice(2)).then(
-  (output) => process.stdout.write(`${output}\n`),
+  (output) => {
+    if (output) process.stdout.write(`${output}\n`);
+  },
   (error: Error) => {
     const message = error instanceof CliInputError ? error.message : `error: ${error.message}`;
     process.stderr.write(`${message.replace(/\s*\n\s*/g, ' ')}\n`);

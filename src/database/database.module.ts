@@ -1,7 +1,21 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { describeDatabase } from '../config/config-summary';
 import { dataSourceOptions } from './data-source-options';
+
+/** The database could not be opened (or migrated) at start-up: main.ts prints it as one line. */
+export class DatabaseStartupError extends Error {
+  constructor(
+    override readonly cause: unknown,
+    /** Where the database is (describeDatabase): never the credentials. */
+    readonly where: string,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = 'DatabaseStartupError';
+  }
+}
 
 @Module({
   imports: [
@@ -13,7 +27,20 @@ import { dataSourceOptions } from './data-source-options';
         retryAttempts: 2,
         retryDelay: 1_000,
       }),
+      dataSourceFactory: async (options) => {
+        try {
+          return await new DataSource(options!).initialize();
+        } catch (error) {
+          throw new DatabaseStartupError(error, describeDataSource(options!));
+        }
+      },
     }),
   ],
 })
 export class DatabaseModule {}
+
+function describeDataSource(options: DataSourceOptions): string {
+  return describeDatabase(
+    options.type === 'mysql' ? { type: 'mysql', url: options.url! } : { type: 'sqlite', database: String(options.database) },
+  );
+}

@@ -5,6 +5,12 @@ import { ShutdownConfig } from '../config/app-config';
 import { ShutdownState } from './shutdown-state';
 
 const SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
+/**
+ * A stop request often arrives twice at once: `npm start` forwards the signal it gets, and
+ * systemd (KillMode=control-group), a terminal's Ctrl-C or `kill -- -PGID` signal npm and the
+ * server alike. Only a signal later than this after the first means "stop now".
+ */
+export const REPEATED_SIGNAL_WINDOW_MS = 1_000;
 
 /**
  * Stops accepting connections and resolves once every in-flight request has been answered.
@@ -26,18 +32,20 @@ export function closeHttpServer(server: Server): Promise<void> {
  * On SIGTERM or SIGINT: readiness fails first, then after `drainMs` (time for the load balancer
  * to notice) the server stops accepting and in-flight requests finish, then Nest closes the
  * database and the other clients (shutdown hooks), and the process exits 0. Whatever is still
- * running after `graceMs` is cut short with exit code 1; so is a second signal.
+ * running after `graceMs` is cut short with exit code 1; so is a second signal, unless it is the
+ * same request delivered twice (REPEATED_SIGNAL_WINDOW_MS).
  */
 export function enableGracefulShutdown(app: INestApplication, config: ShutdownConfig): void {
   const logger = new Logger('Shutdown');
-  let started = false;
+  let startedAt: number | undefined;
 
   const shutDown = async (signal: NodeJS.Signals): Promise<void> => {
-    if (started) {
+    if (startedAt !== undefined) {
+      if (Date.now() - startedAt < REPEATED_SIGNAL_WINDOW_MS) return;
       logger.warn(`${signal} again: exiting now`);
       process.exit(1);
     }
-    started = true;
+    startedAt = Date.now();
     setTimeout(() => {
       logger.error(`Still shutting down ${config.graceMs} ms after ${signal}: exiting now`);
       process.exit(1);

@@ -3,6 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, HealthIndicatorFunction, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { AppConfig } from '../config/app-config';
 import { IdentityStoreHealthIndicator } from './identity-store.health';
+import { MigrationsHealthIndicator } from './migrations.health';
 import { RedisHealthIndicator } from './redis.health';
 import { ShutdownState } from './shutdown-state';
 
@@ -20,6 +21,7 @@ export class HealthController {
     private readonly database: TypeOrmHealthIndicator,
     private readonly redis: RedisHealthIndicator,
     private readonly identityStore: IdentityStoreHealthIndicator,
+    private readonly migrations: MigrationsHealthIndicator,
     private readonly shutdown: ShutdownState,
     private readonly config: AppConfig,
   ) {}
@@ -31,7 +33,10 @@ export class HealthController {
     return this.health.check([]);
   }
 
-  /** Whether to send this instance traffic: 503 while shutting down or when a dependency it cannot do without fails. */
+  /**
+   * Whether to send this instance traffic: 503 while shutting down, while migrations are pending,
+   * or when a dependency it cannot do without fails.
+   */
   @Get('ready')
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
   checkReadiness() {
@@ -41,6 +46,8 @@ export class HealthController {
     const checks: HealthIndicatorFunction[] = [
       () => this.database.pingCheck('database', { timeout: DATABASE_PING_TIMEOUT_MS }),
     ];
+    // Run at start-up otherwise (DB_MIGRATIONS_RUN): then none can be pending.
+    if (!this.config.migrationsRun) checks.push(() => this.migrations.check('migrations'));
     if (this.redis.configured) checks.push(() => this.redis.check('redis'));
     if (this.config.identityStore === 'cognito') checks.push(() => this.identityStore.check('identityStore'));
     return this.health.check(checks);

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from '../config/app-config';
+import { AppLogger } from './app-logger';
 import { createHttpLogger, HttpLogger } from './http-logger';
 
 @Module({
@@ -10,8 +11,8 @@ import { createHttpLogger, HttpLogger } from './http-logger';
 class HttpLoggerModule {}
 
 /**
- * Structured logs (pino). nestjs-pino's Logger becomes the app's Nest logger (configureApp calls
- * useLogger), and binds each request's logger so that log calls carry its request id.
+ * Structured logs (pino). AppLogger (nestjs-pino's Logger, wiring lines at debug) becomes the
+ * app's Nest logger (configureApp calls useLogger), and binds each request's logger so that log calls carry its request id.
  * `useExisting`: the request logger already exists on `req.log`, made by HttpLogger's middleware,
  * which configureApp mounts ahead of the filters that may refuse a request.
  * nestjs-pino keeps one root logger per process, the first app's, for log calls made outside a
@@ -26,5 +27,7 @@ class HttpLoggerModule {}
       useFactory: (http: HttpLogger) => ({ pinoHttp: { logger: http.logger }, useExisting: true }),
     }),
   ],
+  providers: [AppLogger],
+  exports: [AppLogger],
 })
 export class LoggingModule {}

@@ -1,10 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 
 /**
- * The service as a real process (`src/main.ts` through ts-node), for what only a process shows:
- * signals, exit codes, its stdout. It listens on a free loopback port.
+ * The service as a real process, for what only a process shows: signals, exit codes, its stdout.
+ * It listens on a free loopback port. By default `src/main.ts` through ts-node; `command` runs
+ * what operators run instead (`npm start`, `node dist/src/main.js`: see builtCommand).
  */
 export interface ServerProcess {
   port: number;
@@ -18,7 +20,26 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-const ROOT = join(__dirname, '..', '..');
+export const ROOT = join(__dirname, '..', '..');
+
+export interface ServerProcessOptions {
+  /** The program and its arguments, run in the checkout. */
+  command?: [string, ...string[]];
+  /** In a process group of its own (its pid is the group id), as a supervisor starts it. */
+  detached?: boolean;
+}
+
+/** The environment a spawned service gets: the test run's own E2E_/TEST_/JEST_ settings left out. */
+export function serviceEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(E2E_|TEST_|JEST_)/.test(name)));
+  return { ...inherited, NODE_ENV: 'test', ...env };
+}
+
+/** A command that runs the built service (dist/, which `npm test` builds first): fails clearly without it. */
+export function builtCommand<T extends [string, ...string[]]>(command: T): T {
+  if (!existsSync(join(ROOT, 'dist', 'src', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first (`npm test` does)');
+  return command;
+}
 const START_TIMEOUT_MS = 45_000;
 
 export async function freePort(): Promise<number> {
@@ -33,19 +54,31 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Whether a new TCP connection to the port is refused. */
+export function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Starts the server with `env` on top of a test environment, and waits until /health/ready answers 200. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, options: ServerProcessOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  // Only what the service reads: nothing of the test run's own E2E_/TEST_ settings.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(E2E_|TEST_|JEST_)/.test(name)));
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
+  const [program, ...args] = options.command ?? [process.execPath, '-r', 'ts-node/register/transpile-only', 'src/main.ts'];
+  const child = spawn(program, args, {
     cwd: ROOT,
-    env: { ...inherited, NODE_ENV: 'test', PORT: String(port), ...env },
+    env: serviceEnv({ PORT: String(port), ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached,
   });
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -59,7 +92,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     exited,
     kill: async () => {
       if (!running()) return;
-      child.kill('SIGKILL');
+      if (options.detached) process.kill(-child.pid!, 'SIGKILL');
+      else child.kill('SIGKILL');
       await exited;
     },
   };

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { TenantResponse, toTenantResponse } from '../admin-tenants/dto/tenant.response';
+import { AppConfig } from '../config/app-config';
+import { TenantEntity } from '../database/entities';
+import { IdentityStore, IdentityUser } from '../identity/identity-store';
+import { CliInputError, LocalUsersService } from './local-users.service';
+import { TenantRecordsService } from './tenant-records.service';
+
+const DEMO_ROLES = ['owner', 'admin', 'member'] as const;
+type DemoRole = (typeof DEMO_ROLES)[number];
+
+export type DemoUser = IdentityUser & { token: string };
+export type DemoSetup = { tenant: TenantResponse } & Record<DemoRole, DemoUser>;
+
+/**
+ * `dev:seed`: a demo organisation with an owner, an admin and a member, and a session token for
+ * each, so that a newcomer can call every org route at once. Running it again reuses them and
+ * prints fresh tokens.
+ */
+@Injectable()
+export class DevSeedService {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly users: LocalUsersService,
+    private readonly records: TenantRecordsService,
+    private readonly identity: IdentityStore,
+    @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
+  ) {}
+
+  async seed(ttlSeconds?: number): Promise<DemoSetup> {
+    if (this.config.nodeEnv === 'production') throw new CliInputError('dev:seed makes demo users with known ids; refusing with NODE_ENV=production');
+    const tenant = await this.demoTenant();
+    const setup = { tenant } as DemoSetup;
+    for (const role of DEMO_ROLES) {
+      const user =
+        (await this.identity.findById(`demo-${role}`)) ??
+        (await this.users.createUser({ id: `demo-${role}`, email: `${role}@demo.example`, userType: 'org', tenantId: tenant.id, role }));
+      setup[role] = { ...user, token: await this.users.sessionToken(user.id, ttlSeconds) };
+    }
+    return setup;
+  }
+
+  /** The owner's tenant when the demo exists already, else a new one. */
+  private async demoTenant(): Promise<TenantResponse> {
+    const owner = await this.identity.findById('demo-owner');
+    const existing = owner?.tenantId ? await this.tenants.findOneBy({ id: owner.tenantId }) : null;
+    return existing ? toTenantResponse(existing) : this.records.createTenant('Demo Organisation', 'organisation');
+  }
+}

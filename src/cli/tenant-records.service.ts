@@ -1,0 +1,69 @@
+import { HttpException, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AdminTenantsService } from '../admin-tenants/admin-tenants.service';
+import { CreateTenantDto } from '../admin-tenants/dto/create-tenant.dto';
+import { TenantResponse } from '../admin-tenants/dto/tenant.response';
+import { Clock } from '../common/clock';
+import { validateBody } from '../common/validate-body';
+import { InvitationEntity } from '../database/entities';
+import { IdentityStore, IdentityUser } from '../identity/identity-store';
+import { CliInputError } from './local-users.service';
+
+/** An invitation as the CLI prints it: the stored record, times in ISO 8601. */
+export interface InvitationRecord {
+  id: string;
+  tenantId: string;
+  email: string;
+  role: string;
+  status: string;
+  expiresAt: string;
+  invitedBy: string;
+  createdAt: string;
+}
+
+const toInvitationRecord = (invitation: InvitationEntity): InvitationRecord => ({
+  ...invitation,
+  expiresAt: invitation.expiresAt.toISOString(),
+  createdAt: invitation.createdAt.toISOString(),
+});
+
+/** The CLI's commands on tenants and invitations: the service's database, in either identity mode. */
+@Injectable()
+export class TenantRecordsService {
+  constructor(
+    private readonly tenants: AdminTenantsService,
+    private readonly identity: IdentityStore,
+    @InjectRepository(InvitationEntity) private readonly invitations: Repository<InvitationEntity>,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Spec 4.4's rules and record, without the HTTP call: a bad name or type is the API's message. */
+  async createTenant(name: string | undefined, type: string | undefined): Promise<TenantResponse> {
+    try {
+      return (await this.tenants.create(validateBody(CreateTenantDto, { name, type }))).tenant;
+    } catch (error) {
+      if (error instanceof HttpException && error.getStatus() < 500) {
+        throw new CliInputError((error.getResponse() as { error: string }).error);
+      }
+      throw error;
+    }
+  }
+
+  listTenantUsers(tenantId: string): Promise<IdentityUser[]> {
+    return this.identity.listTenantUsers(tenantId);
+  }
+
+  /**
+   * Moves a pending invitation's expiry just into the past, so that QA can see EXPIRED without
+   * SQL. The status stays pending: as spec section 3 says, the next GET marks it expired.
+   */
+  async expireInvitation(id: string): Promise<InvitationRecord> {
+    const invitation = await this.invitations.findOneBy({ id });
+    if (!invitation) throw new CliInputError(`no invitation with id "${id}"`);
+    if (invitation.status === 'accepted') throw new CliInputError(`invitation "${id}" is already accepted`);
+    invitation.expiresAt = new Date(this.clock.now().getTime() - 1_000);
+    await this.invitations.update({ id }, { expiresAt: invitation.expiresAt });
+    return toInvitationRecord(invitation);
+  }
+}

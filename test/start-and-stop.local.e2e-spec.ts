@@ -1,0 +1,135 @@
+import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { createServer, Server } from 'node:net';
+import { join } from 'node:path';
+import { builtCommand, freePort, refused, ROOT, ServerProcess, serviceEnv, startServerProcess } from './support/server-process';
+import { TEST_JWT_SECRET } from './support/test-app';
+import { createTestDatabase, TestDatabase } from './support/test-database';
+
+/** What the README's production path runs: the built service, started without npm in between. */
+const PRODUCTION_COMMAND = ['node', 'dist/src/main.js'] as [string, ...string[]];
+const NPM_START = ['npm', 'start'] as [string, ...string[]];
+const BASE_ENV = { AUTH_JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'info', SHUTDOWN_DRAIN_SECONDS: '0' };
+
+interface LogLine {
+  level: string;
+  context?: string;
+  msg: string;
+}
+const logLines = (output: string): LogLine[] =>
+  output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine);
+
+/** Runs the production command until it exits on its own (a failed start). */
+function startToFailure(env: Record<string, string>) {
+  const [program, ...args] = builtCommand(PRODUCTION_COMMAND);
+  const result = spawnSync(program, args, { cwd: ROOT, env: serviceEnv({ ...BASE_ENV, ...env }), encoding: 'utf8', timeout: 30_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Issue 10 items 2, 3 and 5: starting, stopping and failing to start, as operators run it. */
+describe('start and stop (the built service as a process)', () => {
+  let database: TestDatabase;
+  const servers: ServerProcess[] = [];
+  const start = async (env: Record<string, string>, command: [string, ...string[]], detached = false) => {
+    const server = await startServerProcess({ ...BASE_ENV, DATABASE_URL: database.url, ...env }, { command: builtCommand(command), detached });
+    servers.push(server);
+    return server;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.kill()));
+    await database?.drop();
+  });
+
+  it('the production path: npm run migration:run, then two instances with npm start in one checkout; SIGTERM to npm and to a whole process group both drain and exit 0; dist/ is never written', async () => {
+    const built = statSync(join(ROOT, 'dist', 'src', 'main.js')).mtimeMs;
+    const migrate = spawnSync('npm', ['run', '-s', 'migration:run'], {
+      cwd: ROOT,
+      env: serviceEnv({ DATABASE_URL: database.url }),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(migrate.status).toBe(0);
+
+    const env = { DB_MIGRATIONS_RUN: 'false' };
+    const first = await start(env, NPM_START, true);
+    const second = await start(env, NPM_START, true);
+    // The second start left the first one's code alone: both serve, migrated, from the same dist/.
+    for (const server of [first, second]) expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
+    expect(statSync(join(ROOT, 'dist', 'src', 'main.js')).mtimeMs).toBe(built);
+
+    first.child.kill('SIGTERM'); // npm is the main process: it forwards the signal to the server
+    process.kill(-second.child.pid!, 'SIGTERM'); // systemd's KillMode=control-group: npm and the server alike
+    expect(await first.exited).toBe(0);
+    expect(await second.exited).toBe(0);
+    for (const server of [first, second]) {
+      expect(server.child.signalCode).toBeNull();
+      expect(await refused(server.port)).toBe(true); // no orphaned server left behind
+      expect(logLines(server.output()).filter((line) => line.context === 'Shutdown').map((line) => line.msg)).toContain('Shut down cleanly');
+    }
+  }, 120_000);
+
+  it('the production command: one configuration summary line at info, no secret, no wiring; SIGTERM drains and exits 0', async () => {
+    const server = await start(
+      { REDIS_URL: 'redis://:redis-password@127.0.0.1:1', SMTP_URL: 'smtp://mailer:smtp-password@127.0.0.1:1' },
+      PRODUCTION_COMMAND,
+    );
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+
+    const lines = logLines(server.output());
+    const summary = lines.filter((line) => line.context === 'Bootstrap');
+    expect(summary).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        msg: expect.stringMatching(
+          new RegExp(`^Listening on port ${server.port}; NODE_ENV test; database (sqlite|mysql at) [^;]+; identity store local \\(table users\\); Redis on \\(127\\.0\\.0\\.1:1\\); SMTP on \\(127\\.0\\.0\\.1:1\\)$`),
+        ),
+      }),
+    ]);
+    expect(lines.filter((line) => ['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication'].includes(line.context ?? ''))).toEqual([]);
+    expect(server.output()).not.toMatch(/password|mailer/);
+  }, 60_000);
+
+  it("npm keeps its normal output in this project: an install that fails says why (issue 10 item 1)", () => {
+    // Only the project's and the user's .npmrc count, not the npm_config_* of the `npm test` running this.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+    const loglevel = spawnSync('npm', ['config', 'get', 'loglevel'], { cwd: ROOT, env, encoding: 'utf8' });
+    expect(loglevel.stdout.trim()).not.toBe('silent');
+  });
+
+  describe('a failed start is one plain line naming the problem, and exit code 1', () => {
+    const oneLine = (stderr: string) => {
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(stderr).not.toMatch(/\u001b\[|\n\s+at /); // no colours, no stack trace
+    };
+
+    it('an unreachable database', async () => {
+      const port = await freePort();
+      const result = startToFailure({ NODE_ENV: 'production', DATABASE_URL: `mysql://tenants:db-password@127.0.0.1:${port}/tenants` });
+      expect(result.status).toBe(1);
+      expect(result.stderr.trim()).toBe(`Database unavailable (mysql at 127.0.0.1:${port}/tenants): connect ECONNREFUSED 127.0.0.1:${port}`);
+      oneLine(result.stderr);
+      expect(result.stdout).toBe('');
+    }, 40_000);
+
+    it('a port already in use', async () => {
+      const holder: Server = createServer();
+      const port = await new Promise<number>((resolve) => holder.listen(0, () => resolve((holder.address() as { port: number }).port)));
+      try {
+        const result = startToFailure({ NODE_ENV: 'production', DATABASE_URL: database.url, PORT: String(port) });
+        expect(result.status).toBe(1);
+        expect(result.stderr.trim()).toBe(`Port ${port} is already in use: stop the process that holds it or set PORT`);
+        oneLine(result.stderr);
+      } finally {
+        holder.close();
+      }
+    }, 40_000);
+  });
+});
