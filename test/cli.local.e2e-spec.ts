@@ -11,9 +11,12 @@ import { createTestDatabase, TestDatabase } from './support/test-database';
 describe('operator CLI', () => {
   let database: TestDatabase;
   let t: TestApp;
-  const env = () => ({ ...process.env, NODE_ENV: 'test', DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET });
+  // An operator's shell: none of the npm_* settings of the `npm test` running this suite.
+  const shell = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+  const env = () => ({ ...shell(), NODE_ENV: 'test', DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET });
+  /** Exactly CONTRACT's form, `npm run cli -- …` (no --silent): stdout and stderr carry the command's output alone. */
   const cli = (...args: string[]) => {
-    const result = spawnSync('npm', ['run', '--silent', 'cli', '--', ...args], { env: env(), encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync('npm', ['run', 'cli', '--', ...args], { env: env(), encoding: 'utf8', timeout: 60_000 });
     return { status: result.status, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
   };
 
@@ -233,7 +236,7 @@ describe('operator CLI', () => {
   });
 
   it('names the variable when the configuration is bad', () => {
-    const result = spawnSync('npm', ['run', '--silent', 'cli', '--', 'session:token', '--user', 'root'], {
+    const result = spawnSync('npm', ['run', 'cli', '--', 'session:token', '--user', 'root'], {
       env: { ...env(), INVITE_RATE_LIMIT: 'lots' },
       encoding: 'utf8',
     });

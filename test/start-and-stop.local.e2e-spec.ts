@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, Server } from 'node:net';
 import { join } from 'node:path';
 import { builtCommand, freePort, refused, ROOT, ServerProcess, serviceEnv, startServerProcess } from './support/server-process';
@@ -97,11 +98,31 @@ describe('start and stop (the built service as a process)', () => {
     expect(server.output()).not.toMatch(/password|mailer/);
   }, 60_000);
 
-  it("npm keeps its normal output in this project: an install that fails says why (issue 10 item 1)", () => {
-    // Only the project's and the user's .npmrc count, not the npm_config_* of the `npm test` running this.
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-    const loglevel = spawnSync('npm', ['config', 'get', 'loglevel'], { cwd: ROOT, env, encoding: 'utf8' });
-    expect(loglevel.stdout.trim()).not.toBe('silent');
+  it('an install whose build script fails says why, with the project\'s .npmrc (issue 10 item 1)', () => {
+    // A package whose install script fails as a native build does, installed from disk (no registry)
+    // with this project's .npmrc, in an operator's shell (none of the npm_* of the `npm test` running this).
+    const dir = mkdtempSync(join(tmpdir(), 'npmrc-install-'));
+    try {
+      copyFileSync(join(ROOT, '.npmrc'), join(dir, '.npmrc'));
+      mkdirSync(join(dir, 'native'));
+      writeFileSync(
+        join(dir, 'native', 'package.json'),
+        JSON.stringify({ name: 'native', version: '1.0.0', scripts: { install: 'echo compiling native; echo "gyp ERR! build error" >&2; exit 1' } }),
+      );
+      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', dependencies: { native: 'file:./native' } }));
+      const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+      const install = spawnSync('npm', ['install', '--install-links', '--no-audit', '--no-fund', '--allow-scripts=native'], {
+        cwd: dir,
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(install.status).not.toBe(0);
+      expect(install.stdout).toContain('compiling native');
+      expect(install.stderr).toContain('gyp ERR! build error');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   describe('a failed start is one plain line naming the problem, and exit code 1', () => {

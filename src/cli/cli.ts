@@ -73,11 +73,11 @@ const COMMANDS: Record<string, Command> = {
   },
   'users:list': {
     usage: '--tenant T',
-    description: 'Prints the users of a tenant from the identity store, one line of JSON each (nothing when it has none).',
+    description: 'Prints the users of a tenant from the users table, one line of JSON each (nothing when it has none).',
     options: { tenant: { type: 'string' } },
-    localOnly: false,
+    localOnly: true,
     run: async (app, values) =>
-      (await app.get(TenantRecordsService).listTenantUsers(required(values, 'tenant'))).map((user) => JSON.stringify(user)).join('\n'),
+      (await app.get(LocalUsersService).listTenantUsers(required(values, 'tenant'))).map((user) => JSON.stringify(user)).join('\n'),
   },
   'invitations:expire': {
     usage: '--id TOKEN',

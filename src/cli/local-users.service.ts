@@ -9,6 +9,7 @@ import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { UserEntity } from '../database/entities';
 import { IdentityStore, IdentityUser, SUPER_ADMIN_ROLE } from '../identity/identity-store';
+import { toIdentityUser } from '../identity/local/local-identity-store';
 
 export interface NewLocalUser {
   email: string;
@@ -36,6 +37,11 @@ export class LocalUsersService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
+
+  /** The users of a tenant in the `users` table, by id. */
+  async listTenantUsers(tenantId: string): Promise<IdentityUser[]> {
+    return (await this.users.find({ where: { tenantId }, order: { id: 'ASC' } })).map(toIdentityUser);
+  }
 
   async createUser(input: NewLocalUser): Promise<IdentityUser> {
     this.requireLocalStore('users:create');

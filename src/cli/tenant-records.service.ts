@@ -7,7 +7,6 @@ import { TenantResponse } from '../admin-tenants/dto/tenant.response';
 import { Clock } from '../common/clock';
 import { validateBody } from '../common/validate-body';
 import { InvitationEntity } from '../database/entities';
-import { IdentityStore, IdentityUser } from '../identity/identity-store';
 import { CliInputError } from './local-users.service';
 
 /** An invitation as the CLI prints it: the stored record, times in ISO 8601. */
@@ -33,7 +32,6 @@ const toInvitationRecord = (invitation: InvitationEntity): InvitationRecord => (
 export class TenantRecordsService {
   constructor(
     private readonly tenants: AdminTenantsService,
-    private readonly identity: IdentityStore,
     @InjectRepository(InvitationEntity) private readonly invitations: Repository<InvitationEntity>,
     private readonly clock: Clock,
   ) {}
@@ -48,10 +46,6 @@ export class TenantRecordsService {
       }
       throw error;
     }
-  }
-
-  listTenantUsers(tenantId: string): Promise<IdentityUser[]> {
-    return this.identity.listTenantUsers(tenantId);
   }
 
   /**

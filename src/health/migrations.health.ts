@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { DataSource, MigrationExecutor } from 'typeorm';
-import { probeFailure, withTimeout } from '../common/with-timeout';
+import { publicFailureMessage, withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
 
 export const MIGRATIONS_CHECK_TIMEOUT_MS = 1_500;
@@ -43,7 +43,7 @@ export class MigrationsHealthIndicator implements OnApplicationBootstrap {
       if (pending.length === 0) return indicator.up();
       return indicator.down({ message: `${pending.length} migration(s) pending: run npm run migration:run`, pending });
     } catch (error) {
-      return indicator.down({ message: probeFailure(error) });
+      return indicator.down({ message: publicFailureMessage(error) });
     }
   }
 

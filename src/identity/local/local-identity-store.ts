@@ -3,7 +3,7 @@ import { emailKey, sameEmail } from '../../common/email-comparison';
 import { UserEntity } from '../../database/entities';
 import { IdentityStore, IdentityUser, InvalidPageTokenError, SUPER_ADMIN_ROLE, UserPage } from '../identity-store';
 
-const toIdentityUser = (row: UserEntity): IdentityUser => ({
+export const toIdentityUser = (row: UserEntity): IdentityUser => ({
   id: row.id,
   email: row.email,
   platformRole: row.platformRole,
