@@ -1,27 +1,57 @@
-import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { CanActivate, ExecutionContext, HttpStatus, Injectable, Logger, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError } from '../common/api-error';
+import { ApiError, messageOf } from '../common/api-error';
+import { withTimeout } from '../common/with-timeout';
+import { AppConfig } from '../config/app-config';
+import { IdentityStore, IdentityUser } from '../identity/identity-store';
 import { Caller } from './caller';
-import { decideOrgAdmin, OrgAdminMessages } from './org-admin.policy';
+import { confirmOrgAdmin, decideOrgAdmin, OrgAdminDecision, OrgAdminMessages } from './org-admin.policy';
 
 const ORG_ADMIN_MESSAGES = 'orgAdmin:messages';
 
 /** The messages OrgAdminGuard answers with on this route. */
 export const OrgAdminMessagesFor = (messages: OrgAdminMessages) => SetMetadata(ORG_ADMIN_MESSAGES, messages);
 
-/** Runs after SessionGuard: the caller must be an owner or admin of an organisation. */
+/**
+ * Runs after SessionGuard: the caller must be an owner or admin of an organisation, by the
+ * token's claims (the spec's rules) and then by the identity store's record, read once per
+ * request. The caller then acts with the stored role.
+ */
 @Injectable()
 export class OrgAdminGuard implements CanActivate {
-  constructor(private readonly reflector: Reflector) {}
+  private readonly logger = new Logger(OrgAdminGuard.name);
 
-  canActivate(context: ExecutionContext): boolean {
-    const caller: Caller | undefined = context.switchToHttp().getRequest().user;
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly identity: IdentityStore,
+    private readonly config: AppConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest();
+    const caller: Caller | undefined = request.user;
     const messages = this.reflector.getAllAndOverride<OrgAdminMessages>(ORG_ADMIN_MESSAGES, [
       context.getHandler(),
       context.getClass(),
     ]);
-    const decision = decideOrgAdmin(caller, messages);
-    if (!decision.allowed) throw new ApiError(decision.status, decision.error);
+    refuseUnless(decideOrgAdmin(caller, messages));
+    const record = await this.storedRecord(caller!, messages);
+    refuseUnless(confirmOrgAdmin(caller!, record, messages));
+    request.user = { ...caller, role: record!.role } satisfies Caller;
     return true;
   }
+
+  /** Bounded like the handlers (REQUEST_TIMEOUT_MS): guards run before the timeout interceptor. */
+  private async storedRecord(caller: Caller, messages: OrgAdminMessages): Promise<IdentityUser | null> {
+    try {
+      return await withTimeout(this.identity.findById(caller.id), this.config.requestTimeoutMs);
+    } catch (error) {
+      this.logger.error(`${messages.failed}: cannot confirm the caller: ${messageOf(error)}`);
+      throw new ApiError(HttpStatus.INTERNAL_SERVER_ERROR, messages.failed);
+    }
+  }
+}
+
+function refuseUnless(decision: OrgAdminDecision): void {
+  if (!decision.allowed) throw new ApiError(decision.status, decision.error);
 }

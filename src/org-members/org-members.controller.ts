@@ -15,23 +15,28 @@ import { OrgMembersService } from './org-members.service';
 export class OrgMembersController {
   constructor(private readonly service: OrgMembersService) {}
 
-  /** Spec 4.9: body (rules 1–3), session (4), org admin (5–6), rate limit (7), then the service. */
+  /** Spec 4.9: body (rules 1–3), session (4), org admin by claims then by the stored record (5–6), rate limit (7), then the service. */
   @Post('invite')
   @ApiInviteMember()
   @HttpCode(HttpStatus.OK)
   @UseGuards(BodyGuard(InviteDto), SessionGuard, OrgAdminGuard, InviteThrottlerGuard)
-  @OrgAdminMessagesFor({ notOrgUser: 'Only organisation users can invite', notOwnerOrAdmin: 'Only owner or admin can invite users' })
+  @OrgAdminMessagesFor({
+    notOrgUser: 'Only organisation users can invite',
+    notOwnerOrAdmin: 'Only owner or admin can invite users',
+    failed: 'Failed to create invitation',
+  })
   inviteMember(@CurrentCaller() caller: Caller, @Body() dto: InviteDto, @Headers() headers: IncomingHttpHeaders) {
     return this.service.invite(caller, dto, headers);
   }
 
-  /** Spec 4.10: session (rule 1), org admin (2–3), then the service. */
+  /** Spec 4.10: session (rule 1), org admin by claims then by the stored record (2–3), then the service. */
   @Delete('users/:id')
   @ApiRemoveMember()
   @UseGuards(SessionGuard, OrgAdminGuard)
   @OrgAdminMessagesFor({
     notOrgUser: 'Only organisation users can access this',
     notOwnerOrAdmin: 'Only owner or admin can remove users',
+    failed: 'Failed to remove user',
   })
   removeMember(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     return this.service.removeMember(caller, id);
