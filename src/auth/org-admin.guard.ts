@@ -35,9 +35,10 @@ export class OrgAdminGuard implements CanActivate {
       context.getClass(),
     ]);
     refuseUnless(decideOrgAdmin(caller, messages));
-    const record = await this.storedRecord(caller!, messages);
-    refuseUnless(confirmOrgAdmin(caller!, record, messages));
-    request.user = { ...caller, role: record!.role } satisfies Caller;
+    const confirmed = caller!;
+    const record = await this.storedRecord(confirmed, messages);
+    refuseUnless(confirmOrgAdmin(confirmed, record, messages));
+    request.user = { ...confirmed, role: record!.role } satisfies Caller;
     return true;
   }
 
