@@ -91,7 +91,7 @@ describe('why a request has no session (LOG_LEVEL=debug)', () => {
         const token = t.testIdentity.signedPayload({ ...claims(), token_use: 'access' });
         return { cookie: cookieOf(token), token };
       },
-      /^No session: token_use is "access", not "id"$/,
+      /^No session: token_use is not "id"$/,
     ],
     [
       'a payload that is not an object',

@@ -33,12 +33,9 @@ function hasObjectPayload(token: string): boolean {
 /** The cookie's token, or null with the reason recorded. */
 function tokenFromRequest(config: AppConfig, request: Request): string | null {
   const found = sessionTokenFromRequest(config, request);
-  const refused = 'refused' in found ? found.refused : !hasObjectPayload(found.token) && 'the token payload is not a JSON object';
-  if (refused) {
-    refusals.set(request, refused);
-    return null;
-  }
-  return (found as { token: string }).token;
+  if ('token' in found && hasObjectPayload(found.token)) return found.token;
+  refusals.set(request, 'refused' in found ? found.refused : 'the token payload is not a JSON object');
+  return null;
 }
 
 /**
@@ -103,7 +100,7 @@ export class SessionStrategy extends PassportStrategy(Strategy, SESSION_STRATEGY
     if (typeof claims.iat === 'number' && claims.iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) {
       return refuse('the token was issued in the future (iat)');
     }
-    if (claims.token_use !== 'id') return refuse(`token_use is ${JSON.stringify(claims.token_use ?? null)}, not "id"`);
+    if (claims.token_use !== 'id') return refuse('token_use is not "id"');
     return callerFromClaims(claims) ?? refuse('the token names no user (sub)');
   }
 }
