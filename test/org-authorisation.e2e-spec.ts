@@ -1,5 +1,6 @@
 import { InvitationEntity, TenantEntity } from '../src/database/entities';
 import { factories, sessionCookie } from './support/factories';
+import { newInviter } from './support/inviting';
 import { INVITE_ERRORS, REMOVE_MEMBER_ERRORS } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
 import { TestUser } from './support/test-identity';
@@ -25,8 +26,7 @@ describe('org routes: authorisation that takes effect at once', () => {
   afterEach(() => jest.restoreAllMocks());
 
   beforeEach(async () => {
-    tenant = await factory.tenant();
-    owner = await factory.member(tenant.id, { role: 'owner' });
+    ({ tenant, user: owner } = await newInviter(t));
     admin = await factory.member(tenant.id, { role: 'admin' });
     adminCookie = await sessionCookie(t, admin); // issued now, before the change each test makes
   });
