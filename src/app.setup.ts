@@ -1,6 +1,5 @@
 import { Logger as NestLogger } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import cookieParser from 'cookie-parser';
 import type { NextFunction, Request, Response } from 'express';
 import type { Server } from 'node:http';
 import { API_DOCS_PATH, setupApiDocs } from './api-docs/api-docs';
@@ -59,9 +58,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     app.enableCors({ origin: config.allowedOrigins, credentials: true });
     app.use(allowedOriginsFilter(config.allowedOrigins));
   }
-  app.use(cookieParser());
   // Only application/json is parsed; any other body reaches the rules as an empty one.
-  app.use(jsonBodyParser('100kb'));
+  app.use(jsonBodyParser(100 * 1024));
   app.useGlobalFilters(new HttpExceptionFilter());
   app.useGlobalInterceptors(new RequestTimeoutInterceptor(config.requestTimeoutMs));
   setupApiDocs(app, config);

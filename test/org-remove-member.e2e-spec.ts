@@ -139,11 +139,11 @@ describe('DELETE /api/org/users/{id} (spec 4.10)', () => {
     await expectStillMember(owner);
   });
 
-  it('rule 4 before rule 5: your own id is "Cannot remove yourself" even when your account is gone', async () => {
+  it('rule 2 on the stored record before rule 4: once your account is gone, even your own id is 403 (issue 9)', async () => {
     await t.identity.deleteUser(owner.id);
     const res = await remove(owner.id, ownerCookie);
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual(REMOVE_MEMBER_ERRORS.cannotRemoveSelf);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual(REMOVE_MEMBER_ERRORS.notOrgUser);
   });
 
   it('rule 5: an unknown user is 404 "User not found"', async () => {

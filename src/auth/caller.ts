@@ -15,6 +15,8 @@ export interface SessionClaims {
   'cognito:username'?: string;
   email?: string;
   token_use?: string;
+  exp?: number;
+  iat?: number;
   'custom:user_type'?: string;
   'custom:tenant_id'?: string;
   'custom:role'?: string;

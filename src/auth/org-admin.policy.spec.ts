@@ -1,5 +1,6 @@
+import { IdentityUser } from '../identity/identity-store';
 import { Caller } from './caller';
-import { decideOrgAdmin } from './org-admin.policy';
+import { confirmOrgAdmin, decideOrgAdmin } from './org-admin.policy';
 
 const messages = { notOrgUser: 'not org', notOwnerOrAdmin: 'not owner or admin' };
 const caller = (overrides: Partial<Caller> = {}): Caller => ({
@@ -10,6 +11,7 @@ const caller = (overrides: Partial<Caller> = {}): Caller => ({
   role: 'owner',
   ...overrides,
 });
+const record = (overrides: Partial<IdentityUser> = {}): IdentityUser => ({ ...caller(), email: 'u1@example.com', platformRole: null, ...overrides });
 
 describe(decideOrgAdmin.name, () => {
   it('rule "no id token": 401 Unauthorized', () => {
@@ -34,5 +36,32 @@ describe(decideOrgAdmin.name, () => {
 
   it.each(['owner', 'admin'])('allows an org %s', (role) => {
     expect(decideOrgAdmin(caller({ role }), messages)).toEqual({ allowed: true });
+  });
+});
+
+describe(confirmOrgAdmin.name, () => {
+  it.each([
+    ['the account is gone', null],
+    ['the record has no tenant any more (removed)', record({ tenantId: null, role: null })],
+    ['the record names another tenant than the claims', record({ tenantId: 't2' })],
+    ['the record is no longer an org user', record({ userType: null })],
+  ])('"org user" on the stored record: 403 when %s', (_, stored) => {
+    expect(confirmOrgAdmin(caller(), stored, messages)).toEqual({ allowed: false, status: 403, error: 'not org' });
+  });
+
+  it.each(['member', null])('"owner or admin" on the stored record: 403 when the stored role is %p (demoted)', (role) => {
+    expect(confirmOrgAdmin(caller({ role: 'admin' }), record({ role }), messages)).toEqual({
+      allowed: false,
+      status: 403,
+      error: 'not owner or admin',
+    });
+  });
+
+  it.each([
+    ['owner', 'owner'],
+    ['admin', 'owner'],
+    ['owner', 'admin'],
+  ])('allows a caller whose claims say %s and whose record says %s', (claimed, stored) => {
+    expect(confirmOrgAdmin(caller({ role: claimed }), record({ role: stored }), messages)).toEqual({ allowed: true });
   });
 });

@@ -5,19 +5,64 @@ import { AppConfig } from '../config/app-config';
 export const SESSION_ALGORITHM = 'HS256';
 export const COGNITO_SESSION_ALGORITHM = 'RS256';
 
+/** The request's id token, or why it has none (for the debug log: never the token itself). */
+export type SessionTokenLookup = { token: string } | { refused: string };
+
+/** Percent-decoding that leaves a malformed sequence as it came. */
+function decodeComponent(text: string): string {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * The Cookie header as name → values, names and values percent-decoded: js-cookie (Amplify's
+ * CookieStorage in the browser) encodes names and values with encodeURIComponent and decodes a
+ * few characters back, server-side adapters use plain encodeURIComponent; decoding both gives
+ * the same name. Every value of a repeated name is kept, so that a conflict can be seen.
+ */
+export function parseCookieHeader(header: string): Map<string, string[]> {
+  const cookies = new Map<string, string[]>();
+  for (const pair of header.split(';')) {
+    const equals = pair.indexOf('=');
+    if (equals < 0) continue;
+    const name = decodeComponent(pair.slice(0, equals).trim());
+    let value = pair.slice(equals + 1).trim();
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    if (!name || !value) continue;
+    const values = cookies.get(name) ?? [];
+    values.push(decodeComponent(value));
+    cookies.set(name, values);
+  }
+  return cookies;
+}
+
+/** One cookie's value; a name sent twice with different values is ambiguous, so no session. */
+function single(cookies: Map<string, string[]>, name: string, what: string): SessionTokenLookup | undefined {
+  const values = cookies.get(name);
+  if (!values) return undefined;
+  if (new Set(values).size > 1) return { refused: `the ${what} cookie is sent ${values.length} times with different values` };
+  return { token: values[0] };
+}
+
 /** The id token of the request, read from cookies only (CONTRACT: Sessions). */
-export function sessionTokenFromRequest(config: AppConfig, request: Request): string | null {
-  const cookies: Record<string, unknown> = request.cookies ?? {};
-  const token = cookies[config.sessionCookieName];
-  if (typeof token === 'string' && token) return token;
+export function sessionTokenFromRequest(config: AppConfig, request: Request): SessionTokenLookup {
+  const cookies = parseCookieHeader(request.headers.cookie ?? '');
+  const own = single(cookies, config.sessionCookieName, 'session');
+  if (own) return own;
   if (config.identityStore === 'cognito' && config.cognito.clientId) {
     // The cookies that Amplify sets: LastAuthUser names the user whose idToken to read.
     const prefix = `CognitoIdentityServiceProvider.${config.cognito.clientId}`;
-    const user = cookies[`${prefix}.LastAuthUser`];
-    if (typeof user === 'string' && user) {
-      const amplifyToken = cookies[`${prefix}.${user}.idToken`];
-      if (typeof amplifyToken === 'string' && amplifyToken) return amplifyToken;
-    }
+    const user = single(cookies, `${prefix}.LastAuthUser`, 'LastAuthUser');
+    if (user && 'refused' in user) return user;
+    if (user) return single(cookies, `${prefix}.${user.token}.idToken`, 'idToken') ?? { refused: 'no idToken cookie for the LastAuthUser cookie' };
   }
-  return null;
+  return {
+    refused: request.headers.authorization
+      ? 'no session cookie (an Authorization header is sent, but sessions are read from cookies only)'
+      : 'no session cookie',
+  };
 }

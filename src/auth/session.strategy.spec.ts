@@ -4,7 +4,8 @@ import { AddressInfo } from 'node:net';
 import { sign, SignOptions } from 'jsonwebtoken';
 import { AppConfig, parseConfig } from '../config/app-config';
 import { Caller } from './caller';
-import { SessionStrategy } from './session.strategy';
+import { parseCookieHeader } from './session-token';
+import { CLOCK_SKEW_SECONDS, SessionStrategy } from './session.strategy';
 
 const POOL = 'us-east-1_UnitPool';
 const CLIENT = 'unit-client';
@@ -21,7 +22,7 @@ function verifier(config: AppConfig): (token: string) => Promise<Caller | false>
       run.success = (caller: Caller) => resolve(caller);
       run.fail = () => resolve(false);
       run.error = () => resolve(false);
-      run.authenticate({ cookies: { [config.sessionCookieName]: token }, headers: {} });
+      run.authenticate({ headers: { cookie: `${config.sessionCookieName}=${token}` } });
     });
 }
 
@@ -158,5 +159,42 @@ describe(`${SessionStrategy.name} in local mode (HS256)`, () => {
   it('refuses an RS256 token, whoever signed it', async () => {
     const { privateKey } = keyPair();
     expect(await verify(sign(claims, privateKey, { algorithm: 'RS256', expiresIn: 60 }))).toBe(false);
+  });
+});
+
+describe(`${SessionStrategy.name}: exp, iat and the payload's shape`, () => {
+  const config = parseConfig({ AUTH_JWT_SECRET: 'unit-test-secret-unit-test-secret-unit' });
+  const verify = verifier(config);
+  const now = Math.floor(Date.now() / 1000);
+  const claims = { sub: 'u-1', token_use: 'id' };
+  const hs256 = (payload: string | object, options: SignOptions = {}) => sign(payload, config.authJwtSecret, { algorithm: 'HS256', ...options });
+
+  it.each([
+    ['no exp', () => hs256(claims)],
+    ['iat in milliseconds', () => hs256({ ...claims, iat: Date.now() }, { expiresIn: 60 })],
+    ['iat two minutes ahead', () => hs256({ ...claims, iat: now + 120, exp: now + 600 })],
+    ['a payload that is JSON null', () => `${base64url({ alg: 'HS256', typ: 'JWT' })}.${Buffer.from('null').toString('base64url')}.x`],
+  ])('refuses a token with %s', async (_, token) => {
+    expect(await verify(token())).toBe(false);
+  });
+
+  it(`accepts an iat up to ${CLOCK_SKEW_SECONDS} s ahead: the issuer's clock may run a little fast`, async () => {
+    expect(await verify(hs256({ ...claims, iat: now + 30, exp: now + 600 }))).toMatchObject({ id: 'u-1' });
+  });
+});
+
+describe(parseCookieHeader.name, () => {
+  it('percent-decodes names and values, as js-cookie and server-side adapters encode them', () => {
+    const cookies = parseCookieHeader('a.ann%40acme.example.idToken=x%3Dy; a.LastAuthUser=ann%40acme.example; b="quoted"');
+    expect([...cookies]).toEqual([
+      ['a.ann@acme.example.idToken', ['x=y']],
+      ['a.LastAuthUser', ['ann@acme.example']],
+      ['b', ['quoted']],
+    ]);
+  });
+
+  it('keeps every value of a repeated name, and a malformed escape as it came', () => {
+    expect(parseCookieHeader('t=1; t=2; bad=%E0%A4%A; =x; novalue=; junk').get('t')).toEqual(['1', '2']);
+    expect([...parseCookieHeader('bad=%E0%A4%A; =x; novalue=; junk')]).toEqual([['bad', ['%E0%A4%A']]]);
   });
 });

@@ -13,6 +13,31 @@ export const SESSION_STRATEGY = 'session';
 
 const logger = new Logger('SessionStrategy');
 
+/** How far ahead of this server's clock a token's `iat` may be: the issuer's clock may run a little fast. */
+export const CLOCK_SKEW_SECONDS = 60;
+
+/** Why a request found no token to verify, for SessionGuard's debug line. */
+const refusals = new WeakMap<Request, string>();
+export const sessionRefusalOf = (request: Request): string | undefined => refusals.get(request);
+
+/** True when the JWT's payload segment is a JSON object; jsonwebtoken fails on other payloads with a TypeError. */
+function hasObjectPayload(token: string): boolean {
+  try {
+    const payload: unknown = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'));
+    return typeof payload === 'object' && payload !== null && !Array.isArray(payload);
+  } catch {
+    return true; // not JSON at all: jsonwebtoken refuses it as malformed
+  }
+}
+
+/** The cookie's token, or null with the reason recorded. */
+function tokenFromRequest(config: AppConfig, request: Request): string | null {
+  const found = sessionTokenFromRequest(config, request);
+  if ('token' in found && hasObjectPayload(found.token)) return found.token;
+  refusals.set(request, 'refused' in found ? found.refused : 'the token payload is not a JSON object');
+  return null;
+}
+
 /**
  * How id tokens are verified in each mode (CONTRACT: Sessions). `local`: HS256 with
  * AUTH_JWT_SECRET. `cognito`: RS256 against the pool's JWKS, with issuer and audience
@@ -20,7 +45,7 @@ const logger = new Logger('SessionStrategy');
  * ten fetches a minute, so that forged `kid`s cannot turn every request into a JWKS download.
  */
 export function sessionStrategyOptions(config: AppConfig): StrategyOptionsWithoutRequest {
-  const jwtFromRequest = (request: Request) => sessionTokenFromRequest(config, request);
+  const jwtFromRequest = (request: Request) => tokenFromRequest(config, request);
   if (config.identityStore === 'cognito') {
     const jwksUri = cognitoJwksUri(config.cognito);
     return {
@@ -55,10 +80,14 @@ export function sessionStrategyOptions(config: AppConfig): StrategyOptionsWithou
   };
 }
 
+type Refusal = [false, { message: string }];
+const refuse = (message: string): Refusal => [false, { message }];
+
 /**
- * Verifies the id token from the session cookie: signature (algorithm pinned), `exp`,
- * and `token_use` = `id`; in cognito mode issuer and audience too. A token that fails any
- * check is "no session".
+ * Verifies the id token from the session cookie: signature (algorithm pinned), `exp`
+ * (required: jsonwebtoken checks it only when present), `iat` not in the future, and
+ * `token_use` = `id`; in cognito mode issuer and audience too. A token that fails any
+ * check is "no session"; the reason goes to SessionGuard's debug line.
  */
 @Injectable()
 export class SessionStrategy extends PassportStrategy(Strategy, SESSION_STRATEGY) {
@@ -66,8 +95,12 @@ export class SessionStrategy extends PassportStrategy(Strategy, SESSION_STRATEGY
     super(sessionStrategyOptions(config));
   }
 
-  validate(claims: SessionClaims): Caller | false {
-    if (claims.token_use !== 'id') return false;
-    return callerFromClaims(claims) ?? false;
+  validate(claims: SessionClaims): Caller | Refusal {
+    if (typeof claims.exp !== 'number') return refuse('the token has no exp claim');
+    if (typeof claims.iat === 'number' && claims.iat > Date.now() / 1000 + CLOCK_SKEW_SECONDS) {
+      return refuse('the token was issued in the future (iat)');
+    }
+    if (claims.token_use !== 'id') return refuse('token_use is not "id"');
+    return callerFromClaims(claims) ?? refuse('the token names no user (sub)');
   }
 }

@@ -1,28 +1,119 @@
 import { HttpStatus } from '@nestjs/common';
+import { parse as parseContentType } from 'content-type';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { json } from 'express';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import getRawBody from 'raw-body';
 import { ApiError } from './api-error';
 
-const BODY_PARSER_ERRORS: Record<string, [number, string]> = {
-  'entity.parse.failed': [HttpStatus.BAD_REQUEST, 'Malformed JSON body'],
-  'entity.too.large': [HttpStatus.PAYLOAD_TOO_LARGE, 'Request body too large'],
-  'entity.verify.failed': [HttpStatus.BAD_REQUEST, 'Malformed JSON body'],
-  'encoding.unsupported': [HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'Unsupported content encoding'],
-  'charset.unsupported': [HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'Unsupported charset'],
+/** Deeper bodies are refused before JSON.parse: no body of this API nests beyond 2. */
+export const MAX_JSON_DEPTH = 32;
+
+const MALFORMED = 'Malformed JSON body';
+const TOO_LARGE = 'Request body too large';
+
+const DECOMPRESSORS: Record<string, () => NodeJS.ReadWriteStream> = {
+  gzip: createGunzip,
+  deflate: createInflate,
+  br: createBrotliDecompress,
+};
+
+/** raw-body's failures; anything else (a broken compressed stream, say) is a bad body. */
+const READ_ERRORS: Record<string, [number, string]> = {
+  'entity.too.large': [HttpStatus.PAYLOAD_TOO_LARGE, TOO_LARGE],
   'request.aborted': [HttpStatus.BAD_REQUEST, 'Request aborted'],
   'request.size.invalid': [HttpStatus.BAD_REQUEST, 'Request size did not match its Content-Length'],
 };
 
+const hasBody = (request: Request) =>
+  request.headers['transfer-encoding'] !== undefined || request.headers['content-length'] !== undefined;
+
+function contentTypeOf(request: Request): { type: string; charset?: string } | null {
+  try {
+    const { type, parameters } = parseContentType(request.headers['content-type'] ?? '');
+    return { type, charset: parameters.charset?.toLowerCase() };
+  } catch {
+    return null; // absent or malformed: not JSON
+  }
+}
+
+/** True when `text` opens more than `max` objects or arrays inside one another (strings skipped). */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c) i++; // backslash: skip the escaped character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x7b || char === 0x5b) {
+      if (++depth > max) return true;
+    } else if (char === 0x7d || char === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** Objects and arrays only (body-parser's strict mode); an empty body is no body. */
+function parseJson(text: string): unknown {
+  const trimmed = text.trimStart();
+  if (trimmed === '') return undefined;
+  if (trimmed[0] !== '{' && trimmed[0] !== '[') throw new ApiError(HttpStatus.BAD_REQUEST, MALFORMED);
+  if (nestsDeeperThan(trimmed, MAX_JSON_DEPTH)) throw new ApiError(HttpStatus.BAD_REQUEST, 'JSON body nested too deeply');
+  try {
+    return JSON.parse(trimmed);
+  } catch {
+    throw new ApiError(HttpStatus.BAD_REQUEST, MALFORMED);
+  }
+}
+
 /**
- * Parses application/json bodies only (objects and arrays, as body-parser's strict mode), and
- * turns the parser's failures into the service's error shape with a clear message.
+ * Parses `application/json` bodies in UTF-8 only; any other body reaches the rules as an empty
+ * one. Reads with raw-body rather than body-parser, because on a failed read body-parser reads
+ * the rest of the request before answering: a body declared over `limitBytes` is refused at
+ * once, one that grows past it (chunked, or inflated) as soon as it does, and either way the
+ * connection is closed after the 413 instead of the rest being read.
  */
-export function jsonBodyParser(limit: string): RequestHandler {
-  const parse = json({ limit, strict: true });
-  return (request: Request, response: Response, next: NextFunction) =>
-    parse(request, response, (error?: { type?: string; status?: number }) => {
-      if (!error) return next();
-      const [status, message] = BODY_PARSER_ERRORS[error.type ?? ''] ?? [error.status ?? 400, 'Bad request body'];
+export function jsonBodyParser(limitBytes: number): RequestHandler {
+  return (request: Request, response: Response, next: NextFunction) => {
+    if (!hasBody(request)) return next();
+    const contentType = contentTypeOf(request);
+    if (contentType?.type !== 'application/json') return next();
+    if (contentType.charset !== undefined && contentType.charset !== 'utf-8' && contentType.charset !== 'utf8') {
+      return next(new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'Unsupported charset: JSON must be UTF-8'));
+    }
+    // A broken body leaves unread bytes on the connection: it is not reused.
+    const refuse = (status: number, message: string) => {
+      response.setHeader('Connection', 'close');
       next(new ApiError(status, message));
-    });
+    };
+    const declared = Number(request.headers['content-length']);
+    if (declared > limitBytes) return refuse(HttpStatus.PAYLOAD_TOO_LARGE, TOO_LARGE);
+
+    const encoding = (request.headers['content-encoding'] ?? 'identity').toLowerCase();
+    let stream: Readable = request;
+    if (encoding !== 'identity') {
+      const decompressor = DECOMPRESSORS[encoding];
+      if (!decompressor) return refuse(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'Unsupported content encoding');
+      stream = request.pipe(decompressor()) as unknown as Readable;
+    }
+    const length = encoding === 'identity' && declared > 0 ? declared : undefined;
+    getRawBody(stream, { limit: limitBytes, length, encoding: 'utf-8' }).then(
+      (text) => {
+        let body: unknown;
+        try {
+          body = parseJson(text);
+        } catch (error) {
+          return next(error);
+        }
+        request.body = body;
+        next();
+      },
+      (error: { type?: string }) => {
+        if (stream !== request) request.unpipe();
+        const [status, message] = READ_ERRORS[error.type ?? ''] ?? [HttpStatus.BAD_REQUEST, 'Bad request body'];
+        refuse(status, message);
+      },
+    );
+  };
 }

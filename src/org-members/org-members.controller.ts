@@ -17,7 +17,7 @@ import { OrgMembersService } from './org-members.service';
 export class OrgMembersController {
   constructor(private readonly service: OrgMembersService) {}
 
-  /** Spec 4.9: body (rules 1–3), session (4), org admin (5–6), rate limit (7), then the service. */
+  /** Spec 4.9: body (rules 1–3), session (4), org admin by claims then by the stored record (5–6), rate limit (7), then the service. */
   @Post('invite')
   @ApiInviteMember()
   @FailureResponse({ error: INVITE_ERRORS.createFailed })
@@ -28,7 +28,7 @@ export class OrgMembersController {
     return this.service.invite(caller, dto, origin);
   }
 
-  /** Spec 4.10: session (rule 1), org admin (2–3), then the service. */
+  /** Spec 4.10: session (rule 1), org admin by claims then by the stored record (2–3), then the service. */
   @Delete('users/:id')
   @ApiRemoveMember()
   @FailureResponse({ error: REMOVE_MEMBER_ERRORS.removeFailed })

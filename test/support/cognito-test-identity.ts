@@ -1,16 +1,18 @@
 import {
   AdminAddUserToGroupCommand,
   AdminCreateUserCommand,
+  AdminDeleteUserAttributesCommand,
   AdminInitiateAuthCommand,
   AdminSetUserPasswordCommand,
+  AdminUpdateUserAttributesCommand,
   AttributeType,
   CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { randomBytes } from 'node:crypto';
+import { createSign, randomBytes } from 'node:crypto';
 import { decode, sign } from 'jsonwebtoken';
 import { SUPER_ADMIN_ROLE } from '../../src/identity/identity-store';
 import { emulatorClient, EMULATOR_REGION, EMULATOR_SIGNING_KEY, SeededPool, seedUserPool } from './cognito-emulator';
-import { TestIdentity, TestUser } from './test-identity';
+import { signedJwt, TestIdentity, TestUser } from './test-identity';
 
 /**
  * `cognito` mode: users are created in a cognito-local user pool through the admin API, and
@@ -89,6 +91,27 @@ export class CognitoTestIdentity implements TestIdentity {
         new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: user.id, GroupName: this.pool.superAdminGroup }),
       );
     }
+  }
+
+  async updateUser(id: string, changes: Partial<Pick<TestUser, 'userType' | 'tenantId' | 'role'>>): Promise<void> {
+    const names = { userType: 'custom:user_type', tenantId: 'custom:tenant_id', role: 'custom:role' } as const;
+    const entries = Object.entries(changes) as [keyof typeof names, string | null][];
+    const set = entries.filter(([, value]) => value !== null).map(([field, value]) => ({ Name: names[field], Value: value! }));
+    const cleared = entries.filter(([, value]) => value === null).map(([field]) => names[field]);
+    const target = { UserPoolId: this.pool.userPoolId, Username: id };
+    if (set.length) await this.client.send(new AdminUpdateUserAttributesCommand({ ...target, UserAttributes: set }));
+    if (cleared.length) await this.client.send(new AdminDeleteUserAttributesCommand({ ...target, UserAttributeNames: cleared }));
+  }
+
+  get issuerClaims(): Record<string, string> {
+    return { iss: `${this.endpoint}/${this.pool.userPoolId}`, aud: this.pool.clientId };
+  }
+
+  /** Signed with the emulator's own key, under its key id: what the pool's JWKS verifies. */
+  signedPayload(payload: unknown): string {
+    return signedJwt({ alg: 'RS256', typ: 'JWT', kid: EMULATOR_SIGNING_KEY.jwk.kid }, payload, (input) =>
+      createSign('RSA-SHA256').update(input).sign(EMULATOR_SIGNING_KEY.pem),
+    );
   }
 
   /**

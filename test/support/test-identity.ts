@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { SessionTokenIssuer } from '../../src/auth/session-token-issuer';
 import { emailKey } from '../../src/common/email-comparison';
@@ -15,10 +16,26 @@ export type TestUser = IdentityUser;
 export interface TestIdentity {
   readonly mode: 'local' | 'cognito';
   createUser(user: TestUser): Promise<void>;
+  /** Changes the user's tenant, role or user type in the store, as an operator would; null clears. */
+  updateUser(id: string, changes: Partial<Pick<TestUser, 'userType' | 'tenantId' | 'role'>>): Promise<void>;
   /** A session id token for the user, as the real issuer makes it. */
   sessionToken(user: TestUser, ttlSeconds?: number): Promise<string>;
+  /**
+   * A token signed with the real issuer's key whose payload is exactly `payload` (any JSON value)
+   * and nothing else: how a forger holding the key, or a buggy issuer, would make one.
+   */
+  signedPayload(payload: unknown): string;
+  /** The claims the issuer puts in every token of this mode (issuer and audience in cognito mode). */
+  readonly issuerClaims: Record<string, string>;
   /** Extra environment for the app under test. */
   readonly env: Record<string, string>;
+}
+
+/** A JWT with exactly this header and payload; `signature` signs `<header>.<payload>`. */
+export function signedJwt(header: object, payload: unknown, signature: (input: string) => Buffer): string {
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const input = `${encode(header)}.${encode(payload)}`;
+  return `${input}.${signature(input).toString('base64url')}`;
 }
 
 export const e2eIdentityMode = (): 'local' | 'cognito' =>
@@ -30,17 +47,29 @@ export class LocalTestIdentity implements TestIdentity {
   readonly env = { IDENTITY_STORE: 'local' };
   private dataSource?: DataSource;
   private issuer?: SessionTokenIssuer;
+  private secret?: string;
 
-  attach(dataSource: DataSource, issuer: SessionTokenIssuer): void {
+  attach(dataSource: DataSource, issuer: SessionTokenIssuer, secret: string): void {
     this.dataSource = dataSource;
     this.issuer = issuer;
+    this.secret = secret;
   }
 
   async createUser(user: TestUser): Promise<void> {
     await this.dataSource!.getRepository(UserEntity).insert({ ...user, emailKey: emailKey(user.email), createdAt: new Date() });
   }
 
+  async updateUser(id: string, changes: Partial<Pick<TestUser, 'userType' | 'tenantId' | 'role'>>): Promise<void> {
+    await this.dataSource!.getRepository(UserEntity).update({ id }, changes);
+  }
+
   async sessionToken(user: TestUser, ttlSeconds = 3600): Promise<string> {
     return this.issuer!.issue(user, ttlSeconds);
+  }
+
+  readonly issuerClaims = {};
+
+  signedPayload(payload: unknown): string {
+    return signedJwt({ alg: 'HS256', typ: 'JWT' }, payload, (input) => createHmac('sha256', this.secret!).update(input).digest());
   }
 }

@@ -1,8 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsNotEmpty } from 'class-validator';
+import { IsEmail, IsIn, IsNotEmpty, Matches } from 'class-validator';
 import { EMAIL_REQUIRED } from '../../common/messages';
 import { INVITATION_ROLES } from '../../database/entities/invitation.entity';
 import { INVITE_ERRORS } from '../org-members.messages';
+
+/** IsEmail lets control characters through in a quoted local part: CR/LF there would reach the e-mail's headers. */
+const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
 
 /**
  * Spec 4.9 rules 1–3. Rules on a property run bottom-up (see validateBody). IsEmail also
@@ -11,6 +14,7 @@ import { INVITE_ERRORS } from '../org-members.messages';
  */
 export class InviteDto {
   @ApiProperty({ example: 'new.member@example.com' })
+  @Matches(NO_CONTROL_CHARACTERS, { message: INVITE_ERRORS.invalidEmail })
   @IsEmail({}, { message: INVITE_ERRORS.invalidEmail })
   @IsNotEmpty({ message: EMAIL_REQUIRED })
   email: string;
