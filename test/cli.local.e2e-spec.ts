@@ -125,7 +125,7 @@ describe('operator CLI', () => {
         ['help COMMAND', ['help', 'invitations:expire']],
         ['COMMAND --help', ['invitations:expire', '--help']],
       ])("%s prints that command's usage", async (_, args) => {
-        expect((await run(...args)).split('\n')[0]).toBe('Usage: npm run -s cli -- invitations:expire --id TOKEN');
+        expect((await run(...args)).split('\n')[0]).toBe('Usage: npm run cli -- invitations:expire --id TOKEN');
       });
 
       it('help for an unknown command is refused', async () => {

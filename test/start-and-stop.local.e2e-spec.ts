@@ -109,9 +109,12 @@ describe('start and stop (the built service as a process)', () => {
         join(dir, 'native', 'package.json'),
         JSON.stringify({ name: 'native', version: '1.0.0', scripts: { install: 'echo compiling native; echo "gyp ERR! build error" >&2; exit 1' } }),
       );
-      writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', dependencies: { native: 'file:./native' } }));
+      writeFileSync(
+        join(dir, 'package.json'),
+        JSON.stringify({ name: 'app', version: '1.0.0', dependencies: { native: 'file:./native' }, allowScripts: { native: true } }),
+      );
       const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-      const install = spawnSync('npm', ['install', '--install-links', '--no-audit', '--no-fund', '--allow-scripts=native'], {
+      const install = spawnSync('npm', ['install', '--install-links', '--no-audit', '--no-fund'], {
         cwd: dir,
         env,
         encoding: 'utf8',
