@@ -11,9 +11,12 @@ import { InvitationsStore, tenantDisplayName } from '../invitations/invitations.
 import { invitationLink } from '../mail/invitation-message';
 import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker';
 import { Metrics } from '../metrics/metrics';
+import { PageQueryDto, pageRequest, toPage } from '../common/paging';
+import { ChangeRoleDto } from './dto/change-role.dto';
 import { InviteMemberResponse, toCreatedInvitationResponse } from './dto/invitation.response';
 import { InviteDto } from './dto/invite.dto';
-import { INVITE_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
+import { ChangeRoleResponse, ListMembersResponse, toMemberResponse } from './dto/member.response';
+import { INVITE_ERRORS, MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
 
 export const INVITATION_VALIDITY_MS = 7 * 24 * 60 * 60 * 1_000;
 
@@ -91,5 +94,35 @@ export class OrgMembersService {
     // Rule 8.
     await this.identity.removeFromTenant(target.id);
     return { success: true };
+  }
+
+  /** Issue 12 route 1: a page of the caller's tenant, by e-mail then id; the guards confirmed the caller. */
+  async listMembers(caller: Caller, query: PageQueryDto): Promise<ListMembersResponse> {
+    const request = pageRequest(query, 2);
+    const after = request.after && { email: request.after[0], id: request.after[1] };
+    const users = await this.identity.listTenantMembers(caller.tenantId!, after, request.limit + 1);
+    const page = toPage(users, request, (user) => [user.email, user.id]);
+    return { members: page.items.map(toMemberResponse), ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+  }
+
+  /**
+   * Issue 12 route 2, checks in the issue's order (the role itself was checked by the body's DTO).
+   * `caller.role` is the stored one (OrgAdminGuard).
+   */
+  async changeRole(caller: Caller, id: string, dto: ChangeRoleDto): Promise<ChangeRoleResponse> {
+    if (id === caller.id) throw new ApiError(HttpStatus.BAD_REQUEST, MEMBER_ERRORS.cannotChangeOwnRole);
+    const target = await this.identity.findById(id);
+    // Another tenant's user is answered as if it did not exist.
+    if (!target || target.tenantId !== caller.tenantId) throw new ApiError(HttpStatus.NOT_FOUND, USER_NOT_FOUND);
+    // Again on the stored id: a store may match ids loosely (case, or trailing spaces on MySQL).
+    if (target.id === caller.id) throw new ApiError(HttpStatus.BAD_REQUEST, MEMBER_ERRORS.cannotChangeOwnRole);
+    if (caller.role === 'admin' && target.role === 'owner') {
+      throw new ApiError(HttpStatus.FORBIDDEN, MEMBER_ERRORS.adminCannotChangeOwner);
+    }
+    if (caller.role === 'admin' && dto.role === 'owner') {
+      throw new ApiError(HttpStatus.FORBIDDEN, MEMBER_ERRORS.onlyOwnersGrantOwner);
+    }
+    await this.identity.setTenantRole(target.id, dto.role);
+    return { success: true, member: toMemberResponse({ ...target, role: dto.role }) };
   }
 }
