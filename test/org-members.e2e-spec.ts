@@ -1,5 +1,6 @@
 import { TenantEntity } from '../src/database/entities';
 import { factories, sessionCookie } from './support/factories';
+import { newInviter } from './support/inviting';
 import { MEMBER_ERRORS, PAGING_ERRORS, UNAUTHORIZED, USER_NOT_FOUND } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
 import { TestUser } from './support/test-identity';
@@ -22,9 +23,7 @@ describe('organisation members (issue 12)', () => {
 
   // Each test gets its own tenant, whose owner's e-mail sorts first.
   beforeEach(async () => {
-    tenant = await factory.tenant();
-    owner = await factory.member(tenant.id, { role: 'owner', email: `a-owner-${sequence++}@example.com` });
-    ownerCookie = await sessionCookie(t, owner);
+    ({ tenant, user: owner, cookie: ownerCookie } = await newInviter(t, {}, { email: `a-owner-${sequence++}@example.com` }));
   });
 
   /** A member of the test's tenant whose e-mail starts with `name` (so the test picks the order). */

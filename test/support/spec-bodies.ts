@@ -62,6 +62,16 @@ export const MEMBER_ERRORS = {
   updateFailed: { error: 'Failed to update member' },
 };
 
+export const ORG_INVITATION_ERRORS = {
+  notOrgUser: { error: 'Only organisation users can access this' },
+  notOwnerOrAdmin: { error: 'Only owner or admin can manage invitations' },
+  invalidStatus: { error: 'Invalid status. Must be pending, accepted, expired or revoked' },
+  notFound: { error: 'Invitation not found' },
+  alreadyAccepted: { error: 'Invitation already accepted' },
+  listFailed: { error: 'Failed to list invitations' },
+  revokeFailed: { error: 'Failed to revoke invitation' },
+};
+
 export const PAGING_ERRORS = {
   invalidLimit: { error: 'Invalid limit. Must be an integer from 1 to 100' },
   invalidCursor: { error: 'Invalid cursor' },
