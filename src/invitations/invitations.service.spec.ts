@@ -14,7 +14,7 @@ const DAY = 24 * 3600 * 1000;
 const TOKEN = '6f0c2b1e-8d7a-4b7e-9a53-2f7f2b2f5a10';
 
 /** A hand-written in-memory store with the real one's semantics: exact ids, conditional updates. */
-class FakeInvitationsStore implements Pick<InvitationsStore, 'create' | 'findById' | 'findTenantName' | 'markExpired' | 'accept'> {
+class FakeInvitationsStore implements Pick<InvitationsStore, 'findById' | 'findTenantName' | 'markExpired' | 'accept'> {
   readonly rows = new Map<string, InvitationEntity>();
   readonly tenantNames = new Map<string, string | null>();
 
@@ -32,9 +32,6 @@ class FakeInvitationsStore implements Pick<InvitationsStore, 'create' | 'findByI
     };
     this.rows.set(row.id, row);
     return { ...row };
-  }
-  async create(invitation: InvitationEntity) {
-    this.rows.set(invitation.id, { ...invitation });
   }
   async findById(id: string) {
     const row = this.rows.get(id);

@@ -28,13 +28,21 @@ export class InvitationsStore {
 
   /**
    * Stores the invitation and the e-mail to send for it, both or neither; the mail outbox
-   * delivers the e-mail afterwards.
+   * delivers the e-mail afterwards. With `replacing`, that invitation is revoked in the same
+   * transaction, and only if it is still pending or expired: false, and nothing stored, when a
+   * parallel request accepted, revoked or replaced it first.
    */
-  async create(invitation: InvitationEntity, email: InvitationEmail): Promise<void> {
-    await insertAtomically(this.dataSource, [
-      [InvitationEntity, invitation],
-      [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
-    ]);
+  async create(invitation: InvitationEntity, email: InvitationEmail, replacing?: string): Promise<boolean> {
+    return insertAtomically(
+      this.dataSource,
+      [
+        [InvitationEntity, invitation],
+        [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
+      ],
+      replacing === undefined
+        ? undefined
+        : { target: InvitationEntity, set: { status: 'revoked' }, where: 'id = :id AND status IN (:...open)', parameters: { id: replacing, open: OPEN_STATUSES } },
+    );
   }
 
   /** The invitation whose id is exactly `id`, or null. */

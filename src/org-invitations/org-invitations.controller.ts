@@ -1,11 +1,13 @@
-import { Controller, Delete, Get, Param, Query, UseGuards } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { Caller, CurrentCaller } from '../auth/caller';
 import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
+import { RequestOrigin } from '../common/request-origin';
 import { DtoPipe } from '../common/validate-body';
+import { InviteThrottlerGuard } from '../rate-limit/invite-throttler.guard';
 import { ListInvitationsQueryDto } from './dto/list-invitations.query';
-import { ApiListInvitations, ApiOrgInvitations, ApiRevokeInvitation } from './org-invitations.docs';
+import { ApiListInvitations, ApiOrgInvitations, ApiResendInvitation, ApiRevokeInvitation } from './org-invitations.docs';
 import { ORG_INVITATION_ERRORS } from './org-invitations.messages';
 import { OrgInvitationsService } from './org-invitations.service';
 
@@ -29,5 +31,15 @@ export class OrgInvitationsController {
   @FailureResponse({ error: ORG_INVITATION_ERRORS.revokeFailed })
   revokeInvitation(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     return this.service.revoke(caller, id);
+  }
+
+  /** Counted against the caller's invitation limit (InviteThrottlerGuard, after the class's guards), whatever its outcome. */
+  @Post(':id/resend')
+  @ApiResendInvitation()
+  @FailureResponse({ error: ORG_INVITATION_ERRORS.resendFailed })
+  @HttpCode(HttpStatus.OK)
+  @UseGuards(InviteThrottlerGuard)
+  resendInvitation(@CurrentCaller() caller: Caller, @Param('id') id: string, @RequestOrigin() origin: string) {
+    return this.service.resend(caller, id, origin);
   }
 }

@@ -2,6 +2,8 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiSession, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
 import { PAGING_ERRORS } from '../common/paging';
+import { InviteMemberResponse } from '../org-members/dto/invitation.response';
+import { RATE_LIMITED } from '../rate-limit/rate-limit.module';
 import { ListInvitationsResponse, RevokeInvitationResponse } from './dto/org-invitation.response';
 import { ORG_INVITATION_ERRORS } from './org-invitations.messages';
 
@@ -37,4 +39,17 @@ export const ApiRevokeInvitation = () =>
     ApiOkResponse({ type: RevokeInvitationResponse }),
     ApiErrorResponse(400, 'The invitation was accepted', [{ error: ORG_INVITATION_ERRORS.alreadyAccepted }]),
     ApiErrorResponse(404, 'No such invitation in the organisation', [{ error: ORG_INVITATION_ERRORS.notFound }]),
+  );
+
+export const ApiResendInvitation = () =>
+  applyDecorators(
+    ApiOperation({
+      summary:
+        'Send a pending or expired invitation again: a new invitation (new token, 7 days) to the same address and role, the old one revoked; counts towards the invitation limit',
+    }),
+    ApiParam({ name: 'id', description: 'The invitation id (its token)' }),
+    ApiOkResponse({ type: InviteMemberResponse, description: 'The new invitation, as POST /api/org/invite answers' }),
+    ApiErrorResponse(400, 'The invitation was accepted or revoked', [{ error: ORG_INVITATION_ERRORS.cannotResend }]),
+    ApiErrorResponse(404, 'No such invitation in the organisation', [{ error: ORG_INVITATION_ERRORS.notFound }]),
+    ApiErrorResponse(429, 'Over the per-user invitation limit, shared with POST /api/org/invite; see Retry-After', [{ error: RATE_LIMITED }]),
   );

@@ -6,6 +6,7 @@ import { Caller } from '../auth/caller';
 import { IdGenerator } from '../common/id-generator';
 import { InvitationEntity } from '../database/entities';
 import { InvitationsStore } from '../invitations/invitations.store';
+import { InvitationIssuer } from '../org-members/invitation-issuer';
 import { OrgInvitationsController } from './org-invitations.controller';
 import { OrgInvitationsService } from './org-invitations.service';
 
@@ -45,7 +46,7 @@ describe(OrgInvitationsService.name, () => {
   beforeEach(async () => {
     await rows.clear();
     store = new InvitationsStore(dataSource, new IdGenerator());
-    service = new OrgInvitationsService(store, new TestClock(NOW));
+    service = new OrgInvitationsService(store, null as unknown as InvitationIssuer, new TestClock(NOW));
   });
   afterEach(() => jest.restoreAllMocks());
 

@@ -4,7 +4,9 @@ import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { pageRequest, toPage } from '../common/paging';
 import { InvitationEntity } from '../database/entities';
-import { InvitationsStore } from '../invitations/invitations.store';
+import { InvitationsStore, OPEN_STATUSES } from '../invitations/invitations.store';
+import { InviteMemberResponse, toCreatedInvitationResponse } from '../org-members/dto/invitation.response';
+import { InvitationIssuer } from '../org-members/invitation-issuer';
 import { ListInvitationsQueryDto } from './dto/list-invitations.query';
 import { ListInvitationsResponse, RevokeInvitationResponse, toOrgInvitationResponse } from './dto/org-invitation.response';
 import { ORG_INVITATION_ERRORS } from './org-invitations.messages';
@@ -17,6 +19,7 @@ import { ORG_INVITATION_ERRORS } from './org-invitations.messages';
 export class OrgInvitationsService {
   constructor(
     private readonly invitations: InvitationsStore,
+    private readonly issuer: InvitationIssuer,
     private readonly clock: Clock,
   ) {}
 
@@ -46,6 +49,21 @@ export class OrgInvitationsService {
       refuseAccepted(await this.findInTenant(caller, id));
     }
     return { success: true };
+  }
+
+  /**
+   * Route 5: a new invitation (new id, so a new token) to the same address with the same role,
+   * from the caller, valid 7 days, with its e-mail in the outbox; the old one is revoked in the
+   * same transaction. The rate limit ran in the guards. Of parallel resends (or a resend and a
+   * revoke or accept) of one invitation exactly one goes through; the others are 400.
+   */
+  async resend(caller: Caller, id: string, origin: string): Promise<InviteMemberResponse> {
+    const old = await this.findInTenant(caller, id);
+    const cannotResend = new ApiError(HttpStatus.BAD_REQUEST, ORG_INVITATION_ERRORS.cannotResend);
+    if (!OPEN_STATUSES.includes(old.status)) throw cannotResend;
+    const invitation = await this.issuer.issue(caller, old.email, old.role, origin, old.id);
+    if (!invitation) throw cannotResend;
+    return { success: true, invitation: toCreatedInvitationResponse(invitation, invitation.email) };
   }
 
   /** The tenant's invitation with exactly this id; another tenant's is answered as a missing one. */

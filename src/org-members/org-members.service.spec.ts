@@ -14,6 +14,7 @@ import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker'
 import { Metrics } from '../metrics/metrics';
 import { ChangeRoleDto } from './dto/change-role.dto';
 import { InviteDto } from './dto/invite.dto';
+import { InvitationIssuer } from './invitation-issuer';
 import { OrgMembersController } from './org-members.controller';
 import { OrgMembersService } from './org-members.service';
 
@@ -64,12 +65,14 @@ describe(OrgMembersService.name, () => {
   const service = (env: Record<string, string> = {}) =>
     new OrgMembersService(
       identity,
-      new InvitationsStore(dataSource, new IdGenerator()),
-      worker as unknown as InvitationOutboxWorker,
-      new TestClock(NOW),
-      new FixedIds(TOKEN),
-      parseConfig(env),
-      metrics,
+      new InvitationIssuer(
+        new InvitationsStore(dataSource, new IdGenerator()),
+        worker as unknown as InvitationOutboxWorker,
+        new TestClock(NOW),
+        new FixedIds(TOKEN),
+        parseConfig(env),
+        metrics,
+      ),
     );
   /** The e-mails recorded for sending. */
   const queued = async () => (await outboxRows.find()).map((row) => JSON.parse(row.payload));

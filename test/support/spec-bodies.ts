@@ -68,8 +68,10 @@ export const ORG_INVITATION_ERRORS = {
   invalidStatus: { error: 'Invalid status. Must be pending, accepted, expired or revoked' },
   notFound: { error: 'Invitation not found' },
   alreadyAccepted: { error: 'Invitation already accepted' },
+  cannotResend: { error: 'Invitation cannot be resent' },
   listFailed: { error: 'Failed to list invitations' },
   revokeFailed: { error: 'Failed to revoke invitation' },
+  resendFailed: { error: 'Failed to resend invitation' },
 };
 
 export const PAGING_ERRORS = {
