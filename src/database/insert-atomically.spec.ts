@@ -48,8 +48,11 @@ describe(insertAtomically.name, () => {
   });
 
   it('a failed insert undoes the update', async () => {
-    await tenants.insert(tenant('t-1'));
-    await expect(insertAtomically(dataSource, [[TenantEntity, tenant('t-1')]], revokeIfPending)).rejects.toThrow();
+    // The invitation's own id again: a primary-key violation after the update ran.
+    await expect(
+      insertAtomically(dataSource, [[TenantEntity, tenant('t-1')], [InvitationEntity, invitation]], revokeIfPending),
+    ).rejects.toThrow(/UNIQUE|PRIMARY/i);
     expect((await invitations.findOneByOrFail({ id: 'inv-1' })).status).toBe('pending');
+    expect(await tenants.count()).toBe(0);
   });
 });
