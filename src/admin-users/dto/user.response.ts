@@ -25,7 +25,7 @@ export class SuperAdminPageResponse {
   @ApiProperty({ type: [UserResponse] })
   users: UserResponse[];
 
-  @ApiProperty({ description: 'The number of users in this page' })
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The number of users in this page' })
   total: number;
 
   @ApiPropertyOptional({ description: 'Pass as `token` for the next page; absent on the last page' })
