@@ -2,6 +2,7 @@ import createClient, { Client } from 'openapi-fetch';
 import { InvitationEntity, TenantEntity } from '../src/database/entities';
 import { factories, sessionCookie } from './support/factories';
 import { newInviter } from './support/inviting';
+import { conformanceCheck, OpenApiDocument } from './support/openapi-conformance';
 import type { paths } from './support/openapi-schema';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -15,18 +16,27 @@ function dataOf<T>({ data, error, response }: { data?: T; error?: unknown; respo
  * Issue 10 item 10: a portal's client, generated from the committed openapi.json by
  * openapi-typescript (`npm run openapi:types`, which `npm run typecheck` runs first), runs the
  * flows against the live server with openapi-fetch and no casts. `npm run typecheck` compiles this
- * file against the generated types: a document that forces a cast fails it.
+ * file against the generated types: a document that forces a cast fails it. Every answer is also
+ * checked against the served document: status, declared headers, JSON body.
  */
 describe('A portal client generated from openapi.json (openapi-typescript, openapi-fetch)', () => {
   let t: TestApp;
   let client: Client<paths>;
+  let mismatches: string[];
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // One invitation per owner per window: the second is the 429 with Retry-After.
+    t = await createTestApp({ env: { INVITE_RATE_LIMIT: '1' } });
     await t.app.listen(0, '127.0.0.1');
     client = createClient<paths>({ baseUrl: await t.app.getUrl() });
+    const check = conformanceCheck((await t.http.get('/api/openapi.json')).body as OpenApiDocument);
+    client.use(check.middleware);
+    mismatches = check.mismatches;
   });
   afterAll(() => t.close());
+  afterEach(() => {
+    expect(mismatches.splice(0)).toEqual([]);
+  });
 
   it('a super-administrator creates and lists tenants, grants the role, pages super-admins, reads and deletes a user', async () => {
     const headers = { Cookie: await sessionCookie(t, await factories(t).superAdmin()) };
@@ -74,10 +84,27 @@ describe('A portal client generated from openapi.json (openapi-typescript, opena
     expect(removed).toEqual({ success: true });
   });
 
-  it('a refusal reaches the client as its documented error body', async () => {
-    const headers = { Cookie: await sessionCookie(t, await factories(t).superAdmin()) };
-    const refused = await client.POST('/api/admin/tenants', { headers, body: { name: 'Acme', type: 'business' }, bodySerializer: () => '{' });
-    expect(refused.response.status).toBe(400);
-    expect(refused.error?.error).toBe('Malformed JSON body');
+  it('refusals reach the client as their documented statuses, headers and bodies', async () => {
+    const admin = { Cookie: await sessionCookie(t, await factories(t).superAdmin()) };
+    const refusals = [
+      [400, { error: 'Malformed JSON body' }, await client.POST('/api/admin/tenants', { headers: admin, body: { name: 'Acme', type: 'business' }, bodySerializer: () => '{' })],
+      [400, { error: 'Name is required' }, await client.POST('/api/admin/tenants', { headers: admin, body: { name: '', type: 'business' } })],
+      [401, { error: 'Unauthorized' }, await client.GET('/api/admin/tenants')],
+      [413, { error: 'Request body too large' }, await client.POST('/api/admin/super-admins', { headers: admin, body: { email: 'x'.repeat(200_000) } })],
+      [415, { error: 'Unsupported charset: JSON must be UTF-8' }, await client.POST('/api/admin/super-admins', { headers: { ...admin, 'Content-Type': 'application/json; charset=latin1' }, body: { email: 'a@example.com' } })],
+      [404, { error: 'User not found' }, await client.GET('/api/admin/users/{id}', { headers: admin, params: { path: { id: 'nobody' } } })],
+      [404, { valid: false, error: 'INVALID' }, await client.GET('/api/invitations/{token}', { params: { path: { token: 'unknown' } } })],
+      [400, { success: false, error: 'INVALID' }, await client.POST('/api/invitations')],
+    ] as const;
+    for (const [status, body, answer] of refusals) {
+      expect([answer.response.status, answer.error]).toEqual([status, body]);
+    }
+
+    const owner = await newInviter(t);
+    const invite = () => client.POST('/api/org/invite', { headers: { Cookie: owner.cookie }, body: { email: 'someone@example.com', role: 'admin' } });
+    expect((await invite()).response.status).toBe(200);
+    const limited = await invite();
+    expect([limited.response.status, limited.error]).toEqual([429, { error: 'Too many invitations. Please try again later.' }]);
+    expect(Number(limited.response.headers.get('Retry-After'))).toBeGreaterThan(0);
   });
 });

@@ -16,7 +16,8 @@ export class UserResponse {
   @ApiProperty({ type: String, nullable: true })
   tenantId: string | null;
 
-  @ApiProperty({ type: String, nullable: true, enum: ['owner', 'admin', 'member'] })
+  // OpenAPI 3.0: a nullable enum lists null among its values, or null is not valid.
+  @ApiProperty({ type: String, nullable: true, enum: ['owner', 'admin', 'member', null] })
   role: string | null;
 }
 
