@@ -7,6 +7,7 @@ import { FORBIDDEN, UNAUTHORIZED } from '../common/messages';
 import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters';
 import { REQUEST_TIMED_OUT } from '../common/request-timeout.interceptor';
 import { AppConfig } from '../config/app-config';
+import { REQUEST_ID_HEADER } from '../logging/log-redaction';
 
 export const API_DOCS_PATH = '/api/docs';
 export const OPENAPI_DOCUMENT_PATH = '/api/openapi.json';
@@ -66,11 +67,10 @@ const EVERY_ROUTE_RESPONSES = [
   ]),
 ];
 
-/** The request id that every response carries (src/logging/http-logger.ts). */
-const REQUEST_ID_HEADER = 'X-Request-Id';
+/** The request id that every response carries (HttpLogger). */
 const REQUEST_ID: HeaderObject = {
-  description: 'The id of this request in the service\'s logs: the request\'s own X-Request-Id when sane, else a new UUID',
-  schema: { type: 'string', minLength: 1 },
+  description: `The id of this request in the service's logs: the request's own ${REQUEST_ID_HEADER} when sane, else a new UUID`,
+  schema: { type: 'string', minLength: 1, maxLength: 128 },
 };
 
 /** Declares X-Request-Id, once, in components, and on every response of every operation. */
