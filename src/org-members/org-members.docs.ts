@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiSession, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
+import { ApiErrorResponse, ApiSession, ErrorBody, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
+import { ApiJsonBody } from '../common/validate-body';
 import { EMAIL_REQUIRED, USER_NOT_FOUND } from '../common/messages';
 import { RATE_LIMITED } from '../rate-limit/rate-limit.module';
 import { InviteMemberResponse, RemoveMemberResponse } from './dto/invitation.response';
@@ -17,7 +18,7 @@ export const ApiInviteMember = () =>
   applyDecorators(
     ApiOperation({ summary: 'Invite an e-mail address to the caller’s organisation (spec 4.9)' }),
     ApiOkResponse({ type: InviteMemberResponse }),
-    ApiErrorResponse(400, 'Invalid body, or already a member', [
+    ApiJsonBody('Invalid body, or already a member', [
       { error: EMAIL_REQUIRED },
       { error: INVITE_ERRORS.invalidEmail },
       { error: INVITE_ERRORS.invalidRole },
@@ -27,9 +28,9 @@ export const ApiInviteMember = () =>
       { error: INVITE_ERRORS.notOrgUser },
       { error: INVITE_ERRORS.notOwnerOrAdmin },
     ]),
-    ApiErrorResponse(429, 'Over the per-user invitation limit (10 per hour by default); see Retry-After', [
-      { error: RATE_LIMITED },
-    ]),
+    ApiErrorResponse(429, 'Over the per-user invitation limit (10 per hour by default)', [{ error: RATE_LIMITED }], ErrorBody, {
+      'Retry-After': { description: 'Seconds until the caller may invite again', schema: { type: 'integer', minimum: 0 } },
+    }),
   );
 
 export const ApiRemoveMember = () =>
