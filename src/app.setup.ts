@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Server } from 'node:http';
 import { API_DOCS_PATH, setupApiDocs } from './api-docs/api-docs';
 import { HttpExceptionFilter } from './common/http-exception.filter';
-import { jsonBodyParser } from './common/json-body-parser';
+import { JSON_BODY_LIMIT_BYTES, jsonBodyParser } from './common/json-body-parser';
 import { allowedHostsFilter, allowedOriginsFilter } from './common/request-filters';
 import { RequestTimeoutInterceptor } from './common/request-timeout.interceptor';
 import { exceptOperationalPaths, securityHeaders } from './common/http-hardening';
@@ -59,7 +59,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     app.use(allowedOriginsFilter(config.allowedOrigins));
   }
   // Only application/json is parsed; any other body reaches the rules as an empty one.
-  app.use(jsonBodyParser(100 * 1024));
+  app.use(jsonBodyParser(JSON_BODY_LIMIT_BYTES));
   app.useGlobalFilters(new HttpExceptionFilter());
   app.useGlobalInterceptors(new RequestTimeoutInterceptor(config.requestTimeoutMs));
   setupApiDocs(app, config);

@@ -1,10 +1,16 @@
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { FORBIDDEN, INVITATION_GET, INVITATION_POST, INVITE_ERRORS, REMOVE_MEMBER_ERRORS, SUPER_ADMIN_ERRORS, TENANT_ERRORS, UNAUTHORIZED, USER_NOT_FOUND } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Operation = {
-  responses: Record<string, { content?: { 'application/json': { examples?: Record<string, { value: unknown }>; schema: unknown } } }>;
+  responses: Record<
+    string,
+    { headers?: Record<string, unknown>; content?: { 'application/json': { examples?: Record<string, { value: unknown }>; schema: unknown } } }
+  >;
   security?: unknown[];
   requestBody?: { content: { 'application/json': { schema: { $ref: string } } } };
 };
@@ -90,13 +96,33 @@ const SPEC_ENDPOINTS: { method: string; path: string; statuses: Record<number, o
   },
 ];
 
+type LintProblem = { ruleId: string; severity: 'error' | 'warn'; message: string; location: { pointer: string }[] };
+
+/** The problems that @redocly/cli's `lint` (recommended rules) finds in `file`; it exits 1 when any is an error. */
+async function redoclyLint(file: string): Promise<LintProblem[]> {
+  const cli = join(__dirname, '..', 'node_modules', '.bin', 'redocly');
+  const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+  const output = await promisify(execFile)(cli, ['lint', '--extends', 'recommended', '--format', 'json', file], { env }).catch(
+    (failed: { stdout?: string; code?: number }) => {
+      if (failed.code !== 1 || !failed.stdout) throw failed;
+      return { stdout: failed.stdout };
+    },
+  );
+  return (JSON.parse(output.stdout) as { problems: LintProblem[] }).problems;
+}
+
 /** Issue 5 item 5: the OpenAPI document and the browsable page. */
 describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
   let t: TestApp;
   let document: {
     openapi: string;
     paths: Record<string, Record<string, Operation>>;
-    components: { schemas: Record<string, { properties: Record<string, { enum?: unknown[] }>; required?: string[] }>; securitySchemes: Record<string, unknown> };
+    servers: unknown[];
+    components: {
+      schemas: Record<string, { properties: Record<string, { enum?: unknown[] }>; required?: string[] }>;
+      securitySchemes: Record<string, unknown>;
+      headers: Record<string, unknown>;
+    };
   };
   const operation = (method: string, path: string) => document.paths[path]?.[method];
   const schemaOf = (ref: string) => document.components.schemas[ref.replace('#/components/schemas/', '')];
@@ -130,9 +156,8 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
       }
     });
 
-    it(session ? 'requires the session cookie' : 'is public', () => {
-      if (session) expect(operation(method, path).security).toEqual([{ session: [] }]);
-      else expect(operation(method, path).security).toBeUndefined();
+    it(session ? 'requires the session cookie' : 'is public: `security: []`', () => {
+      expect(operation(method, path).security).toEqual(session ? [{ session: [] }] : []);
     });
   });
 
@@ -161,11 +186,78 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
 
   it.each(['get', 'post'])('describes %s /invitations/{token}, the invitation page, as public HTML with every status it answers', (method) => {
     const page = operation(method, '/invitations/{token}');
-    expect(page.security).toBeUndefined();
-    expect(Object.keys(page.responses).sort()).toEqual(['200', '400', '404', '500']);
-    for (const response of Object.values(page.responses) as { content?: Record<string, unknown> }[]) {
-      expect(response.content).toEqual({ 'text/html': { schema: { type: 'string' } } });
+    expect(page.security).toEqual([]);
+    expect(Object.keys(page.responses).sort()).toEqual(['200', '400', '404', '500', '503', 'default']);
+    for (const status of ['200', '400', '404', '500']) {
+      expect(page.responses[status].content).toEqual({ 'text/html': { schema: { type: 'string' } } });
     }
+  });
+
+  describe('issue 10: exact for generated clients', () => {
+    const operations = () =>
+      Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+    const examplesOf = (op: Operation, status: string) =>
+      Object.values(op.responses[status]?.content?.['application/json'].examples ?? {}).map((example) => example.value);
+
+    it('has a server entry: relative to where the document was fetched, PUBLIC_BASE_URL not being set', () => {
+      expect(document.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    });
+
+    it('every operation documents 503 "Request timed out" and, as `default`, the ALLOWED_HOSTS and ALLOWED_ORIGINS refusals', () => {
+      for (const { op } of operations()) {
+        expect(examplesOf(op, '503')).toEqual([{ error: 'Request timed out' }]);
+        expect(examplesOf(op, 'default')).toEqual([{ error: 'Host not allowed' }, { error: 'Origin not allowed' }]);
+      }
+    });
+
+    it('every response of every operation declares X-Request-Id', () => {
+      expect(document.components.headers['X-Request-Id']).toEqual({ description: expect.any(String), schema: { type: 'string', minLength: 1, maxLength: 128 } });
+      for (const { op } of operations()) {
+        for (const response of Object.values(op.responses)) {
+          expect(response.headers?.['X-Request-Id']).toEqual({ $ref: '#/components/headers/X-Request-Id' });
+        }
+      }
+    });
+
+    it.each([
+      ['post', '/api/org/invite'],
+      ['post', '/api/admin/tenants'],
+      ['post', '/api/admin/super-admins'],
+    ])('%s %s documents the body parser: 400 malformed or too deep, 413 too large, 415 not UTF-8', (method, path) => {
+      const op = operation(method, path);
+      expect(examplesOf(op, '400')).toEqual(
+        expect.arrayContaining([{ error: 'Malformed JSON body' }, { error: 'JSON body nested too deeply' }, { error: 'Request body must be a JSON object' }]),
+      );
+      expect(examplesOf(op, '413')).toEqual([{ error: 'Request body too large' }]);
+      expect(examplesOf(op, '415')).toEqual(expect.arrayContaining([{ error: 'Unsupported charset: JSON must be UTF-8' }]));
+    });
+
+    it('429 on POST /api/org/invite declares Retry-After in seconds', () => {
+      expect(operation('post', '/api/org/invite').responses['429'].headers?.['Retry-After']).toEqual({
+        description: expect.any(String),
+        schema: { type: 'integer', minimum: 0 },
+      });
+    });
+
+    it('required request strings have minLength 1, and total of GET /api/admin/super-admins is an integer', () => {
+      const schemas = document.components.schemas as Record<string, { properties: Record<string, { minLength?: number; type?: string }> }>;
+      expect(schemas.InviteDto.properties.email.minLength).toBe(1);
+      expect(schemas.CreateTenantDto.properties.name.minLength).toBe(1);
+      expect(schemas.GrantSuperAdminDto.properties.email.minLength).toBe(1);
+      expect(schemas.SuperAdminPageResponse.properties.total.type).toBe('integer');
+    });
+
+    it('`redocly lint` with the recommended rules finds no error in the served document', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
+      try {
+        const file = join(dir, 'openapi.json');
+        writeFileSync(file, JSON.stringify(document));
+        const problems = await redoclyLint(file);
+        expect(problems.filter((problem) => problem.severity === 'error')).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 
   it('serves the Swagger UI page at /api/docs', async () => {

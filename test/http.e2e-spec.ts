@@ -1,6 +1,7 @@
-import { TenantEntity } from '../src/database/entities';
+import { InvitationEntity, TenantEntity } from '../src/database/entities';
 import { InvitationsStore } from '../src/invitations/invitations.store';
 import { factories, sessionCookie } from './support/factories';
+import { INVITATION_POST } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
 
 /** CONTRACT "Error bodies not fixed by the spec" and the request filters of its configuration. */
@@ -76,6 +77,26 @@ describe('HTTP surface', () => {
       expect(listed.headers['access-control-allow-credentials']).toBe('true');
       const none = await create().set('Host', 'api.example.com');
       expect(none.status).toBe(201);
+    });
+
+    describe('POST /api/invitations/{token} (public: it reads no session, so the Origin rule does not apply)', () => {
+      const accept = (path: string) =>
+        t.http.post(path).set('Host', 'api.example.com').set('Cookie', 'id_token=anything; theme=dark').set('Origin', 'https://evil.example.net');
+
+      it('with a cookie and a foreign Origin, a pending invitation is accepted: 200 and the row is accepted', async () => {
+        const invitation = await factories(t).invitation();
+        const res = await accept(`/api/invitations/${invitation.id}`);
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({ success: true, tenantId: invitation.tenantId, role: invitation.role });
+        const row = await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitation.id });
+        expect(row.status).toBe('accepted');
+      });
+
+      it.each(['/api/invitations', '/api/invitations/'])('without a token (%s) it answers rule 1, not the Origin refusal', async (path) => {
+        const res = await accept(path);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual(INVITATION_POST.invalid);
+      });
     });
 
     it('a CORS preflight from a foreign origin gets no allow-origin header', async () => {

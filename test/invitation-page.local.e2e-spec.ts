@@ -220,9 +220,8 @@ describe('invitation page (issue 13)', () => {
       expect(row.status).toBe('accepted');
     });
 
-    it('the API keeps the CONTRACT rule: the same request to POST /api/invitations/{token} is refused', async () => {
-      const invitation = await factories(filtered).invitation();
-      const res = await filtered.http.post(`/api/invitations/${invitation.id}`).set('Cookie', 'id_token=anything').set('Origin', 'http://127.0.0.1:3000');
+    it('a cookie-authenticated route keeps the CONTRACT rule: the same cookie and Origin on POST /api/org/invite are refused', async () => {
+      const res = await filtered.http.post('/api/org/invite').set('Cookie', 'id_token=anything').set('Origin', 'http://127.0.0.1:3000').send({});
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ error: 'Origin not allowed' });
     });

@@ -4,7 +4,7 @@ import { ApiErrorResponse, ApiSession, FORBIDDEN_BODY, UNAUTHORIZED_BODY } from 
 import { SessionGuard } from '../auth/session.guard';
 import { AnonymousIsUnauthorized, SuperAdminGuard } from '../auth/super-admin.guard';
 import { FailureResponse } from '../common/failure-response';
-import { DtoPipe } from '../common/validate-body';
+import { ApiJsonBody, DtoPipe } from '../common/validate-body';
 import { TENANT_ERRORS } from './admin-tenants.messages';
 import { AdminTenantsService } from './admin-tenants.service';
 import { CreateTenantDto } from './dto/create-tenant.dto';
@@ -32,7 +32,7 @@ export class AdminTenantsController {
   @HttpCode(HttpStatus.CREATED)
   @ApiOperation({ summary: 'Create a tenant with status pending_owner (spec 4.4)' })
   @ApiCreatedResponse({ type: CreatedTenantResponse })
-  @ApiErrorResponse(400, 'Name or type missing, or type not allowed', [
+  @ApiJsonBody('Name or type missing, or type not allowed', [
     { error: TENANT_ERRORS.nameRequired },
     { error: TENANT_ERRORS.typeRequired },
     { error: TENANT_ERRORS.invalidType },

@@ -5,7 +5,7 @@ import { SessionGuard } from '../auth/session.guard';
 import { SuperAdminGuard } from '../auth/super-admin.guard';
 import { FailureResponse } from '../common/failure-response';
 import { EMAIL_REQUIRED, USER_NOT_FOUND } from '../common/messages';
-import { DtoPipe } from '../common/validate-body';
+import { ApiJsonBody, DtoPipe } from '../common/validate-body';
 import { INVALID_PAGE_TOKEN } from '../identity/identity-store';
 import { ADMIN_USERS_MESSAGES } from './admin-users.messages';
 import { AdminUsersService } from './admin-users.service';
@@ -43,7 +43,7 @@ export class AdminUsersController {
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'Grant the super-admin role to the user with this e-mail (spec 4.6)' })
   @ApiOkResponse({ type: GrantedSuperAdminResponse })
-  @ApiErrorResponse(400, 'E-mail missing, or the user is a super-admin already', [
+  @ApiJsonBody('E-mail missing, or the user is a super-admin already', [
     { error: EMAIL_REQUIRED },
     { error: ADMIN_USERS_MESSAGES.alreadySuperAdmin },
   ])

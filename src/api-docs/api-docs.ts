@@ -1,9 +1,13 @@
-import { Type } from '@nestjs/common';
+import { SetMetadata, Type } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { ApiCookieAuth, ApiProperty, ApiResponse, DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { ApiCookieAuth, ApiProperty, ApiResponse, ApiResponseOptions, DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import type { HeaderObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { version } from '../../package.json';
 import { FORBIDDEN, UNAUTHORIZED } from '../common/messages';
+import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters';
+import { REQUEST_TIMED_OUT } from '../common/request-timeout.interceptor';
 import { AppConfig } from '../config/app-config';
+import { REQUEST_ID_HEADER } from '../logging/log-redaction';
 
 export const API_DOCS_PATH = '/api/docs';
 export const OPENAPI_DOCUMENT_PATH = '/api/openapi.json';
@@ -12,7 +16,7 @@ export const SESSION_SCHEME = 'session';
 
 /** Spec section 7: the error body of the admin and org routes. */
 export class ErrorBody {
-  @ApiProperty({ example: FORBIDDEN })
+  @ApiProperty({ example: FORBIDDEN, minLength: 1 })
   error: string;
 }
 
@@ -22,22 +26,65 @@ export class ErrorWithDetailsBody extends ErrorBody {
   details: string;
 }
 
-/**
- * One error status of an operation, with the exact bodies the spec gives for it as examples
- * (test/api-docs.e2e-spec.ts checks them against the spec's bodies).
- */
-export function ApiErrorResponse(status: number, description: string, bodies: object[], type: Type<unknown> = ErrorBody) {
+/** An error response with its exact bodies as examples; `headers` are those beside X-Request-Id. */
+function errorResponse(
+  status: number | 'default',
+  description: string,
+  bodies: object[],
+  type: Type<unknown> = ErrorBody,
+  headers?: Record<string, HeaderObject>,
+): ApiResponseOptions {
   const examples = Object.fromEntries(
     bodies.map((body) => {
       const summary = String((body as { error?: unknown }).error ?? JSON.stringify(body));
       return [summary, { summary, value: body }];
     }),
   );
-  return ApiResponse({ status, description, type, examples });
+  return { status, description, type, examples, ...(headers && { headers }) };
 }
+
+/**
+ * One error status of an operation, with the exact bodies the spec gives for it as examples
+ * (test/api-docs.e2e-spec.ts checks them against the spec's bodies).
+ */
+export const ApiErrorResponse = (...args: Parameters<typeof errorResponse>) => ApiResponse(errorResponse(...args));
 
 /** Routes behind the session cookie. */
 export const ApiSession = () => ApiCookieAuth(SESSION_SCHEME);
+
+/** @ApiSecurity's metadata key: @nestjs/swagger exports no constant for it, and @ApiSecurity can only add requirements. */
+const API_SECURITY_METADATA = 'swagger/apiSecurity';
+
+/** Public routes: `security: []`, so that clients send no credentials and linters know it is meant. */
+export const ApiPublic = () => SetMetadata(API_SECURITY_METADATA, []);
+
+/** The answers that any route may give, whatever its controller: app-wide filters and the request timeout. */
+const EVERY_ROUTE_RESPONSES = [
+  errorResponse(503, 'The request took longer than REQUEST_TIMEOUT_MS', [{ error: REQUEST_TIMED_OUT }]),
+  errorResponse('default', 'Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403)', [
+    { error: HOST_NOT_ALLOWED },
+    { error: ORIGIN_NOT_ALLOWED },
+  ]),
+];
+
+/** The request id that every response carries (HttpLogger). */
+const REQUEST_ID: HeaderObject = {
+  description: `The id of this request in the service's logs: the request's own ${REQUEST_ID_HEADER} when sane, else a new UUID`,
+  schema: { type: 'string', minLength: 1, maxLength: 128 },
+};
+
+/** Declares X-Request-Id, once, in components, and on every response of every operation. */
+function withRequestIdHeader(document: OpenAPIObject): OpenAPIObject {
+  document.components = { ...document.components, headers: { ...document.components?.headers, [REQUEST_ID_HEADER]: REQUEST_ID } };
+  for (const operations of Object.values(document.paths)) {
+    for (const operation of Object.values(operations) as { responses?: Record<string, ResponseObject> }[]) {
+      for (const response of Object.values(operation.responses ?? {})) {
+        response.headers = { ...response.headers, [REQUEST_ID_HEADER]: { $ref: `#/components/headers/${REQUEST_ID_HEADER}` } };
+      }
+    }
+  }
+  return document;
+}
 
 /** Spec section 5 and CONTRACT: the bodies of a failed session or role check. */
 export const UNAUTHORIZED_BODY = { error: UNAUTHORIZED };
@@ -61,11 +108,15 @@ export function buildOpenApiDocument(app: NestExpressApplication, config: AppCon
       { type: 'apiKey', in: 'cookie', description: 'The session id token (a JWT)' },
       SESSION_SCHEME,
     )
+    .addServer(config.publicBaseUrl ?? '/', config.publicBaseUrl ? 'PUBLIC_BASE_URL' : 'This server (PUBLIC_BASE_URL is not set)')
+    .addGlobalResponse(...EVERY_ROUTE_RESPONSES)
     .build();
-  return SwaggerModule.createDocument(app, options, {
-    // Handler names are unique across the API: they make readable operation ids.
-    operationIdFactory: (_controller, method) => method,
-  });
+  return withRequestIdHeader(
+    SwaggerModule.createDocument(app, options, {
+      // Handler names are unique across the API: they make readable operation ids.
+      operationIdFactory: (_controller, method) => method,
+    }),
+  );
 }
 
 /** Serves the document at /api/openapi.json and the browsable Swagger UI at /api/docs. */

@@ -9,8 +9,18 @@ import { ApiError } from './api-error';
 /** Deeper bodies are refused before JSON.parse: no body of this API nests beyond 2. */
 export const MAX_JSON_DEPTH = 32;
 
-const MALFORMED = 'Malformed JSON body';
-const TOO_LARGE = 'Request body too large';
+/** The body size limit of the API (413 beyond). */
+export const JSON_BODY_LIMIT_BYTES = 100 * 1024;
+
+/** The parser's refusals of a body, for the API document (see ApiJsonBody). */
+export const JSON_BODY_ERRORS = {
+  malformed: 'Malformed JSON body',
+  tooDeep: 'JSON body nested too deeply',
+  tooLarge: 'Request body too large',
+  notUtf8: 'Unsupported charset: JSON must be UTF-8',
+  unsupportedEncoding: 'Unsupported content encoding',
+} as const;
+const { malformed: MALFORMED, tooLarge: TOO_LARGE } = JSON_BODY_ERRORS;
 
 const DECOMPRESSORS: Record<string, () => NodeJS.ReadWriteStream> = {
   gzip: createGunzip,
@@ -59,7 +69,7 @@ function parseJson(text: string): unknown {
   const trimmed = text.trimStart();
   if (trimmed === '') return undefined;
   if (trimmed[0] !== '{' && trimmed[0] !== '[') throw new ApiError(HttpStatus.BAD_REQUEST, MALFORMED);
-  if (nestsDeeperThan(trimmed, MAX_JSON_DEPTH)) throw new ApiError(HttpStatus.BAD_REQUEST, 'JSON body nested too deeply');
+  if (nestsDeeperThan(trimmed, MAX_JSON_DEPTH)) throw new ApiError(HttpStatus.BAD_REQUEST, JSON_BODY_ERRORS.tooDeep);
   try {
     return JSON.parse(trimmed);
   } catch {
@@ -80,7 +90,7 @@ export function jsonBodyParser(limitBytes: number): RequestHandler {
     const contentType = contentTypeOf(request);
     if (contentType?.type !== 'application/json') return next();
     if (contentType.charset !== undefined && contentType.charset !== 'utf-8' && contentType.charset !== 'utf8') {
-      return next(new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'Unsupported charset: JSON must be UTF-8'));
+      return next(new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, JSON_BODY_ERRORS.notUtf8));
     }
     // A broken body leaves unread bytes on the connection: it is not reused.
     const refuse = (status: number, message: string) => {
@@ -94,7 +104,7 @@ export function jsonBodyParser(limitBytes: number): RequestHandler {
     let stream: Readable = request;
     if (encoding !== 'identity') {
       const decompressor = DECOMPRESSORS[encoding];
-      if (!decompressor) return refuse(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'Unsupported content encoding');
+      if (!decompressor) return refuse(HttpStatus.UNSUPPORTED_MEDIA_TYPE, JSON_BODY_ERRORS.unsupportedEncoding);
       stream = request.pipe(decompressor()) as unknown as Readable;
     }
     const length = encoding === 'identity' && declared > 0 ? declared : undefined;

@@ -1,5 +1,8 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { isInvitationPagePath } from './route-pattern';
+import { isPublicInvitationPath } from './route-pattern';
+
+export const HOST_NOT_ALLOWED = 'Host not allowed';
+export const ORIGIN_NOT_ALLOWED = 'Origin not allowed';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -10,15 +13,16 @@ export function allowedHostsFilter(allowedHosts: string[]): RequestHandler {
     const host = (request.headers.host ?? '').toLowerCase();
     const hostname = host.replace(/:\d+$/, '');
     if (allowed.has(host) || allowed.has(hostname)) return next();
-    response.status(400).json({ error: 'Host not allowed' });
+    response.status(400).json({ error: HOST_NOT_ALLOWED });
   };
 }
 
 /**
  * ALLOWED_ORIGINS: a cookie-authenticated state-changing request whose Origin is present and
  * not listed is refused with 403, so that another site cannot ride on the portal's session.
- * The invitation page's Accept form is exempt: it reads no session, so there is none to ride
- * on, and it posts from the service's own origin, which the list of portals need not hold.
+ * The public invitation routes are exempt (the API's accept and the invitation page's Accept
+ * form): they read no session, so there is none to ride on, whatever cookies the browser sends,
+ * and the page posts from the service's own origin, which the list of portals need not hold.
  */
 export function allowedOriginsFilter(allowedOrigins: string[]): RequestHandler {
   const allowed = new Set(allowedOrigins);
@@ -29,8 +33,8 @@ export function allowedOriginsFilter(allowedOrigins: string[]): RequestHandler {
       !!request.headers.cookie &&
       !!origin &&
       !allowed.has(origin) &&
-      !isInvitationPagePath(request.path);
+      !isPublicInvitationPath(request.path);
     if (!refused) return next();
-    response.status(403).json({ error: 'Origin not allowed' });
+    response.status(403).json({ error: ORIGIN_NOT_ALLOWED });
   };
 }

@@ -17,5 +17,8 @@ export function routePatternOf(request: Request): string {
 /** Health probes and metric scrapes: operational endpoints outside /api, polled every few seconds. */
 export const isOperationalPath = (path: string): boolean => /^\/(health|metrics)(\/|$)/.test(path);
 
-/** The invitation page, `/invitations/<token>` (Express routes ignore case and a trailing slash). */
-export const isInvitationPagePath = (path: string): boolean => /^\/invitations\/[^/]+\/?$/i.test(path);
+/**
+ * The public invitation routes, which read no session: the API's `/api/invitations[/<token>]`
+ * and the invitation page `/invitations/<token>` (Express routes ignore case and a trailing slash).
+ */
+export const isPublicInvitationPath = (path: string): boolean => /^(\/api)?\/invitations(\/[^/]*)?\/?$/i.test(path);

@@ -1,7 +1,11 @@
-import { CanActivate, ExecutionContext, HttpStatus, Injectable, mixin, PipeTransform, Type } from '@nestjs/common';
+import { applyDecorators, CanActivate, ExecutionContext, HttpStatus, Injectable, mixin, PipeTransform, Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
+import { ApiErrorResponse } from '../api-docs/api-docs';
 import { ApiError } from './api-error';
+import { JSON_BODY_ERRORS, JSON_BODY_LIMIT_BYTES } from './json-body-parser';
+
+const NOT_AN_OBJECT = 'Request body must be a JSON object';
 
 function firstMessage(error: ValidationError): string {
   const constraints = Object.values(error.constraints ?? {});
@@ -18,7 +22,7 @@ function firstMessage(error: ValidationError): string {
 export function validateBody<T extends object>(dto: Type<T>, body: unknown): T {
   const plain = body ?? {};
   if (typeof plain !== 'object' || Array.isArray(plain)) {
-    throw new ApiError(HttpStatus.BAD_REQUEST, 'Request body must be a JSON object');
+    throw new ApiError(HttpStatus.BAD_REQUEST, NOT_AN_OBJECT);
   }
   const instance = plainToInstance(dto, plain);
   const errors = validateSync(instance, { whitelist: true, stopAtFirstError: true, forbidUnknownValues: false });
@@ -52,3 +56,22 @@ export function BodyGuard<T extends object>(dto: Type<T>): Type<CanActivate> {
   }
   return mixin(DtoBodyGuard);
 }
+
+/**
+ * The API document's part for a route that reads a JSON body: its own 400 bodies (`description`,
+ * `bodies`) beside the refusals of the body parser and of validateBody, the parser's 413 and 415.
+ */
+export const ApiJsonBody = (description: string, bodies: object[]) =>
+  applyDecorators(
+    ApiErrorResponse(HttpStatus.BAD_REQUEST, `${description}; or the body is not a JSON object`, [
+      ...bodies,
+      { error: JSON_BODY_ERRORS.malformed },
+      { error: JSON_BODY_ERRORS.tooDeep },
+      { error: NOT_AN_OBJECT },
+    ]),
+    ApiErrorResponse(HttpStatus.PAYLOAD_TOO_LARGE, `The body is over ${JSON_BODY_LIMIT_BYTES / 1024} KB`, [{ error: JSON_BODY_ERRORS.tooLarge }]),
+    ApiErrorResponse(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding', [
+      { error: JSON_BODY_ERRORS.notUtf8 },
+      { error: JSON_BODY_ERRORS.unsupportedEncoding },
+    ]),
+  );

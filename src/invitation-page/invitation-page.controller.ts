@@ -1,6 +1,7 @@
 import { applyDecorators, Controller, Get, Param, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import { ApiPublic } from '../api-docs/api-docs';
 import { InvitationPageEnabledGuard } from './invitation-page-enabled.guard';
 import { InvitationPageService } from './invitation-page.service';
 import { FAILED_MESSAGE, sendInvitationPage } from './invitation-page.view';
@@ -20,6 +21,7 @@ const ApiInvitationPage = (success: string) =>
 
 /** Issue 13: the page at `<base>/invitations/<token>`, the link of the invitation e-mail. Outside /api. */
 @ApiTags('Invitation page (HTML)')
+@ApiPublic()
 @ApiProduces('text/html')
 @Controller('invitations')
 @UseGuards(InvitationPageEnabledGuard)

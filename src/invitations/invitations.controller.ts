@@ -1,6 +1,6 @@
 import { applyDecorators, Controller, Get, HttpCode, HttpStatus, Param, Post, Type } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse } from '../api-docs/api-docs';
+import { ApiErrorResponse, ApiPublic } from '../api-docs/api-docs';
 import { FailureResponse } from '../common/failure-response';
 import {
   acceptanceErrorBody,
@@ -28,6 +28,7 @@ const ApiRefusals = (body: (error: InvitationErrorCode) => object, type: Type<un
  * empty token (`/api/invitations` and `/api/invitations/`) has handlers of its own: rule 1.
  */
 @ApiTags('Invitations (public)')
+@ApiPublic()
 @Controller('api/invitations')
 export class InvitationsController {
   constructor(private readonly invitations: InvitationsService) {}

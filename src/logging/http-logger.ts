@@ -3,7 +3,7 @@ import pino, { DestinationStream, Logger, LoggerOptions } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { isOperationalPath, routePatternOf } from '../common/route-pattern';
 import { AppConfig, LogLevel } from '../config/app-config';
-import { loggableUrl, REDACTED, REDACTED_PATHS, requestIdOf } from './log-redaction';
+import { loggableUrl, REDACTED, REDACTED_PATHS, REQUEST_ID_HEADER, requestIdOf } from './log-redaction';
 
 /**
  * The app's one pino logger and the pino-http middleware that writes one line per request.
@@ -67,7 +67,7 @@ export async function createHttpLogger(config: AppConfig): Promise<HttpLogger> {
     logger,
     genReqId: (request, response) => {
       const id = requestIdOf(request);
-      response.setHeader('X-Request-Id', id);
+      response.setHeader(REQUEST_ID_HEADER, id);
       return id;
     },
     // Log calls made while serving a request carry its reqId only; the request line says the rest.

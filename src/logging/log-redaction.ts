@@ -46,6 +46,9 @@ export function loggableUrl(url: string): string {
   return `${maskedPath}?${query}`;
 }
 
+/** The header that carries the request id, both ways. */
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
 /** What a request id taken from the client may look like: no spaces, quotes or control characters. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 

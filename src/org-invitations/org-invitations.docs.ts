@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiSession, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
+import { ApiErrorResponse, ApiSession, ErrorBody, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
 import { PAGING_ERRORS } from '../common/paging';
 import { InviteMemberResponse } from '../org-members/dto/invitation.response';
 import { RATE_LIMITED } from '../rate-limit/rate-limit.module';
@@ -51,5 +51,7 @@ export const ApiResendInvitation = () =>
     ApiOkResponse({ type: InviteMemberResponse, description: 'The new invitation, as POST /api/org/invite answers' }),
     ApiErrorResponse(400, 'The invitation was accepted or revoked', [{ error: ORG_INVITATION_ERRORS.cannotResend }]),
     ApiErrorResponse(404, 'No such invitation in the organisation', [{ error: ORG_INVITATION_ERRORS.notFound }]),
-    ApiErrorResponse(429, 'Over the per-user invitation limit, shared with POST /api/org/invite; see Retry-After', [{ error: RATE_LIMITED }]),
+    ApiErrorResponse(429, 'Over the per-user invitation limit, shared with POST /api/org/invite', [{ error: RATE_LIMITED }], ErrorBody, {
+      'Retry-After': { description: 'Seconds until the caller may invite again', schema: { type: 'integer', minimum: 0 } },
+    }),
   );

@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse, ApiSession, ErrorBody, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
 import { PAGING_ERRORS } from '../common/paging';
-import { ApiErrorResponse, ApiSession, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
+import { ApiJsonBody } from '../common/validate-body';
 import { EMAIL_REQUIRED, USER_NOT_FOUND } from '../common/messages';
 import { RATE_LIMITED } from '../rate-limit/rate-limit.module';
 import { InviteMemberResponse, RemoveMemberResponse } from './dto/invitation.response';
@@ -19,7 +20,7 @@ export const ApiInviteMember = () =>
   applyDecorators(
     ApiOperation({ summary: 'Invite an e-mail address to the caller’s organisation (spec 4.9)' }),
     ApiOkResponse({ type: InviteMemberResponse }),
-    ApiErrorResponse(400, 'Invalid body, or already a member', [
+    ApiJsonBody('Invalid body, or already a member', [
       { error: EMAIL_REQUIRED },
       { error: INVITE_ERRORS.invalidEmail },
       { error: INVITE_ERRORS.invalidRole },
@@ -29,9 +30,9 @@ export const ApiInviteMember = () =>
       { error: INVITE_ERRORS.notOrgUser },
       { error: INVITE_ERRORS.notOwnerOrAdmin },
     ]),
-    ApiErrorResponse(429, 'Over the per-user invitation limit (10 per hour by default); see Retry-After', [
-      { error: RATE_LIMITED },
-    ]),
+    ApiErrorResponse(429, 'Over the per-user invitation limit (10 per hour by default)', [{ error: RATE_LIMITED }], ErrorBody, {
+      'Retry-After': { description: 'Seconds until the caller may invite again', schema: { type: 'integer', minimum: 0 } },
+    }),
   );
 
 export const ApiRemoveMember = () =>
@@ -66,7 +67,7 @@ export const ApiChangeMemberRole = () =>
     ApiOperation({ summary: 'Change the role of a user of the caller’s organisation (owner or admin)' }),
     ApiParam({ name: 'id', description: 'User id of the member' }),
     ApiOkResponse({ type: ChangeRoleResponse }),
-    ApiErrorResponse(400, 'Invalid role, or the caller named themselves', [
+    ApiJsonBody('Invalid role, or the caller named themselves', [
       { error: MEMBER_ERRORS.invalidRole },
       { error: MEMBER_ERRORS.cannotChangeOwnRole },
     ]),

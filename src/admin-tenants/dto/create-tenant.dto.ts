@@ -8,7 +8,7 @@ const trimmed = ({ value }: { value: unknown }) => (typeof value === 'string' ? 
 
 /** Spec 4.4 rules 2–4. Rules on a property run bottom-up (see validateBody). */
 export class CreateTenantDto {
-  @ApiProperty({ description: 'Trimmed; required', maxLength: 255, example: 'Acme' })
+  @ApiProperty({ description: 'Trimmed; required', minLength: 1, maxLength: 255, example: 'Acme' })
   @MaxLength(255, { message: 'Name must be at most 255 characters' })
   @NotContains('\u0000', { message: 'Name must not contain NUL characters' })
   @IsString({ message: 'Name must be a string' })

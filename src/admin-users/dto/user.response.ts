@@ -16,7 +16,8 @@ export class UserResponse {
   @ApiProperty({ type: String, nullable: true })
   tenantId: string | null;
 
-  @ApiProperty({ type: String, nullable: true, enum: ['owner', 'admin', 'member'] })
+  // OpenAPI 3.0: a nullable enum lists null among its values, or null is not valid.
+  @ApiProperty({ type: String, nullable: true, enum: ['owner', 'admin', 'member', null] })
   role: string | null;
 }
 
@@ -25,7 +26,7 @@ export class SuperAdminPageResponse {
   @ApiProperty({ type: [UserResponse] })
   users: UserResponse[];
 
-  @ApiProperty({ description: 'The number of users in this page' })
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'The number of users in this page' })
   total: number;
 
   @ApiPropertyOptional({ description: 'Pass as `token` for the next page; absent on the last page' })

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { IdColumn, VarcharColumn, TimestampColumn } from '../columns';
 
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
@@ -8,41 +9,41 @@ export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
  */
 @Entity({ name: 'invitation_email_outbox' })
 export class InvitationEmailOutboxEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @IdColumn()
   id: string;
 
-  @Column({ name: 'invitation_id', type: 'varchar', length: 36 })
+  @VarcharColumn(36, { name: 'invitation_id' })
   invitationId: string;
 
   /** The InvitationEmail as JSON: recipient, tenant name, inviter, role, expiresAt and link. */
   @Column({ type: 'text' })
   payload: string;
 
-  @Column({ type: 'varchar', length: 16 })
+  @VarcharColumn(16)
   status: OutboxStatus;
 
   /** Delivery attempts started so far. */
   @Column({ type: 'int' })
   attempts: number;
 
-  @Column({ name: 'next_attempt_at', type: 'datetime', precision: 3 })
+  @TimestampColumn('next_attempt_at')
   nextAttemptAt: Date;
 
   /** The worker that holds the row while its status is `sending`. */
-  @Column({ name: 'claimed_by', type: 'varchar', length: 100, nullable: true })
+  @VarcharColumn(100, { name: 'claimed_by', nullable: true })
   claimedBy: string | null;
 
   /** When the claim lapses: a row still `sending` after it belongs to a worker that died. */
-  @Column({ name: 'claimed_until', type: 'datetime', precision: 3, nullable: true })
+  @TimestampColumn('claimed_until', { nullable: true })
   claimedUntil: Date | null;
 
   /** The last failure, with the invitation token masked. */
-  @Column({ name: 'last_error', type: 'varchar', length: 1000, nullable: true })
+  @VarcharColumn(1000, { name: 'last_error', nullable: true })
   lastError: string | null;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @TimestampColumn('created_at')
   createdAt: Date;
 
-  @Column({ name: 'sent_at', type: 'datetime', precision: 3, nullable: true })
+  @TimestampColumn('sent_at', { nullable: true })
   sentAt: Date | null;
 }

@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { IdColumn, VarcharColumn, TimestampColumn } from '../columns';
 
 /** Spec section 2's statuses, and `revoked` (issue 12): an invitation withdrawn by its organisation. */
 export const INVITATION_STATUSES = ['pending', 'accepted', 'expired', 'revoked'] as const;
@@ -8,27 +9,27 @@ export type InvitationRole = (typeof INVITATION_ROLES)[number];
 
 @Entity({ name: 'tenant_invitations' })
 export class InvitationEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @IdColumn()
   id: string;
 
-  @Column({ name: 'tenant_id', type: 'varchar', length: 128 })
+  @VarcharColumn(128, { name: 'tenant_id' })
   tenantId: string;
 
-  @Column({ type: 'varchar', length: 320 })
+  @VarcharColumn(320)
   email: string;
 
-  @Column({ type: 'varchar', length: 16 })
+  @VarcharColumn(16)
   role: string;
 
-  @Column({ type: 'varchar', length: 16 })
+  @VarcharColumn(16)
   status: InvitationStatus;
 
-  @Column({ name: 'expires_at', type: 'datetime', precision: 3 })
+  @TimestampColumn('expires_at')
   expiresAt: Date;
 
-  @Column({ name: 'invited_by', type: 'varchar', length: 128 })
+  @VarcharColumn(128, { name: 'invited_by' })
   invitedBy: string;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @TimestampColumn('created_at')
   createdAt: Date;
 }

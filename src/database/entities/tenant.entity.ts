@@ -1,22 +1,23 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { IdColumn, VarcharColumn, TimestampColumn } from '../columns';
 
 export const TENANT_TYPES = ['personal', 'organisation', 'charity', 'business', 'nonprofit'] as const;
 export type TenantType = (typeof TENANT_TYPES)[number];
 
 @Entity({ name: 'tenants' })
 export class TenantEntity {
-  @PrimaryColumn({ type: 'varchar', length: 36 })
+  @IdColumn()
   id: string;
 
-  @Column({ type: 'varchar', length: 255, nullable: true })
+  @VarcharColumn(255, { nullable: true })
   name: string | null;
 
-  @Column({ type: 'varchar', length: 32 })
+  @VarcharColumn(32)
   type: string;
 
-  @Column({ type: 'varchar', length: 32 })
+  @VarcharColumn(32)
   status: string;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @TimestampColumn('created_at')
   createdAt: Date;
 }

@@ -1,12 +1,13 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Entity } from 'typeorm';
+import { IdColumn, VarcharColumn, TimestampColumn } from '../columns';
 
 /** A user of the `local` identity store. Cognito mode never touches this table. */
 @Entity({ name: 'users' })
 export class UserEntity {
-  @PrimaryColumn({ type: 'varchar', length: 128 })
+  @IdColumn(128)
   id: string;
 
-  @Column({ type: 'varchar', length: 320 })
+  @VarcharColumn(320)
   email: string;
 
   /**
@@ -14,21 +15,21 @@ export class UserEntity {
    * Null on a row written without it (by hand, or by a version before this column): such rows
    * are still found through `email`.
    */
-  @Column({ name: 'email_key', type: 'varchar', length: 64, nullable: true })
+  @VarcharColumn(64, { name: 'email_key', nullable: true })
   emailKey?: string | null;
 
-  @Column({ name: 'platform_role', type: 'varchar', length: 32, nullable: true })
+  @VarcharColumn(32, { name: 'platform_role', nullable: true })
   platformRole: string | null;
 
-  @Column({ name: 'user_type', type: 'varchar', length: 32, nullable: true })
+  @VarcharColumn(32, { name: 'user_type', nullable: true })
   userType: string | null;
 
-  @Column({ name: 'tenant_id', type: 'varchar', length: 128, nullable: true })
+  @VarcharColumn(128, { name: 'tenant_id', nullable: true })
   tenantId: string | null;
 
-  @Column({ type: 'varchar', length: 16, nullable: true })
+  @VarcharColumn(16, { nullable: true })
   role: string | null;
 
-  @Column({ name: 'created_at', type: 'datetime', precision: 3 })
+  @TimestampColumn('created_at')
   createdAt: Date;
 }

@@ -13,7 +13,7 @@ const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
  * so a valid address always fits the 320-character column.
  */
 export class InviteDto {
-  @ApiProperty({ example: 'new.member@example.com' })
+  @ApiProperty({ minLength: 1, example: 'new.member@example.com' })
   @Matches(NO_CONTROL_CHARACTERS, { message: INVITE_ERRORS.invalidEmail })
   @IsEmail({}, { message: INVITE_ERRORS.invalidEmail })
   @IsNotEmpty({ message: EMAIL_REQUIRED })
