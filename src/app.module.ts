@@ -11,6 +11,7 @@ import { InvitationPageModule } from './invitation-page/invitation-page.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { OrgInvitationsModule } from './org-invitations/org-invitations.module';
 import { OrgMembersModule } from './org-members/org-members.module';
 
 @Module({
@@ -27,6 +28,7 @@ import { OrgMembersModule } from './org-members/org-members.module';
     InvitationsModule,
     InvitationPageModule,
     OrgMembersModule,
+    OrgInvitationsModule,
     HealthModule,
   ],
 })

@@ -65,3 +65,17 @@ describe(confirmOrgAdmin.name, () => {
     expect(confirmOrgAdmin(caller({ role: claimed }), record({ role: stored }), messages)).toEqual({ allowed: true });
   });
 });
+
+describe('a route open to every role of the organisation (no notOwnerOrAdmin)', () => {
+  const anyRole = { notOrgUser: 'not org' };
+
+  it.each(['member', null, 'owner'])('allows role %p by the claims and by the stored record', (role) => {
+    expect(decideOrgAdmin(caller({ role }), anyRole)).toEqual({ allowed: true });
+    expect(confirmOrgAdmin(caller({ role }), record({ role }), anyRole)).toEqual({ allowed: true });
+  });
+
+  it('still refuses a caller who is not an org user, by claims and by record', () => {
+    expect(decideOrgAdmin(caller({ tenantId: null }), anyRole)).toEqual({ allowed: false, status: 403, error: 'not org' });
+    expect(confirmOrgAdmin(caller(), record({ tenantId: 't2' }), anyRole)).toEqual({ allowed: false, status: 403, error: 'not org' });
+  });
+});

@@ -2,10 +2,13 @@ import { UNAUTHORIZED } from '../common/messages';
 import { IdentityUser } from '../identity/identity-store';
 import { Caller } from './caller';
 
-/** The spec's messages for one org route (4.9 rules 5–6, 4.10 rules 2–3). */
+/**
+ * The spec's messages for one org route (4.9 rules 5–6, 4.10 rules 2–3). A route without
+ * `notOwnerOrAdmin` is open to every role of the organisation (issue 12's member reads).
+ */
 export interface OrgAdminMessages {
   notOrgUser: string;
-  notOwnerOrAdmin: string;
+  notOwnerOrAdmin?: string;
 }
 
 export type OrgAdminDecision =
@@ -20,7 +23,13 @@ const isOwnerOrAdmin = (role: string | null) => ORG_ADMIN_ROLES.includes(role ??
 export function decideOrgAdmin(caller: Caller | undefined, messages: OrgAdminMessages): OrgAdminDecision {
   if (!caller) return { allowed: false, status: 401, error: UNAUTHORIZED };
   if (!isOrgUser(caller)) return { allowed: false, status: 403, error: messages.notOrgUser };
-  if (!isOwnerOrAdmin(caller.role)) return { allowed: false, status: 403, error: messages.notOwnerOrAdmin };
+  return roleDecision(caller.role, messages);
+}
+
+function roleDecision(role: string | null, messages: OrgAdminMessages): OrgAdminDecision {
+  if (messages.notOwnerOrAdmin !== undefined && !isOwnerOrAdmin(role)) {
+    return { allowed: false, status: 403, error: messages.notOwnerOrAdmin };
+  }
   return { allowed: true };
 }
 
@@ -34,6 +43,5 @@ export function confirmOrgAdmin(caller: Caller, record: IdentityUser | null, mes
   if (!record || !isOrgUser(record) || record.tenantId !== caller.tenantId) {
     return { allowed: false, status: 403, error: messages.notOrgUser };
   }
-  if (!isOwnerOrAdmin(record.role)) return { allowed: false, status: 403, error: messages.notOwnerOrAdmin };
-  return { allowed: true };
+  return roleDecision(record.role, messages);
 }

@@ -4,6 +4,8 @@ import { parseArgs, ParseArgsConfig } from 'node:util';
 import { TENANT_TYPES } from '../database/entities/tenant.entity';
 import { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
+import { CognitoIdentityStore } from '../identity/cognito/cognito-identity-store';
+import { IdentityStore } from '../identity/identity-store';
 import { CliModule } from './cli.module';
 import { DevSeedService } from './dev-seed.service';
 import { CliInputError, LocalUsersService, requireLocalStore } from './local-users.service';
@@ -87,6 +89,22 @@ const COMMANDS: Record<string, Command> = {
     localOnly: false,
     run: async (app, values) => JSON.stringify(await app.get(TenantRecordsService).expireInvitation(required(values, 'id'))),
   },
+  'cognito:sync-tenant-groups': {
+    usage: '',
+    description:
+      'Cognito mode only: puts every pool user with custom:tenant_id into the group tenant_<tenant id> that lists the ' +
+      'tenant\'s members, and takes out group members whose attribute says otherwise; safe to repeat. Run it after ' +
+      'giving users a tenant outside the service. Prints {"joined":N,"left":N}.',
+    options: {},
+    localOnly: false,
+    run: async (app) => {
+      const identity = app.get(IdentityStore);
+      if (!(identity instanceof CognitoIdentityStore)) {
+        throw new CliInputError('cognito:sync-tenant-groups works only with IDENTITY_STORE=cognito: the local store needs no groups');
+      }
+      return JSON.stringify(await identity.syncTenantGroups());
+    },
+  },
   'dev:seed': {
     usage: '[--ttl SECONDS]',
     description:
@@ -102,7 +120,7 @@ const HELP_FLAGS = ['help', '--help', '-h'];
 
 function commandHelp(name: string): string {
   const { usage, description, localOnly } = COMMANDS[name];
-  return `${name} ${usage}\n    ${description}${localOnly ? ' Local identity store only.' : ''}`;
+  return `${[name, usage].filter(Boolean).join(' ')}\n    ${description}${localOnly ? ' Local identity store only.' : ''}`;
 }
 
 /** `--help`, `help`, `help COMMAND` and `COMMAND --help`. */

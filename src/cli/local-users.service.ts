@@ -8,7 +8,7 @@ import { emailKey } from '../common/email-comparison';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { UserEntity } from '../database/entities';
-import { IdentityStore, IdentityUser, SUPER_ADMIN_ROLE } from '../identity/identity-store';
+import { IdentityStore, IdentityUser, SUPER_ADMIN_ROLE, TENANT_ROLES } from '../identity/identity-store';
 import { toIdentityUser } from '../identity/local/local-identity-store';
 
 export interface NewLocalUser {
@@ -23,7 +23,6 @@ export interface NewLocalUser {
 /** Bad operator input: printed as one line, exit code 1. */
 export class CliInputError extends Error {}
 
-const TENANT_ROLES = ['owner', 'admin', 'member'];
 const MAX_TTL_SECONDS = 30 * 24 * 3600;
 
 /** The operator CLI's commands over the `local` identity store (CONTRACT: Operator CLI). */
@@ -55,7 +54,7 @@ export class LocalUsersService {
     if (input.userType !== undefined && input.userType !== 'org') {
       throw new CliInputError(`--user-type must be org, got "${input.userType}"`);
     }
-    if (input.role !== undefined && !TENANT_ROLES.includes(input.role)) {
+    if (input.role !== undefined && !(TENANT_ROLES as readonly string[]).includes(input.role)) {
       throw new CliInputError(`--role must be one of ${TENANT_ROLES.join(', ')}, got "${input.role}"`);
     }
     if (input.tenantId !== undefined && !/^[\w-]{1,128}$/.test(input.tenantId)) {

@@ -9,12 +9,20 @@ export interface IdentityUser {
 }
 
 export const SUPER_ADMIN_ROLE = 'super_admin';
+/** The tenant roles of a user record (spec section 2). */
+export const TENANT_ROLES = ['owner', 'admin', 'member'] as const;
 export const MAX_PAGE_SIZE = 60;
 
 export interface UserPage {
   users: IdentityUser[];
   /** Opaque; absent on the last page. */
   nextToken?: string;
+}
+
+/** Where a page of a tenant's members starts: strictly after this member, in (email, id) order. */
+export interface MemberKey {
+  email: string;
+  id: string;
 }
 
 export const INVALID_PAGE_TOKEN = 'Invalid pagination token';
@@ -46,6 +54,13 @@ export abstract class IdentityStore {
   abstract deleteUser(id: string): Promise<void>;
   /** Clears the user's tenant id and tenant role; the account stays. */
   abstract removeFromTenant(id: string): Promise<void>;
+  /**
+   * Up to `take` users whose tenant id is `tenantId`, ordered by e-mail (stored lower-cased),
+   * then id, strictly after `after`: one page of the tenant's members, whatever its size.
+   */
+  abstract listTenantMembers(tenantId: string, after: MemberKey | undefined, take: number): Promise<IdentityUser[]>;
+  /** Sets the tenant role of a user who is in a tenant. */
+  abstract setTenantRole(id: string, role: string): Promise<void>;
   /** Cheap round trip for readiness checks. */
   abstract ping(): Promise<void>;
 }

@@ -14,7 +14,7 @@ const DAY = 24 * 3600 * 1000;
 const TOKEN = '6f0c2b1e-8d7a-4b7e-9a53-2f7f2b2f5a10';
 
 /** A hand-written in-memory store with the real one's semantics: exact ids, conditional updates. */
-class FakeInvitationsStore implements Pick<InvitationsStore, keyof InvitationsStore> {
+class FakeInvitationsStore implements Pick<InvitationsStore, 'findById' | 'findTenantName' | 'markExpired' | 'accept'> {
   readonly rows = new Map<string, InvitationEntity>();
   readonly tenantNames = new Map<string, string | null>();
 
@@ -33,9 +33,6 @@ class FakeInvitationsStore implements Pick<InvitationsStore, keyof InvitationsSt
     this.rows.set(row.id, row);
     return { ...row };
   }
-  async create(invitation: InvitationEntity) {
-    this.rows.set(invitation.id, { ...invitation });
-  }
   async findById(id: string) {
     const row = this.rows.get(id);
     return row ? { ...row } : null;
@@ -51,7 +48,7 @@ class FakeInvitationsStore implements Pick<InvitationsStore, keyof InvitationsSt
   }
   async accept(id: string, now: Date) {
     const row = this.rows.get(id);
-    if (!row || row.status === 'accepted' || row.expiresAt < now) return false;
+    if (!row || row.status === 'accepted' || row.status === 'revoked' || row.expiresAt < now) return false;
     row.status = 'accepted';
     return true;
   }
@@ -89,6 +86,15 @@ describe(InvitationsService.name, () => {
 
     it('rule 2: an unknown invitation is 404 INVALID', async () => {
       expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({ status: 404, body: invalid });
+    });
+
+    it.each([
+      ['a revoked invitation', {}],
+      ['a revoked invitation past expiresAt', { expiresAt: new Date(NOW.getTime() - DAY) }],
+    ])('rule 2: %s is 404 INVALID, as an unknown token, and stays revoked (issue 12)', async (_, overrides) => {
+      store.add({ status: 'revoked', ...overrides });
+      expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({ status: 404, body: invalid });
+      expect(store.rows.get(TOKEN)!.status).toBe('revoked');
     });
 
     it('rule 2: an invitation that cannot be loaded is 404 INVALID, logged without the token', async () => {
@@ -185,6 +191,24 @@ describe(InvitationsService.name, () => {
 
     it('rule 2: an unknown invitation is 404 INVALID', async () => {
       expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 404, body: refused('INVALID') });
+    });
+
+    it('rule 2: a revoked invitation is 404 INVALID, as an unknown token, and is not accepted (issue 12)', async () => {
+      store.add({ status: 'revoked' });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 404, body: refused('INVALID') });
+      expect(store.rows.get(TOKEN)!.status).toBe('revoked');
+    });
+
+    it('rule 2: a revocation that lands between the read and the update wins: 404 INVALID, not accepted', async () => {
+      store.add();
+      const findById = store.findById.bind(store);
+      jest.spyOn(store, 'findById').mockImplementationOnce(async (id) => {
+        const row = await findById(id);
+        store.rows.get(TOKEN)!.status = 'revoked';
+        return row;
+      });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 404, body: refused('INVALID') });
+      expect(store.rows.get(TOKEN)!.status).toBe('revoked');
     });
 
     it('rule 2: an invitation that cannot be loaded is 404 INVALID and nothing is accepted', async () => {

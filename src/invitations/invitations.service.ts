@@ -60,10 +60,14 @@ export class InvitationsService {
     return toAcceptedInvitationResponse(invitation);
   }
 
-  /** Rule 2 of both endpoints: an invitation that "cannot be loaded" is answered as a missing one. */
+  /**
+   * Rule 2 of both endpoints: an invitation that "cannot be loaded" is answered as a missing one,
+   * and so is a revoked one (issue 12): its token is dead, as an unknown one is.
+   */
   private async load(token: string): Promise<InvitationEntity | null> {
     try {
-      return await this.store.findById(token);
+      const invitation = await this.store.findById(token);
+      return invitation?.status === 'revoked' ? null : invitation;
     } catch (failure) {
       // Logged without the token: it is the invitation's secret.
       logger.error(`Loading an invitation failed: ${messageOf(failure)}`);

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, MoreThanOrEqual, Not, Repository } from 'typeorm';
+import { Brackets, DataSource, In, MoreThanOrEqual, Repository, WhereExpressionBuilder } from 'typeorm';
 import { IdGenerator } from '../common/id-generator';
 import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
+import { InvitationStatus } from '../database/entities/invitation.entity';
 import { insertAtomically } from '../database/insert-atomically';
 import { InvitationEmail } from '../mail/invitation-mailer';
 import { newOutboxRow } from '../mail/outbox/invitation-outbox';
@@ -9,6 +10,9 @@ import { newOutboxRow } from '../mail/outbox/invitation-outbox';
 /** Spec section 2: the display name of a tenant without a name. */
 export const DEFAULT_TENANT_NAME = 'Organisation';
 export const tenantDisplayName = (name: string | null): string => (name?.trim() ? name : DEFAULT_TENANT_NAME);
+
+/** The stored statuses of an invitation that can still be accepted, revoked or resent (expiry aside). */
+export const OPEN_STATUSES: InvitationStatus[] = ['pending', 'expired'];
 
 /** The invitation rows, with parameterised queries only. */
 @Injectable()
@@ -24,13 +28,21 @@ export class InvitationsStore {
 
   /**
    * Stores the invitation and the e-mail to send for it, both or neither; the mail outbox
-   * delivers the e-mail afterwards.
+   * delivers the e-mail afterwards. With `replacing`, that invitation is revoked in the same
+   * transaction, and only if it is still pending or expired: false, and nothing stored, when a
+   * parallel request accepted, revoked or replaced it first.
    */
-  async create(invitation: InvitationEntity, email: InvitationEmail): Promise<void> {
-    await insertAtomically(this.dataSource, [
-      [InvitationEntity, invitation],
-      [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
-    ]);
+  async create(invitation: InvitationEntity, email: InvitationEmail, replacing?: string): Promise<boolean> {
+    return insertAtomically(
+      this.dataSource,
+      [
+        [InvitationEntity, invitation],
+        [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
+      ],
+      replacing === undefined
+        ? undefined
+        : { target: InvitationEntity, set: { status: 'revoked' }, where: 'id = :id AND status IN (:...open)', parameters: { id: replacing, open: OPEN_STATUSES } },
+    );
   }
 
   /** The invitation whose id is exactly `id`, or null. */
@@ -59,14 +71,58 @@ export class InvitationsStore {
   }
 
   /**
-   * Accepts the invitation unless it is already accepted or expired at `now`, in one conditional
-   * UPDATE: of parallel calls for one invitation, exactly one gets true.
+   * Accepts the invitation unless it is already accepted, revoked or expired at `now`, in one
+   * conditional UPDATE: of parallel calls for one invitation, exactly one gets true, and a
+   * revocation that lands between the read and this update wins.
    */
   async accept(id: string, now: Date): Promise<boolean> {
     const result = await this.invitations.update(
-      { id, status: Not('accepted'), expiresAt: MoreThanOrEqual(now) },
+      { id, status: In(OPEN_STATUSES), expiresAt: MoreThanOrEqual(now) },
       { status: 'accepted' },
     );
     return result.affected === 1;
   }
+
+  /**
+   * Up to `take` invitations of a tenant whose effective status (a pending one past its expiry is
+   * expired) is one of `statuses` (all when absent), by e-mail then id, strictly after `after`:
+   * keyset paging on the (tenant_id, email) index.
+   */
+  async listForTenant(
+    tenantId: string,
+    statuses: InvitationStatus[] | undefined,
+    now: Date,
+    after: { email: string; id: string } | undefined,
+    take: number,
+  ): Promise<InvitationEntity[]> {
+    const query = this.invitations.createQueryBuilder('invitation').where('invitation.tenantId = :tenantId', { tenantId });
+    if (statuses) {
+      query.andWhere(new Brackets((any) => statuses.forEach((status) => any.orWhere(new Brackets(effectiveStatusIs[status])))));
+      query.setParameters({ now, pending: 'pending', expired: 'expired', accepted: 'accepted', revoked: 'revoked' });
+    }
+    if (after) {
+      query.andWhere('(invitation.email > :email OR (invitation.email = :email AND invitation.id > :id))', after);
+    }
+    return query.orderBy('invitation.email', 'ASC').addOrderBy('invitation.id', 'ASC').take(take).getMany();
+  }
+
+  /**
+   * Revokes a pending or expired invitation in one conditional UPDATE: of parallel revokes,
+   * accepts and resends of one invitation, exactly one changes it. True when this call did.
+   */
+  async revoke(id: string): Promise<boolean> {
+    const result = await this.invitations.update({ id, status: In(OPEN_STATUSES) }, { status: 'revoked' });
+    return result.affected === 1;
+  }
 }
+
+/** The SQL of each effective status, on the parameters that listForTenant sets. */
+const effectiveStatusIs: Record<InvitationStatus, (where: WhereExpressionBuilder) => void> = {
+  pending: (where) => where.where('invitation.status = :pending').andWhere('invitation.expiresAt >= :now'),
+  expired: (where) =>
+    where
+      .where('invitation.status = :expired')
+      .orWhere(new Brackets((late) => late.where('invitation.status = :pending').andWhere('invitation.expiresAt < :now'))),
+  accepted: (where) => where.where('invitation.status = :accepted'),
+  revoked: (where) => where.where('invitation.status = :revoked'),
+};

@@ -1,14 +1,16 @@
-import { Body, Controller, Delete, HttpCode, HttpStatus, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
 import { Caller, CurrentCaller } from '../auth/caller';
 import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
 import { RequestOrigin } from '../common/request-origin';
-import { BodyGuard } from '../common/validate-body';
+import { PageQueryDto } from '../common/paging';
+import { BodyGuard, DtoPipe } from '../common/validate-body';
 import { InviteThrottlerGuard } from '../rate-limit/invite-throttler.guard';
+import { ChangeRoleDto } from './dto/change-role.dto';
 import { InviteDto } from './dto/invite.dto';
-import { ApiInviteMember, ApiOrgMembers, ApiRemoveMember } from './org-members.docs';
-import { INVITE_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
+import { ApiChangeMemberRole, ApiInviteMember, ApiListMembers, ApiOrgMembers, ApiRemoveMember } from './org-members.docs';
+import { INVITE_ERRORS, MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
 import { OrgMembersService } from './org-members.service';
 
 /** Guards run in the order listed: that order is the spec's order of rules. */
@@ -36,5 +38,25 @@ export class OrgMembersController {
   @OrgAdminMessagesFor({ notOrgUser: REMOVE_MEMBER_ERRORS.notOrgUser, notOwnerOrAdmin: REMOVE_MEMBER_ERRORS.notOwnerOrAdmin })
   removeMember(@CurrentCaller() caller: Caller, @Param('id') id: string) {
     return this.service.removeMember(caller, id);
+  }
+
+  /** Issue 12 route 1: any role of the organisation; the query is checked after the session. */
+  @Get('members')
+  @ApiListMembers()
+  @FailureResponse({ error: MEMBER_ERRORS.listFailed })
+  @UseGuards(SessionGuard, OrgAdminGuard)
+  @OrgAdminMessagesFor({ notOrgUser: MEMBER_ERRORS.notOrgUser })
+  listMembers(@CurrentCaller() caller: Caller, @Query(DtoPipe(PageQueryDto)) query: PageQueryDto) {
+    return this.service.listMembers(caller, query);
+  }
+
+  /** Issue 12 route 2: owners and admins; the body is checked after the session. */
+  @Patch('members/:id')
+  @ApiChangeMemberRole()
+  @FailureResponse({ error: MEMBER_ERRORS.updateFailed })
+  @UseGuards(SessionGuard, OrgAdminGuard)
+  @OrgAdminMessagesFor({ notOrgUser: MEMBER_ERRORS.notOrgUser, notOwnerOrAdmin: MEMBER_ERRORS.notOwnerOrAdmin })
+  changeMemberRole(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body(DtoPipe(ChangeRoleDto)) dto: ChangeRoleDto) {
+    return this.service.changeRole(caller, id, dto);
   }
 }

@@ -1,11 +1,13 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiSession, ErrorBody, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
+import { PAGING_ERRORS } from '../common/paging';
 import { ApiJsonBody } from '../common/validate-body';
 import { EMAIL_REQUIRED, USER_NOT_FOUND } from '../common/messages';
 import { RATE_LIMITED } from '../rate-limit/rate-limit.module';
 import { InviteMemberResponse, RemoveMemberResponse } from './dto/invitation.response';
-import { INVITE_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
+import { ChangeRoleResponse, ListMembersResponse } from './dto/member.response';
+import { INVITE_ERRORS, MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
 
 /**
  * The API document's part for OrgMembersController (spec 4.9 and 4.10), kept here so that the
@@ -46,4 +48,34 @@ export const ApiRemoveMember = () =>
       { error: REMOVE_MEMBER_ERRORS.adminCannotRemoveOwner },
     ]),
     ApiErrorResponse(404, 'No such user', [{ error: USER_NOT_FOUND }]),
+  );
+
+/** The 400s of every paged list (common/paging). */
+export const ApiPagingErrors = () =>
+  ApiErrorResponse(400, 'Bad `limit` or `cursor`', [{ error: PAGING_ERRORS.invalidLimit }, { error: PAGING_ERRORS.invalidCursor }]);
+
+export const ApiListMembers = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'The users of the caller’s organisation, by e-mail then id, a page at a time (any role)' }),
+    ApiOkResponse({ type: ListMembersResponse }),
+    ApiPagingErrors(),
+    ApiErrorResponse(403, 'Not a user of an organisation', [{ error: MEMBER_ERRORS.notOrgUser }]),
+  );
+
+export const ApiChangeMemberRole = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'Change the role of a user of the caller’s organisation (owner or admin)' }),
+    ApiParam({ name: 'id', description: 'User id of the member' }),
+    ApiOkResponse({ type: ChangeRoleResponse }),
+    ApiJsonBody('Invalid role, or the caller named themselves', [
+      { error: MEMBER_ERRORS.invalidRole },
+      { error: MEMBER_ERRORS.cannotChangeOwnRole },
+    ]),
+    ApiErrorResponse(403, 'Not allowed to change this role', [
+      { error: MEMBER_ERRORS.notOrgUser },
+      { error: MEMBER_ERRORS.notOwnerOrAdmin },
+      { error: MEMBER_ERRORS.adminCannotChangeOwner },
+      { error: MEMBER_ERRORS.onlyOwnersGrantOwner },
+    ]),
+    ApiErrorResponse(404, 'No such user in the organisation', [{ error: USER_NOT_FOUND }]),
   );

@@ -16,3 +16,15 @@ export const REMOVE_MEMBER_ERRORS = {
   adminCannotRemoveOwner: 'Admins cannot remove owners',
   removeFailed: 'Failed to remove user',
 } as const;
+
+/** Issue 12: the member routes (GET /api/org/members, PATCH /api/org/members/{id}). */
+export const MEMBER_ERRORS = {
+  notOrgUser: 'Only organisation users can access this',
+  notOwnerOrAdmin: 'Only owner or admin can manage members',
+  invalidRole: 'Invalid role. Must be owner, admin or member',
+  cannotChangeOwnRole: 'Cannot change your own role',
+  adminCannotChangeOwner: 'Admins cannot change owners',
+  onlyOwnersGrantOwner: 'Only owners can grant the owner role',
+  listFailed: 'Failed to list members',
+  updateFailed: 'Failed to update member',
+} as const;

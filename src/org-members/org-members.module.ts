@@ -2,12 +2,15 @@ import { Module } from '@nestjs/common';
 import { InvitationsModule } from '../invitations/invitations.module';
 import { MailModule } from '../mail/mail.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { InvitationIssuer } from './invitation-issuer';
 import { OrgMembersController } from './org-members.controller';
 import { OrgMembersService } from './org-members.service';
 
 @Module({
   imports: [InvitationsModule, MailModule, RateLimitModule],
   controllers: [OrgMembersController],
-  providers: [OrgMembersService],
+  providers: [OrgMembersService, InvitationIssuer],
+  // The resend of an invitation (src/org-invitations) issues invitations as the invite does.
+  exports: [InvitationIssuer, RateLimitModule],
 })
 export class OrgMembersModule {}

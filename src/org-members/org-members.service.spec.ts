@@ -12,7 +12,9 @@ import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../
 import { InvitationsStore } from '../invitations/invitations.store';
 import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker';
 import { Metrics } from '../metrics/metrics';
+import { ChangeRoleDto } from './dto/change-role.dto';
 import { InviteDto } from './dto/invite.dto';
+import { InvitationIssuer } from './invitation-issuer';
 import { OrgMembersController } from './org-members.controller';
 import { OrgMembersService } from './org-members.service';
 
@@ -63,12 +65,14 @@ describe(OrgMembersService.name, () => {
   const service = (env: Record<string, string> = {}) =>
     new OrgMembersService(
       identity,
-      new InvitationsStore(dataSource, new IdGenerator()),
-      worker as unknown as InvitationOutboxWorker,
-      new TestClock(NOW),
-      new FixedIds(TOKEN),
-      parseConfig(env),
-      metrics,
+      new InvitationIssuer(
+        new InvitationsStore(dataSource, new IdGenerator()),
+        worker as unknown as InvitationOutboxWorker,
+        new TestClock(NOW),
+        new FixedIds(TOKEN),
+        parseConfig(env),
+        metrics,
+      ),
     );
   /** The e-mails recorded for sending. */
   const queued = async () => (await outboxRows.find()).map((row) => JSON.parse(row.payload));
@@ -266,6 +270,73 @@ describe(OrgMembersService.name, () => {
       identity.add({ id: 'member-1', tenantId: TENANT, role: 'member' });
       identity.failure = new Error('store down');
       expect(await apiFailure(service().removeMember(caller(), 'member-1'), OrgMembersController.prototype.removeMember)).toEqual({ status: 500, body: { error: 'Failed to remove user' } });
+    });
+  });
+
+  describe('listMembers (issue 12 route 1)', () => {
+    it('asks the store for one row more than the page and turns it into nextCursor', async () => {
+      for (const id of ['c', 'a', 'b']) identity.add({ id, email: `${id}@acme.example`, tenantId: TENANT, role: 'member' });
+      identity.add({ id: 'elsewhere', tenantId: 'tenant-2', role: 'owner' });
+      const first = await service().listMembers(caller(), { limit: '2' });
+      expect(first).toEqual({
+        members: [
+          { id: 'a', email: 'a@acme.example', role: 'member' },
+          { id: 'b', email: 'b@acme.example', role: 'member' },
+        ],
+        nextCursor: expect.any(String),
+      });
+      expect(await service().listMembers(caller(), { limit: '2', cursor: first.nextCursor })).toEqual({
+        members: [{ id: 'c', email: 'c@acme.example', role: 'member' }],
+      });
+    });
+  });
+
+  describe('changeRole (issue 12 route 2)', () => {
+    const role = (value: string) => Object.assign(new ChangeRoleDto(), { role: value });
+
+    it('sets the role in the store and answers the member', async () => {
+      identity.add({ id: 'member-1', email: 'm@acme.example', tenantId: TENANT, role: 'member' });
+      expect(await service().changeRole(caller(), 'member-1', role('admin'))).toEqual({
+        success: true,
+        member: { id: 'member-1', email: 'm@acme.example', role: 'admin' },
+      });
+      expect(identity.roleChanges).toEqual([['member-1', 'admin']]);
+    });
+
+    it('your own id is 400 before any look-up', async () => {
+      expect(await apiFailure(service().changeRole(caller(), 'owner-1', role('member')))).toEqual({
+        status: 400,
+        body: { error: 'Cannot change your own role' },
+      });
+      expect(identity.lookups).toEqual([]);
+    });
+
+    it('a store that matches ids loosely still never lets you change your own role', async () => {
+      identity.add({ id: 'owner-1', tenantId: TENANT, role: 'owner' });
+      identity.findById = async (id: string) => identity.users.get(id.toLowerCase()) ?? null;
+      expect(await apiFailure(service().changeRole(caller(), 'OWNER-1', role('member')))).toEqual({
+        status: 400,
+        body: { error: 'Cannot change your own role' },
+      });
+      expect(identity.roleChanges).toEqual([]);
+    });
+
+    it.each([
+      ['admin', 'owner', 'member', 'Admins cannot change owners'],
+      ['admin', 'member', 'owner', 'Only owners can grant the owner role'],
+    ])('a caller with role %s changing a %s to %s is 403 "%s", nothing changed', async (callerRole, from, to, error) => {
+      identity.add({ id: 'target', tenantId: TENANT, role: from });
+      expect(await apiFailure(service().changeRole(caller({ role: callerRole }), 'target', role(to)))).toEqual({ status: 403, body: { error } });
+      expect(identity.roleChanges).toEqual([]);
+    });
+
+    it('a store failure is 500 "Failed to update member"', async () => {
+      identity.add({ id: 'target', tenantId: TENANT, role: 'member' });
+      identity.failure = new Error('store down');
+      expect(await apiFailure(service().changeRole(caller(), 'target', role('admin')), OrgMembersController.prototype.changeMemberRole)).toEqual({
+        status: 500,
+        body: { error: 'Failed to update member' },
+      });
     });
   });
 });

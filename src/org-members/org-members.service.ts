@@ -1,21 +1,15 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { Caller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
-import { Clock } from '../common/clock';
-import { IdGenerator } from '../common/id-generator';
 import { USER_NOT_FOUND } from '../common/messages';
-import { AppConfig } from '../config/app-config';
-import { InvitationEntity } from '../database/entities';
 import { IdentityStore } from '../identity/identity-store';
-import { InvitationsStore, tenantDisplayName } from '../invitations/invitations.store';
-import { invitationLink } from '../mail/invitation-message';
-import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker';
-import { Metrics } from '../metrics/metrics';
+import { PageQueryDto, pageRequest, toPage } from '../common/paging';
+import { ChangeRoleDto } from './dto/change-role.dto';
 import { InviteMemberResponse, toCreatedInvitationResponse } from './dto/invitation.response';
 import { InviteDto } from './dto/invite.dto';
-import { INVITE_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
-
-export const INVITATION_VALIDITY_MS = 7 * 24 * 60 * 60 * 1_000;
+import { ChangeRoleResponse, ListMembersResponse, toMemberResponse } from './dto/member.response';
+import { InvitationIssuer } from './invitation-issuer';
+import { INVITE_ERRORS, MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
 
 /**
  * Spec 4.9 and 4.10: an organisation's owners and admins invite and remove members. Unexpected
@@ -25,12 +19,7 @@ export const INVITATION_VALIDITY_MS = 7 * 24 * 60 * 60 * 1_000;
 export class OrgMembersService {
   constructor(
     private readonly identity: IdentityStore,
-    private readonly invitations: InvitationsStore,
-    private readonly outboxWorker: InvitationOutboxWorker,
-    private readonly clock: Clock,
-    private readonly ids: IdGenerator,
-    private readonly config: AppConfig,
-    private readonly metrics: Metrics,
+    private readonly issuer: InvitationIssuer,
   ) {}
 
   /**
@@ -38,35 +27,12 @@ export class OrgMembersService {
    * `origin` is the request's (see RequestOrigin): the links' base unless PUBLIC_BASE_URL is set.
    */
   async invite(caller: Caller, dto: InviteDto, origin: string): Promise<InviteMemberResponse> {
-    const tenantId = caller.tenantId!; // OrgAdminGuard lets no caller without a tenant through
     // Rule 8.
-    if (await this.identity.findTenantMemberByEmail(tenantId, dto.email)) {
+    if (await this.identity.findTenantMemberByEmail(caller.tenantId!, dto.email)) {
       throw new ApiError(HttpStatus.BAD_REQUEST, INVITE_ERRORS.alreadyMember);
     }
-    // Rule 9.
-    const now = this.clock.now();
-    const invitation: InvitationEntity = {
-      id: this.ids.uuid(),
-      tenantId,
-      email: dto.email.toLowerCase(),
-      role: dto.role,
-      status: 'pending',
-      expiresAt: new Date(now.getTime() + INVITATION_VALIDITY_MS),
-      invitedBy: caller.id,
-      createdAt: now,
-    };
-    // Rule 10: the e-mail is stored with the invitation, in one transaction, and the outbox
-    // worker sends it after the response; a failed send is logged and retried there.
-    await this.invitations.create(invitation, {
-      to: invitation.email, // the stored address: the one rule 8 checked is the one that gets the e-mail
-      tenantName: tenantDisplayName(await this.invitations.findTenantName(tenantId)),
-      inviterEmail: caller.email,
-      role: invitation.role,
-      expiresAt: invitation.expiresAt,
-      link: invitationLink(this.config.publicBaseUrl ?? origin, invitation.id),
-    });
-    this.metrics.invitationCreated();
-    this.outboxWorker.kick();
+    // Rules 9 and 10.
+    const invitation = (await this.issuer.issue(caller, dto.email, dto.role, origin))!;
     // Rule 11.
     return { success: true, invitation: toCreatedInvitationResponse(invitation, dto.email) };
   }
@@ -91,5 +57,35 @@ export class OrgMembersService {
     // Rule 8.
     await this.identity.removeFromTenant(target.id);
     return { success: true };
+  }
+
+  /** Issue 12 route 1: a page of the caller's tenant, by e-mail then id; the guards confirmed the caller. */
+  async listMembers(caller: Caller, query: PageQueryDto): Promise<ListMembersResponse> {
+    const request = pageRequest(query, 2);
+    const after = request.after && { email: request.after[0], id: request.after[1] };
+    const users = await this.identity.listTenantMembers(caller.tenantId!, after, request.limit + 1);
+    const page = toPage(users, request, (user) => [user.email, user.id]);
+    return { members: page.items.map(toMemberResponse), ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+  }
+
+  /**
+   * Issue 12 route 2, checks in the issue's order (the role itself was checked by the body's DTO).
+   * `caller.role` is the stored one (OrgAdminGuard).
+   */
+  async changeRole(caller: Caller, id: string, dto: ChangeRoleDto): Promise<ChangeRoleResponse> {
+    if (id === caller.id) throw new ApiError(HttpStatus.BAD_REQUEST, MEMBER_ERRORS.cannotChangeOwnRole);
+    const target = await this.identity.findById(id);
+    // Another tenant's user is answered as if it did not exist.
+    if (!target || target.tenantId !== caller.tenantId) throw new ApiError(HttpStatus.NOT_FOUND, USER_NOT_FOUND);
+    // Again on the stored id: a store may match ids loosely (case, or trailing spaces on MySQL).
+    if (target.id === caller.id) throw new ApiError(HttpStatus.BAD_REQUEST, MEMBER_ERRORS.cannotChangeOwnRole);
+    if (caller.role === 'admin' && target.role === 'owner') {
+      throw new ApiError(HttpStatus.FORBIDDEN, MEMBER_ERRORS.adminCannotChangeOwner);
+    }
+    if (caller.role === 'admin' && dto.role === 'owner') {
+      throw new ApiError(HttpStatus.FORBIDDEN, MEMBER_ERRORS.onlyOwnersGrantOwner);
+    }
+    await this.identity.setTenantRole(target.id, dto.role);
+    return { success: true, member: toMemberResponse({ ...target, role: dto.role }) };
   }
 }

@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { createSign, randomBytes } from 'node:crypto';
 import { decode, sign } from 'jsonwebtoken';
+import { CognitoIdentityStore } from '../../src/identity/cognito/cognito-identity-store';
 import { SUPER_ADMIN_ROLE } from '../../src/identity/identity-store';
 import { emulatorClient, EMULATOR_REGION, EMULATOR_SIGNING_KEY, SeededPool, seedUserPool } from './cognito-emulator';
 import { signedJwt, TestIdentity, TestUser } from './test-identity';
@@ -61,8 +62,12 @@ export class CognitoTestIdentity implements TestIdentity {
     return identity;
   }
 
-  /** AdminCreateUser with the record's attributes, a permanent password, and the group for a super-admin. */
-  async createUser(user: TestUser): Promise<void> {
+  /**
+   * AdminCreateUser with the record's attributes, a permanent password, the group for a
+   * super-admin, and the tenant's group for a user with a tenant, as an operator provisions users
+   * (README "Managing an organisation"); `withoutTenantGroup` makes one who joined outside that.
+   */
+  async createUser(user: TestUser, { withoutTenantGroup = false } = {}): Promise<void> {
     const attributes: AttributeType[] = [
       { Name: 'email', Value: user.email },
       { Name: 'email_verified', Value: 'true' },
@@ -91,6 +96,12 @@ export class CognitoTestIdentity implements TestIdentity {
         new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: user.id, GroupName: this.pool.superAdminGroup }),
       );
     }
+    if (user.tenantId && !withoutTenantGroup) await this.store().joinTenantGroup(user.id, user.tenantId);
+  }
+
+  /** The service's own store on this pool: how users join a tenant's group. */
+  store(): CognitoIdentityStore {
+    return new CognitoIdentityStore(this.client, { userPoolId: this.pool.userPoolId, superAdminGroup: this.pool.superAdminGroup });
   }
 
   async updateUser(id: string, changes: Partial<Pick<TestUser, 'userType' | 'tenantId' | 'role'>>): Promise<void> {

@@ -1,4 +1,5 @@
-import { IdentityStore, IdentityUser, InvalidPageTokenError, SUPER_ADMIN_ROLE, UserPage } from '../../src/identity/identity-store';
+import { IdentityStore, IdentityUser, InvalidPageTokenError, MemberKey, SUPER_ADMIN_ROLE, UserPage } from '../../src/identity/identity-store';
+import { compareKeys } from '../../src/common/paging';
 import { sameEmail } from '../../src/common/email-comparison';
 
 const PAGE_TOKEN_PREFIX = 'after:';
@@ -14,6 +15,8 @@ export class MemoryIdentityStore extends IdentityStore {
   readonly granted: string[] = [];
   readonly deleted: string[] = [];
   readonly removed: string[] = [];
+  /** [id, role] of each role change. */
+  readonly roleChanges: [string, string][] = [];
   /** When set, listSuperAdmins answers this page whatever is stored. */
   page?: UserPage;
   lastPageRequest?: { limit: number; token?: string };
@@ -80,6 +83,21 @@ export class MemoryIdentityStore extends IdentityStore {
     this.failIfAsked();
     this.removed.push(id);
     this.update(id, { tenantId: null, role: null });
+  }
+
+  async listTenantMembers(tenantId: string, after: MemberKey | undefined, take: number): Promise<IdentityUser[]> {
+    this.failIfAsked();
+    const key = (user: { email: string; id: string }) => [user.email, user.id];
+    return [...this.users.values()]
+      .filter((user) => user.tenantId === tenantId && (!after || compareKeys(key(user), key(after)) > 0))
+      .sort((a, b) => compareKeys(key(a), key(b)))
+      .slice(0, take);
+  }
+
+  async setTenantRole(id: string, role: string): Promise<void> {
+    this.failIfAsked();
+    this.roleChanges.push([id, role]);
+    this.update(id, { role });
   }
 
   async ping(): Promise<void> {

@@ -50,6 +50,35 @@ export const REMOVE_MEMBER_ERRORS = {
   removeFailed: { error: 'Failed to remove user' },
 };
 
+/** Issue 12: the member routes and the paging of every list. */
+export const MEMBER_ERRORS = {
+  notOrgUser: { error: 'Only organisation users can access this' },
+  notOwnerOrAdmin: { error: 'Only owner or admin can manage members' },
+  invalidRole: { error: 'Invalid role. Must be owner, admin or member' },
+  cannotChangeOwnRole: { error: 'Cannot change your own role' },
+  adminCannotChangeOwner: { error: 'Admins cannot change owners' },
+  onlyOwnersGrantOwner: { error: 'Only owners can grant the owner role' },
+  listFailed: { error: 'Failed to list members' },
+  updateFailed: { error: 'Failed to update member' },
+};
+
+export const ORG_INVITATION_ERRORS = {
+  notOrgUser: { error: 'Only organisation users can access this' },
+  notOwnerOrAdmin: { error: 'Only owner or admin can manage invitations' },
+  invalidStatus: { error: 'Invalid status. Must be pending, accepted, expired or revoked' },
+  notFound: { error: 'Invitation not found' },
+  alreadyAccepted: { error: 'Invitation already accepted' },
+  cannotResend: { error: 'Invitation cannot be resent' },
+  listFailed: { error: 'Failed to list invitations' },
+  revokeFailed: { error: 'Failed to revoke invitation' },
+  resendFailed: { error: 'Failed to resend invitation' },
+};
+
+export const PAGING_ERRORS = {
+  invalidLimit: { error: 'Invalid limit. Must be an integer from 1 to 100' },
+  invalidCursor: { error: 'Invalid cursor' },
+};
+
 /** ISO 8601 timestamps as the API prints them. */
 export const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/;
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

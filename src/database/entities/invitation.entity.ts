@@ -1,7 +1,9 @@
 import { Entity } from 'typeorm';
 import { IdColumn, VarcharColumn, TimestampColumn } from '../columns';
 
-export type InvitationStatus = 'pending' | 'accepted' | 'expired';
+/** Spec section 2's statuses, and `revoked` (issue 12): an invitation withdrawn by its organisation. */
+export const INVITATION_STATUSES = ['pending', 'accepted', 'expired', 'revoked'] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 export const INVITATION_ROLES = ['admin', 'member'] as const;
 export type InvitationRole = (typeof INVITATION_ROLES)[number];
 

@@ -3,22 +3,30 @@ import {
   AdminDeleteUserAttributesCommand,
   AdminDeleteUserCommand,
   AdminGetUserCommand,
+  AdminRemoveUserFromGroupCommand,
   AdminUpdateUserAttributesCommand,
   AttributeType,
   CognitoIdentityProviderClient,
+  CreateGroupCommand,
   DescribeUserPoolCommand,
+  GroupType,
   ListUsersCommand,
   ListUsersInGroupCommand,
+  paginateAdminListGroupsForUser,
+  paginateListGroups,
+  paginateListUsersInGroup,
   UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import { comparableEmail, sameEmail } from '../../common/email-comparison';
+import { compareKeys } from '../../common/paging';
 import { CognitoConfig } from '../../config/app-config';
 import {
   IdentityStore,
   IdentityUser,
   InvalidPageTokenError,
   MAX_PAGE_SIZE,
+  MemberKey,
   SUPER_ADMIN_ROLE,
   UserPage,
 } from '../identity-store';
@@ -65,6 +73,18 @@ export function toIdentityUser(username: string, attributes: AttributeType[] | u
     role: attributeValue(attributes, COGNITO_ATTRIBUTES.role),
   };
 }
+
+/**
+ * The pool group that indexes a tenant's members (Cognito cannot search custom attributes):
+ * `tenant_` and the tenant id; null when the id cannot make a group name (1–128 characters).
+ */
+export const TENANT_GROUP_PREFIX = 'tenant_';
+export function tenantGroupName(tenantId: string): string | null {
+  const name = `${TENANT_GROUP_PREFIX}${tenantId}`;
+  return COGNITO_USERNAME.test(name) ? name : null;
+}
+
+const memberKey = (user: { email: string; id: string }) => [user.email, user.id];
 
 const byId = (a: IdentityUser, b: IdentityUser) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -129,6 +149,14 @@ export function decodePageToken(token: string): PageCursor {
  * cannot search custom attributes. A grant adds to the group first and sets the attribute second,
  * so that a half-done grant never leaves a super-admin out of the listing, and repeating the
  * grant completes it. The listing leaves out group members whose attribute says otherwise.
+ *
+ * Tenants: `custom:tenant_id` is the source of truth; the group `tenant_<id>` (tenantGroupName)
+ * is the index that lists a tenant's members without scanning the pool. Every change the service
+ * makes keeps it in step: a role change adds the user to the group before setting the role, a
+ * removal clears the attributes before leaving the group, so that a half-done change never hides
+ * a member, and the listing leaves out group members whose attribute names another tenant. Users
+ * given a tenant outside the service join the group through the CLI's back-fill
+ * (syncTenantGroups; README "Managing an organisation").
  *
  * SDK errors bubble up as they are; the services turn them into the spec's 500 bodies.
  */
@@ -239,6 +267,7 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
     await this.client.send(new AdminDeleteUserCommand({ UserPoolId: this.userPoolId, Username: id }));
   }
 
+  /** Attributes first, then every tenant group the user is in (also ones a past change left behind). */
   async removeFromTenant(id: string): Promise<void> {
     await this.client.send(
       new AdminDeleteUserAttributesCommand({
@@ -247,6 +276,87 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
         UserAttributeNames: [COGNITO_ATTRIBUTES.tenantId, COGNITO_ATTRIBUTES.role],
       }),
     );
+    for (const group of await this.tenantGroupsOf(id)) {
+      await this.client.send(new AdminRemoveUserFromGroupCommand({ UserPoolId: this.userPoolId, Username: id, GroupName: group }));
+    }
+  }
+
+  /**
+   * The tenant's group, read whole and sorted: a tenant's members, not the pool. Cognito lists a
+   * group in no useful order, so (email, id) order and the keyset are applied here.
+   */
+  async listTenantMembers(tenantId: string, after: MemberKey | undefined, take: number): Promise<IdentityUser[]> {
+    const group = tenantGroupName(tenantId);
+    if (!group) return [];
+    let members: IdentityUser[];
+    try {
+      members = await this.listGroup(group);
+    } catch (error) {
+      // No group yet: the service has put nobody into this tenant.
+      if ((error as Error).name === 'ResourceNotFoundException') return [];
+      throw error;
+    }
+    return members
+      .filter((user) => user.tenantId === tenantId && (!after || compareKeys(memberKey(user), memberKey(after)) > 0))
+      .sort((a, b) => compareKeys(memberKey(a), memberKey(b)))
+      .slice(0, take);
+  }
+
+  /** The group first, then the role: the user is listed before and after. */
+  async setTenantRole(id: string, role: string): Promise<void> {
+    const user = await this.findById(id);
+    if (user?.tenantId) await this.joinTenantGroup(id, user.tenantId);
+    await this.client.send(
+      new AdminUpdateUserAttributesCommand({
+        UserPoolId: this.userPoolId,
+        Username: id,
+        UserAttributes: [{ Name: COGNITO_ATTRIBUTES.role, Value: role }],
+      }),
+    );
+  }
+
+  /** Adds the user to the tenant's group, creating the group on first use. */
+  async joinTenantGroup(id: string, tenantId: string): Promise<void> {
+    const group = tenantGroupName(tenantId);
+    if (!group) throw new Error(`Tenant id ${JSON.stringify(tenantId)} cannot name a Cognito group`);
+    const join = () => this.client.send(new AdminAddUserToGroupCommand({ UserPoolId: this.userPoolId, Username: id, GroupName: group }));
+    try {
+      await join();
+    } catch (error) {
+      if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+      await this.createGroup(group);
+      await join();
+    }
+  }
+
+  /**
+   * The CLI's back-fill (`cognito:sync-tenant-groups`): one sweep of the pool that puts every user
+   * with a tenant into that tenant's group and takes group members out whose attribute names
+   * another tenant or none. Safe to repeat; counts what it changed.
+   */
+  async syncTenantGroups(): Promise<{ joined: number; left: number }> {
+    const groups = new Map<string, Set<string>>();
+    let left = 0;
+    for (const group of await this.listTenantGroups()) {
+      const kept = new Set<string>();
+      for (const user of await this.listGroup(group)) {
+        if (user.tenantId && tenantGroupName(user.tenantId) === group) {
+          kept.add(user.id);
+        } else {
+          await this.client.send(new AdminRemoveUserFromGroupCommand({ UserPoolId: this.userPoolId, Username: user.id, GroupName: group }));
+          left++;
+        }
+      }
+      groups.set(group, kept);
+    }
+    let joined = 0;
+    for (const user of await this.listUsers()) {
+      const group = user.tenantId ? tenantGroupName(user.tenantId) : null;
+      if (!group || groups.get(group)?.has(user.id)) continue;
+      await this.joinTenantGroup(user.id, user.tenantId!);
+      joined++;
+    }
+    return { joined, left };
   }
 
   async ping(): Promise<void> {
@@ -257,15 +367,15 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
     this.client.destroy();
   }
 
-  /** Every user that matches the filter, following Cognito's pages. */
-  private async listUsers(filter: string): Promise<IdentityUser[]> {
+  /** Every user that matches the filter (the whole pool without one), following Cognito's pages. */
+  private async listUsers(filter?: string): Promise<IdentityUser[]> {
     const users: IdentityUser[] = [];
     let paginationToken: string | undefined;
     do {
       const page = await this.client.send(
         new ListUsersCommand({
           UserPoolId: this.userPoolId,
-          Filter: filter,
+          ...(filter && { Filter: filter }),
           Limit: MAX_PAGE_SIZE,
           ...(paginationToken && { PaginationToken: paginationToken }),
         }),
@@ -275,4 +385,44 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
     } while (paginationToken);
     return users;
   }
+
+  private async createGroup(group: string): Promise<void> {
+    try {
+      await this.client.send(new CreateGroupCommand({ UserPoolId: this.userPoolId, GroupName: group }));
+    } catch (error) {
+      // Another request created it meanwhile.
+      if ((error as Error).name !== 'GroupExistsException') throw error;
+    }
+  }
+
+  private async tenantGroupsOf(id: string): Promise<string[]> {
+    const pages = paginateAdminListGroupsForUser(this.paging(), { UserPoolId: this.userPoolId, Username: id });
+    return tenantGroupNames(pages);
+  }
+
+  private async listTenantGroups(): Promise<string[]> {
+    return tenantGroupNames(paginateListGroups(this.paging(), { UserPoolId: this.userPoolId }));
+  }
+
+  private async listGroup(group: string): Promise<IdentityUser[]> {
+    const users: IdentityUser[] = [];
+    for await (const page of paginateListUsersInGroup(this.paging(), { UserPoolId: this.userPoolId, GroupName: group })) {
+      users.push(...(page.Users ?? []).map(fromListing));
+    }
+    return users;
+  }
+
+  /** The SDK's paginators follow NextToken; Cognito's largest page. */
+  private paging() {
+    return { client: this.client, pageSize: MAX_PAGE_SIZE };
+  }
+}
+
+/** The tenant groups among the groups of a listing. */
+async function tenantGroupNames(pages: AsyncIterable<{ Groups?: GroupType[] }>): Promise<string[]> {
+  const names: string[] = [];
+  for await (const page of pages) {
+    for (const group of page.Groups ?? []) if (group.GroupName?.startsWith(TENANT_GROUP_PREFIX)) names.push(group.GroupName);
+  }
+  return names;
 }

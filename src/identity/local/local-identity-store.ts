@@ -1,7 +1,7 @@
 import { FindOptionsWhere, IsNull, MoreThan, Repository } from 'typeorm';
 import { emailKey, sameEmail } from '../../common/email-comparison';
 import { UserEntity } from '../../database/entities';
-import { IdentityStore, IdentityUser, InvalidPageTokenError, SUPER_ADMIN_ROLE, UserPage } from '../identity-store';
+import { IdentityStore, IdentityUser, InvalidPageTokenError, MemberKey, SUPER_ADMIN_ROLE, UserPage } from '../identity-store';
 
 export const toIdentityUser = (row: UserEntity): IdentityUser => ({
   id: row.id,
@@ -77,6 +77,20 @@ export class LocalIdentityStore extends IdentityStore {
 
   async removeFromTenant(id: string): Promise<void> {
     await this.users.update({ id }, { tenantId: null, role: null });
+  }
+
+  /** Keyset paging on the (tenant_id, email) index; e-mails are unique, id only breaks ties of rows written by hand. */
+  async listTenantMembers(tenantId: string, after: MemberKey | undefined, take: number): Promise<IdentityUser[]> {
+    const query = this.users.createQueryBuilder('user').where('user.tenantId = :tenantId', { tenantId });
+    if (after) {
+      query.andWhere('(user.email > :email OR (user.email = :email AND user.id > :id))', { email: after.email, id: after.id });
+    }
+    const rows = await query.orderBy('user.email', 'ASC').addOrderBy('user.id', 'ASC').take(take).getMany();
+    return rows.map(toIdentityUser);
+  }
+
+  async setTenantRole(id: string, role: string): Promise<void> {
+    await this.users.update({ id }, { role });
   }
 
   async ping(): Promise<void> {

@@ -1,0 +1,55 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { InvitationEntity } from '../../database/entities';
+import { INVITATION_ROLES, INVITATION_STATUSES, InvitationStatus } from '../../database/entities/invitation.entity';
+
+/** An invitation as its organisation's owners and admins see it. */
+export class OrgInvitationResponse {
+  @ApiProperty({ format: 'uuid', description: 'Also the invitation token' })
+  id: string;
+
+  @ApiProperty({ description: 'Lower-cased' })
+  email: string;
+
+  @ApiProperty({ enum: INVITATION_ROLES })
+  role: string;
+
+  @ApiProperty({ enum: INVITATION_STATUSES, description: 'The effective status: a pending invitation past expiresAt is expired' })
+  status: InvitationStatus;
+
+  @ApiProperty({ format: 'date-time' })
+  expiresAt: string;
+
+  @ApiProperty({ description: 'User id of the inviter' })
+  invitedBy: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class ListInvitationsResponse {
+  @ApiProperty({ type: [OrgInvitationResponse], description: 'Ordered by e-mail, then id' })
+  invitations: OrgInvitationResponse[];
+
+  @ApiPropertyOptional({ description: 'Pass as `cursor` for the next page; absent on the last page' })
+  nextCursor?: string;
+}
+
+export class RevokeInvitationResponse {
+  @ApiProperty({ enum: [true] })
+  success: true;
+}
+
+/** The status an invitation has at `now`, whatever is stored: pending past its expiry is expired. */
+export function effectiveStatus(invitation: InvitationEntity, now: Date): InvitationStatus {
+  return invitation.status === 'pending' && invitation.expiresAt.getTime() < now.getTime() ? 'expired' : invitation.status;
+}
+
+export const toOrgInvitationResponse = (invitation: InvitationEntity, now: Date): OrgInvitationResponse => ({
+  id: invitation.id,
+  email: invitation.email,
+  role: invitation.role,
+  status: effectiveStatus(invitation, now),
+  expiresAt: invitation.expiresAt.toISOString(),
+  invitedBy: invitation.invitedBy,
+  createdAt: invitation.createdAt.toISOString(),
+});

@@ -1,0 +1,45 @@
+import { Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
+import { Caller, CurrentCaller } from '../auth/caller';
+import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { SessionGuard } from '../auth/session.guard';
+import { FailureResponse } from '../common/failure-response';
+import { RequestOrigin } from '../common/request-origin';
+import { DtoPipe } from '../common/validate-body';
+import { InviteThrottlerGuard } from '../rate-limit/invite-throttler.guard';
+import { ListInvitationsQueryDto } from './dto/list-invitations.query';
+import { ApiListInvitations, ApiOrgInvitations, ApiResendInvitation, ApiRevokeInvitation } from './org-invitations.docs';
+import { ORG_INVITATION_ERRORS } from './org-invitations.messages';
+import { OrgInvitationsService } from './org-invitations.service';
+
+/** Issue 12: owners and admins only (the id is the token); the session first, then the query. */
+@Controller('api/org/invitations')
+@ApiOrgInvitations()
+@UseGuards(SessionGuard, OrgAdminGuard)
+@OrgAdminMessagesFor({ notOrgUser: ORG_INVITATION_ERRORS.notOrgUser, notOwnerOrAdmin: ORG_INVITATION_ERRORS.notOwnerOrAdmin })
+export class OrgInvitationsController {
+  constructor(private readonly service: OrgInvitationsService) {}
+
+  @Get()
+  @ApiListInvitations()
+  @FailureResponse({ error: ORG_INVITATION_ERRORS.listFailed })
+  listInvitations(@CurrentCaller() caller: Caller, @Query(DtoPipe(ListInvitationsQueryDto)) query: ListInvitationsQueryDto) {
+    return this.service.list(caller, query);
+  }
+
+  @Delete(':id')
+  @ApiRevokeInvitation()
+  @FailureResponse({ error: ORG_INVITATION_ERRORS.revokeFailed })
+  revokeInvitation(@CurrentCaller() caller: Caller, @Param('id') id: string) {
+    return this.service.revoke(caller, id);
+  }
+
+  /** Counted against the caller's invitation limit (InviteThrottlerGuard, after the class's guards), whatever its outcome. */
+  @Post(':id/resend')
+  @ApiResendInvitation()
+  @FailureResponse({ error: ORG_INVITATION_ERRORS.resendFailed })
+  @HttpCode(HttpStatus.OK)
+  @UseGuards(InviteThrottlerGuard)
+  resendInvitation(@CurrentCaller() caller: Caller, @Param('id') id: string, @RequestOrigin() origin: string) {
+    return this.service.resend(caller, id, origin);
+  }
+}
