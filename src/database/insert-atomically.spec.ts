@@ -46,4 +46,13 @@ describe(insertAtomically.name, () => {
     expect((await invitations.findOneByOrFail({ id: 'inv-1' })).status).toBe('accepted');
     expect(await tenants.count()).toBe(0);
   });
+
+  it('a failed insert undoes the update', async () => {
+    // The insert, after the update, fails: its primary key is taken.
+    await tenants.insert(tenant('t-1'));
+    const failure = await insertAtomically(dataSource, [[TenantEntity, tenant('t-1')]], revokeIfPending).catch((error: Error) => error);
+    expect(String((failure as Error).message)).toMatch(/UNIQUE constraint failed: tenants\.id/);
+    expect((await invitations.findOneByOrFail({ id: 'inv-1' })).status).toBe('pending');
+    expect(await tenants.count()).toBe(1);
+  });
 });
