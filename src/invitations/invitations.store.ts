@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, MoreThanOrEqual, Not, Repository } from 'typeorm';
+import { AuditActor, auditEvents } from '../audit/audit-event';
+import { AuditRecorder } from '../audit/audit-recorder';
 import { IdGenerator } from '../common/id-generator';
 import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
-import { insertAtomically } from '../database/insert-atomically';
+import { insertAtomically, updateThenInsertAtomically } from '../database/insert-atomically';
 import { InvitationEmail } from '../mail/invitation-mailer';
 import { newOutboxRow } from '../mail/outbox/invitation-outbox';
 
@@ -16,6 +18,7 @@ export class InvitationsStore {
   constructor(
     private readonly dataSource: DataSource,
     private readonly ids: IdGenerator,
+    private readonly audit: AuditRecorder,
   ) {}
 
   private get invitations(): Repository<InvitationEntity> {
@@ -23,13 +26,14 @@ export class InvitationsStore {
   }
 
   /**
-   * Stores the invitation and the e-mail to send for it, both or neither; the mail outbox
-   * delivers the e-mail afterwards.
+   * Stores the invitation, the e-mail to send for it and its audit event, all or none; the mail
+   * outbox delivers the e-mail afterwards.
    */
-  async create(invitation: InvitationEntity, email: InvitationEmail): Promise<void> {
+  async create(invitation: InvitationEntity, email: InvitationEmail, inviter: AuditActor): Promise<void> {
     await insertAtomically(this.dataSource, [
       [InvitationEntity, invitation],
       [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
+      this.audit.row(auditEvents.invitationCreated(invitation, inviter)),
     ]);
   }
 
@@ -51,22 +55,25 @@ export class InvitationsStore {
 
   /**
    * Stores `expired` on a pending invitation; an invitation accepted meanwhile keeps its status.
-   * True when this call changed it, so that each expiry is counted once.
+   * True when this call changed it, so that each expiry is counted (and recorded) once.
    */
-  async markExpired(id: string): Promise<boolean> {
-    const result = await this.invitations.update({ id, status: 'pending' }, { status: 'expired' });
-    return result.affected === 1;
+  async markExpired(invitation: InvitationEntity): Promise<boolean> {
+    return updateThenInsertAtomically(
+      this.dataSource,
+      [InvitationEntity, { id: invitation.id, status: 'pending' }, { status: 'expired' }],
+      [this.audit.row(auditEvents.invitationExpired(invitation))],
+    );
   }
 
   /**
    * Accepts the invitation unless it is already accepted or expired at `now`, in one conditional
-   * UPDATE: of parallel calls for one invitation, exactly one gets true.
+   * UPDATE: of parallel calls for one invitation, exactly one gets true (and records the event).
    */
-  async accept(id: string, now: Date): Promise<boolean> {
-    const result = await this.invitations.update(
-      { id, status: Not('accepted'), expiresAt: MoreThanOrEqual(now) },
-      { status: 'accepted' },
+  async accept(invitation: InvitationEntity, now: Date): Promise<boolean> {
+    return updateThenInsertAtomically(
+      this.dataSource,
+      [InvitationEntity, { id: invitation.id, status: Not('accepted'), expiresAt: MoreThanOrEqual(now) }, { status: 'accepted' }],
+      [this.audit.row(auditEvents.invitationAccepted(invitation))],
     );
-    return result.affected === 1;
   }
 }

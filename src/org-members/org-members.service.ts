@@ -1,4 +1,6 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
+import { auditActor, auditEvents } from '../audit/audit-event';
+import { AuditRecorder } from '../audit/audit-recorder';
 import { Caller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
@@ -31,6 +33,7 @@ export class OrgMembersService {
     private readonly ids: IdGenerator,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /**
@@ -64,7 +67,7 @@ export class OrgMembersService {
       role: invitation.role,
       expiresAt: invitation.expiresAt,
       link: invitationLink(this.config.publicBaseUrl ?? origin, invitation.id),
-    });
+    }, auditActor(caller));
     this.metrics.invitationCreated();
     this.outboxWorker.kick();
     // Rule 11.
@@ -89,7 +92,9 @@ export class OrgMembersService {
       throw new ApiError(HttpStatus.FORBIDDEN, REMOVE_MEMBER_ERRORS.adminCannotRemoveOwner);
     }
     // Rule 8.
+    const event = auditEvents.memberRemoved(target, auditActor(caller)); // the membership as it was
     await this.identity.removeFromTenant(target.id);
+    await this.audit.recordAfterIdentityChange(event);
     return { success: true };
   }
 }
