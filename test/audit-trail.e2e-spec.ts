@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { NewAuditEvent, toAuditEventRow } from '../src/audit/audit-event';
+import { AuditEventsStore } from '../src/audit/audit-events.store';
 import { AuditRetention } from '../src/audit/audit-retention';
 import { AuditEventEntity } from '../src/database/entities';
 import { factories, sessionCookie } from './support/factories';
@@ -103,6 +104,12 @@ describe('audit trail listings (issue 14)', () => {
       const created = await t.http.post('/api/admin/tenants').set('Cookie', rootCookie).send({ name: 'Initech', type: 'business' });
       const res = await list({ targetId: created.body.tenant.id });
       expect(res.body.events).toEqual([expect.objectContaining({ type: 'tenant.created', tenantId: created.body.tenant.id })]);
+    });
+
+    it('a store failure is 500 {error:"Failed to list audit events"}', async () => {
+      jest.spyOn(t.app.get(AuditEventsStore), 'list').mockRejectedValueOnce(new Error('db down'));
+      const res = await list({});
+      expect([res.status, res.body]).toEqual([500, { error: 'Failed to list audit events' }]);
     });
 
     it.each([
