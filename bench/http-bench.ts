@@ -4,9 +4,15 @@
  * for MariaDB, where a fresh database is made and dropped).
  *   npm run bench                      # 5 s per scenario, 20 connections
  *   BENCH_SECONDS=20 BENCH_CONCURRENCY=50 npm run bench
+ *   BENCH_AUDIT_EVENTS=100000 npm run bench   # fewer audit events to seed (default 1,000,000)
  * Numbers depend on the machine: compare runs on the same one, never assert on them in tests.
  */
 import autocannon from 'autocannon';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { encodeAuditCursor } from '../src/audit/audit-cursor';
+import { AUDIT_EVENT_TYPES, toAuditEventRow } from '../src/audit/audit-event';
+import { AuditEventEntity } from '../src/database/entities';
 import { factories, sessionCookie } from '../test/support/factories';
 import { startServerProcess } from '../test/support/server-process';
 import { createTestApp, TEST_JWT_SECRET } from '../test/support/test-app';
@@ -14,6 +20,7 @@ import { createTestDatabase } from '../test/support/test-database';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
+const AUDIT_EVENTS = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
 
 interface Scenario {
   name: string;
@@ -53,6 +60,31 @@ async function run(url: string, scenario: Scenario) {
   );
 }
 
+/**
+ * AUDIT_EVENTS events, one a second back from now, spread over 100 tenants, 1,000 actors and all
+ * types; the cursor of the middle one, for a page deep in the trail.
+ */
+async function seedAuditEvents(dataSource: DataSource, tenantId: string): Promise<string> {
+  const start = Date.now();
+  let middle = '';
+  for (let from = 0; from < AUDIT_EVENTS; from += 500) {
+    const rows = [];
+    for (let i = from; i < Math.min(from + 500, AUDIT_EVENTS); i++) {
+      const row = toAuditEventRow(randomUUID(), new Date(start - i * 1_000), {
+        type: AUDIT_EVENT_TYPES[i % AUDIT_EVENT_TYPES.length],
+        tenantId: i % 100 === 0 ? tenantId : `tenant-${i % 100}`,
+        actor: { id: `actor-${i % 1_000}`, email: `actor-${i % 1_000}@example.com` },
+        target: { type: 'user', id: `user-${i}`, email: `user-${i}@example.com` },
+        data: { role: 'member' },
+      });
+      if (i === Math.floor(AUDIT_EVENTS / 2)) middle = encodeAuditCursor(row);
+      rows.push(row);
+    }
+    await dataSource.getRepository(AuditEventEntity).insert(rows);
+  }
+  return middle;
+}
+
 /** Resident memory of a process, from /proc (Linux). */
 async function rssOf(pid: number): Promise<number> {
   const status = await import('node:fs/promises').then((fs) => fs.readFile(`/proc/${pid}/status`, 'utf8'));
@@ -73,6 +105,7 @@ async function main() {
   const owner = await sessionCookie(seed, await factory.member(tenant.id, { role: 'owner' }));
   for (let i = 0; i < 50; i++) await factory.tenant();
   const invitation = await factory.invitation({ tenantId: tenant.id });
+  const middleCursor = await seedAuditEvents(seed.dataSource, tenant.id);
   await seed.close();
 
   const server = await startServerProcess({
@@ -81,7 +114,7 @@ async function main() {
     INVITE_RATE_LIMIT: '1000000',
   });
   try {
-    console.log(`${SECONDS} s per scenario, ${CONCURRENCY} connections, database ${database.url.split(':')[0]}`);
+    console.log(`${SECONDS} s per scenario, ${CONCURRENCY} connections, database ${database.url.split(':')[0]}, ${AUDIT_EVENTS} audit events`);
     const rssBefore = await rssOf(server.child.pid!);
     const scenarios: Scenario[] = [
       { name: 'GET /api/invitations/{token}', expect: 200, method: 'GET', path: `/api/invitations/${invitation.id}` },
@@ -96,6 +129,11 @@ async function main() {
         body: (i) => ({ email: `bench-${i}@example.com`, role: 'member' }),
       },
       { name: 'POST /api/org/invite (invalid body)', expect: 400, method: 'POST', path: '/api/org/invite', body: () => ({ email: 'x' }) },
+      // One page of the audit trail, AUDIT_EVENTS rows in the table: first, deep and filtered pages.
+      { name: 'GET /api/admin/audit-events', expect: 200, method: 'GET', path: '/api/admin/audit-events', cookie: admin },
+      { name: 'GET /api/admin/audit-events (deep page)', expect: 200, method: 'GET', path: `/api/admin/audit-events?cursor=${middleCursor}`, cookie: admin },
+      { name: 'GET /api/admin/audit-events?type&actorId', expect: 200, method: 'GET', path: '/api/admin/audit-events?type=user.deleted&actorId=actor-6', cookie: admin },
+      { name: 'GET /api/org/audit-events', expect: 200, method: 'GET', path: '/api/org/audit-events', cookie: owner },
     ];
     for (const scenario of scenarios) await run(server.url, scenario);
     console.log(`server memory: rss ${mb(rssBefore)} at start -> ${mb(await rssOf(server.child.pid!))} after the run`);

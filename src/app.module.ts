@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AdminTenantsModule } from './admin-tenants/admin-tenants.module';
 import { AdminUsersModule } from './admin-users/admin-users.module';
+import { AuditTrailModule } from './audit/audit-trail.module';
 import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
 import { ConfigModule } from './config/config.module';
@@ -29,6 +30,7 @@ import { OrgMembersModule } from './org-members/org-members.module';
     InvitationPageModule,
     OrgMembersModule,
     OrgInvitationsModule,
+    AuditTrailModule,
     HealthModule,
   ],
 })

@@ -3,6 +3,7 @@ import { Repository } from 'typeorm';
 import { TenantEntity } from '../src/database/entities';
 import { factories, sessionCookie } from './support/factories';
 import { FORBIDDEN, ISO_8601, TENANT_ERRORS, UNAUTHORIZED, UUID } from './support/spec-bodies';
+import { withoutTable } from './support/without-table';
 import { createTestApp, TestApp } from './support/test-app';
 
 describe('admin tenants (spec 4.3, 4.4)', () => {
@@ -199,9 +200,11 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
       expect(res.body).toEqual(TENANT_ERRORS.fetchFailed);
     });
 
-    it('4.4 rule 6: a create failure is 500 {error:"Failed to create tenant"} and stores nothing', async () => {
-      jest.spyOn(repository(), 'insert').mockRejectedValueOnce(new Error('db down'));
-      const res = await t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'Acme', type: 'business' });
+    // audit_events: the tenant and its audit event are written in one transaction (issue 14).
+    it.each(['tenants', 'audit_events'])('4.4 rule 6: a create failure (%s cannot be written) is 500 {error:"Failed to create tenant"} and stores nothing', async (table) => {
+      const res = await withoutTable(t.dataSource, table, () =>
+        t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'Acme', type: 'business' }),
+      );
       expect(res.status).toBe(500);
       expect(res.body).toEqual(TENANT_ERRORS.createFailed);
       expect(await tenantRows()).toHaveLength(0);

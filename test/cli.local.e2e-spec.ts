@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { runCli } from '../src/cli/cli';
 import { CliInputError } from '../src/cli/local-users.service';
-import { InvitationEntity, TenantEntity } from '../src/database/entities';
+import { AuditEventEntity, InvitationEntity, TenantEntity } from '../src/database/entities';
 import { factories } from './support/factories';
 import { INVITATION_GET, INVITE_ERRORS, TENANT_ERRORS } from './support/spec-bodies';
 import { createTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
@@ -138,6 +138,10 @@ describe('operator CLI', () => {
         const tenant = JSON.parse(await run('tenants:create', '--name', 'Acme', '--type', 'business'));
         expect(tenant).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Acme', type: 'business', status: 'pending_owner', createdAt: expect.any(String) });
         expect(await t.dataSource.getRepository(TenantEntity).findOneByOrFail({ id: tenant.id })).toMatchObject({ name: 'Acme', type: 'business', status: 'pending_owner' });
+        // Issue 14: recorded like the API's creation, with no actor (an operator at the console).
+        expect(await t.dataSource.getRepository(AuditEventEntity).findBy({ targetId: tenant.id })).toEqual([
+          expect.objectContaining({ type: 'tenant.created', tenantId: tenant.id, actorId: null, actorEmail: null }),
+        ]);
       });
 
       it.each([

@@ -5,6 +5,7 @@ import { dataSourceOptions } from '../src/database/data-source-options';
 import { UserEntity } from '../src/database/entities';
 import { LocalIdentityStore } from '../src/identity/local/local-identity-store';
 import { createTestDatabase, TestDatabase } from './support/test-database';
+import { undoMigrationsThrough } from './support/undo-migrations';
 
 /**
  * The AddUsersEmailKey migration on a real database (SQLite, and MariaDB in e2e:mariadb):
@@ -20,7 +21,7 @@ describe('migration AddUsersEmailKey (issue 15)', () => {
     dataSource = new DataSource(dataSourceOptions(config));
     await dataSource.initialize();
     await dataSource.runMigrations();
-    await dataSource.undoLastMigration();
+    await undoMigrationsThrough(dataSource, 'AddUsersEmailKey');
   });
   afterAll(async () => {
     await dataSource.destroy();
@@ -63,7 +64,7 @@ describe('migration AddUsersEmailKey (issue 15)', () => {
   });
 
   it('reverts without losing a row, and applies again', async () => {
-    await dataSource.undoLastMigration();
+    await undoMigrationsThrough(dataSource, 'AddUsersEmailKey');
     const [{ n }] = await dataSource.query('SELECT COUNT(*) AS n FROM users');
     expect(Number(n)).toBe(3 + 501);
     await dataSource.runMigrations();

@@ -1,6 +1,8 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Post, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiSession, FORBIDDEN_BODY, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
+import { auditActor } from '../audit/audit-event';
+import { Caller, CurrentCaller } from '../auth/caller';
 import { SessionGuard } from '../auth/session.guard';
 import { AnonymousIsUnauthorized, SuperAdminGuard } from '../auth/super-admin.guard';
 import { FailureResponse } from '../common/failure-response';
@@ -38,7 +40,7 @@ export class AdminTenantsController {
     { error: TENANT_ERRORS.invalidType },
   ])
   @FailureResponse({ error: TENANT_ERRORS.createFailed })
-  createTenant(@Body(DtoPipe(CreateTenantDto)) dto: CreateTenantDto) {
-    return this.service.create(dto);
+  createTenant(@Body(DtoPipe(CreateTenantDto)) dto: CreateTenantDto, @CurrentCaller() caller: Caller) {
+    return this.service.create(dto, auditActor(caller));
   }
 }

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
 import { TenantEntity } from '../database/entities';
 import { AdminTenantsController } from './admin-tenants.controller';
 import { AdminTenantsService } from './admin-tenants.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([TenantEntity])],
+  imports: [AuditModule, TypeOrmModule.forFeature([TenantEntity])],
   controllers: [AdminTenantsController],
   providers: [AdminTenantsService],
   // The operator CLI creates tenants by the same rules.

@@ -1,10 +1,13 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { AuditActor, auditEvents } from '../audit/audit-event';
+import { AuditRecorder } from '../audit/audit-recorder';
 import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { TenantEntity } from '../database/entities';
+import { insertAtomically } from '../database/insert-atomically';
 import { TENANT_ERRORS } from './admin-tenants.messages';
 import { CreateTenantDto } from './dto/create-tenant.dto';
 import { TenantResponse, toTenantResponse } from './dto/tenant.response';
@@ -18,6 +21,8 @@ export class AdminTenantsService {
     @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly dataSource: DataSource,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /** Spec 4.3: a failure when fetching has a message of its own. */
@@ -31,8 +36,11 @@ export class AdminTenantsService {
     return { tenants: rows.map(toTenantResponse) };
   }
 
-  /** Spec 4.4 rules 5–6; rules 1–4 ran in the guards and the body pipe. */
-  async create(dto: CreateTenantDto): Promise<{ success: true; tenant: TenantResponse }> {
+  /**
+   * Spec 4.4 rules 5–6; rules 1–4 ran in the guards and the body pipe. The actor is null when
+   * the operator CLI creates the tenant.
+   */
+  async create(dto: CreateTenantDto, actor: AuditActor | null): Promise<{ success: true; tenant: TenantResponse }> {
     const tenant = this.tenants.create({
       id: this.ids.uuid(),
       name: dto.name,
@@ -40,7 +48,7 @@ export class AdminTenantsService {
       status: TENANT_INITIAL_STATUS,
       createdAt: this.clock.now(),
     });
-    await this.tenants.insert(tenant);
+    await insertAtomically(this.dataSource, [[TenantEntity, tenant], this.audit.row(auditEvents.tenantCreated(tenant, actor))]);
     return { success: true, tenant: toTenantResponse(tenant) };
   }
 }

@@ -1,6 +1,8 @@
 import { applyDecorators, Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query, Type, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiSession, FORBIDDEN_BODY } from '../api-docs/api-docs';
+import { auditActor } from '../audit/audit-event';
+import { Caller, CurrentCaller } from '../auth/caller';
 import { SessionGuard } from '../auth/session.guard';
 import { SuperAdminGuard } from '../auth/super-admin.guard';
 import { FailureResponse } from '../common/failure-response';
@@ -49,8 +51,8 @@ export class AdminUsersController {
   ])
   @ApiErrorResponse(404, 'No user has this e-mail', [{ error: ADMIN_USERS_MESSAGES.notFoundByEmail }])
   @FailureResponse({ error: ADMIN_USERS_MESSAGES.grantFailed }, { details: true })
-  grantSuperAdmin(@Body(DtoPipe(GrantSuperAdminDto)) dto: GrantSuperAdminDto) {
-    return this.service.grantSuperAdmin(dto);
+  grantSuperAdmin(@Body(DtoPipe(GrantSuperAdminDto)) dto: GrantSuperAdminDto, @CurrentCaller() caller: Caller) {
+    return this.service.grantSuperAdmin(dto, auditActor(caller));
   }
 
   @Get('users/:id')
@@ -63,7 +65,7 @@ export class AdminUsersController {
   @Delete('users/:id')
   @ApiUserById('Delete a user account from the identity store for good (spec 4.8)', DeletedUserResponse)
   @FailureResponse({ error: ADMIN_USERS_MESSAGES.deleteFailed }, { details: true })
-  deleteUser(@Param('id') id: string) {
-    return this.service.deleteUser(id);
+  deleteUser(@Param('id') id: string, @CurrentCaller() caller: Caller) {
+    return this.service.deleteUser(id, auditActor(caller));
   }
 }

@@ -1,17 +1,21 @@
 import { apiFailure } from '../../test/support/api-failure';
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
+import { RecordedAuditEvents } from '../../test/support/recorded-audit-events';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminUsersService } from './admin-users.service';
 
 const routes = AdminUsersController.prototype;
+const ACTOR = { id: 'root', email: 'root@example.com' };
 
 describe(AdminUsersService.name, () => {
   let store: MemoryIdentityStore;
   let service: AdminUsersService;
+  let audit: RecordedAuditEvents;
 
   beforeEach(() => {
     store = new MemoryIdentityStore();
-    service = new AdminUsersService(store);
+    audit = new RecordedAuditEvents();
+    service = new AdminUsersService(store, audit);
   });
 
   describe('listSuperAdmins', () => {
@@ -43,16 +47,17 @@ describe(AdminUsersService.name, () => {
   describe('grantSuperAdmin', () => {
     it('rule 3: 404 when the store finds no user with the same address, and nothing is granted', async () => {
       store.add({ id: 'near', email: 'xbob@example.com' });
-      expect(await apiFailure(service.grantSuperAdmin({ email: 'bob@example.com' }))).toEqual({
+      expect(await apiFailure(service.grantSuperAdmin({ email: 'bob@example.com' }, ACTOR))).toEqual({
         status: 404,
         body: { error: 'User not found with that email' },
       });
       expect(store.granted).toEqual([]);
+      expect(audit.events).toEqual([]);
     });
 
     it('rule 4: does not grant twice', async () => {
       store.add({ id: 'b', email: 'bob@example.com', platformRole: 'super_admin' });
-      expect(await apiFailure(service.grantSuperAdmin({ email: 'BOB@example.com' }))).toEqual({
+      expect(await apiFailure(service.grantSuperAdmin({ email: 'BOB@example.com' }, ACTOR))).toEqual({
         status: 400,
         body: { error: 'User is already a super admin' },
       });
@@ -62,26 +67,52 @@ describe(AdminUsersService.name, () => {
     it('rule 5: grants to the found id and answers with the re-read user', async () => {
       store.add({ id: 'near', email: 'xbob@example.com' });
       store.add({ id: 'b', email: 'Bob@Example.com', tenantId: 't', role: 'member' });
-      expect(await service.grantSuperAdmin({ email: 'bob@example.com' })).toEqual({
+      expect(await service.grantSuperAdmin({ email: 'bob@example.com' }, ACTOR)).toEqual({
         success: true,
         message: 'Super admin role granted',
         user: { id: 'b', email: 'Bob@Example.com', platformRole: 'super_admin', tenantId: 't', role: 'member' },
       });
       expect(store.granted).toEqual(['b']);
+      expect(audit.events).toEqual([
+        {
+          type: 'super_admin.granted',
+          tenantId: null,
+          actor: ACTOR,
+          target: { type: 'user', id: 'b', email: 'Bob@Example.com' },
+          data: { platformRole: 'super_admin' },
+        },
+      ]);
+    });
+
+    it('no event when the store fails to grant', async () => {
+      store.add({ id: 'b', email: 'bob@example.com' });
+      jest.spyOn(store, 'grantSuperAdmin').mockRejectedValue(new Error('timeout'));
+      expect((await apiFailure(service.grantSuperAdmin({ email: 'bob@example.com' }, ACTOR), routes.grantSuperAdmin)).status).toBe(500);
+      expect(audit.events).toEqual([]);
     });
   });
 
   describe('getUser and deleteUser', () => {
     it('404 "User not found" for an unknown id, and deletes nothing', async () => {
       expect(await apiFailure(service.getUser('nobody'))).toEqual({ status: 404, body: { error: 'User not found' } });
-      expect(await apiFailure(service.deleteUser('nobody'))).toEqual({ status: 404, body: { error: 'User not found' } });
+      expect(await apiFailure(service.deleteUser('nobody', ACTOR))).toEqual({ status: 404, body: { error: 'User not found' } });
       expect(store.deleted).toEqual([]);
+      expect(audit.events).toEqual([]);
     });
 
     it('deletes a found user', async () => {
       store.add({ id: 'd', email: 'd@example.com' });
-      expect(await service.deleteUser('d')).toEqual({ success: true, message: 'User deleted' });
+      expect(await service.deleteUser('d', ACTOR)).toEqual({ success: true, message: 'User deleted' });
       expect(store.deleted).toEqual(['d']);
+      expect(audit.events).toEqual([
+        {
+          type: 'user.deleted',
+          tenantId: null,
+          actor: ACTOR,
+          target: { type: 'user', id: 'd', email: 'd@example.com' },
+          data: { platformRole: null, role: null },
+        },
+      ]);
     });
 
     it('500 with details when the store fails', async () => {
@@ -90,10 +121,17 @@ describe(AdminUsersService.name, () => {
         status: 500,
         body: { error: 'Failed to get user', details: 'timeout' },
       });
-      expect(await apiFailure(service.deleteUser('x'), routes.deleteUser)).toEqual({
+      expect(await apiFailure(service.deleteUser('x', ACTOR), routes.deleteUser)).toEqual({
         status: 500,
         body: { error: 'Failed to delete user', details: 'timeout' },
       });
+      expect(audit.events).toEqual([]);
+    });
+
+    it('a failure to record the event after the deletion is logged, and the deletion still answers success', async () => {
+      store.add({ id: 'd', email: 'd@example.com' });
+      jest.spyOn(audit, 'record').mockRejectedValue(new Error('database down'));
+      expect(await service.deleteUser('d', ACTOR)).toEqual({ success: true, message: 'User deleted' });
     });
   });
 });

@@ -1,4 +1,6 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
+import { AuditActor, auditEvents } from '../audit/audit-event';
+import { AuditRecorder } from '../audit/audit-recorder';
 import { ApiError } from '../common/api-error';
 import { USER_NOT_FOUND } from '../common/messages';
 import { IdentityStore, InvalidPageTokenError, SUPER_ADMIN_ROLE } from '../identity/identity-store';
@@ -13,7 +15,10 @@ import { toUserResponse, UserResponse } from './dto/user.response';
  */
 @Injectable()
 export class AdminUsersService {
-  constructor(private readonly identity: IdentityStore) {}
+  constructor(
+    private readonly identity: IdentityStore,
+    private readonly audit: AuditRecorder,
+  ) {}
 
   /** Spec 4.5; a page token that the store cannot read is bad input. */
   async listSuperAdmins(query: ListSuperAdminsQuery) {
@@ -29,7 +34,7 @@ export class AdminUsersService {
   }
 
   /** Spec 4.6 rules 3–6. */
-  async grantSuperAdmin(dto: GrantSuperAdminDto) {
+  async grantSuperAdmin(dto: GrantSuperAdminDto, actor: AuditActor) {
     // Rule 3: the store searches and keeps the users with the same address (sameEmail).
     const [user] = await this.identity.findByEmail(dto.email);
     if (!user) throw new ApiError(HttpStatus.NOT_FOUND, ADMIN_USERS_MESSAGES.notFoundByEmail);
@@ -37,6 +42,7 @@ export class AdminUsersService {
       throw new ApiError(HttpStatus.BAD_REQUEST, ADMIN_USERS_MESSAGES.alreadySuperAdmin);
     }
     await this.identity.grantSuperAdmin(user.id);
+    await this.audit.recordAfterIdentityChange(auditEvents.superAdminGranted(user, actor));
     const updated = await this.identity.findById(user.id);
     if (!updated) throw new Error('User disappeared while granting the role');
     return { success: true, message: ADMIN_USERS_MESSAGES.granted, user: toUserResponse(updated) };
@@ -50,10 +56,12 @@ export class AdminUsersService {
   }
 
   /** Spec 4.8. */
-  async deleteUser(id: string) {
+  async deleteUser(id: string, actor: AuditActor) {
     const user = await this.identity.findById(id);
     if (!user) throw new ApiError(HttpStatus.NOT_FOUND, USER_NOT_FOUND);
+    const event = auditEvents.userDeleted(user, actor); // the account as it was
     await this.identity.deleteUser(user.id);
+    await this.audit.recordAfterIdentityChange(event);
     return { success: true, message: ADMIN_USERS_MESSAGES.deleted };
   }
 }

@@ -39,7 +39,7 @@ export class TenantRecordsService {
   /** Spec 4.4's rules and record, without the HTTP call: a bad name or type is the API's message. */
   async createTenant(name: string | undefined, type: string | undefined): Promise<TenantResponse> {
     try {
-      return (await this.tenants.create(validateBody(CreateTenantDto, { name, type }))).tenant;
+      return (await this.tenants.create(validateBody(CreateTenantDto, { name, type }), null)).tenant;
     } catch (error) {
       if (error instanceof HttpException && error.getStatus() < 500) {
         throw new CliInputError((error.getResponse() as { error: string }).error);

@@ -68,6 +68,8 @@ export abstract class AppConfig {
   abstract readonly requestTimeoutMs: number;
   abstract readonly shutdown: ShutdownConfig;
   abstract readonly outbox: OutboxConfig;
+  /** Audit events older than this many days are deleted (issue 14). */
+  abstract readonly auditRetentionDays: number;
 }
 
 export const DEFAULT_SQLITE_FILE = 'data/tenant-service.sqlite';
@@ -279,5 +281,6 @@ export function parseConfig(env: Env): AppConfig {
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),
     shutdown: shutdown(env, nodeEnv),
     outbox: outbox(env),
+    auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365, 1, 36_500),
   };
 }

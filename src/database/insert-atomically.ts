@@ -12,9 +12,9 @@ export type Insert = [target: EntityTarget<ObjectLiteral>, values: ObjectLiteral
 export interface RequiredUpdate {
   target: EntityTarget<ObjectLiteral>;
   set: ObjectLiteral;
-  /** SQL on the target's property names, with `:named` parameters. */
-  where: string;
-  parameters: ObjectLiteral;
+  /** SQL on the target's property names with `:named` parameters, or a where object (find operators too). */
+  where: string | ObjectLiteral;
+  parameters?: ObjectLiteral;
 }
 
 /** Thrown inside the transaction to roll it back when the required update changed nothing. */
@@ -59,5 +59,6 @@ async function runInTransaction(dataSource: DataSource, inserts: Insert[], onlyI
       if (result.affected !== 1) throw new UpdateNotApplied();
     }
     for (const [target, values] of inserts) await manager.insert(target, values);
+    return true;
   });
 }

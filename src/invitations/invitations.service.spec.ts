@@ -40,13 +40,13 @@ class FakeInvitationsStore implements Pick<InvitationsStore, 'findById' | 'findT
   async findTenantName(tenantId: string) {
     return this.tenantNames.get(tenantId) ?? null;
   }
-  async markExpired(id: string) {
+  async markExpired({ id }: InvitationEntity) {
     const row = this.rows.get(id);
     if (row?.status !== 'pending') return false;
     row.status = 'expired';
     return true;
   }
-  async accept(id: string, now: Date) {
+  async accept({ id }: InvitationEntity, now: Date) {
     const row = this.rows.get(id);
     if (!row || row.status === 'accepted' || row.status === 'revoked' || row.expiresAt < now) return false;
     row.status = 'accepted';
@@ -242,7 +242,7 @@ describe(InvitationsService.name, () => {
       const accept = jest.spyOn(store, 'accept');
       const accepted = jest.spyOn(metrics, 'invitationAccepted');
       expect(await service.accept(TOKEN)).toEqual({ success: true, tenantId: 'tenant-1', role: 'admin' });
-      expect(accept).toHaveBeenCalledWith(TOKEN, NOW);
+      expect(accept).toHaveBeenCalledWith(expect.objectContaining({ id: TOKEN }), NOW);
       expect(store.rows.get(TOKEN)?.status).toBe('accepted');
       expect(accepted).toHaveBeenCalledTimes(1);
     });

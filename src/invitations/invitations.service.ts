@@ -36,7 +36,7 @@ export class InvitationsService {
     if (invitation.status === 'accepted') throw validationError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.alreadyUsed);
     // Rule 4 judges expiry by expiresAt, whatever the stored status says.
     if (isExpired(invitation, now)) {
-      if (await this.store.markExpired(invitation.id)) this.metrics.invitationExpired();
+      if (await this.store.markExpired(invitation)) this.metrics.invitationExpired();
       throw validationError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.expired);
     }
     // Rule 5.
@@ -52,7 +52,7 @@ export class InvitationsService {
     refuseUnacceptable(invitation, now);
     // Rule 5. The conditional update decides between parallel requests; a loser reads the
     // invitation again and gets the refusal that applies now (rule 3 after a parallel accept).
-    if (!(await this.store.accept(invitation.id, now))) {
+    if (!(await this.store.accept(invitation, now))) {
       refuseUnacceptable(await this.load(invitation.id), now);
       throw new Error('The invitation was neither accepted nor refused');
     }

@@ -1,12 +1,15 @@
 import { DataSource, Repository } from 'typeorm';
 import { memoryDataSource } from '../../test/support/memory-data-source';
 import { withoutTable } from '../../test/support/without-table';
+import { AuditRecorder } from '../audit/audit-recorder';
+import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
-import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
+import { AuditEventEntity, InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
 import { InvitationsStore } from './invitations.store';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const DAY = 24 * 3600 * 1000;
+const INVITER = { id: 'owner-1', email: 'owner@acme.example' };
 
 /** The store against a real (in-memory SQLite) database, on the real migrations. */
 describe(InvitationsStore.name, () => {
@@ -20,11 +23,12 @@ describe(InvitationsStore.name, () => {
     dataSource = await memoryDataSource();
     invitations = dataSource.getRepository(InvitationEntity);
     tenants = dataSource.getRepository(TenantEntity);
-    store = new InvitationsStore(dataSource, new IdGenerator());
+    store = new InvitationsStore(dataSource, new IdGenerator(), new AuditRecorder(dataSource, new Clock(), new IdGenerator()));
   });
   afterAll(() => dataSource.destroy());
   beforeEach(async () => {
     await dataSource.getRepository(InvitationEmailOutboxEntity).clear();
+    await dataSource.getRepository(AuditEventEntity).clear();
     await invitations.clear();
     await tenants.clear();
   });
@@ -46,6 +50,14 @@ describe(InvitationsStore.name, () => {
     return row;
   }
   const statusOf = async (id: string) => (await invitations.findOneByOrFail({ id })).status;
+  /** The audit events stored so far: type, target and data. */
+  const auditEvents = async () =>
+    (await dataSource.getRepository(AuditEventEntity).find()).map(({ type, actorId, targetType, targetId, targetEmail, data }) => ({
+      type,
+      actorId,
+      target: [targetType, targetId, targetEmail],
+      data: JSON.parse(data),
+    }));
 
   describe('findById', () => {
     it('reads the invitation with its timestamps in UTC', async () => {
@@ -75,21 +87,30 @@ describe(InvitationsStore.name, () => {
 
     it('stores the invitation and the pending outbox row of its e-mail', async () => {
       const row = await invitation({ id: 'abcdef00-0000-4000-8000-00000000c0de' }, false);
-      await store.create(row, email(row));
+      await store.create(row, email(row), INVITER);
       expect(await store.findById(row.id)).toEqual(row);
       const [outbox] = await outboxRows();
       expect(outbox).toMatchObject({ invitationId: row.id, status: 'pending', attempts: 0, nextAttemptAt: NOW, createdAt: NOW });
       expect(JSON.parse(outbox.payload)).toEqual({ ...email(row), tenantId: 'tenant-1', expiresAt: row.expiresAt.toISOString() });
+      expect(await auditEvents()).toEqual([
+        {
+          type: 'invitation.created',
+          actorId: 'owner-1',
+          target: ['invitation', null, 'invitee@example.com'],
+          data: { role: 'member', expiresAt: row.expiresAt.toISOString() },
+        },
+      ]);
     });
 
-    it.each(['tenant_invitations', 'invitation_email_outbox'])('writes neither row when %s cannot be written', async (table) => {
+    it.each(['tenant_invitations', 'invitation_email_outbox', 'audit_events'])('writes no row when %s cannot be written', async (table) => {
       const row = await invitation({}, false);
       await withoutTable(dataSource, table, async () => {
         // better-sqlite3's errors may come from another test file's realm: matched by message, not by class.
-        await expect(store.create(row, email(row))).rejects.toMatchObject({ message: expect.stringContaining('no such table') });
+        await expect(store.create(row, email(row), INVITER)).rejects.toMatchObject({ message: expect.stringContaining('no such table') });
       });
       expect(await invitations.count()).toBe(0);
       expect(await outboxRows()).toEqual([]);
+      if (table !== 'audit_events') expect(await auditEvents()).toEqual([]);
     });
   });
 
@@ -110,11 +131,22 @@ describe(InvitationsStore.name, () => {
     it('stores expired on a pending invitation only, and says whether it did', async () => {
       const pending = await invitation();
       const accepted = await invitation({ status: 'accepted' });
-      expect(await store.markExpired(pending.id)).toBe(true);
-      expect(await store.markExpired(pending.id)).toBe(false);
-      expect(await store.markExpired(accepted.id)).toBe(false);
+      expect(await store.markExpired(pending)).toBe(true);
+      expect(await store.markExpired(pending)).toBe(false);
+      expect(await store.markExpired(accepted)).toBe(false);
       expect(await statusOf(pending.id)).toBe('expired');
       expect(await statusOf(accepted.id)).toBe('accepted');
+      expect(await auditEvents()).toEqual([
+        { type: 'invitation.expired', actorId: null, target: ['invitation', null, pending.email], data: { role: 'member', expiresAt: pending.expiresAt.toISOString() } },
+      ]);
+    });
+
+    it('leaves the invitation pending when its event cannot be written', async () => {
+      const pending = await invitation();
+      await withoutTable(dataSource, 'audit_events', async () => {
+        await expect(store.markExpired(pending)).rejects.toMatchObject({ message: expect.stringContaining('no such table') });
+      });
+      expect(await statusOf(pending.id)).toBe('pending');
     });
   });
 
@@ -122,38 +154,50 @@ describe(InvitationsStore.name, () => {
     it('accepts a pending invitation once: the second call gets false', async () => {
       const row = await invitation();
       const other = await invitation();
-      expect(await store.accept(row.id, NOW)).toBe(true);
-      expect(await store.accept(row.id, NOW)).toBe(false);
+      expect(await store.accept(row, NOW)).toBe(true);
+      expect(await store.accept(row, NOW)).toBe(false);
       expect(await statusOf(row.id)).toBe('accepted');
       expect(await statusOf(other.id)).toBe('pending');
+      expect(await auditEvents()).toEqual([
+        { type: 'invitation.accepted', actorId: null, target: ['invitation', null, row.email], data: { role: 'member', invitedBy: 'inviter' } },
+      ]);
+    });
+
+    it('leaves the invitation pending when its event cannot be written', async () => {
+      const row = await invitation();
+      await withoutTable(dataSource, 'audit_events', async () => {
+        await expect(store.accept(row, NOW)).rejects.toMatchObject({ message: expect.stringContaining('no such table') });
+      });
+      expect(await statusOf(row.id)).toBe('pending');
     });
 
     it('accepts at expiresAt itself, which is not earlier than now', async () => {
       const row = await invitation({ expiresAt: NOW });
-      expect(await store.accept(row.id, NOW)).toBe(true);
+      expect(await store.accept(row, NOW)).toBe(true);
     });
 
     it('refuses an invitation whose expiresAt is earlier than now, and leaves it pending', async () => {
       const row = await invitation({ expiresAt: new Date(NOW.getTime() - 1) });
-      expect(await store.accept(row.id, NOW)).toBe(false);
+      expect(await store.accept(row, NOW)).toBe(false);
       expect(await statusOf(row.id)).toBe('pending');
+      expect(await auditEvents()).toEqual([]);
     });
 
     it("refuses an expires_at of '2000-01-01 00:00:00' written with raw SQL", async () => {
       const row = await invitation();
       await dataSource.query(`UPDATE tenant_invitations SET expires_at = '2000-01-01 00:00:00' WHERE id = ?`, [row.id]);
       expect((await store.findById(row.id))?.expiresAt).toEqual(new Date('2000-01-01T00:00:00.000Z'));
-      expect(await store.accept(row.id, NOW)).toBe(false);
+      expect(await store.accept(row, NOW)).toBe(false);
     });
 
     it('judges expiry by expiresAt: a stored status of expired before expiresAt is accepted', async () => {
       const row = await invitation({ status: 'expired' });
-      expect(await store.accept(row.id, NOW)).toBe(true);
+      expect(await store.accept(row, NOW)).toBe(true);
       expect(await statusOf(row.id)).toBe('accepted');
     });
 
     it('is false for an unknown id', async () => {
-      expect(await store.accept('unknown', NOW)).toBe(false);
+      expect(await store.accept(await invitation({}, false), NOW)).toBe(false);
     });
   });
 });

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, DataSource, In, MoreThanOrEqual, Repository, WhereExpressionBuilder } from 'typeorm';
+import { AuditActor, auditEvents } from '../audit/audit-event';
+import { AuditRecorder } from '../audit/audit-recorder';
 import { IdGenerator } from '../common/id-generator';
 import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
 import { InvitationStatus } from '../database/entities/invitation.entity';
-import { insertAtomically } from '../database/insert-atomically';
+import { insertAtomically, RequiredUpdate } from '../database/insert-atomically';
 import { InvitationEmail } from '../mail/invitation-mailer';
 import { newOutboxRow } from '../mail/outbox/invitation-outbox';
 
@@ -20,6 +22,7 @@ export class InvitationsStore {
   constructor(
     private readonly dataSource: DataSource,
     private readonly ids: IdGenerator,
+    private readonly audit: AuditRecorder,
   ) {}
 
   private get invitations(): Repository<InvitationEntity> {
@@ -27,21 +30,21 @@ export class InvitationsStore {
   }
 
   /**
-   * Stores the invitation and the e-mail to send for it, both or neither; the mail outbox
-   * delivers the e-mail afterwards. With `replacing`, that invitation is revoked in the same
-   * transaction, and only if it is still pending or expired: false, and nothing stored, when a
-   * parallel request accepted, revoked or replaced it first.
+   * Stores the invitation, the e-mail to send for it and its audit event, all or none; the mail
+   * outbox delivers the e-mail afterwards. With `replacing` (a resend), that invitation is revoked
+   * in the same transaction, and only if it is still pending or expired: false, and nothing
+   * stored, when a parallel request accepted, revoked or replaced it first.
    */
-  async create(invitation: InvitationEntity, email: InvitationEmail, replacing?: string): Promise<boolean> {
+  async create(invitation: InvitationEntity, email: InvitationEmail, inviter: AuditActor, replacing?: string): Promise<boolean> {
+    const event = replacing === undefined ? auditEvents.invitationCreated(invitation, inviter) : auditEvents.invitationResent(invitation, inviter);
     return insertAtomically(
       this.dataSource,
       [
         [InvitationEntity, invitation],
         [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
+        this.audit.row(event),
       ],
-      replacing === undefined
-        ? undefined
-        : { target: InvitationEntity, set: { status: 'revoked' }, where: 'id = :id AND status IN (:...open)', parameters: { id: replacing, open: OPEN_STATUSES } },
+      replacing === undefined ? undefined : revokeIfOpen(replacing),
     );
   }
 
@@ -63,24 +66,27 @@ export class InvitationsStore {
 
   /**
    * Stores `expired` on a pending invitation; an invitation accepted meanwhile keeps its status.
-   * True when this call changed it, so that each expiry is counted once.
+   * True when this call changed it, so that each expiry is counted (and recorded) once.
    */
-  async markExpired(id: string): Promise<boolean> {
-    const result = await this.invitations.update({ id, status: 'pending' }, { status: 'expired' });
-    return result.affected === 1;
+  async markExpired(invitation: InvitationEntity): Promise<boolean> {
+    return insertAtomically(this.dataSource, [this.audit.row(auditEvents.invitationExpired(invitation))], {
+      target: InvitationEntity,
+      set: { status: 'expired' },
+      where: { id: invitation.id, status: 'pending' },
+    });
   }
 
   /**
    * Accepts the invitation unless it is already accepted, revoked or expired at `now`, in one
-   * conditional UPDATE: of parallel calls for one invitation, exactly one gets true, and a
-   * revocation that lands between the read and this update wins.
+   * conditional UPDATE with its audit event: of parallel calls for one invitation, exactly one gets
+   * true (and records the event), and a revocation that lands between the read and this update wins.
    */
-  async accept(id: string, now: Date): Promise<boolean> {
-    const result = await this.invitations.update(
-      { id, status: In(OPEN_STATUSES), expiresAt: MoreThanOrEqual(now) },
-      { status: 'accepted' },
-    );
-    return result.affected === 1;
+  async accept(invitation: InvitationEntity, now: Date): Promise<boolean> {
+    return insertAtomically(this.dataSource, [this.audit.row(auditEvents.invitationAccepted(invitation))], {
+      target: InvitationEntity,
+      set: { status: 'accepted' },
+      where: { id: invitation.id, status: In(OPEN_STATUSES), expiresAt: MoreThanOrEqual(now) },
+    });
   }
 
   /**
@@ -107,14 +113,20 @@ export class InvitationsStore {
   }
 
   /**
-   * Revokes a pending or expired invitation in one conditional UPDATE: of parallel revokes,
-   * accepts and resends of one invitation, exactly one changes it. True when this call did.
+   * Revokes a pending or expired invitation in one conditional UPDATE with its audit event: of
+   * parallel revokes, accepts and resends of one invitation, exactly one changes it. True when this call did.
    */
-  async revoke(id: string): Promise<boolean> {
-    const result = await this.invitations.update({ id, status: In(OPEN_STATUSES) }, { status: 'revoked' });
-    return result.affected === 1;
+  async revoke(invitation: InvitationEntity, actor: AuditActor): Promise<boolean> {
+    return insertAtomically(this.dataSource, [this.audit.row(auditEvents.invitationRevoked(invitation, actor))], revokeIfOpen(invitation.id));
   }
 }
+
+/** The compare-and-set of a revocation (by revoke, or by a resend that replaces the invitation). */
+const revokeIfOpen = (id: string): RequiredUpdate => ({
+  target: InvitationEntity,
+  set: { status: 'revoked' },
+  where: { id, status: In(OPEN_STATUSES) },
+});
 
 /** The SQL of each effective status, on the parameters that listForTenant sets. */
 const effectiveStatusIs: Record<InvitationStatus, (where: WhereExpressionBuilder) => void> = {

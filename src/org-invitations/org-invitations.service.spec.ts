@@ -1,3 +1,4 @@
+import { AuditRecorder } from '../audit/audit-recorder';
 import { DataSource, Repository } from 'typeorm';
 import { apiFailure } from '../../test/support/api-failure';
 import { memoryDataSource } from '../../test/support/memory-data-source';
@@ -45,7 +46,7 @@ describe(OrgInvitationsService.name, () => {
   afterAll(() => dataSource.destroy());
   beforeEach(async () => {
     await rows.clear();
-    store = new InvitationsStore(dataSource, new IdGenerator());
+    store = new InvitationsStore(dataSource, new IdGenerator(), new AuditRecorder(dataSource, new TestClock(NOW), new IdGenerator()));
     service = new OrgInvitationsService(store, null as unknown as InvitationIssuer, new TestClock(NOW));
   });
   afterEach(() => jest.restoreAllMocks());
@@ -67,7 +68,7 @@ describe(OrgInvitationsService.name, () => {
   describe('revoke', () => {
     it('losing the update to a parallel accept is 400 "Invitation already accepted"', async () => {
       const row = await add();
-      jest.spyOn(store, 'revoke').mockImplementationOnce(async (id) => {
+      jest.spyOn(store, 'revoke').mockImplementationOnce(async ({ id }) => {
         await rows.update({ id }, { status: 'accepted' });
         return false;
       });
@@ -77,7 +78,7 @@ describe(OrgInvitationsService.name, () => {
 
     it('losing the update to a parallel revoke is 200: revoked once', async () => {
       const row = await add();
-      jest.spyOn(store, 'revoke').mockImplementationOnce(async (id) => {
+      jest.spyOn(store, 'revoke').mockImplementationOnce(async ({ id }) => {
         await rows.update({ id }, { status: 'revoked' });
         return false;
       });

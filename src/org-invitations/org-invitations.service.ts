@@ -1,4 +1,5 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
+import { auditActor } from '../audit/audit-event';
 import { Caller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
@@ -44,7 +45,7 @@ export class OrgInvitationsService {
   async revoke(caller: Caller, id: string): Promise<RevokeInvitationResponse> {
     const invitation = await this.findInTenant(caller, id);
     refuseAccepted(invitation);
-    if (invitation.status !== 'revoked' && !(await this.invitations.revoke(invitation.id))) {
+    if (invitation.status !== 'revoked' && !(await this.invitations.revoke(invitation, auditActor(caller)))) {
       // A parallel accept or revoke got there first: answer what it left.
       refuseAccepted(await this.findInTenant(caller, id));
     }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { auditActor } from '../audit/audit-event';
 import { Caller } from '../auth/caller';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
@@ -55,6 +56,7 @@ export class InvitationIssuer {
         expiresAt: invitation.expiresAt,
         link: invitationLink(this.config.publicBaseUrl ?? origin, invitation.id),
       },
+      auditActor(caller),
       replacing,
     );
     if (!stored) return null;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
 import { InvitationsModule } from '../invitations/invitations.module';
 import { MailModule } from '../mail/mail.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
@@ -7,7 +8,7 @@ import { OrgMembersController } from './org-members.controller';
 import { OrgMembersService } from './org-members.service';
 
 @Module({
-  imports: [InvitationsModule, MailModule, RateLimitModule],
+  imports: [AuditModule, InvitationsModule, MailModule, RateLimitModule],
   controllers: [OrgMembersController],
   providers: [OrgMembersService, InvitationIssuer],
   // The resend of an invitation (src/org-invitations) issues invitations as the invite does.

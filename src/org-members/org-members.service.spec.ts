@@ -5,6 +5,7 @@ import { memoryDataSource } from '../../test/support/memory-data-source';
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
 import { TestClock } from '../../test/support/test-clock';
 import { withoutTable } from '../../test/support/without-table';
+import { AuditRecorder } from '../audit/audit-recorder';
 import { Caller } from '../auth/caller';
 import { IdGenerator } from '../common/id-generator';
 import { parseConfig } from '../config/app-config';
@@ -66,14 +67,16 @@ describe(OrgMembersService.name, () => {
     new OrgMembersService(
       identity,
       new InvitationIssuer(
-        new InvitationsStore(dataSource, new IdGenerator()),
+        new InvitationsStore(dataSource, new IdGenerator(), audit()),
         worker as unknown as InvitationOutboxWorker,
         new TestClock(NOW),
         new FixedIds(TOKEN),
         parseConfig(env),
         metrics,
       ),
+      audit(),
     );
+  const audit = () => new AuditRecorder(dataSource, new TestClock(NOW), new IdGenerator());
   /** The e-mails recorded for sending. */
   const queued = async () => (await outboxRows.find()).map((row) => JSON.parse(row.payload));
   const expectNothingStored = async () => {

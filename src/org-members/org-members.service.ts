@@ -1,4 +1,6 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
+import { auditActor, auditEvents } from '../audit/audit-event';
+import { AuditRecorder } from '../audit/audit-recorder';
 import { Caller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
 import { USER_NOT_FOUND } from '../common/messages';
@@ -20,6 +22,7 @@ export class OrgMembersService {
   constructor(
     private readonly identity: IdentityStore,
     private readonly issuer: InvitationIssuer,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /**
@@ -55,7 +58,9 @@ export class OrgMembersService {
       throw new ApiError(HttpStatus.FORBIDDEN, REMOVE_MEMBER_ERRORS.adminCannotRemoveOwner);
     }
     // Rule 8.
+    const event = auditEvents.memberRemoved(target, auditActor(caller)); // the membership as it was
     await this.identity.removeFromTenant(target.id);
+    await this.audit.recordAfterIdentityChange(event);
     return { success: true };
   }
 
@@ -86,6 +91,7 @@ export class OrgMembersService {
       throw new ApiError(HttpStatus.FORBIDDEN, MEMBER_ERRORS.onlyOwnersGrantOwner);
     }
     await this.identity.setTenantRole(target.id, dto.role);
+    await this.audit.recordAfterIdentityChange(auditEvents.memberRoleChanged(target, dto.role, auditActor(caller)));
     return { success: true, member: toMemberResponse({ ...target, role: dto.role }) };
   }
 }

@@ -4,6 +4,7 @@ import { UserEntity } from '../../database/entities';
 import { emailKey } from '../../common/email-comparison';
 import { InvalidPageTokenError } from '../identity-store';
 import { LocalIdentityStore } from './local-identity-store';
+import { undoMigrationsThrough } from '../../../test/support/undo-migrations';
 
 /** The local store against a real (in-memory SQLite) database, on the real migrations. */
 describe(LocalIdentityStore.name, () => {
@@ -72,7 +73,7 @@ describe(LocalIdentityStore.name, () => {
   });
 
   it('the email_key migration back-fills every existing row and keeps users.email case-insensitive', async () => {
-    await dataSource.undoLastMigration();
+    await undoMigrationsThrough(dataSource, 'AddUsersEmailKey');
     await dataSource.query(
       "INSERT INTO users (id, email, created_at) VALUES ('old-1', 'Kate@Example.com', '2025-01-01'), ('old-2', '\uFF4Bate@example.com', '2025-01-01')",
     );

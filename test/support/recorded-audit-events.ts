@@ -1,0 +1,18 @@
+import { NewAuditEvent } from '../../src/audit/audit-event';
+import { AuditRecorder } from '../../src/audit/audit-recorder';
+import { Clock } from '../../src/common/clock';
+import { IdGenerator } from '../../src/common/id-generator';
+import { DataSource } from 'typeorm';
+
+/** An AuditRecorder for unit tests: keeps the events it is asked to record instead of writing them. */
+export class RecordedAuditEvents extends AuditRecorder {
+  readonly events: NewAuditEvent[] = [];
+
+  constructor() {
+    super(undefined as unknown as DataSource, new Clock(), new IdGenerator());
+  }
+
+  override async record(event: NewAuditEvent): Promise<void> {
+    this.events.push(event);
+  }
+}
