@@ -46,8 +46,25 @@ export interface AuditEvent extends NewAuditEvent {
 
 export const auditActor = (caller: Caller): AuditActor => ({ id: caller.id, email: caller.email });
 
-const userTarget = (user: IdentityUser): AuditTarget => ({ type: 'user', id: user.id, email: user.email });
-const invitationTarget = (invitation: InvitationEntity): AuditTarget => ({ type: 'invitation', id: null, email: invitation.email });
+/** An event about an invitation, filed under its tenant. It is named by e-mail: its id is its token. */
+const aboutInvitation = (type: AuditEventType, invitation: InvitationEntity, actor: AuditActor | null, data: Record<string, unknown>): NewAuditEvent => ({
+  type,
+  tenantId: invitation.tenantId,
+  actor,
+  target: { type: 'invitation', id: null, email: invitation.email },
+  data: { role: invitation.role, ...data },
+});
+
+/** An event about a user, filed under `tenantId`. */
+const aboutUser = (type: AuditEventType, user: IdentityUser, tenantId: string | null, actor: AuditActor, data: Record<string, unknown>): NewAuditEvent => ({
+  type,
+  tenantId,
+  actor,
+  target: { type: 'user', id: user.id, email: user.email },
+  data,
+});
+
+const expiry = (invitation: InvitationEntity) => ({ expiresAt: invitation.expiresAt.toISOString() });
 
 /** One builder per change, so that every route records the same shape. */
 export const auditEvents = {
@@ -58,71 +75,22 @@ export const auditEvents = {
     target: { type: 'tenant', id: tenant.id },
     data: { name: tenant.name, type: tenant.type, status: tenant.status },
   }),
-  invitationCreated: (invitation: InvitationEntity, actor: AuditActor): NewAuditEvent => ({
-    type: 'invitation.created',
-    tenantId: invitation.tenantId,
-    actor,
-    target: invitationTarget(invitation),
-    data: { role: invitation.role, expiresAt: invitation.expiresAt.toISOString() },
-  }),
+  invitationCreated: (invitation: InvitationEntity, actor: AuditActor) => aboutInvitation('invitation.created', invitation, actor, expiry(invitation)),
   /** The new invitation of a resend; the one it replaces was revoked in the same transaction. */
-  invitationResent: (invitation: InvitationEntity, actor: AuditActor): NewAuditEvent => ({
-    type: 'invitation.resent',
-    tenantId: invitation.tenantId,
-    actor,
-    target: invitationTarget(invitation),
-    data: { role: invitation.role, expiresAt: invitation.expiresAt.toISOString() },
-  }),
-  invitationRevoked: (invitation: InvitationEntity, actor: AuditActor): NewAuditEvent => ({
-    type: 'invitation.revoked',
-    tenantId: invitation.tenantId,
-    actor,
-    target: invitationTarget(invitation),
-    data: { role: invitation.role, statusBefore: invitation.status },
-  }),
-  invitationAccepted: (invitation: InvitationEntity): NewAuditEvent => ({
-    type: 'invitation.accepted',
-    tenantId: invitation.tenantId,
-    actor: null,
-    target: invitationTarget(invitation),
-    data: { role: invitation.role, invitedBy: invitation.invitedBy },
-  }),
-  invitationExpired: (invitation: InvitationEntity): NewAuditEvent => ({
-    type: 'invitation.expired',
-    tenantId: invitation.tenantId,
-    actor: null,
-    target: invitationTarget(invitation),
-    data: { role: invitation.role, expiresAt: invitation.expiresAt.toISOString() },
-  }),
-  memberRemoved: (member: IdentityUser, actor: AuditActor): NewAuditEvent => ({
-    type: 'member.removed',
-    tenantId: member.tenantId,
-    actor,
-    target: userTarget(member),
-    data: { role: member.role },
-  }),
-  memberRoleChanged: (member: IdentityUser, role: string, actor: AuditActor): NewAuditEvent => ({
-    type: 'member.role_changed',
-    tenantId: member.tenantId,
-    actor,
-    target: userTarget(member),
-    data: { roleBefore: member.role, roleAfter: role },
-  }),
-  superAdminGranted: (user: IdentityUser, actor: AuditActor): NewAuditEvent => ({
-    type: 'super_admin.granted',
-    tenantId: null,
-    actor,
-    target: userTarget(user),
-    data: { platformRole: SUPER_ADMIN_ROLE },
-  }),
+  invitationResent: (invitation: InvitationEntity, actor: AuditActor) => aboutInvitation('invitation.resent', invitation, actor, expiry(invitation)),
+  invitationRevoked: (invitation: InvitationEntity, actor: AuditActor) =>
+    aboutInvitation('invitation.revoked', invitation, actor, { statusBefore: invitation.status }),
+  /** No actor: the accept is public. */
+  invitationAccepted: (invitation: InvitationEntity) => aboutInvitation('invitation.accepted', invitation, null, { invitedBy: invitation.invitedBy }),
+  invitationExpired: (invitation: InvitationEntity) => aboutInvitation('invitation.expired', invitation, null, expiry(invitation)),
+  memberRemoved: (member: IdentityUser, actor: AuditActor) => aboutUser('member.removed', member, member.tenantId, actor, { role: member.role }),
+  memberRoleChanged: (member: IdentityUser, role: string, actor: AuditActor) =>
+    aboutUser('member.role_changed', member, member.tenantId, actor, { roleBefore: member.role, roleAfter: role }),
+  /** No tenant: the role is the platform's. */
+  superAdminGranted: (user: IdentityUser, actor: AuditActor) => aboutUser('super_admin.granted', user, null, actor, { platformRole: SUPER_ADMIN_ROLE }),
   /** Filed under the user's tenant, so that the organisation's trail shows its member leaving. */
-  userDeleted: (user: IdentityUser, actor: AuditActor): NewAuditEvent => ({
-    type: 'user.deleted',
-    tenantId: user.tenantId,
-    actor,
-    target: userTarget(user),
-    data: { platformRole: user.platformRole, role: user.role },
-  }),
+  userDeleted: (user: IdentityUser, actor: AuditActor) =>
+    aboutUser('user.deleted', user, user.tenantId, actor, { platformRole: user.platformRole, role: user.role }),
 };
 
 export function toAuditEventRow(id: string, occurredAt: Date, event: NewAuditEvent): AuditEventEntity {
