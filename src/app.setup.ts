@@ -13,10 +13,11 @@ import { ShutdownState } from './health/shutdown-state';
 import { AppLogger } from './logging/app-logger';
 import { HttpLogger } from './logging/http-logger';
 import { Metrics } from './metrics/metrics';
+import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency/idempotency.messages';
 import { RATE_LIMIT_HEADERS } from './rate-limit/invite-throttler.guard';
 
 /** Response headers that a portal's script on an allowed origin may read (CORS exposes none but a few by default). */
-export const CORS_EXPOSED_HEADERS = [...Object.values(RATE_LIMIT_HEADERS), 'Retry-After'];
+export const CORS_EXPOSED_HEADERS = [...Object.values(RATE_LIMIT_HEADERS), 'Retry-After', IDEMPOTENT_REPLAYED_HEADER];
 
 /** Options for NestFactory.create and createNestApplication: JSON is the only body we parse. */
 export const APP_OPTIONS = { bodyParser: false } as const;
