@@ -13,6 +13,11 @@ import { ShutdownState } from './health/shutdown-state';
 import { AppLogger } from './logging/app-logger';
 import { HttpLogger } from './logging/http-logger';
 import { Metrics } from './metrics/metrics';
+import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency/idempotency.messages';
+import { RATE_LIMIT_HEADERS } from './rate-limit/invite-throttler.guard';
+
+/** Response headers that a portal's script on an allowed origin may read (CORS exposes none but a few by default). */
+export const CORS_EXPOSED_HEADERS = [...Object.values(RATE_LIMIT_HEADERS), 'Retry-After', IDEMPOTENT_REPLAYED_HEADER];
 
 /** Options for NestFactory.create and createNestApplication: JSON is the only body we parse. */
 export const APP_OPTIONS = { bodyParser: false } as const;
@@ -55,7 +60,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
 
   if (config.allowedHosts) app.use(exceptOperationalPaths(allowedHostsFilter(config.allowedHosts)));
   if (config.allowedOrigins) {
-    app.enableCors({ origin: config.allowedOrigins, credentials: true });
+    app.enableCors({ origin: config.allowedOrigins, credentials: true, exposedHeaders: CORS_EXPOSED_HEADERS });
     app.use(allowedOriginsFilter(config.allowedOrigins));
   }
   // Only application/json is parsed; any other body reaches the rules as an empty one.

@@ -8,7 +8,7 @@ function clientErrorStatus(error: unknown): number | undefined {
 }
 
 /** Turns Nest's own `{statusCode, message, error}` bodies into `{error: message}`. */
-function bodyOf(exception: HttpException): object {
+export function bodyOf(exception: HttpException): object {
   const response = exception.getResponse();
   if (typeof response === 'string') return { error: response };
   if (!('statusCode' in response)) return response; // already a spec body
