@@ -6,7 +6,7 @@ import { API_DOCS_PATH, setupApiDocs } from './api-docs/api-docs';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { JSON_BODY_LIMIT_BYTES, jsonBodyParser } from './common/json-body-parser';
 import { allowedHostsFilter, allowedOriginsFilter } from './common/request-filters';
-import { RequestTimeoutInterceptor } from './common/request-timeout.interceptor';
+import { requestTimeout } from './common/request-timeout';
 import { exceptOperationalPaths, securityHeaders } from './common/http-hardening';
 import { AppConfig } from './config/app-config';
 import { ShutdownState } from './health/shutdown-state';
@@ -65,8 +65,9 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   }
   // Only application/json is parsed; any other body reaches the rules as an empty one.
   app.use(jsonBodyParser(JSON_BODY_LIMIT_BYTES));
+  // No global interceptor: with none on a route, Nest runs its handler without rxjs.
+  app.use(requestTimeout(config.requestTimeoutMs));
   app.useGlobalFilters(new HttpExceptionFilter());
-  app.useGlobalInterceptors(new RequestTimeoutInterceptor(config.requestTimeoutMs));
   setupApiDocs(app, config);
   return app;
 }

@@ -27,6 +27,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
+    // The request was answered 503 when its deadline passed (requestTimeout): its late outcome has nowhere to go.
+    if (response.headersSent && response.locals?.timedOut) return;
     let status: number;
     let body: object;
     if (exception instanceof HttpException) {

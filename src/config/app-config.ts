@@ -70,6 +70,8 @@ export abstract class AppConfig {
   abstract readonly outbox: OutboxConfig;
   /** Audit events older than this many days are deleted (issue 14). */
   abstract readonly auditRetentionDays: number;
+  /** How long a tenant's name is reused from memory before it is read again; 0 reads it every time. */
+  abstract readonly tenantNameCacheSeconds: number;
 }
 
 export const DEFAULT_SQLITE_FILE = 'data/tenant-service.sqlite';
@@ -282,5 +284,6 @@ export function parseConfig(env: Env): AppConfig {
     shutdown: shutdown(env, nodeEnv),
     outbox: outbox(env),
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365, 1, 36_500),
+    tenantNameCacheSeconds: integer(env, 'TENANT_NAME_CACHE_SECONDS', 30, 0, 86_400),
   };
 }
