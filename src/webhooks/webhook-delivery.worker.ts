@@ -14,7 +14,7 @@ import { AttemptResult, WebhookSender } from './webhook-sender';
 /** Deliveries claimed per round; a full round is followed at once by another. */
 export const WEBHOOK_BATCH_SIZE = 10;
 /** How long a claim holds: well past the longest attempt (WEBHOOK_TIMEOUT_MS is at most 30 s), so a live worker keeps its row. */
-export const WEBHOOK_CLAIM_MS = 120_000;
+export const WEBHOOK_CLAIM_MS = 60_000;
 /** Delivered rows are kept this long for operators, then deleted. */
 export const WEBHOOK_KEEP_DELIVERED_MS = 7 * 24 * 60 * 60 * 1_000;
 const PURGE_EVERY_MS = 60 * 60 * 1_000;
