@@ -12,9 +12,8 @@ import { NewAuditEvent, toAuditEvent, toAuditEventRow } from './audit-event';
 /**
  * Writes audit events, each with one webhook delivery row per WEBHOOK_URLS entry (the webhook
  * outbox), all in one transaction: no event without its deliveries, no delivery without its event.
- * A change in our database records them in its own transaction: `rows()` for
- * insertAtomically/updateThenInsertAtomically, or `record(event, manager)` inside a TypeORM
- * transaction. A change in the identity store cannot join a database transaction: its event is
+ * A change in our database records them in its own transaction: `rows()` for insertAtomically
+ * (with or without its compare-and-set), or `record(event, manager)` inside a TypeORM transaction. A change in the identity store cannot join a database transaction: its event is
  * recorded right after the store confirmed it (`recordAfterIdentityChange`).
  */
 @Injectable()

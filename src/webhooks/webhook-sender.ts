@@ -56,7 +56,7 @@ export class WebhookSender {
   }
 
   /** The Standard Webhooks headers of `request` sent at `at`. */
-  headers(request: WebhookRequest, at: Date): Record<string, string> {
+  private headers(request: WebhookRequest, at: Date): Record<string, string> {
     if (!this.signer) throw new Error('WEBHOOK_SECRET is not set');
     return {
       'content-type': 'application/json',
