@@ -2,10 +2,14 @@ import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { routePatternOf } from '../common/route-pattern';
+import { withTimeout } from '../common/with-timeout';
 
 export type InvitationEmailResult = 'sent' | 'failed';
 /** An attempt that reached its receiver, one that will be tried again, one given up (or refused). */
 export type WebhookDeliveryOutcome = 'delivered' | 'retried' | 'failed';
+
+/** How long a scrape waits for the database to read the webhook backlog. */
+const BACKLOG_READ_TIMEOUT_MS = 1_000;
 
 let processRegistry: Registry | undefined;
 
@@ -76,9 +80,9 @@ export class Metrics {
     registers: [this.registry],
     collect: async () => {
       try {
-        this.oldestPendingWebhook.set(await this.webhookBacklogAge());
+        this.oldestPendingWebhook.set(await withTimeout(this.webhookBacklogAge(), BACKLOG_READ_TIMEOUT_MS));
       } catch {
-        // The database is away: the scrape keeps the last value rather than failing.
+        // The database is away or slow: the scrape keeps the last value rather than failing or hanging.
       }
     },
   });
