@@ -3,6 +3,7 @@ import { CreateInvitationEmailOutbox1764000000000 } from './1764000000000-Create
 import { AddUsersEmailKey1764100000000 } from './1764100000000-AddUsersEmailKey';
 import { CreateAuditEvents1764200000000 } from './1764200000000-CreateAuditEvents';
 import { CreateIdempotencyKeys1764300000000 } from './1764300000000-CreateIdempotencyKeys';
+import { CreateWebhookDeliveries1764400000000 } from './1764400000000-CreateWebhookDeliveries';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   AddUsersEmailKey1764100000000,
   CreateAuditEvents1764200000000,
   CreateIdempotencyKeys1764300000000,
+  CreateWebhookDeliveries1764400000000,
 ];

@@ -14,6 +14,7 @@ import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OrgInvitationsModule } from './org-invitations/org-invitations.module';
 import { OrgMembersModule } from './org-members/org-members.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
   imports: [
@@ -31,6 +32,7 @@ import { OrgMembersModule } from './org-members/org-members.module';
     OrgMembersModule,
     OrgInvitationsModule,
     AuditTrailModule,
+    WebhooksModule,
     HealthModule,
   ],
 })

@@ -61,7 +61,7 @@ export class AdminTenantsService {
       status: TENANT_INITIAL_STATUS,
       createdAt: this.clock.now(),
     });
-    await insertAtomically(this.dataSource, [[TenantEntity, tenant], this.audit.row(auditEvents.tenantCreated(tenant, actor))]);
+    await insertAtomically(this.dataSource, [[TenantEntity, tenant], ...this.audit.rows(auditEvents.tenantCreated(tenant, actor))]);
     return { success: true, tenant: toTenantResponse(tenant) };
   }
 }

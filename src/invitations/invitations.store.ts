@@ -65,7 +65,7 @@ export class InvitationsStore {
       [
         [InvitationEntity, invitation],
         [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
-        this.audit.row(event),
+        ...this.audit.rows(event),
       ],
       replacing === undefined ? undefined : revokeIfOpen(replacing),
     );
@@ -93,7 +93,7 @@ export class InvitationsStore {
    * True when this call changed it, so that each expiry is counted (and recorded) once.
    */
   async markExpired(invitation: InvitationEntity): Promise<boolean> {
-    return insertAtomically(this.dataSource, [this.audit.row(auditEvents.invitationExpired(invitation))], {
+    return insertAtomically(this.dataSource, this.audit.rows(auditEvents.invitationExpired(invitation)), {
       target: InvitationEntity,
       set: { status: 'expired' },
       where: { id: invitation.id, status: 'pending' },
@@ -106,7 +106,7 @@ export class InvitationsStore {
    * true (and records the event), and a revocation that lands between the read and this update wins.
    */
   async accept(invitation: InvitationEntity, now: Date): Promise<boolean> {
-    return insertAtomically(this.dataSource, [this.audit.row(auditEvents.invitationAccepted(invitation))], {
+    return insertAtomically(this.dataSource, this.audit.rows(auditEvents.invitationAccepted(invitation)), {
       target: InvitationEntity,
       set: { status: 'accepted' },
       where: { id: invitation.id, status: In(OPEN_STATUSES), expiresAt: MoreThanOrEqual(now) },
@@ -141,7 +141,7 @@ export class InvitationsStore {
    * parallel revokes, accepts and resends of one invitation, exactly one changes it. True when this call did.
    */
   async revoke(invitation: InvitationEntity, actor: AuditActor): Promise<boolean> {
-    return insertAtomically(this.dataSource, [this.audit.row(auditEvents.invitationRevoked(invitation, actor))], revokeIfOpen(invitation.id));
+    return insertAtomically(this.dataSource, this.audit.rows(auditEvents.invitationRevoked(invitation, actor)), revokeIfOpen(invitation.id));
   }
 }
 
