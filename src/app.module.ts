@@ -14,6 +14,7 @@ import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OrgInvitationsModule } from './org-invitations/org-invitations.module';
 import { OrgMembersModule } from './org-members/org-members.module';
+import { OrgPeopleModule } from './org-people/org-people.module';
 
 @Module({
   imports: [
@@ -30,6 +31,7 @@ import { OrgMembersModule } from './org-members/org-members.module';
     InvitationPageModule,
     OrgMembersModule,
     OrgInvitationsModule,
+    OrgPeopleModule,
     AuditTrailModule,
     HealthModule,
   ],

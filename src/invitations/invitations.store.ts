@@ -91,14 +91,15 @@ export class InvitationsStore {
 
   /**
    * Up to `take` invitations of a tenant whose effective status (a pending one past its expiry is
-   * expired) is one of `statuses` (all when absent), by e-mail then id, strictly after `after`:
-   * keyset paging on the (tenant_id, email) index.
+   * expired) is one of `statuses` (all when absent), by e-mail then id in code-point order
+   * (compareKeys), strictly after `after` (after every invitation to `after.email` when it has no
+   * id): keyset paging on the (tenant_id, email, id) index.
    */
   async listForTenant(
     tenantId: string,
     statuses: InvitationStatus[] | undefined,
     now: Date,
-    after: { email: string; id: string } | undefined,
+    after: { email: string; id?: string } | undefined,
     take: number,
   ): Promise<InvitationEntity[]> {
     const query = this.invitations.createQueryBuilder('invitation').where('invitation.tenantId = :tenantId', { tenantId });
@@ -107,7 +108,9 @@ export class InvitationsStore {
       query.setParameters({ now, pending: 'pending', expired: 'expired', accepted: 'accepted', revoked: 'revoked' });
     }
     if (after) {
-      query.andWhere('(invitation.email > :email OR (invitation.email = :email AND invitation.id > :id))', after);
+      // `>=` first, so that the index seeks to the cursor instead of filtering every row before it.
+      const keyset = after.id === undefined ? 'invitation.email > :email' : 'invitation.email >= :email AND (invitation.email > :email OR invitation.id > :id)';
+      query.andWhere(keyset, after);
     }
     return query.orderBy('invitation.email', 'ASC').addOrderBy('invitation.id', 'ASC').take(take).getMany();
   }
