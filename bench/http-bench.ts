@@ -57,7 +57,7 @@ async function run(url: string, scenario: Scenario) {
   const unexpected = result.requests.total - (result.statusCodeStats?.[String(scenario.expect) as '200']?.count ?? 0);
   console.log(
     [
-      scenario.name.padEnd(36),
+      scenario.name.padEnd(50),
       `${(result.requests.total / SECONDS).toFixed(0).padStart(6)} req/s`,
       `p50 ${result.latency.p50} ms`,
       `p97.5 ${result.latency.p97_5} ms`,
@@ -165,7 +165,8 @@ async function main() {
     INVITE_RATE_LIMIT: '1000000',
   });
   try {
-    console.log(`${SECONDS} s per scenario, ${CONCURRENCY} connections, database ${database.url.split(':')[0]}, ${AUDIT_EVENTS} audit events`);
+    const audit = selected('audit') ? `, ${AUDIT_EVENTS} audit events` : '';
+    console.log(`${SECONDS} s per scenario, ${CONCURRENCY} connections, database ${database.url.split(':')[0]}${audit}`);
     const rssBefore = await rssOf(server.child.pid!);
     const scenarios: (Scenario & { group: Group })[] = [
       { group: 'core', name: 'GET /api/invitations/{token}', expect: 200, method: 'GET', path: `/api/invitations/${invitation.id}` },
