@@ -5,6 +5,7 @@ import { AuditRecorder } from '../audit/audit-recorder';
 import { IdGenerator } from '../common/id-generator';
 import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
 import { InvitationStatus } from '../database/entities/invitation.entity';
+import { forceIndex } from '../database/force-index';
 import { insertAtomically, RequiredUpdate } from '../database/insert-atomically';
 import { InvitationEmail } from '../mail/invitation-mailer';
 import { newOutboxRow } from '../mail/outbox/invitation-outbox';
@@ -112,7 +113,8 @@ export class InvitationsStore {
       const keyset = after.id === undefined ? 'invitation.email > :email' : 'invitation.email >= :email AND (invitation.email > :email OR invitation.id > :id)';
       query.andWhere(keyset, after);
     }
-    return query.orderBy('invitation.email', 'ASC').addOrderBy('invitation.id', 'ASC').take(take).getMany();
+    const ordered = query.orderBy('invitation.email', 'ASC').addOrderBy('invitation.id', 'ASC').limit(take);
+    return forceIndex(ordered, 'IDX_tenant_invitations_tenant_email_id').getMany();
   }
 
   /**

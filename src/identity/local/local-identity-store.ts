@@ -1,5 +1,6 @@
 import { FindOptionsWhere, IsNull, MoreThan, Repository } from 'typeorm';
 import { emailKey, sameEmail } from '../../common/email-comparison';
+import { forceIndex } from '../../database/force-index';
 import { UserEntity } from '../../database/entities';
 import { IdentityStore, IdentityUser, InvalidPageTokenError, MemberKey, SUPER_ADMIN_ROLE, UserPage } from '../identity-store';
 
@@ -91,7 +92,8 @@ export class LocalIdentityStore extends IdentityStore {
       // `>=` first, so that the index seeks to the cursor instead of filtering every row before it.
       query.andWhere(`${email} >= :email AND (${email} > :email OR user.id > :id)`, { email: after.email, id: after.id });
     }
-    const rows = await query.orderBy(email, 'ASC').addOrderBy('user.id', 'ASC').limit(take).getMany();
+    const ordered = query.orderBy(email, 'ASC').addOrderBy('user.id', 'ASC').limit(take);
+    const rows = await forceIndex(ordered, 'IDX_users_tenant_email_order').getMany();
     return rows.map(toIdentityUser);
   }
 
