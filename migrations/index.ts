@@ -2,7 +2,9 @@ import { CreateTables1763800000000 } from './1763800000000-CreateTables';
 import { CreateInvitationEmailOutbox1764000000000 } from './1764000000000-CreateInvitationEmailOutbox';
 import { AddUsersEmailKey1764100000000 } from './1764100000000-AddUsersEmailKey';
 import { CreateAuditEvents1764200000000 } from './1764200000000-CreateAuditEvents';
-import { OrderEmailsByCodePoint1764310000000 } from './1764310000000-OrderEmailsByCodePoint';
+import { CreateIdempotencyKeys1764300000000 } from './1764300000000-CreateIdempotencyKeys';
+import { CreateWebhookDeliveries1764400000000 } from './1764400000000-CreateWebhookDeliveries';
+import { OrderEmailsByCodePoint1764500000000 } from './1764500000000-OrderEmailsByCodePoint';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -10,5 +12,7 @@ export const MIGRATIONS = [
   CreateInvitationEmailOutbox1764000000000,
   AddUsersEmailKey1764100000000,
   CreateAuditEvents1764200000000,
-  OrderEmailsByCodePoint1764310000000,
+  CreateIdempotencyKeys1764300000000,
+  CreateWebhookDeliveries1764400000000,
+  OrderEmailsByCodePoint1764500000000,
 ];

@@ -15,6 +15,7 @@ import { MetricsModule } from './metrics/metrics.module';
 import { OrgInvitationsModule } from './org-invitations/org-invitations.module';
 import { OrgMembersModule } from './org-members/org-members.module';
 import { OrgPeopleModule } from './org-people/org-people.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
   imports: [
@@ -33,6 +34,7 @@ import { OrgPeopleModule } from './org-people/org-people.module';
     OrgInvitationsModule,
     OrgPeopleModule,
     AuditTrailModule,
+    WebhooksModule,
     HealthModule,
   ],
 })

@@ -75,6 +75,8 @@ describe('HTTP surface', () => {
       expect(listed.status).toBe(201);
       expect(listed.headers['access-control-allow-origin']).toBe('https://portal.example.com');
       expect(listed.headers['access-control-allow-credentials']).toBe('true');
+      // So that a portal's script can read the invitation quota's headers and see a replay.
+      expect(listed.headers['access-control-expose-headers']).toBe('RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset,Retry-After,Idempotent-Replayed');
       const none = await create().set('Host', 'api.example.com');
       expect(none.status).toBe(201);
     });

@@ -1,13 +1,8 @@
 import { eventually } from './support/eventually';
 import { factories } from './support/factories';
 import { newInviter } from './support/inviting';
+import { sample } from './support/prometheus';
 import { createTestApp, TestApp } from './support/test-app';
-
-/** The value of one sample in Prometheus text, or undefined when the series is absent. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 const DAY = 24 * 3600 * 1000;
 
@@ -40,6 +35,10 @@ describe('metrics (GET /metrics)', () => {
       'invitation_emails_total{result="sent"}',
       'invitation_emails_total{result="failed"}',
       'invite_rate_limited_total',
+      'webhook_deliveries_total{outcome="delivered"}',
+      'webhook_deliveries_total{outcome="retried"}',
+      'webhook_deliveries_total{outcome="failed"}',
+      'webhook_oldest_pending_delivery_age_seconds',
     ]) {
       expect(sample(text, series)).toBe(0);
     }

@@ -5,7 +5,7 @@ import type { HeaderObject, ResponseObject } from '@nestjs/swagger/dist/interfac
 import { version } from '../../package.json';
 import { FORBIDDEN, UNAUTHORIZED } from '../common/messages';
 import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters';
-import { REQUEST_TIMED_OUT } from '../common/request-timeout.interceptor';
+import { REQUEST_TIMED_OUT } from '../common/request-timeout';
 import { AppConfig } from '../config/app-config';
 import { REQUEST_ID_HEADER } from '../logging/log-redaction';
 
@@ -121,7 +121,8 @@ export function buildOpenApiDocument(app: NestExpressApplication, config: AppCon
 
 /** Serves the document at /api/openapi.json and the browsable Swagger UI at /api/docs. */
 export function setupApiDocs(app: NestExpressApplication, config: AppConfig): void {
-  SwaggerModule.setup(API_DOCS_PATH.slice(1), app, buildOpenApiDocument(app, config), {
+  // A factory: the document is built when it is first asked for, not at every start.
+  SwaggerModule.setup(API_DOCS_PATH.slice(1), app, () => buildOpenApiDocument(app, config), {
     jsonDocumentUrl: OPENAPI_DOCUMENT_PATH.slice(1),
     raw: ['json'],
     customSiteTitle: 'Tenant service API',

@@ -3,15 +3,18 @@ import { DataSource, EntityManager } from 'typeorm';
 import { messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
-import { AuditEventEntity } from '../database/entities';
-import { Insert } from '../database/insert-atomically';
-import { NewAuditEvent, toAuditEventRow } from './audit-event';
+import { AppConfig } from '../config/app-config';
+import { AuditEventEntity, WebhookDeliveryEntity } from '../database/entities';
+import { Insert, insertAtomically } from '../database/insert-atomically';
+import { newWebhookDeliveryRow } from '../webhooks/webhook-delivery-row';
+import { NewAuditEvent, toAuditEvent, toAuditEventRow } from './audit-event';
 
 /**
- * Writes audit events. A change in our database records its event in the same transaction:
- * `row()` for insertAtomically/updateThenInsertAtomically, or `record(event, manager)` inside a
- * TypeORM transaction. A change in the identity store cannot join a database transaction: its
- * event is recorded right after the store confirmed it (`recordAfterIdentityChange`).
+ * Writes audit events, each with one webhook delivery row per WEBHOOK_URLS entry (the webhook
+ * outbox), all in one transaction: no event without its deliveries, no delivery without its event.
+ * A change in our database records them in its own transaction: `rows()` for insertAtomically
+ * (with or without its compare-and-set), or `record(event, manager)` inside a TypeORM transaction. A change in the identity store cannot join a database transaction: its event is
+ * recorded right after the store confirmed it (`recordAfterIdentityChange`).
  */
 @Injectable()
 export class AuditRecorder {
@@ -21,17 +24,25 @@ export class AuditRecorder {
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly config: AppConfig,
   ) {}
 
-  /** The event's row, to insert in the transaction of the change. */
-  row(event: NewAuditEvent): Insert {
-    return [AuditEventEntity, toAuditEventRow(this.ids.uuid(), this.clock.now(), event)];
+  /** The event's row and its webhook deliveries, to insert in the transaction of the change. */
+  rows(event: NewAuditEvent): Insert[] {
+    const row = toAuditEventRow(this.ids.uuid(), this.clock.now(), event);
+    const shown = toAuditEvent(row);
+    const deliveries = this.config.webhooks.urls.map((url): Insert => [WebhookDeliveryEntity, newWebhookDeliveryRow(this.ids.uuid(), url, shown)]);
+    return [[AuditEventEntity, row], ...deliveries];
   }
 
-  /** Inserts the event through `manager`: the transaction's, so that it commits with the change. */
-  async record(event: NewAuditEvent, manager: EntityManager = this.dataSource.manager): Promise<void> {
-    const [target, values] = this.row(event);
-    await manager.insert(target, values);
+  /** Inserts the event and its deliveries through `manager` (the transaction's, so that they commit with the change), or in a transaction of their own. */
+  async record(event: NewAuditEvent, manager?: EntityManager): Promise<void> {
+    const rows = this.rows(event);
+    if (!manager) {
+      await insertAtomically(this.dataSource, rows);
+      return;
+    }
+    for (const [target, values] of rows) await manager.insert(target, values);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
+import { PeriodicTask } from '../common/periodic-task';
 import { AppConfig } from '../config/app-config';
 import { AuditEventsStore } from './audit-events.store';
 
@@ -17,7 +18,13 @@ const FIRST_PURGE_AFTER_MS = 60 * 1_000;
 @Injectable()
 export class AuditRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(AuditRetention.name);
-  private timer?: NodeJS.Timeout;
+  private readonly hourly = new PeriodicTask(
+    async () => {
+      const deleted = await this.purge();
+      if (deleted) this.logger.log(`Deleted ${deleted} audit event(s) older than ${this.config.auditRetentionDays} days`);
+    },
+    (error) => this.logger.error(`Purging old audit events failed: ${messageOf(error)}`),
+  );
 
   constructor(
     private readonly store: AuditEventsStore,
@@ -26,27 +33,16 @@ export class AuditRetention implements OnApplicationBootstrap, OnApplicationShut
   ) {}
 
   onApplicationBootstrap(): void {
-    this.schedule(FIRST_PURGE_AFTER_MS);
+    this.hourly.start(FIRST_PURGE_AFTER_MS, PURGE_EVERY_MS);
   }
 
   onApplicationShutdown(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.hourly.stop();
   }
 
   /** Deletes the events past retention; how many. */
   async purge(): Promise<number> {
     const cutoff = new Date(this.clock.now().getTime() - this.config.auditRetentionDays * DAY_MS);
     return this.store.deleteBefore(cutoff);
-  }
-
-  private schedule(delayMs: number): void {
-    this.timer = setTimeout(() => {
-      this.purge()
-        .then((deleted) => deleted && this.logger.log(`Deleted ${deleted} audit event(s) older than ${this.config.auditRetentionDays} days`))
-        .catch((error) => this.logger.error(`Purging old audit events failed: ${messageOf(error)}`))
-        .finally(() => this.timer && this.schedule(PURGE_EVERY_MS));
-    }, delayMs);
-    this.timer.unref();
   }
 }

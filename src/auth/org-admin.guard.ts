@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/
 import { Reflector } from '@nestjs/core';
 import { ApiError } from '../common/api-error';
 import { failureResponse } from '../common/failure-response';
+import { callerCheckTimeoutMs } from '../common/request-timeout';
 import { withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
@@ -42,12 +43,12 @@ export class OrgAdminGuard implements CanActivate {
   }
 
   /**
-   * Bounded like the handlers (REQUEST_TIMEOUT_MS): guards run before the timeout interceptor.
+   * Bounded within the request's deadline (callerCheckTimeoutMs).
    * A store that fails answers the route's own @FailureResponse, as the handler's failure would.
    */
   private async storedRecord(caller: Caller, handler: object): Promise<IdentityUser | null> {
     try {
-      return await withTimeout(this.identity.findById(caller.id), this.config.requestTimeoutMs);
+      return await withTimeout(this.identity.findById(caller.id), callerCheckTimeoutMs(this.config.requestTimeoutMs));
     } catch (error) {
       throw failureResponse(handler, error);
     }

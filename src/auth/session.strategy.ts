@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
-import { passportJwtSecret } from 'jwks-rsa';
+import type * as JwksRsa from 'jwks-rsa';
 import { createSecretKey } from 'node:crypto';
 import { Strategy, StrategyOptionsWithoutRequest } from 'passport-jwt';
 import { AppConfig } from '../config/app-config';
@@ -47,6 +47,8 @@ function tokenFromRequest(config: AppConfig, request: Request): string | null {
 export function sessionStrategyOptions(config: AppConfig): StrategyOptionsWithoutRequest {
   const jwtFromRequest = (request: Request) => tokenFromRequest(config, request);
   if (config.identityStore === 'cognito') {
+    // Loaded in Cognito mode only: local mode never fetches a key.
+    const { passportJwtSecret } = require('jwks-rsa') as typeof JwksRsa;
     const jwksUri = cognitoJwksUri(config.cognito);
     return {
       jwtFromRequest,

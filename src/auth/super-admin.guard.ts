@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, HttpStatus, Injectable, Logger, SetMetad
 import { Reflector } from '@nestjs/core';
 import { ApiError } from '../common/api-error';
 import { FORBIDDEN, UNAUTHORIZED } from '../common/messages';
+import { callerCheckTimeoutMs } from '../common/request-timeout';
 import { withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
 import { IdentityStore } from '../identity/identity-store';
@@ -31,8 +32,8 @@ export class SuperAdminGuard implements CanActivate {
     const caller: Caller | undefined = context.switchToHttp().getRequest().user;
     let reason: string;
     try {
-      // Bounded like the handlers (REQUEST_TIMEOUT_MS): guards run before the timeout interceptor.
-      const record = caller ? await withTimeout(this.identity.findById(caller.id), this.config.requestTimeoutMs) : null;
+      // Bounded within the request's deadline, so that a stuck store is refused 403, not 503.
+      const record = caller ? await withTimeout(this.identity.findById(caller.id), callerCheckTimeoutMs(this.config.requestTimeoutMs)) : null;
       const decision = decideSuperAdmin(caller, record);
       if (decision.allowed) return true;
       reason = decision.reason;

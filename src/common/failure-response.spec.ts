@@ -1,7 +1,7 @@
-import { ExecutionContext, HttpException, Logger } from '@nestjs/common';
-import { lastValueFrom, throwError } from 'rxjs';
+import { ArgumentsHost, HttpException, Logger } from '@nestjs/common';
+import { EXCEPTION_FILTERS_METADATA } from '@nestjs/common/constants';
 import { ApiError } from './api-error';
-import { FailureResponse, failureResponse, FailureResponseInterceptor } from './failure-response';
+import { FailureResponse, failureResponse, FailureResponseFilter } from './failure-response';
 
 class Routes {
   @FailureResponse({ error: 'Failed to do it' })
@@ -44,11 +44,12 @@ describe(FailureResponse.name, () => {
     expect(failureResponse(routes.undeclared, failure)).toBe(failure);
   });
 
-  it('is applied by the interceptor to whatever the handler throws', async () => {
-    const context = { getHandler: () => routes.plain } as unknown as ExecutionContext;
-    const answered = lastValueFrom(
-      new FailureResponseInterceptor().intercept(context, { handle: () => throwError(() => new Error('boom')) }),
-    );
-    await expect(answered).rejects.toMatchObject({ status: 500, response: { error: 'Failed to do it' } });
+  it("is applied by the route's exception filter to whatever its guards, pipes and handler throw", () => {
+    const [filter] = Reflect.getMetadata(EXCEPTION_FILTERS_METADATA, routes.plain) as FailureResponseFilter[];
+    const response = { headersSent: false, status: jest.fn().mockReturnThis(), json: jest.fn() };
+    const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
+    filter.catch(new Error('boom'), host);
+    expect(response.status).toHaveBeenCalledWith(500);
+    expect(response.json).toHaveBeenCalledWith({ error: 'Failed to do it' });
   });
 });

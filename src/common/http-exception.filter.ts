@@ -8,7 +8,7 @@ function clientErrorStatus(error: unknown): number | undefined {
 }
 
 /** Turns Nest's own `{statusCode, message, error}` bodies into `{error: message}`. */
-function bodyOf(exception: HttpException): object {
+export function bodyOf(exception: HttpException): object {
   const response = exception.getResponse();
   if (typeof response === 'string') return { error: response };
   if (!('statusCode' in response)) return response; // already a spec body
@@ -27,6 +27,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
+    // The request was answered 503 when its deadline passed (requestTimeout): its late outcome has nowhere to go.
+    if (response.headersSent && response.locals?.timedOut) return;
     let status: number;
     let body: object;
     if (exception instanceof HttpException) {

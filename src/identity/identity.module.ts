@@ -2,13 +2,13 @@ import { Global, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { UserEntity } from '../database/entities';
-import { CognitoIdentityStore, createCognitoClient } from './cognito/cognito-identity-store';
 import { IdentityStore } from './identity-store';
 import { LocalIdentityStore } from './local/local-identity-store';
 
 /**
  * Provides the IdentityStore chosen by IDENTITY_STORE. The `users` repository is made only in
- * local mode: Cognito mode never touches that table.
+ * local mode: Cognito mode never touches that table. The Cognito adapter, and with it the AWS SDK
+ * (some 20 MB of memory), is loaded only in Cognito mode.
  */
 @Global()
 @Module({
@@ -16,10 +16,11 @@ import { LocalIdentityStore } from './local/local-identity-store';
     {
       provide: IdentityStore,
       inject: [AppConfig, DataSource],
-      useFactory: (config: AppConfig, dataSource: DataSource): IdentityStore =>
-        config.identityStore === 'cognito'
-          ? new CognitoIdentityStore(createCognitoClient(config.cognito), config.cognito)
-          : new LocalIdentityStore(dataSource.getRepository(UserEntity)),
+      useFactory: async (config: AppConfig, dataSource: DataSource): Promise<IdentityStore> => {
+        if (config.identityStore !== 'cognito') return new LocalIdentityStore(dataSource.getRepository(UserEntity));
+        const { CognitoIdentityStore, createCognitoClient } = await import('./cognito/cognito-identity-store');
+        return new CognitoIdentityStore(createCognitoClient(config.cognito), config.cognito);
+      },
     },
   ],
   exports: [IdentityStore],

@@ -1,3 +1,4 @@
+import { parseConfig } from '../config/app-config';
 import { DataSource, Repository } from 'typeorm';
 import { memoryDataSource } from '../../test/support/memory-data-source';
 import { withoutTable } from '../../test/support/without-table';
@@ -23,7 +24,7 @@ describe(InvitationsStore.name, () => {
     dataSource = await memoryDataSource();
     invitations = dataSource.getRepository(InvitationEntity);
     tenants = dataSource.getRepository(TenantEntity);
-    store = new InvitationsStore(dataSource, new IdGenerator(), new AuditRecorder(dataSource, new Clock(), new IdGenerator()));
+    store = new InvitationsStore(dataSource, new IdGenerator(), new AuditRecorder(dataSource, new Clock(), new IdGenerator(), parseConfig({})));
   });
   afterAll(() => dataSource.destroy());
   beforeEach(async () => {

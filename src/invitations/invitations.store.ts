@@ -1,12 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { Brackets, DataSource, In, MoreThanOrEqual, Repository, WhereExpressionBuilder } from 'typeorm';
 import { AuditActor, auditEvents } from '../audit/audit-event';
 import { AuditRecorder } from '../audit/audit-recorder';
 import { IdGenerator } from '../common/id-generator';
-import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
+import { AppConfig } from '../config/app-config';
+import { InvitationEmailOutboxEntity, InvitationEntity } from '../database/entities';
 import { InvitationStatus } from '../database/entities/invitation.entity';
 import { forceIndex } from '../database/force-index';
 import { insertAtomically, RequiredUpdate } from '../database/insert-atomically';
+import { PreparedStatements, Row, timestamp } from '../database/prepared-statements';
 import { InvitationEmail } from '../mail/invitation-mailer';
 import { newOutboxRow } from '../mail/outbox/invitation-outbox';
 
@@ -17,14 +20,34 @@ export const tenantDisplayName = (name: string | null): string => (name?.trim() 
 /** The stored statuses of an invitation that can still be accepted, revoked or resent (expiry aside). */
 export const OPEN_STATUSES: InvitationStatus[] = ['pending', 'expired'];
 
+/** At most this many tenants' names are kept in memory (TENANT_NAME_CACHE_SECONDS). */
+export const TENANT_NAME_CACHE_SIZE = 10_000;
+
+const SELECT_INVITATION =
+  'SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE id = ?';
+const SELECT_TENANT_NAME = 'SELECT name FROM tenants WHERE id = ?';
+
 /** The invitation rows, with parameterised queries only. */
 @Injectable()
 export class InvitationsStore {
+  private readonly statements: PreparedStatements;
+  /**
+   * No route renames a tenant, so a name read once is reused for a while: validating an invitation
+   * is then one read. The lifetime only bounds how long a name edited in the database takes to
+   * show; the size bounds the memory. Without a config (unit tests), nothing is kept.
+   */
+  private readonly tenantNames?: LRUCache<string, { name: string | null }>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly ids: IdGenerator,
     private readonly audit: AuditRecorder,
-  ) {}
+    @Optional() config?: AppConfig,
+  ) {
+    this.statements = new PreparedStatements(dataSource);
+    const seconds = config?.tenantNameCacheSeconds ?? 0;
+    if (seconds > 0) this.tenantNames = new LRUCache({ max: TENANT_NAME_CACHE_SIZE, ttl: seconds * 1_000 });
+  }
 
   private get invitations(): Repository<InvitationEntity> {
     return this.dataSource.getRepository(InvitationEntity);
@@ -43,7 +66,7 @@ export class InvitationsStore {
       [
         [InvitationEntity, invitation],
         [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
-        this.audit.row(event),
+        ...this.audit.rows(event),
       ],
       replacing === undefined ? undefined : revokeIfOpen(replacing),
     );
@@ -51,18 +74,19 @@ export class InvitationsStore {
 
   /** The invitation whose id is exactly `id`, or null. */
   async findById(id: string): Promise<InvitationEntity | null> {
-    const invitation = await this.invitations.findOneBy({ id });
-    // MySQL's default collation matches ids case-insensitively and ignores trailing spaces;
-    // a token is opaque, so only the exact id counts, as on SQLite.
-    return invitation?.id === id ? invitation : null;
+    const row = await this.statements.first(SELECT_INVITATION, [id]);
+    // MySQL pads trailing spaces even in a binary collation; a token is opaque, so only the exact id counts.
+    return row?.id === id ? toInvitation(row) : null;
   }
 
   /** The tenant's name; null when the tenant or its name is absent (see tenantDisplayName). */
   async findTenantName(tenantId: string): Promise<string | null> {
-    const tenant = await this.dataSource
-      .getRepository(TenantEntity)
-      .findOne({ select: { id: true, name: true }, where: { id: tenantId } });
-    return tenant?.name ?? null;
+    const cached = this.tenantNames?.get(tenantId);
+    if (cached) return cached.name;
+    const row = await this.statements.first(SELECT_TENANT_NAME, [tenantId]);
+    const name = (row?.name as string | null | undefined) ?? null;
+    this.tenantNames?.set(tenantId, { name });
+    return name;
   }
 
   /**
@@ -70,7 +94,7 @@ export class InvitationsStore {
    * True when this call changed it, so that each expiry is counted (and recorded) once.
    */
   async markExpired(invitation: InvitationEntity): Promise<boolean> {
-    return insertAtomically(this.dataSource, [this.audit.row(auditEvents.invitationExpired(invitation))], {
+    return insertAtomically(this.dataSource, this.audit.rows(auditEvents.invitationExpired(invitation)), {
       target: InvitationEntity,
       set: { status: 'expired' },
       where: { id: invitation.id, status: 'pending' },
@@ -83,7 +107,7 @@ export class InvitationsStore {
    * true (and records the event), and a revocation that lands between the read and this update wins.
    */
   async accept(invitation: InvitationEntity, now: Date): Promise<boolean> {
-    return insertAtomically(this.dataSource, [this.audit.row(auditEvents.invitationAccepted(invitation))], {
+    return insertAtomically(this.dataSource, this.audit.rows(auditEvents.invitationAccepted(invitation)), {
       target: InvitationEntity,
       set: { status: 'accepted' },
       where: { id: invitation.id, status: In(OPEN_STATUSES), expiresAt: MoreThanOrEqual(now) },
@@ -122,9 +146,20 @@ export class InvitationsStore {
    * parallel revokes, accepts and resends of one invitation, exactly one changes it. True when this call did.
    */
   async revoke(invitation: InvitationEntity, actor: AuditActor): Promise<boolean> {
-    return insertAtomically(this.dataSource, [this.audit.row(auditEvents.invitationRevoked(invitation, actor))], revokeIfOpen(invitation.id));
+    return insertAtomically(this.dataSource, this.audit.rows(auditEvents.invitationRevoked(invitation, actor)), revokeIfOpen(invitation.id));
   }
 }
+
+const toInvitation = (row: Row): InvitationEntity => ({
+  id: row.id as string,
+  tenantId: row.tenant_id as string,
+  email: row.email as string,
+  role: row.role as string,
+  status: row.status as InvitationStatus,
+  expiresAt: timestamp(row.expires_at),
+  invitedBy: row.invited_by as string,
+  createdAt: timestamp(row.created_at),
+});
 
 /** The compare-and-set of a revocation (by revoke, or by a resend that replaces the invitation). */
 const revokeIfOpen = (id: string): RequiredUpdate => ({

@@ -1,9 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { routePatternOf } from '../common/route-pattern';
+import { withTimeout } from '../common/with-timeout';
 
 export type InvitationEmailResult = 'sent' | 'failed';
+/** An attempt that reached its receiver, one that will be tried again, one given up (or refused). */
+export type WebhookDeliveryOutcome = 'delivered' | 'retried' | 'failed';
+
+/** How long a scrape waits for the database to read the webhook backlog. */
+const BACKLOG_READ_TIMEOUT_MS = 1_000;
 
 let processRegistry: Registry | undefined;
 
@@ -58,9 +64,33 @@ export class Metrics {
 
   private readonly rateLimitedInvites = this.counter('invite_rate_limited_total', 'Invitation requests refused by the per-user rate limit (429)');
 
+  private readonly webhookDeliveries = new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome: delivered (2xx), retried (to be tried again) or failed (given up or refused)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  /** Reads the age of the oldest waiting delivery from the database at each scrape; 0 until the worker supplies it. */
+  private webhookBacklogAge: () => Promise<number> = async () => 0;
+
+  private readonly oldestPendingWebhook = new Gauge({
+    name: 'webhook_oldest_pending_delivery_age_seconds',
+    help: 'Age in seconds of the oldest webhook delivery not yet delivered nor failed (0 when none waits)',
+    registers: [this.registry],
+    collect: async () => {
+      try {
+        this.oldestPendingWebhook.set(await withTimeout(this.webhookBacklogAge(), BACKLOG_READ_TIMEOUT_MS));
+      } catch {
+        // The database is away or slow: the scrape keeps the last value rather than failing or hanging.
+      }
+    },
+  });
+
   constructor() {
-    // Both results are exported from the start, so that a rate over them is defined before the first failure.
+    // Every result is exported from the start, so that a rate over them is defined before the first failure.
     for (const result of ['sent', 'failed'] as const) this.invitationEmails.inc({ result }, 0);
+    for (const outcome of ['delivered', 'retried', 'failed'] as const) this.webhookDeliveries.inc({ outcome }, 0);
   }
 
   /** A counter without labels in this instance's registry; field initialisers call it, after `registry`. */
@@ -86,6 +116,15 @@ export class Metrics {
 
   inviteRateLimited(): void {
     this.rateLimitedInvites.inc();
+  }
+
+  webhookDelivery(outcome: WebhookDeliveryOutcome): void {
+    this.webhookDeliveries.inc({ outcome });
+  }
+
+  /** Where the gauge of the oldest waiting webhook delivery reads its age, in seconds (the webhook worker). */
+  measureWebhookBacklog(ageSeconds: () => Promise<number>): void {
+    this.webhookBacklogAge = ageSeconds;
   }
 
   /** Times every request to its finished response, labelled by route pattern, never by raw URL. */

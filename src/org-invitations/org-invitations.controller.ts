@@ -3,6 +3,8 @@ import { Caller, CurrentCaller } from '../auth/caller';
 import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
+import { Idempotent } from '../idempotency/idempotent';
+import { IdempotencyGuard } from '../idempotency/idempotency.guard';
 import { RequestOrigin } from '../common/request-origin';
 import { DtoPipe } from '../common/validate-body';
 import { InviteThrottlerGuard } from '../rate-limit/invite-throttler.guard';
@@ -33,12 +35,16 @@ export class OrgInvitationsController {
     return this.service.revoke(caller, id);
   }
 
-  /** Counted against the caller's invitation limit (InviteThrottlerGuard, after the class's guards), whatever its outcome. */
+  /**
+   * Counted against the caller's invitation limit (InviteThrottlerGuard, after the class's guards),
+   * whatever its outcome; an Idempotency-Key is checked before the count.
+   */
   @Post(':id/resend')
   @ApiResendInvitation()
   @FailureResponse({ error: ORG_INVITATION_ERRORS.resendFailed })
+  @Idempotent()
   @HttpCode(HttpStatus.OK)
-  @UseGuards(InviteThrottlerGuard)
+  @UseGuards(IdempotencyGuard, InviteThrottlerGuard)
   resendInvitation(@CurrentCaller() caller: Caller, @Param('id') id: string, @RequestOrigin() origin: string) {
     return this.service.resend(caller, id, origin);
   }

@@ -3,6 +3,9 @@ import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger'
 import { ApiErrorResponse, ApiSession, ErrorBody, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
 import { PAGING_ERRORS } from '../common/paging';
 import { InviteMemberResponse } from '../org-members/dto/invitation.response';
+import { IDEMPOTENT_REPLAY_RESPONSE_HEADERS } from '../idempotency/idempotent';
+import { IDEMPOTENCY_ERRORS } from '../idempotency/idempotency.messages';
+import { RATE_LIMIT_RESPONSE_HEADERS, RATE_LIMITED_RESPONSE_HEADERS } from '../rate-limit/invite-quota.docs';
 import { RATE_LIMITED } from '../rate-limit/rate-limit.module';
 import { ListInvitationsResponse, RevokeInvitationResponse } from './dto/org-invitation.response';
 import { ORG_INVITATION_ERRORS } from './org-invitations.messages';
@@ -48,10 +51,15 @@ export const ApiResendInvitation = () =>
         'Send a pending or expired invitation again: a new invitation (new token, 7 days) to the same address and role, the old one revoked; counts towards the invitation limit',
     }),
     ApiParam({ name: 'id', description: 'The invitation id (its token)' }),
-    ApiOkResponse({ type: InviteMemberResponse, description: 'The new invitation, as POST /api/org/invite answers' }),
-    ApiErrorResponse(400, 'The invitation was accepted or revoked', [{ error: ORG_INVITATION_ERRORS.cannotResend }]),
-    ApiErrorResponse(404, 'No such invitation in the organisation', [{ error: ORG_INVITATION_ERRORS.notFound }]),
-    ApiErrorResponse(429, 'Over the per-user invitation limit, shared with POST /api/org/invite', [{ error: RATE_LIMITED }], ErrorBody, {
-      'Retry-After': { description: 'Seconds until the caller may invite again', schema: { type: 'integer', minimum: 0 } },
+    ApiOkResponse({
+      type: InviteMemberResponse,
+      description: 'The new invitation, as POST /api/org/invite answers',
+      headers: { ...RATE_LIMIT_RESPONSE_HEADERS, ...IDEMPOTENT_REPLAY_RESPONSE_HEADERS },
     }),
+    ApiErrorResponse(400, 'The invitation was accepted or revoked, or a malformed Idempotency-Key', [
+      { error: ORG_INVITATION_ERRORS.cannotResend },
+      { error: IDEMPOTENCY_ERRORS.invalidKey },
+    ]),
+    ApiErrorResponse(404, 'No such invitation in the organisation', [{ error: ORG_INVITATION_ERRORS.notFound }]),
+    ApiErrorResponse(429, 'Over the per-user invitation limit, shared with POST /api/org/invite', [{ error: RATE_LIMITED }], ErrorBody, RATE_LIMITED_RESPONSE_HEADERS),
   );

@@ -1,3 +1,4 @@
+import { parseConfig } from '../config/app-config';
 import { AuditRecorder } from '../audit/audit-recorder';
 import { DataSource, Repository } from 'typeorm';
 import { apiFailure } from '../../test/support/api-failure';
@@ -46,7 +47,7 @@ describe(OrgInvitationsService.name, () => {
   afterAll(() => dataSource.destroy());
   beforeEach(async () => {
     await rows.clear();
-    store = new InvitationsStore(dataSource, new IdGenerator(), new AuditRecorder(dataSource, new TestClock(NOW), new IdGenerator()));
+    store = new InvitationsStore(dataSource, new IdGenerator(), new AuditRecorder(dataSource, new TestClock(NOW), new IdGenerator(), parseConfig({})));
     service = new OrgInvitationsService(store, null as unknown as InvitationIssuer, new TestClock(NOW));
   });
   afterEach(() => jest.restoreAllMocks());

@@ -3,6 +3,8 @@ import { Caller, CurrentCaller } from '../auth/caller';
 import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
+import { Idempotent } from '../idempotency/idempotent';
+import { IdempotencyGuard } from '../idempotency/idempotency.guard';
 import { RequestOrigin } from '../common/request-origin';
 import { PageQueryDto } from '../common/paging';
 import { BodyGuard, DtoPipe } from '../common/validate-body';
@@ -19,12 +21,16 @@ import { OrgMembersService } from './org-members.service';
 export class OrgMembersController {
   constructor(private readonly service: OrgMembersService) {}
 
-  /** Spec 4.9: body (rules 1–3), session (4), org admin by claims then by the stored record (5–6), rate limit (7), then the service. */
+  /**
+   * Spec 4.9: body (rules 1–3), session (4), org admin by claims then by the stored record (5–6),
+   * rate limit (7), then the service. An Idempotency-Key (issue 12) is checked between 6 and 7.
+   */
   @Post('invite')
   @ApiInviteMember()
   @FailureResponse({ error: INVITE_ERRORS.createFailed })
+  @Idempotent()
   @HttpCode(HttpStatus.OK)
-  @UseGuards(BodyGuard(InviteDto), SessionGuard, OrgAdminGuard, InviteThrottlerGuard)
+  @UseGuards(BodyGuard(InviteDto), SessionGuard, OrgAdminGuard, IdempotencyGuard, InviteThrottlerGuard)
   @OrgAdminMessagesFor({ notOrgUser: INVITE_ERRORS.notOrgUser, notOwnerOrAdmin: INVITE_ERRORS.notOwnerOrAdmin })
   inviteMember(@CurrentCaller() caller: Caller, @Body() dto: InviteDto, @RequestOrigin() origin: string) {
     return this.service.invite(caller, dto, origin);

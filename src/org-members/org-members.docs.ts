@@ -4,6 +4,9 @@ import { ApiErrorResponse, ApiSession, ErrorBody, UNAUTHORIZED_BODY } from '../a
 import { PAGING_ERRORS } from '../common/paging';
 import { ApiJsonBody } from '../common/validate-body';
 import { EMAIL_REQUIRED, USER_NOT_FOUND } from '../common/messages';
+import { IDEMPOTENT_REPLAY_RESPONSE_HEADERS } from '../idempotency/idempotent';
+import { IDEMPOTENCY_ERRORS } from '../idempotency/idempotency.messages';
+import { RATE_LIMIT_RESPONSE_HEADERS, RATE_LIMITED_RESPONSE_HEADERS } from '../rate-limit/invite-quota.docs';
 import { RATE_LIMITED } from '../rate-limit/rate-limit.module';
 import { InviteMemberResponse, RemoveMemberResponse } from './dto/invitation.response';
 import { ChangeRoleResponse, ListMembersResponse } from './dto/member.response';
@@ -19,20 +22,19 @@ export const ApiOrgMembers = () =>
 export const ApiInviteMember = () =>
   applyDecorators(
     ApiOperation({ summary: 'Invite an e-mail address to the caller’s organisation (spec 4.9)' }),
-    ApiOkResponse({ type: InviteMemberResponse }),
-    ApiJsonBody('Invalid body, or already a member', [
+    ApiOkResponse({ type: InviteMemberResponse, headers: { ...RATE_LIMIT_RESPONSE_HEADERS, ...IDEMPOTENT_REPLAY_RESPONSE_HEADERS } }),
+    ApiJsonBody('Invalid body, already a member, or a malformed Idempotency-Key', [
       { error: EMAIL_REQUIRED },
       { error: INVITE_ERRORS.invalidEmail },
       { error: INVITE_ERRORS.invalidRole },
       { error: INVITE_ERRORS.alreadyMember },
+      { error: IDEMPOTENCY_ERRORS.invalidKey },
     ]),
     ApiErrorResponse(403, 'Not an owner or admin of an organisation', [
       { error: INVITE_ERRORS.notOrgUser },
       { error: INVITE_ERRORS.notOwnerOrAdmin },
     ]),
-    ApiErrorResponse(429, 'Over the per-user invitation limit (10 per hour by default)', [{ error: RATE_LIMITED }], ErrorBody, {
-      'Retry-After': { description: 'Seconds until the caller may invite again', schema: { type: 'integer', minimum: 0 } },
-    }),
+    ApiErrorResponse(429, 'Over the per-user invitation limit (10 per hour by default)', [{ error: RATE_LIMITED }], ErrorBody, RATE_LIMITED_RESPONSE_HEADERS),
   );
 
 export const ApiRemoveMember = () =>

@@ -76,7 +76,7 @@ describe(OrgMembersService.name, () => {
       ),
       audit(),
     );
-  const audit = () => new AuditRecorder(dataSource, new TestClock(NOW), new IdGenerator());
+  const audit = () => new AuditRecorder(dataSource, new TestClock(NOW), new IdGenerator(), parseConfig({}));
   /** The e-mails recorded for sending. */
   const queued = async () => (await outboxRows.find()).map((row) => JSON.parse(row.payload));
   const expectNothingStored = async () => {

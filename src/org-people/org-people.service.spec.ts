@@ -6,6 +6,7 @@ import { TestClock } from '../../test/support/test-clock';
 import { AuditRecorder } from '../audit/audit-recorder';
 import { Caller } from '../auth/caller';
 import { IdGenerator } from '../common/id-generator';
+import { parseConfig } from '../config/app-config';
 import { InvitationEntity } from '../database/entities';
 import { InvitationsStore } from '../invitations/invitations.store';
 import { PersonResponse } from './dto/person.response';
@@ -57,7 +58,7 @@ describe(OrgPeopleService.name, () => {
   beforeEach(async () => {
     await rows.clear();
     identity = new MemoryIdentityStore();
-    const store = new InvitationsStore(dataSource, new IdGenerator(), new AuditRecorder(dataSource, new TestClock(NOW), new IdGenerator()));
+    const store = new InvitationsStore(dataSource, new IdGenerator(), new AuditRecorder(dataSource, new TestClock(NOW), new IdGenerator(), parseConfig({})));
     service = new OrgPeopleService(identity, store, new TestClock(NOW));
   });
 

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
-import { ThrottlerModule, ThrottlerModuleOptions, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerModule, ThrottlerModuleOptions } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
+import { InviteQuota } from './invite-quota';
+import { InviteQuotaController } from './invite-quota.controller';
+import { MemoryThrottlerStorage } from './memory-throttler-storage';
 import { RedisThrottlerStorage } from './redis-throttler-storage';
 
 export const RATE_LIMITED = 'Too many invitations. Please try again later.';
@@ -8,19 +11,19 @@ export const RATE_LIMITED = 'Too many invitations. Please try again later.';
 /**
  * The invitation rate limit: INVITE_RATE_LIMIT per INVITE_RATE_WINDOW_SECONDS. Its one throttler
  * applies only where InviteThrottlerGuard is used; no guard is global. A caller over the limit
- * is refused for a whole window, with Retry-After.
+ * is refused for a whole window, with Retry-After. GET /api/org/invite/quota reads the counter.
  */
 export function throttlerOptions(config: AppConfig): ThrottlerModuleOptions {
   return {
     throttlers: [{ limit: config.inviteRateLimit, ttl: config.inviteRateWindowSeconds * 1_000 }],
     errorMessage: RATE_LIMITED,
-    storage: config.redisUrl
-      ? new RedisThrottlerStorage(config.redisUrl, config.redisKeyPrefix)
-      : new ThrottlerStorageService(),
+    storage: config.redisUrl ? new RedisThrottlerStorage(config.redisUrl, config.redisKeyPrefix) : new MemoryThrottlerStorage(),
   };
 }
 
 @Module({
   imports: [ThrottlerModule.forRootAsync({ inject: [AppConfig], useFactory: throttlerOptions })],
+  controllers: [InviteQuotaController],
+  providers: [InviteQuota],
 })
 export class RateLimitModule {}

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ThrottlerStorageService } from '@nestjs/throttler';
+import { MemoryThrottlerStorage } from './memory-throttler-storage';
 import Redis from 'ioredis';
 import { once } from 'node:events';
 import { AddressInfo, createServer, Socket } from 'node:net';
@@ -55,6 +55,25 @@ describe(RedisThrottlerStorage.name, () => {
       redis.disconnect();
       expect(logger.errors).toEqual([]);
     });
+
+    it('peek reads the shared counter on any instance and counts nothing', async () => {
+      const [first, second] = [await open(TEST_REDIS_URL!, prefix), await open(TEST_REDIS_URL!, prefix)];
+      expect(await second.peek('user-p', 'default')).toEqual({ totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 });
+      await first.increment('user-p', WINDOW_MS, 2, WINDOW_MS, 'default');
+      const read = await second.peek('user-p', 'default');
+      expect(read).toEqual({ totalHits: 1, windowEndsInMs: expect.any(Number), blockEndsInMs: 0 });
+      expect(read.windowEndsInMs).toBeGreaterThan(WINDOW_MS - 1_000);
+      expect(await second.peek('user-p', 'default')).toMatchObject({ totalHits: 1 });
+      await first.increment('user-p', WINDOW_MS, 2, WINDOW_MS, 'default');
+      await first.increment('user-p', WINDOW_MS, 2, WINDOW_MS, 'default');
+      expect((await second.peek('user-p', 'default')).blockEndsInMs).toBeGreaterThan(WINDOW_MS - 1_000);
+    });
+  });
+
+  it('peeks in memory when Redis refuses connections, at the counts made there', async () => {
+    const storage = await open('redis://127.0.0.1:1', 'p:');
+    await storage.increment('user-a', WINDOW_MS, 2, WINDOW_MS, 'default');
+    expect(await storage.peek('user-a', 'default')).toMatchObject({ totalHits: 1, blockEndsInMs: 0 });
   });
 
   it('counts in memory at once when Redis refuses connections, and logs that once', async () => {
@@ -100,7 +119,7 @@ describe(throttlerOptions.name, () => {
       throttlers: [{ limit: 3, ttl: 60_000 }],
       errorMessage: 'Too many invitations. Please try again later.',
     });
-    expect(!Array.isArray(options) && options.storage).toBeInstanceOf(ThrottlerStorageService);
+    expect(!Array.isArray(options) && options.storage).toBeInstanceOf(MemoryThrottlerStorage);
   });
 
   it('uses Redis, with memory as the fallback, when REDIS_URL is set', () => {

@@ -1,10 +1,9 @@
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import { setTimeout as delay } from 'node:timers/promises';
-
-type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+import { InviteLimitState, InviteLimitStorage, ThrottlerStorageRecord } from './invite-limit-storage';
+import { MemoryThrottlerStorage } from './memory-throttler-storage';
 
 /** How long a request may wait on Redis before this instance counts in its own memory (CONTRACT, Decisions). */
 export const REDIS_WAIT_MS = 1_000;
@@ -15,10 +14,10 @@ export const REDIS_WAIT_MS = 1_000;
  * Commands fail at once while disconnected (no offline queue) and time out after REDIS_WAIT_MS;
  * the client keeps reconnecting in the background.
  */
-export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleInit, OnApplicationShutdown {
+export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, OnApplicationShutdown {
   private readonly redis: Redis;
   private readonly shared: ThrottlerStorageRedisService;
-  private readonly memory = new ThrottlerStorageService();
+  private readonly memory = new MemoryThrottlerStorage();
   private usingMemory = false;
 
   constructor(
@@ -59,9 +58,34 @@ export class RedisThrottlerStorage implements ThrottlerStorage, OnModuleInit, On
     }
   }
 
+  /**
+   * Reads the two keys that the library's script writes (`{key:name}:hits`, `{key:name}:blocked`,
+   * under the client's prefix) in one MULTI, and changes neither.
+   */
+  async peek(key: string, throttlerName: string): Promise<InviteLimitState> {
+    try {
+      const [hits, hitsTtl, blockTtl] = await this.readCounter(`{${key}:${throttlerName}}`);
+      this.recover();
+      const windowOpen = hits > 0 && hitsTtl > 0;
+      return { totalHits: windowOpen ? hits : 0, windowEndsInMs: windowOpen ? hitsTtl : null, blockEndsInMs: Math.max(0, blockTtl) };
+    } catch (error) {
+      this.fallBack(error as Error);
+      return this.memory.peek(key, throttlerName);
+    }
+  }
+
   onApplicationShutdown(): void {
     this.redis.disconnect();
     this.memory.onApplicationShutdown();
+  }
+
+  /** [hits, their time to live, the block's time to live], in milliseconds (negative: no such key). */
+  private async readCounter(id: string): Promise<[number, number, number]> {
+    const replies = await this.redis.multi().get(`${id}:hits`).pttl(`${id}:hits`).pttl(`${id}:blocked`).exec();
+    const failed = replies?.find(([error]) => error);
+    if (!replies || failed) throw failed?.[0] ?? new Error('Redis discarded the transaction');
+    const [hits, hitsTtl, blockTtl] = replies.map(([, value]) => Number(value ?? 0));
+    return [hits, hitsTtl, blockTtl];
   }
 
   /** Logs once per outage, not once per request or reconnection attempt. */

@@ -4,7 +4,7 @@ import { failureResponse } from '../../src/common/failure-response';
 /**
  * Awaits a call that must be refused, and gives the status and body it is answered with, for
  * `toEqual`. With `route` (a controller method), an error that is not an answer yet becomes the
- * route's @FailureResponse, as FailureResponseInterceptor does.
+ * route's @FailureResponse, as FailureResponseFilter does.
  */
 export async function apiFailure(call: Promise<unknown>, route?: object): Promise<{ status: number; body: unknown }> {
   const error = await answerOf(call, route);

@@ -2,7 +2,7 @@ import Ajv from 'ajv';
 import type { Middleware } from 'openapi-fetch';
 
 interface DocumentedResponse {
-  headers?: Record<string, unknown>;
+  headers?: Record<string, { required?: boolean }>;
   content?: Record<string, { schema: unknown }>;
 }
 export interface OpenApiDocument {
@@ -14,7 +14,7 @@ const segment = (key: string) => encodeURIComponent(key.replace(/~/g, '~0').repl
 
 /**
  * An openapi-fetch middleware that checks every answer against the document: its status is
- * documented (or falls to `default`), the headers it declares are sent, and a JSON body is valid
+ * documented (or falls to `default`), the headers it declares are sent (unless `required: false`), and a JSON body is valid
  * against that response's schema. Mismatches are collected for the test to assert on.
  */
 export function conformanceCheck(document: OpenApiDocument): { middleware: Middleware; mismatches: string[] } {
@@ -30,8 +30,8 @@ export function conformanceCheck(document: OpenApiDocument): { middleware: Middl
       const status = responses && (String(response.status) in responses ? String(response.status) : 'default');
       const documented = status && responses[status];
       if (!documented) return void mismatches.push(`${where}: status not documented`);
-      for (const header of Object.keys(documented.headers ?? {})) {
-        if (!response.headers.has(header)) mismatches.push(`${where}: header ${header} not sent`);
+      for (const [header, declared] of Object.entries(documented.headers ?? {})) {
+        if (declared.required !== false && !response.headers.has(header)) mismatches.push(`${where}: header ${header} not sent`);
       }
       if (!response.headers.get('content-type')?.startsWith('application/json')) return;
       if (!documented.content?.['application/json']) return void mismatches.push(`${where}: JSON body not documented`);

@@ -1,3 +1,4 @@
+import { parseConfig } from '../../src/config/app-config';
 import { NewAuditEvent } from '../../src/audit/audit-event';
 import { AuditRecorder } from '../../src/audit/audit-recorder';
 import { Clock } from '../../src/common/clock';
@@ -9,7 +10,7 @@ export class RecordedAuditEvents extends AuditRecorder {
   readonly events: NewAuditEvent[] = [];
 
   constructor() {
-    super(undefined as unknown as DataSource, new Clock(), new IdGenerator());
+    super(undefined as unknown as DataSource, new Clock(), new IdGenerator(), parseConfig({}));
   }
 
   override async record(event: NewAuditEvent): Promise<void> {

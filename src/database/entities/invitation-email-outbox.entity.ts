@@ -1,5 +1,6 @@
 import { Column, Entity } from 'typeorm';
 import { IdColumn, VarcharColumn, TimestampColumn } from '../columns';
+import { OutboxColumns } from '../outbox-rows';
 
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
@@ -8,7 +9,7 @@ export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
  * invitation, so that an invitation never exists without its e-mail.
  */
 @Entity({ name: 'invitation_email_outbox' })
-export class InvitationEmailOutboxEntity {
+export class InvitationEmailOutboxEntity implements OutboxColumns {
   @IdColumn()
   id: string;
 

@@ -2,6 +2,7 @@ import { FindOptionsWhere, IsNull, MoreThan, Repository } from 'typeorm';
 import { emailKey, sameEmail } from '../../common/email-comparison';
 import { forceIndex } from '../../database/force-index';
 import { UserEntity } from '../../database/entities';
+import { PreparedStatements, Row } from '../../database/prepared-statements';
 import { IdentityStore, IdentityUser, InvalidPageTokenError, MemberKey, SUPER_ADMIN_ROLE, UserPage } from '../identity-store';
 
 export const toIdentityUser = (row: UserEntity): IdentityUser => ({
@@ -11,6 +12,22 @@ export const toIdentityUser = (row: UserEntity): IdentityUser => ({
   userType: row.userType,
   tenantId: row.tenantId,
   role: row.role,
+});
+
+/** The identity columns of a `users` row, read by a prepared statement (the guards' read on every request). */
+const USER_COLUMNS = 'id, email, platform_role, user_type, tenant_id, role';
+const SELECT_USER = `SELECT ${USER_COLUMNS} FROM users WHERE id = ?`;
+/** See withEmail. */
+const SELECT_TENANT_MEMBER_BY_EMAIL =
+  `SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND (email_key = ? OR (email_key IS NULL AND email = ?)) ORDER BY id`;
+
+const identityUserOf = (row: Row): IdentityUser => ({
+  id: row.id as string,
+  email: row.email as string,
+  platformRole: row.platform_role as string | null,
+  userType: row.user_type as string | null,
+  tenantId: row.tenant_id as string | null,
+  role: row.role as string | null,
 });
 
 /** The page token is the last id of the page, base64url-encoded: keyset paging on (platform_role, id). */
@@ -27,23 +44,23 @@ function decodeToken(token: string): string {
  * the key, by `email` in the column's case-insensitive collation. Candidates only: the collation
  * differs between databases, so the caller keeps those that sameEmail accepts.
  */
-function withEmail(email: string, where: FindOptionsWhere<UserEntity> = {}): FindOptionsWhere<UserEntity>[] {
-  return [
-    { ...where, emailKey: emailKey(email) },
-    { ...where, emailKey: IsNull(), email: email.toLowerCase() },
-  ];
+function withEmail(email: string): FindOptionsWhere<UserEntity>[] {
+  return [{ emailKey: emailKey(email) }, { emailKey: IsNull(), email: email.toLowerCase() }];
 }
 
 /** Users in the service's own `users` table. E-mails compare by sameEmail, found through an index. */
 export class LocalIdentityStore extends IdentityStore {
+  private readonly statements: PreparedStatements;
+
   constructor(private readonly users: Repository<UserEntity>) {
     super();
+    this.statements = new PreparedStatements(users.manager.connection);
   }
 
   async findById(id: string): Promise<IdentityUser | null> {
-    const row = await this.users.findOneBy({ id });
+    const row = await this.statements.first(SELECT_USER, [id]);
     // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
-    return row?.id === id ? toIdentityUser(row) : null;
+    return row?.id === id ? identityUserOf(row) : null;
   }
 
   async findByEmail(email: string): Promise<IdentityUser[]> {
@@ -51,10 +68,11 @@ export class LocalIdentityStore extends IdentityStore {
     return rows.filter((row) => sameEmail(row.email, email)).map(toIdentityUser);
   }
 
+  /** The invite's duplicate check (spec 4.9 rule 8), on every invitation: a prepared statement. */
   async findTenantMemberByEmail(tenantId: string, email: string): Promise<IdentityUser | null> {
-    const rows = await this.users.find({ where: withEmail(email, { tenantId }), order: { id: 'ASC' } });
-    const row = rows.find((candidate) => sameEmail(candidate.email, email));
-    return row ? toIdentityUser(row) : null;
+    const rows = await this.statements.rows(SELECT_TENANT_MEMBER_BY_EMAIL, [tenantId, emailKey(email), email.toLowerCase()]);
+    const row = rows.find((candidate) => sameEmail(candidate.email as string, email));
+    return row ? identityUserOf(row) : null;
   }
 
   async listSuperAdmins({ limit, token }: { limit: number; token?: string }): Promise<UserPage> {

@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { messageOf } from '../../common/api-error';
 import { Clock } from '../../common/clock';
+import { PollingLoop } from '../../common/polling-loop';
 import { AppConfig } from '../../config/app-config';
+import { backoffMs } from '../../database/outbox-rows';
 import { Metrics } from '../../metrics/metrics';
 import { InvitationMailer } from '../invitation-mailer';
 import { InvitationOutbox, OutboxMessage } from './invitation-outbox';
@@ -34,10 +36,7 @@ export class InvitationOutboxWorker implements OnApplicationBootstrap, OnApplica
   /** Unique per process and per app instance: claims are made in this name. */
   readonly workerId = `${hostname().slice(0, 60)}:${process.pid}:${randomBytes(6).toString('hex')}`;
   private readonly logger = new Logger('InvitationOutbox');
-  private stopped = true;
-  private timer?: NodeJS.Timeout;
-  private round?: Promise<void>;
-  private kicked = false;
+  private readonly loop: PollingLoop;
   private storeDown = false;
   private lastPurge = 0;
   /** Sent, but the database failed before it was recorded: recorded first thing next round. */
@@ -51,11 +50,12 @@ export class InvitationOutboxWorker implements OnApplicationBootstrap, OnApplica
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
-  ) {}
+  ) {
+    this.loop = new PollingLoop(() => this.deliverDue(), config.outbox.pollIntervalMs);
+  }
 
   onApplicationBootstrap(): void {
-    this.stopped = false;
-    this.schedule(0);
+    this.loop.start();
   }
 
   /**
@@ -64,48 +64,14 @@ export class InvitationOutboxWorker implements OnApplicationBootstrap, OnApplica
    * A row left claimed is taken over by another instance once its claim lapses.
    */
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (!this.round) return;
-    let waiting: NodeJS.Timeout | undefined;
-    const finished = await Promise.race([
-      this.round.then(() => true),
-      new Promise<boolean>((resolve) => (waiting = setTimeout(() => resolve(false), OUTBOX_SHUTDOWN_WAIT_MS))),
-    ]);
-    clearTimeout(waiting);
-    if (!finished) this.logger.warn('Shutting down with invitation e-mails still being sent: another instance will retry them');
+    if (!(await this.loop.stop(OUTBOX_SHUTDOWN_WAIT_MS))) {
+      this.logger.warn('Shutting down with invitation e-mails still being sent: another instance will retry them');
+    }
   }
 
   /** Looks for work now rather than at the next poll: an invitation was just created. */
   kick(): void {
-    if (this.stopped) return;
-    if (this.round) this.kicked = true;
-    else this.schedule(0);
-  }
-
-  private schedule(delayMs: number): void {
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.start(), delayMs);
-    // Never what keeps a process alive; onApplicationShutdown clears it anyway.
-    this.timer.unref();
-  }
-
-  private start(): void {
-    this.timer = undefined;
-    if (this.stopped || this.round) return;
-    this.round = this.drain().finally(() => {
-      this.round = undefined;
-      if (!this.stopped) this.schedule(this.kicked ? 0 : this.config.outbox.pollIntervalMs);
-    });
-  }
-
-  private async drain(): Promise<void> {
-    let more = true;
-    while (more && !this.stopped) {
-      this.kicked = false;
-      more = (await this.deliverDue()) || this.kicked;
-    }
+    this.loop.kick();
   }
 
   /**
@@ -174,7 +140,7 @@ export class InvitationOutboxWorker implements OnApplicationBootstrap, OnApplica
   private async sendFailed(message: OutboxMessage, reason: string): Promise<boolean> {
     const { maxAttempts, retryBaseMs, retryMaxMs } = this.config.outbox;
     if (message.attempts >= maxAttempts) return this.giveUp(message, reason);
-    const delayMs = Math.min(retryBaseMs * 2 ** (message.attempts - 1), retryMaxMs);
+    const delayMs = backoffMs(message.attempts, retryBaseMs, retryMaxMs);
     this.logger.warn(
       `${subject(message)} failed: ${reason} (attempt ${message.attempts} of ${maxAttempts}; next in ${seconds(delayMs)})`,
     );

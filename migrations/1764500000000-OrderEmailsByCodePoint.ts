@@ -17,8 +17,8 @@ const isMysql = (queryRunner: QueryRunner) => queryRunner.connection.options.typ
  *   `email_order`, the e-mail in utf8mb4_bin, carries it (the entity does not map it: it is
  *   read only in ORDER BY and WHERE). Raw SQL: the Table API can give neither.
  */
-export class OrderEmailsByCodePoint1764310000000 implements MigrationInterface {
-  name = 'OrderEmailsByCodePoint1764310000000';
+export class OrderEmailsByCodePoint1764500000000 implements MigrationInterface {
+  name = 'OrderEmailsByCodePoint1764500000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     if (isMysql(queryRunner)) {

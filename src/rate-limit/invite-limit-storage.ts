@@ -1,0 +1,25 @@
+import { ThrottlerStorage } from '@nestjs/throttler';
+
+/** What increment answers (the framework's type, which it does not export by name). */
+export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+/** A counter as it stands, read without counting. */
+export interface InviteLimitState {
+  /** Requests counted in the current window; 0 when no window is open. */
+  totalHits: number;
+  /** Milliseconds until the window's count starts again from 0; null when no window is open. */
+  windowEndsInMs: number | null;
+  /** Milliseconds until a caller over the limit may invite again; 0 when not refused. */
+  blockEndsInMs: number;
+}
+
+/**
+ * The invitation limit's storage: the framework's increment, and a read of the same counter that
+ * counts nothing (GET /api/org/invite/quota). Both storages (Redis, and memory without it or while
+ * it is unreachable) count the same way: a fixed window that opens at the first request and lasts
+ * the window's length; a request past the limit is refused, and so is every one after it until
+ * a whole window has passed since that refusal (the block).
+ */
+export interface InviteLimitStorage extends ThrottlerStorage {
+  peek(key: string, throttlerName: string): Promise<InviteLimitState>;
+}

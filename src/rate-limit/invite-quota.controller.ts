@@ -1,0 +1,22 @@
+import { Controller, Get, UseGuards } from '@nestjs/common';
+import { Caller, CurrentCaller } from '../auth/caller';
+import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { SessionGuard } from '../auth/session.guard';
+import { FailureResponse } from '../common/failure-response';
+import { ApiInviteQuota, INVITE_QUOTA_ERRORS } from './invite-quota.docs';
+import { InviteQuota } from './invite-quota';
+
+/** Issue 12 item 7: owners and admins, as the invite and the resend whose quota it is. */
+@Controller('api/org/invite/quota')
+export class InviteQuotaController {
+  constructor(private readonly quota: InviteQuota) {}
+
+  @Get()
+  @ApiInviteQuota()
+  @FailureResponse({ error: INVITE_QUOTA_ERRORS.readFailed })
+  @UseGuards(SessionGuard, OrgAdminGuard)
+  @OrgAdminMessagesFor({ notOrgUser: INVITE_QUOTA_ERRORS.notOrgUser, notOwnerOrAdmin: INVITE_QUOTA_ERRORS.notOwnerOrAdmin })
+  getInviteQuota(@CurrentCaller() caller: Caller) {
+    return this.quota.of(caller);
+  }
+}

@@ -1,0 +1,51 @@
+import { MemoryThrottlerStorage } from './memory-throttler-storage';
+
+const WINDOW_MS = 60_000;
+
+describe(MemoryThrottlerStorage.name, () => {
+  let storage: MemoryThrottlerStorage;
+  let now: number;
+  beforeEach(() => {
+    now = Date.UTC(2026, 0, 1);
+    jest.spyOn(Date, 'now').mockImplementation(() => now);
+    storage = new MemoryThrottlerStorage();
+  });
+  afterEach(() => {
+    storage.onApplicationShutdown();
+    jest.restoreAllMocks();
+  });
+  const hit = () => storage.increment('caller', WINDOW_MS, 2, WINDOW_MS, 'default');
+
+  it('counts in a fixed window that opens at the first request, as the Redis script does', async () => {
+    expect(await hit()).toEqual({ totalHits: 1, timeToExpire: 60, isBlocked: false, timeToBlockExpire: 0 });
+    now += 20_000;
+    expect(await hit()).toEqual({ totalHits: 2, timeToExpire: 40, isBlocked: false, timeToBlockExpire: 0 });
+    now += 40_000;
+    expect(await hit()).toEqual({ totalHits: 1, timeToExpire: 60, isBlocked: false, timeToBlockExpire: 0 });
+  });
+
+  it('past the limit, refuses for a whole block from that request, whatever the window; then counts anew', async () => {
+    await hit();
+    await hit();
+    now += 50_000;
+    expect(await hit()).toEqual({ totalHits: 3, timeToExpire: 10, isBlocked: true, timeToBlockExpire: 60 });
+    now += 30_000; // the window is over, the block is not
+    expect(await hit()).toEqual({ totalHits: 1, timeToExpire: 60, isBlocked: true, timeToBlockExpire: 30 });
+    now += 30_000;
+    expect(await hit()).toMatchObject({ totalHits: 2, isBlocked: false });
+  });
+
+  it('peek reads the counter without counting: nothing open, then hits and the end of the window, then the block', async () => {
+    expect(await storage.peek('caller', 'default')).toEqual({ totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 });
+    await hit();
+    now += 1_500;
+    expect(await storage.peek('caller', 'default')).toEqual({ totalHits: 1, windowEndsInMs: 58_500, blockEndsInMs: 0 });
+    expect(await storage.peek('caller', 'default')).toEqual({ totalHits: 1, windowEndsInMs: 58_500, blockEndsInMs: 0 });
+    await hit();
+    await hit();
+    expect(await storage.peek('caller', 'default')).toEqual({ totalHits: 3, windowEndsInMs: 58_500, blockEndsInMs: 60_000 });
+    expect(await storage.peek('someone-else', 'default')).toEqual({ totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 });
+    now += 60_000;
+    expect(await storage.peek('caller', 'default')).toEqual({ totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 });
+  });
+});
