@@ -42,19 +42,20 @@ interface Scenario {
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** Load from autocannon (its own HTTP client, far lighter than fetch), one scenario at a time. */
-async function run(url: string, scenario: Scenario, duration = SECONDS) {
+/** With `warmUp`, 2 s and nothing printed. */
+async function run(url: string, scenario: Scenario, warmUp = false) {
   let i = 0;
   const result = await autocannon({
     url: url + scenario.path,
     method: scenario.method,
     connections: CONCURRENCY,
-    duration,
+    duration: warmUp ? 2 : SECONDS,
     headers: { 'content-type': 'application/json', ...(scenario.cookie && { cookie: scenario.cookie }) },
     ...(scenario.body && {
       requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(scenario.body!(i++)) }) }],
     }),
   });
-  if (duration !== SECONDS) return;
+  if (warmUp) return;
   const unexpected = result.requests.total - (result.statusCodeStats?.[String(scenario.expect) as '200']?.count ?? 0);
   console.log(
     [
@@ -209,7 +210,7 @@ async function main() {
     console.log(`groups: ${[...SELECTED].join(', ')}`);
     const chosen = scenarios.filter((scenario) => selected(scenario.group));
     // Unreported: the first scenario would otherwise pay for the JIT and the cold caches.
-    await run(server.url, chosen[0], 2);
+    await run(server.url, chosen[0], true);
     for (const scenario of chosen) await run(server.url, scenario);
     console.log(`server memory: rss ${mb(rssBefore)} at start -> ${mb(await rssOf(server.child.pid!))} after the run`);
   } finally {
