@@ -4,6 +4,7 @@ import { AddUsersEmailKey1764100000000 } from './1764100000000-AddUsersEmailKey'
 import { CreateAuditEvents1764200000000 } from './1764200000000-CreateAuditEvents';
 import { CreateIdempotencyKeys1764300000000 } from './1764300000000-CreateIdempotencyKeys';
 import { CreateWebhookDeliveries1764400000000 } from './1764400000000-CreateWebhookDeliveries';
+import { OrderEmailsByCodePoint1764500000000 } from './1764500000000-OrderEmailsByCodePoint';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   CreateAuditEvents1764200000000,
   CreateIdempotencyKeys1764300000000,
   CreateWebhookDeliveries1764400000000,
+  OrderEmailsByCodePoint1764500000000,
 ];

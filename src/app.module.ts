@@ -14,6 +14,7 @@ import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OrgInvitationsModule } from './org-invitations/org-invitations.module';
 import { OrgMembersModule } from './org-members/org-members.module';
+import { OrgPeopleModule } from './org-people/org-people.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
@@ -31,6 +32,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     InvitationPageModule,
     OrgMembersModule,
     OrgInvitationsModule,
+    OrgPeopleModule,
     AuditTrailModule,
     WebhooksModule,
     HealthModule,

@@ -46,4 +46,13 @@ describe('paging', () => {
     expect(compareKeys(['a', 'b'], ['a', 'a'])).toBeGreaterThan(0);
     expect(compareKeys(['a', 'b'], ['a', 'b'])).toBe(0);
   });
+
+  it('compareKeys is code-point order, the order of UTF-8 bytes (BINARY, utf8mb4_bin), not code-unit order', () => {
+    const words = ['b', 'a_b', 'A', 'ab', 'a.b', 'café', 'cafe', '\u{1F600}', '\uFF41', 'a'];
+    const byBytes = [...words].sort((x, y) => Buffer.compare(Buffer.from(x, 'utf8'), Buffer.from(y, 'utf8')));
+    expect([...words].sort((x, y) => compareKeys([x], [y]))).toEqual(byBytes);
+    // `<` would put the emoji (a surrogate pair) before the full-width a (U+FF41).
+    expect(compareKeys(['\uFF41'], ['\u{1F600}'])).toBeLessThan(0);
+    expect(compareKeys(['a'], ['ab'])).toBeLessThan(0);
+  });
 });

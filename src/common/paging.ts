@@ -77,10 +77,31 @@ export function toPage<T>(rows: T[], request: PageRequest, keyOf: (row: T) => st
   return { items, nextCursor: encodeCursor(keyOf(items[items.length - 1])) };
 }
 
-/** Orders two keys part by part in code-unit order: how stores without an ORDER BY sort (Cognito). */
+/**
+ * Orders two keys part by part in code-point order: the order of UTF-8 bytes, so of SQLite's
+ * BINARY and MySQL's utf8mb4_bin, which every list's index follows (migration
+ * OrderEmailsByCodePoint); also how stores without an ORDER BY sort (Cognito).
+ */
 export function compareKeys(a: string[], b: string[]): number {
   for (let i = 0; i < a.length; i++) {
-    if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+    const order = compareCodePoints(a[i], b[i]);
+    if (order !== 0) return order;
   }
   return 0;
 }
+
+/**
+ * JavaScript's `<` compares UTF-16 code units, which puts U+10000 and above (surrogate pairs)
+ * before U+E000–U+FFFF: at the first unit that differs, lift surrogates above that range.
+ */
+function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return inCodePointOrder(x) - inCodePointOrder(y);
+  }
+  return a.length - b.length;
+}
+
+const inCodePointOrder = (unit: number) => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit);

@@ -56,7 +56,8 @@ export abstract class IdentityStore {
   abstract removeFromTenant(id: string): Promise<void>;
   /**
    * Up to `take` users whose tenant id is `tenantId`, ordered by e-mail (stored lower-cased),
-   * then id, strictly after `after`: one page of the tenant's members, whatever its size.
+   * then id, in code-point order (compareKeys, common/paging), strictly after `after`: one page
+   * of the tenant's members, whatever its size. An `after.id` of '' starts at `after.email` itself.
    */
   abstract listTenantMembers(tenantId: string, after: MemberKey | undefined, take: number): Promise<IdentityUser[]>;
   /** Sets the tenant role of a user who is in a tenant. */

@@ -7,6 +7,7 @@ import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { InvitationEmailOutboxEntity, InvitationEntity } from '../database/entities';
 import { InvitationStatus } from '../database/entities/invitation.entity';
+import { forceIndex } from '../database/force-index';
 import { insertAtomically, RequiredUpdate } from '../database/insert-atomically';
 import { PreparedStatements, Row, timestamp } from '../database/prepared-statements';
 import { InvitationEmail } from '../mail/invitation-mailer';
@@ -115,14 +116,15 @@ export class InvitationsStore {
 
   /**
    * Up to `take` invitations of a tenant whose effective status (a pending one past its expiry is
-   * expired) is one of `statuses` (all when absent), by e-mail then id, strictly after `after`:
-   * keyset paging on the (tenant_id, email) index.
+   * expired) is one of `statuses` (all when absent), by e-mail then id in code-point order
+   * (compareKeys), strictly after `after` (after every invitation to `after.email` when it has no
+   * id): keyset paging on the (tenant_id, email, id) index.
    */
   async listForTenant(
     tenantId: string,
     statuses: InvitationStatus[] | undefined,
     now: Date,
-    after: { email: string; id: string } | undefined,
+    after: { email: string; id?: string } | undefined,
     take: number,
   ): Promise<InvitationEntity[]> {
     const query = this.invitations.createQueryBuilder('invitation').where('invitation.tenantId = :tenantId', { tenantId });
@@ -131,9 +133,12 @@ export class InvitationsStore {
       query.setParameters({ now, pending: 'pending', expired: 'expired', accepted: 'accepted', revoked: 'revoked' });
     }
     if (after) {
-      query.andWhere('(invitation.email > :email OR (invitation.email = :email AND invitation.id > :id))', after);
+      // `>=` first, so that the index seeks to the cursor instead of filtering every row before it.
+      const keyset = after.id === undefined ? 'invitation.email > :email' : 'invitation.email >= :email AND (invitation.email > :email OR invitation.id > :id)';
+      query.andWhere(keyset, after);
     }
-    return query.orderBy('invitation.email', 'ASC').addOrderBy('invitation.id', 'ASC').take(take).getMany();
+    const ordered = query.orderBy('invitation.email', 'ASC').addOrderBy('invitation.id', 'ASC').limit(take);
+    return forceIndex(ordered, 'IDX_tenant_invitations_tenant_email_id').getMany();
   }
 
   /**

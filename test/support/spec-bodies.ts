@@ -74,6 +74,11 @@ export const ORG_INVITATION_ERRORS = {
   resendFailed: { error: 'Failed to resend invitation' },
 };
 
+export const PEOPLE_ERRORS = {
+  notOrgUser: { error: 'Only organisation users can access this' },
+  listFailed: { error: 'Failed to list people' },
+};
+
 export const PAGING_ERRORS = {
   invalidLimit: { error: 'Invalid limit. Must be an integer from 1 to 100' },
   invalidCursor: { error: 'Invalid cursor' },

@@ -1,5 +1,6 @@
 import { FindOptionsWhere, IsNull, MoreThan, Repository } from 'typeorm';
 import { emailKey, sameEmail } from '../../common/email-comparison';
+import { forceIndex } from '../../database/force-index';
 import { UserEntity } from '../../database/entities';
 import { PreparedStatements, Row } from '../../database/prepared-statements';
 import { IdentityStore, IdentityUser, InvalidPageTokenError, MemberKey, SUPER_ADMIN_ROLE, UserPage } from '../identity-store';
@@ -97,13 +98,20 @@ export class LocalIdentityStore extends IdentityStore {
     await this.users.update({ id }, { tenantId: null, role: null });
   }
 
-  /** Keyset paging on the (tenant_id, email) index; e-mails are unique, id only breaks ties of rows written by hand. */
+  /**
+   * Keyset paging in code-point order (compareKeys) on the index that migration
+   * OrderEmailsByCodePoint made for it: `email` itself is case-insensitive, for its unique index.
+   * E-mails are unique; the id only breaks ties of rows written by hand.
+   */
   async listTenantMembers(tenantId: string, after: MemberKey | undefined, take: number): Promise<IdentityUser[]> {
+    const email = this.users.manager.connection.options.type === 'mysql' ? 'user.email_order' : 'user.email COLLATE BINARY';
     const query = this.users.createQueryBuilder('user').where('user.tenantId = :tenantId', { tenantId });
     if (after) {
-      query.andWhere('(user.email > :email OR (user.email = :email AND user.id > :id))', { email: after.email, id: after.id });
+      // `>=` first, so that the index seeks to the cursor instead of filtering every row before it.
+      query.andWhere(`${email} >= :email AND (${email} > :email OR user.id > :id)`, { email: after.email, id: after.id });
     }
-    const rows = await query.orderBy('user.email', 'ASC').addOrderBy('user.id', 'ASC').take(take).getMany();
+    const ordered = query.orderBy(email, 'ASC').addOrderBy('user.id', 'ASC').limit(take);
+    const rows = await forceIndex(ordered, 'IDX_users_tenant_email_order').getMany();
     return rows.map(toIdentityUser);
   }
 

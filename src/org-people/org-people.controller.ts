@@ -1,0 +1,26 @@
+import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Caller, CurrentCaller } from '../auth/caller';
+import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { SessionGuard } from '../auth/session.guard';
+import { FailureResponse } from '../common/failure-response';
+import { PageQueryDto } from '../common/paging';
+import { DtoPipe } from '../common/validate-body';
+import { ApiListPeople, ApiOrgPeople } from './org-people.docs';
+import { PEOPLE_ERRORS } from './org-people.messages';
+import { OrgPeopleService } from './org-people.service';
+
+@Controller('api/org/people')
+@ApiOrgPeople()
+export class OrgPeopleController {
+  constructor(private readonly service: OrgPeopleService) {}
+
+  /** Issue 12 route 6: any role of the organisation; the query is checked after the session. */
+  @Get()
+  @ApiListPeople()
+  @FailureResponse({ error: PEOPLE_ERRORS.listFailed })
+  @UseGuards(SessionGuard, OrgAdminGuard)
+  @OrgAdminMessagesFor({ notOrgUser: PEOPLE_ERRORS.notOrgUser })
+  listPeople(@CurrentCaller() caller: Caller, @Query(DtoPipe(PageQueryDto)) query: PageQueryDto) {
+    return this.service.list(caller, query);
+  }
+}
