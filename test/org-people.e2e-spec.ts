@@ -27,7 +27,7 @@ const inListOrder = (people: Shown[]) =>
 /** Issue 12 route 6: the members and open invitations of the caller's organisation, in one list. */
 describe('organisation people (issue 12)', () => {
   // Each test gets its own tenant, whose owner's e-mail sorts first.
-  const { t, factory, org } = useOrganisationSuite({ ownerSortsFirst: true });
+  const { t, factory, org, notOrgUsers } = useOrganisationSuite({ ownerSortsFirst: true });
 
   /** A member of the test's tenant whose e-mail starts with `name` (so that the test picks the order). */
   const member = (name: string, role = 'member', email = `${name}-${org.sequence++}@example.com`) => factory.member(org.tenant.id, { role, email });
@@ -214,11 +214,7 @@ describe('organisation people (issue 12)', () => {
       expect(res.body).toEqual(UNAUTHORIZED);
     });
 
-    it.each([
-      ['not an org user', () => factory.user({ tenantId: org.tenant.id, role: 'owner' })],
-      ['an org user without a tenant', () => factory.user({ userType: 'org', role: 'owner' })],
-      ['a super-admin outside any organisation', () => factory.superAdmin()],
-    ])('a caller who is %s is 403 "Only organisation users can access this"', async (_, makeCaller) => {
+    it.each(notOrgUsers)('a caller who is %s is 403 "Only organisation users can access this"', async (_, makeCaller) => {
       const res = await list('', await sessionCookie(t, await makeCaller()));
       expect(res.status).toBe(403);
       expect(res.body).toEqual(PEOPLE_ERRORS.notOrgUser);

@@ -5,7 +5,7 @@ import { TestUser } from './support/test-identity';
 
 describe('DELETE /api/org/users/{id} (spec 4.10)', () => {
   // Each test gets its own tenant and owner.
-  const { t, factory, org } = useOrganisationSuite();
+  const { t, factory, org, notOrgUsers } = useOrganisationSuite();
 
   const remove = (id: string, cookie?: string) => {
     const request = t.http.delete(`/api/org/users/${encodeURIComponent(id)}`);
@@ -83,11 +83,7 @@ describe('DELETE /api/org/users/{id} (spec 4.10)', () => {
     expect(res.body).toEqual(UNAUTHORIZED);
   });
 
-  it.each([
-    ['not an org user', () => factory.user({ tenantId: org.tenant.id, role: 'owner' })],
-    ['an org user without a tenant', () => factory.user({ userType: 'org', role: 'owner' })],
-    ['a super-admin outside any organisation', () => factory.superAdmin()],
-  ])('rule 2: a caller who is %s is 403 "Only organisation users can access this"', async (_, makeCaller) => {
+  it.each(notOrgUsers)('rule 2: a caller who is %s is 403 "Only organisation users can access this"', async (_, makeCaller) => {
     const member = await factory.member(org.tenant.id, { role: 'member' });
     const res = await remove(member.id, await sessionCookie(t, await makeCaller()));
     expect(res.status).toBe(403);

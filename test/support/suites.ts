@@ -48,17 +48,32 @@ export interface OrganisationSuiteOptions {
   ownerSortsFirst?: boolean;
 }
 
+export interface OrganisationSuite extends AppSuite {
+  org: Organisation;
+  /**
+   * Callers that org routes refuse with "Only organisation users can access this", for `it.each`:
+   * what each one is, and how to make one.
+   */
+  notOrgUsers: [string, () => Promise<TestUser>][];
+}
+
 /**
  * useTestApp, and before each test a fresh tenant with a signed-in owner:
  * `const { t, factory, org } = useOrganisationSuite();`, then `org.tenant`, `org.ownerCookie`.
  */
-export function useOrganisationSuite(options: OrganisationSuiteOptions = {}): AppSuite & { org: Organisation } {
+export function useOrganisationSuite(options: OrganisationSuiteOptions = {}): OrganisationSuite {
   const suite = useTestApp(options.app);
+  const { factory } = suite;
   const org = { sequence: 0 } as Organisation;
   beforeEach(async () => {
     const owner = options.ownerSortsFirst ? { email: `a-owner-${org.sequence++}@example.com` } : {};
     const inviter = await newInviter(suite.t, {}, owner);
     Object.assign(org, { tenant: inviter.tenant, owner: inviter.user, ownerCookie: inviter.cookie });
   });
-  return { ...suite, org };
+  const notOrgUsers: OrganisationSuite['notOrgUsers'] = [
+    ['not an org user', () => factory.user({ tenantId: org.tenant.id, role: 'owner' })],
+    ['an org user without a tenant', () => factory.user({ userType: 'org', role: 'owner' })],
+    ['a super-admin outside any organisation', () => factory.superAdmin()],
+  ];
+  return { ...suite, org, notOrgUsers };
 }
