@@ -1,6 +1,6 @@
-import { factories, sessionCookie } from './support/factories';
+import { sessionCookie } from './support/factories';
 import { FORBIDDEN, SUPER_ADMIN_ERRORS, USER_NOT_FOUND } from './support/spec-bodies';
-import { createTestApp, TestApp } from './support/test-app';
+import { useTestApp } from './support/suites';
 import { TestUser } from './support/test-identity';
 
 const userBody = (user: TestUser) => ({
@@ -12,15 +12,12 @@ const userBody = (user: TestUser) => ({
 });
 
 describe('admin users and super-admins (spec 4.5–4.8)', () => {
-  let t: TestApp;
-  let factory: ReturnType<typeof factories>;
+  const { t, factory } = useTestApp();
   let caller: TestUser;
   let admin: string;
   let member: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    factory = factories(t);
     caller = await factory.superAdmin({ id: 'aaa-caller' });
     admin = await sessionCookie(t, caller);
     member = await sessionCookie(t, await factory.member('tenant-1', { role: 'owner' }));
@@ -268,8 +265,6 @@ describe('admin users and super-admins (spec 4.5–4.8)', () => {
   describe('identity store failures (spec 4.5–4.8 rule "Failure")', () => {
     const fail = (method: 'listSuperAdmins' | 'findByEmail' | 'findById' | 'deleteUser', message: string) =>
       jest.spyOn(t.identity, method).mockRejectedValueOnce(new Error(message));
-
-    afterEach(() => jest.restoreAllMocks());
 
     it('list failure: 500 {error:"Failed to list super admins", details}', async () => {
       fail('listSuperAdmins', 'store down');

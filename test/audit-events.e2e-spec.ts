@@ -1,8 +1,8 @@
 import { AuditEvent, toAuditEvent } from '../src/audit/audit-event';
-import { AuditEventEntity, InvitationEntity, TenantEntity } from '../src/database/entities';
-import { factories, sessionCookie } from './support/factories';
+import { AuditEventEntity, InvitationEntity } from '../src/database/entities';
+import { sessionCookie } from './support/factories';
 import { ISO_8601, UUID } from './support/spec-bodies';
-import { createTestApp, TestApp } from './support/test-app';
+import { useOrganisationSuite } from './support/suites';
 import { TestUser } from './support/test-identity';
 
 /**
@@ -10,24 +10,11 @@ import { TestUser } from './support/test-identity';
  * a refused change stores none. Runs on SQLite, MariaDB and in Cognito mode.
  */
 describe('audit events written by the spec routes (issue 14)', () => {
-  let t: TestApp;
-  let factory: ReturnType<typeof factories>;
-  let tenant: TenantEntity;
-  let owner: TestUser;
-  let ownerCookie: string;
+  const { t, factory, org } = useOrganisationSuite();
   let root: TestUser;
   let rootCookie: string;
 
-  beforeAll(async () => {
-    t = await createTestApp();
-    factory = factories(t);
-  });
-  afterAll(() => t.close());
-
   beforeEach(async () => {
-    tenant = await factory.tenant();
-    owner = await factory.member(tenant.id, { role: 'owner' });
-    ownerCookie = await sessionCookie(t, owner);
     root = await factory.superAdmin();
     rootCookie = await sessionCookie(t, root);
   });
@@ -35,7 +22,7 @@ describe('audit events written by the spec routes (issue 14)', () => {
   /** The stored events about this target (by id, or by e-mail for an invitation), as the API shows them. */
   const eventsAbout = async (where: { targetId?: string; targetEmail?: string }): Promise<AuditEvent[]> =>
     (await t.dataSource.getRepository(AuditEventEntity).find({ where, order: { occurredAt: 'ASC', id: 'ASC' } })).map(toAuditEvent);
-  const ownerActor = () => ({ id: owner.id, email: owner.email });
+  const ownerActor = () => ({ id: org.owner.id, email: org.owner.email });
   const rootActor = () => ({ id: root.id, email: root.email });
   const occurred = { id: expect.stringMatching(UUID), occurredAt: expect.stringMatching(ISO_8601) };
 
@@ -67,14 +54,14 @@ describe('audit events written by the spec routes (issue 14)', () => {
   describe('POST /api/org/invite', () => {
     it('invitation.created: the invitation is named by e-mail, never by its id (the token)', async () => {
       const email = `new-${Date.now()}@example.com`;
-      const res = await t.http.post('/api/org/invite').set('Cookie', ownerCookie).send({ email: email.toUpperCase(), role: 'admin' });
+      const res = await t.http.post('/api/org/invite').set('Cookie', org.ownerCookie).send({ email: email.toUpperCase(), role: 'admin' });
       expect(res.status).toBe(200);
       const events = await eventsAbout({ targetEmail: email });
       expect(events).toEqual([
         {
           ...occurred,
           type: 'invitation.created',
-          tenantId: tenant.id,
+          tenantId: org.tenant.id,
           actor: ownerActor(),
           target: { type: 'invitation', id: null, email },
           data: { role: 'admin', expiresAt: res.body.invitation.expiresAt },
@@ -84,8 +71,8 @@ describe('audit events written by the spec routes (issue 14)', () => {
     });
 
     it('a refused invitation (already a member, 400) stores no event', async () => {
-      const member = await factory.member(tenant.id, { role: 'member' });
-      const res = await t.http.post('/api/org/invite').set('Cookie', ownerCookie).send({ email: member.email, role: 'member' });
+      const member = await factory.member(org.tenant.id, { role: 'member' });
+      const res = await t.http.post('/api/org/invite').set('Cookie', org.ownerCookie).send({ email: member.email, role: 'member' });
       expect(res.status).toBe(400);
       expect(await eventsAbout({ targetEmail: member.email })).toEqual([]);
     });
@@ -93,19 +80,19 @@ describe('audit events written by the spec routes (issue 14)', () => {
 
   describe('GET and POST /api/invitations/{token}', () => {
     const invitation = (overrides: Partial<InvitationEntity> = {}) =>
-      factory.invitation({ tenantId: tenant.id, email: `invitee-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, ...overrides });
+      factory.invitation({ tenantId: org.tenant.id, email: `invitee-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, ...overrides });
 
     it('invitation.accepted, with no actor: the accept is public', async () => {
-      const row = await invitation({ role: 'admin', invitedBy: owner.id });
+      const row = await invitation({ role: 'admin', invitedBy: org.owner.id });
       expect((await t.http.post(`/api/invitations/${row.id}`)).status).toBe(200);
       expect(await eventsAbout({ targetEmail: row.email })).toEqual([
         {
           ...occurred,
           type: 'invitation.accepted',
-          tenantId: tenant.id,
+          tenantId: org.tenant.id,
           actor: null,
           target: { type: 'invitation', id: null, email: row.email },
-          data: { role: 'admin', invitedBy: owner.id },
+          data: { role: 'admin', invitedBy: org.owner.id },
         },
       ]);
     });
@@ -127,7 +114,7 @@ describe('audit events written by the spec routes (issue 14)', () => {
         {
           ...occurred,
           type: 'invitation.expired',
-          tenantId: tenant.id,
+          tenantId: org.tenant.id,
           actor: null,
           target: { type: 'invitation', id: null, email: row.email },
           data: { role: 'member', expiresAt: '2026-01-01T00:00:00.000Z' },
@@ -138,13 +125,13 @@ describe('audit events written by the spec routes (issue 14)', () => {
 
   describe('DELETE /api/org/users/{id}', () => {
     it('member.removed, recorded after the identity store removed the member, with the role they had', async () => {
-      const member = await factory.member(tenant.id, { role: 'admin' });
-      expect((await t.http.delete(`/api/org/users/${member.id}`).set('Cookie', ownerCookie)).status).toBe(200);
+      const member = await factory.member(org.tenant.id, { role: 'admin' });
+      expect((await t.http.delete(`/api/org/users/${member.id}`).set('Cookie', org.ownerCookie)).status).toBe(200);
       expect(await eventsAbout({ targetId: member.id })).toEqual([
         {
           ...occurred,
           type: 'member.removed',
-          tenantId: tenant.id,
+          tenantId: org.tenant.id,
           actor: ownerActor(),
           target: { type: 'user', id: member.id, email: member.email },
           data: { role: 'admin' },
@@ -153,16 +140,16 @@ describe('audit events written by the spec routes (issue 14)', () => {
     });
 
     it('a refused removal (admins cannot remove owners, 403) stores no event', async () => {
-      const admin = await factory.member(tenant.id, { role: 'admin' });
-      const res = await t.http.delete(`/api/org/users/${owner.id}`).set('Cookie', await sessionCookie(t, admin));
+      const admin = await factory.member(org.tenant.id, { role: 'admin' });
+      const res = await t.http.delete(`/api/org/users/${org.owner.id}`).set('Cookie', await sessionCookie(t, admin));
       expect(res.status).toBe(403);
-      expect(await eventsAbout({ targetId: owner.id })).toEqual([]);
+      expect(await eventsAbout({ targetId: org.owner.id })).toEqual([]);
     });
   });
 
   describe('POST /api/admin/super-admins', () => {
     it('super_admin.granted, with no tenant: the role is the platform\'s', async () => {
-      const user = await factory.member(tenant.id, { role: 'member' });
+      const user = await factory.member(org.tenant.id, { role: 'member' });
       expect((await t.http.post('/api/admin/super-admins').set('Cookie', rootCookie).send({ email: user.email })).status).toBe(200);
       expect(await eventsAbout({ targetId: user.id })).toEqual([
         {
@@ -185,13 +172,13 @@ describe('audit events written by the spec routes (issue 14)', () => {
 
   describe('DELETE /api/admin/users/{id}', () => {
     it("user.deleted, filed under the user's tenant", async () => {
-      const member = await factory.member(tenant.id, { role: 'member' });
+      const member = await factory.member(org.tenant.id, { role: 'member' });
       expect((await t.http.delete(`/api/admin/users/${member.id}`).set('Cookie', rootCookie)).status).toBe(200);
       expect(await eventsAbout({ targetId: member.id })).toEqual([
         {
           ...occurred,
           type: 'user.deleted',
-          tenantId: tenant.id,
+          tenantId: org.tenant.id,
           actor: rootActor(),
           target: { type: 'user', id: member.id, email: member.email },
           data: { platformRole: null, role: 'member' },
@@ -207,15 +194,15 @@ describe('audit events written by the spec routes (issue 14)', () => {
 
   describe('DELETE /api/org/invitations/{id}', () => {
     it('invitation.revoked, with the status it had, in the revocation\'s transaction; revoking again stores nothing', async () => {
-      const row = await factory.invitation({ tenantId: tenant.id, email: `revoked-${Date.now()}@example.com`, role: 'member' });
-      expect((await t.http.delete(`/api/org/invitations/${row.id}`).set('Cookie', ownerCookie)).status).toBe(200);
-      expect((await t.http.delete(`/api/org/invitations/${row.id}`).set('Cookie', ownerCookie)).status).toBe(200);
+      const row = await factory.invitation({ tenantId: org.tenant.id, email: `revoked-${Date.now()}@example.com`, role: 'member' });
+      expect((await t.http.delete(`/api/org/invitations/${row.id}`).set('Cookie', org.ownerCookie)).status).toBe(200);
+      expect((await t.http.delete(`/api/org/invitations/${row.id}`).set('Cookie', org.ownerCookie)).status).toBe(200);
       const events = await eventsAbout({ targetEmail: row.email });
       expect(events).toEqual([
         {
           ...occurred,
           type: 'invitation.revoked',
-          tenantId: tenant.id,
+          tenantId: org.tenant.id,
           actor: ownerActor(),
           target: { type: 'invitation', id: null, email: row.email },
           data: { role: 'member', statusBefore: 'pending' },
@@ -225,23 +212,23 @@ describe('audit events written by the spec routes (issue 14)', () => {
     });
 
     it('a refused revocation (already accepted, 400) stores no event', async () => {
-      const row = await factory.invitation({ tenantId: tenant.id, email: `accepted-${Date.now()}@example.com`, status: 'accepted' });
-      expect((await t.http.delete(`/api/org/invitations/${row.id}`).set('Cookie', ownerCookie)).status).toBe(400);
+      const row = await factory.invitation({ tenantId: org.tenant.id, email: `accepted-${Date.now()}@example.com`, status: 'accepted' });
+      expect((await t.http.delete(`/api/org/invitations/${row.id}`).set('Cookie', org.ownerCookie)).status).toBe(400);
       expect(await eventsAbout({ targetEmail: row.email })).toEqual([]);
     });
   });
 
   describe('POST /api/org/invitations/{id}/resend', () => {
     it('invitation.resent for the new invitation, and no invitation.created', async () => {
-      const row = await factory.invitation({ tenantId: tenant.id, email: `resent-${Date.now()}@example.com`, role: 'admin' });
-      const res = await t.http.post(`/api/org/invitations/${row.id}/resend`).set('Cookie', ownerCookie);
+      const row = await factory.invitation({ tenantId: org.tenant.id, email: `resent-${Date.now()}@example.com`, role: 'admin' });
+      const res = await t.http.post(`/api/org/invitations/${row.id}/resend`).set('Cookie', org.ownerCookie);
       expect(res.status).toBe(200);
       const events = await eventsAbout({ targetEmail: row.email });
       expect(events).toEqual([
         {
           ...occurred,
           type: 'invitation.resent',
-          tenantId: tenant.id,
+          tenantId: org.tenant.id,
           actor: ownerActor(),
           target: { type: 'invitation', id: null, email: row.email },
           data: { role: 'admin', expiresAt: res.body.invitation.expiresAt },
@@ -253,14 +240,14 @@ describe('audit events written by the spec routes (issue 14)', () => {
 
   describe('PATCH /api/org/members/{id}', () => {
     it('member.role_changed, with the role before and after', async () => {
-      const member = await factory.member(tenant.id, { role: 'member' });
-      const res = await t.http.patch(`/api/org/members/${member.id}`).set('Cookie', ownerCookie).send({ role: 'admin' });
+      const member = await factory.member(org.tenant.id, { role: 'member' });
+      const res = await t.http.patch(`/api/org/members/${member.id}`).set('Cookie', org.ownerCookie).send({ role: 'admin' });
       expect(res.status).toBe(200);
       expect(await eventsAbout({ targetId: member.id })).toEqual([
         {
           ...occurred,
           type: 'member.role_changed',
-          tenantId: tenant.id,
+          tenantId: org.tenant.id,
           actor: ownerActor(),
           target: { type: 'user', id: member.id, email: member.email },
           data: { roleBefore: 'member', roleAfter: 'admin' },
@@ -269,9 +256,9 @@ describe('audit events written by the spec routes (issue 14)', () => {
     });
 
     it('a refused change (own role, 400) stores no event', async () => {
-      const res = await t.http.patch(`/api/org/members/${owner.id}`).set('Cookie', ownerCookie).send({ role: 'admin' });
+      const res = await t.http.patch(`/api/org/members/${org.owner.id}`).set('Cookie', org.ownerCookie).send({ role: 'admin' });
       expect(res.status).toBe(400);
-      expect(await eventsAbout({ targetId: owner.id })).toEqual([]);
+      expect(await eventsAbout({ targetId: org.owner.id })).toEqual([]);
     });
   });
 });

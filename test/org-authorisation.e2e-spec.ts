@@ -1,8 +1,7 @@
-import { InvitationEntity, TenantEntity } from '../src/database/entities';
-import { factories, sessionCookie } from './support/factories';
-import { newInviter } from './support/inviting';
+import { InvitationEntity } from '../src/database/entities';
+import { sessionCookie } from './support/factories';
 import { INVITE_ERRORS, REMOVE_MEMBER_ERRORS } from './support/spec-bodies';
-import { createTestApp, TestApp } from './support/test-app';
+import { useOrganisationSuite } from './support/suites';
 import { TestUser } from './support/test-identity';
 
 /**
@@ -11,23 +10,12 @@ import { TestUser } from './support/test-identity';
  * Each caller below holds a token issued before the change; the store no longer agrees with it.
  */
 describe('org routes: authorisation that takes effect at once', () => {
-  let t: TestApp;
-  let factory: ReturnType<typeof factories>;
-  let tenant: TenantEntity;
-  let owner: TestUser;
+  const { t, factory, org } = useOrganisationSuite();
   let admin: TestUser;
   let adminCookie: string;
 
-  beforeAll(async () => {
-    t = await createTestApp();
-    factory = factories(t);
-  });
-  afterAll(() => t.close());
-  afterEach(() => jest.restoreAllMocks());
-
   beforeEach(async () => {
-    ({ tenant, user: owner } = await newInviter(t));
-    admin = await factory.member(tenant.id, { role: 'admin' });
+    admin = await factory.member(org.tenant.id, { role: 'admin' });
     adminCookie = await sessionCookie(t, admin); // issued now, before the change each test makes
   });
 
@@ -36,7 +24,7 @@ describe('org routes: authorisation that takes effect at once', () => {
     [
       "a removed admin's old token",
       async () => {
-        const res = await t.http.delete(`/api/org/users/${admin.id}`).set('Cookie', await sessionCookie(t, owner));
+        const res = await t.http.delete(`/api/org/users/${admin.id}`).set('Cookie', await sessionCookie(t, org.owner));
         expect(res.status).toBe(200);
       },
       INVITE_ERRORS.notOrgUser,
@@ -52,7 +40,7 @@ describe('org routes: authorisation that takes effect at once', () => {
     ],
   ];
 
-  const invitationRows = () => t.dataSource.getRepository(InvitationEntity).findBy({ tenantId: tenant.id });
+  const invitationRows = () => t.dataSource.getRepository(InvitationEntity).findBy({ tenantId: org.tenant.id });
 
   describe('POST /api/org/invite', () => {
     const invite = (cookie: string, body: object = { email: 'outsider@example.com', role: 'admin' }) =>
@@ -80,7 +68,7 @@ describe('org routes: authorisation that takes effect at once', () => {
     });
 
     it('the claims are checked before the store: a member token is 403 without reading the store', async () => {
-      const member = await factory.member(tenant.id, { role: 'member' });
+      const member = await factory.member(org.tenant.id, { role: 'member' });
       const reads = jest.spyOn(t.identity, 'findById');
       const res = await invite(await sessionCookie(t, member));
       expect(res.status).toBe(403);
@@ -108,24 +96,24 @@ describe('org routes: authorisation that takes effect at once', () => {
 
     it.each(changes)('%s is refused with the spec message for the stored values, and nobody is removed', async (_, change, __, expected) => {
       await change();
-      const res = await remove(owner.id, adminCookie);
+      const res = await remove(org.owner.id, adminCookie);
       expect(res.status).toBe(403);
       expect(res.body).toEqual(expected);
-      expect(await t.identity.findById(owner.id)).toMatchObject({ tenantId: tenant.id, role: 'owner' });
+      expect(await t.identity.findById(org.owner.id)).toMatchObject({ tenantId: org.tenant.id, role: 'owner' });
     });
 
     it('an owner demoted to admin acts as an admin at once: 403 "Admins cannot remove owners"', async () => {
-      const otherOwner = await factory.member(tenant.id, { role: 'owner' });
-      const ownerCookie = await sessionCookie(t, owner);
-      await t.testIdentity.updateUser(owner.id, { role: 'admin' });
+      const otherOwner = await factory.member(org.tenant.id, { role: 'owner' });
+      const ownerCookie = await sessionCookie(t, org.owner);
+      await t.testIdentity.updateUser(org.owner.id, { role: 'admin' });
       const res = await remove(otherOwner.id, ownerCookie);
       expect(res.status).toBe(403);
       expect(res.body).toEqual(REMOVE_MEMBER_ERRORS.adminCannotRemoveOwner);
-      expect(await t.identity.findById(otherOwner.id)).toMatchObject({ tenantId: tenant.id, role: 'owner' });
+      expect(await t.identity.findById(otherOwner.id)).toMatchObject({ tenantId: org.tenant.id, role: 'owner' });
     });
 
     it('costs one identity-store read of the caller (and the spec\'s read of the target)', async () => {
-      const member = await factory.member(tenant.id, { role: 'member' });
+      const member = await factory.member(org.tenant.id, { role: 'member' });
       const reads = jest.spyOn(t.identity, 'findById');
       const res = await remove(member.id, adminCookie);
       expect(res.status).toBe(200);
@@ -134,7 +122,7 @@ describe('org routes: authorisation that takes effect at once', () => {
 
     it('an identity store that fails is the spec\'s 500 "Failed to remove user"', async () => {
       jest.spyOn(t.identity, 'findById').mockRejectedValue(new Error('store down'));
-      const res = await remove(owner.id, adminCookie);
+      const res = await remove(org.owner.id, adminCookie);
       expect(res.status).toBe(500);
       expect(res.body).toEqual(REMOVE_MEMBER_ERRORS.removeFailed);
     });

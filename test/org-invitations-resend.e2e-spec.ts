@@ -1,41 +1,24 @@
 import { In } from 'typeorm';
-import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../src/database/entities';
+import { InvitationEmailOutboxEntity, InvitationEntity } from '../src/database/entities';
 import { InvitationsStore } from '../src/invitations/invitations.store';
-import { factories, sessionCookie } from './support/factories';
-import { newInviter } from './support/inviting';
+import { sessionCookie } from './support/factories';
 import { INVITATION_GET, INVITE_ERRORS, ORG_INVITATION_ERRORS, UNAUTHORIZED, UUID } from './support/spec-bodies';
-import { createTestApp, TestApp } from './support/test-app';
-import { TestUser } from './support/test-identity';
+import { useOrganisationSuite } from './support/suites';
 
 const DAY = 24 * 3600 * 1000;
 
 /** Issue 12 route 5: POST /api/org/invitations/{id}/resend. */
 describe('POST /api/org/invitations/{id}/resend (issue 12)', () => {
-  let t: TestApp;
-  let factory: ReturnType<typeof factories>;
-  let tenant: TenantEntity;
-  let owner: TestUser;
-  let ownerCookie: string;
+  // A limit of 3 an hour, so that the shared counter shows within a few requests.
+  const { t, factory, org } = useOrganisationSuite({ app: { env: { INVITE_RATE_LIMIT: '3' } } });
 
-  beforeAll(async () => {
-    // A limit of 3 an hour, so that the shared counter shows within a few requests.
-    t = await createTestApp({ env: { INVITE_RATE_LIMIT: '3' } });
-    factory = factories(t);
-  });
-  afterAll(() => t.close());
-  afterEach(() => jest.restoreAllMocks());
-
-  beforeEach(async () => {
-    ({ tenant, user: owner, cookie: ownerCookie } = await newInviter(t));
-  });
-
-  const resend = (id: string, cookie: string | null = ownerCookie) => {
+  const resend = (id: string, cookie: string | null = org.ownerCookie) => {
     const request = t.http.post(`/api/org/invitations/${encodeURIComponent(id)}/resend`).set('Host', 'portal.example.com');
     return cookie ? request.set('Cookie', cookie) : request;
   };
   const invitation = (overrides: Partial<InvitationEntity> = {}) =>
-    factory.invitation({ tenantId: tenant.id, invitedBy: 'someone-else', role: 'admin', createdAt: new Date(Date.now() - 2 * DAY), ...overrides });
-  const rows = () => t.dataSource.getRepository(InvitationEntity).find({ where: { tenantId: tenant.id }, order: { createdAt: 'ASC' } });
+    factory.invitation({ tenantId: org.tenant.id, invitedBy: 'someone-else', role: 'admin', createdAt: new Date(Date.now() - 2 * DAY), ...overrides });
+  const rows = () => t.dataSource.getRepository(InvitationEntity).find({ where: { tenantId: org.tenant.id }, order: { createdAt: 'ASC' } });
   const outbox = (ids: string[]) => t.dataSource.getRepository(InvitationEmailOutboxEntity).findBy({ invitationId: In(ids) });
   const live = (all: InvitationEntity[]) => all.filter((row) => row.status === 'pending');
 
@@ -59,14 +42,14 @@ describe('POST /api/org/invitations/{id}/resend (issue 12)', () => {
 
     expect(await rows()).toEqual([
       { ...old, status: 'revoked' },
-      { id, tenantId: tenant.id, email: old.email, role: 'admin', status: 'pending', expiresAt: new Date(expiresAt), invitedBy: owner.id, createdAt: expect.any(Date) },
+      { id, tenantId: org.tenant.id, email: old.email, role: 'admin', status: 'pending', expiresAt: new Date(expiresAt), invitedBy: org.owner.id, createdAt: expect.any(Date) },
     ]);
     const mails = await outbox([old.id, id]);
     expect(mails).toEqual([expect.objectContaining({ invitationId: id })]);
     expect(JSON.parse(mails[0].payload)).toMatchObject({
       to: old.email,
-      tenantName: tenant.name,
-      inviterEmail: owner.email,
+      tenantName: org.tenant.name,
+      inviterEmail: org.owner.email,
       role: 'admin',
       link: `https://portal.example.com/invitations/${id}`,
     });
@@ -103,14 +86,14 @@ describe('POST /api/org/invitations/{id}/resend (issue 12)', () => {
     const old = await invitation();
     const anonymous = await resend(old.id, null);
     expect([anonymous.status, anonymous.body]).toEqual([401, UNAUTHORIZED]);
-    const member = await resend(old.id, await sessionCookie(t, await factory.member(tenant.id, { role: 'member' })));
+    const member = await resend(old.id, await sessionCookie(t, await factory.member(org.tenant.id, { role: 'member' })));
     expect([member.status, member.body]).toEqual([403, ORG_INVITATION_ERRORS.notOwnerOrAdmin]);
     expect(await rows()).toEqual([old]);
   });
 
   it('counts towards the caller\'s hourly limit, shared with POST /api/org/invite: then 429 as spec 4.9, with Retry-After', async () => {
     const old = await invitation();
-    const invited = await t.http.post('/api/org/invite').set('Cookie', ownerCookie).send({ email: 'one@example.com', role: 'member' });
+    const invited = await t.http.post('/api/org/invite').set('Cookie', org.ownerCookie).send({ email: 'one@example.com', role: 'member' });
     expect(invited.status).toBe(200);
     const first = await resend(old.id);
     expect(first.status).toBe(200);
@@ -120,7 +103,7 @@ describe('POST /api/org/invitations/{id}/resend (issue 12)', () => {
     expect(third.status).toBe(429);
     expect(third.body).toEqual(INVITE_ERRORS.rateLimited);
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
-    const fourth = await t.http.post('/api/org/invite').set('Cookie', ownerCookie).send({ email: 'two@example.com', role: 'member' });
+    const fourth = await t.http.post('/api/org/invite').set('Cookie', org.ownerCookie).send({ email: 'two@example.com', role: 'member' });
     expect(fourth.status).toBe(429);
     // The refused resend changed nothing: the last new invitation is still the live one.
     expect(live(await rows()).map((row) => row.id).sort()).toEqual([invited.body.invitation.id, second.body.invitation.id].sort());
@@ -150,7 +133,7 @@ describe('POST /api/org/invitations/{id}/resend (issue 12)', () => {
 
   it('a resend racing a revoke leaves at most one live invitation, and the answers agree with the rows', async () => {
     const old = await invitation();
-    const [resent, revoked] = await Promise.all([resend(old.id), t.http.delete(`/api/org/invitations/${old.id}`).set('Cookie', ownerCookie)]);
+    const [resent, revoked] = await Promise.all([resend(old.id), t.http.delete(`/api/org/invitations/${old.id}`).set('Cookie', org.ownerCookie)]);
     expect(revoked.status).toBe(200);
     const all = await rows();
     expect(all.find((row) => row.id === old.id)!.status).toBe('revoked');

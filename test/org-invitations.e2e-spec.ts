@@ -1,37 +1,19 @@
-import { InvitationEntity, TenantEntity } from '../src/database/entities';
+import { InvitationEntity } from '../src/database/entities';
 import { InvitationsStore } from '../src/invitations/invitations.store';
-import { factories, sessionCookie } from './support/factories';
-import { newInviter } from './support/inviting';
+import { sessionCookie } from './support/factories';
 import { pagePath } from './support/invitation-page';
 import { INVITATION_GET, INVITATION_POST, ORG_INVITATION_ERRORS, PAGING_ERRORS, UNAUTHORIZED } from './support/spec-bodies';
-import { createTestApp, TestApp } from './support/test-app';
-import { TestUser } from './support/test-identity';
+import { useOrganisationSuite } from './support/suites';
 
 const DAY = 24 * 3600 * 1000;
 
 /** Issue 12 routes 3 and 4: an organisation's invitations, listed and revoked by its owners and admins. */
 describe('organisation invitations (issue 12)', () => {
-  let t: TestApp;
-  let factory: ReturnType<typeof factories>;
-  let tenant: TenantEntity;
-  let owner: TestUser;
-  let ownerCookie: string;
-  let sequence = 0;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    factory = factories(t);
-  });
-  afterAll(() => t.close());
-  afterEach(() => jest.restoreAllMocks());
-
-  beforeEach(async () => {
-    ({ tenant, user: owner, cookie: ownerCookie } = await newInviter(t));
-  });
+  const { t, factory, org } = useOrganisationSuite();
 
   /** An invitation of the test's tenant to an address that starts with `name`, so that the test picks the order. */
   const invitation = (name: string, overrides: Partial<InvitationEntity> = {}) =>
-    factory.invitation({ tenantId: tenant.id, email: `${name}-${sequence++}@example.com`, invitedBy: owner.id, ...overrides });
+    factory.invitation({ tenantId: org.tenant.id, email: `${name}-${org.sequence++}@example.com`, invitedBy: org.owner.id, ...overrides });
   const past = () => new Date(Date.now() - DAY);
   const shown = (row: InvitationEntity, status: string = row.status) => ({
     id: row.id,
@@ -45,7 +27,7 @@ describe('organisation invitations (issue 12)', () => {
   const stored = (id: string) => t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id });
 
   describe('GET /api/org/invitations', () => {
-    const list = (query = '', cookie: string | null = ownerCookie) => {
+    const list = (query = '', cookie: string | null = org.ownerCookie) => {
       const request = t.http.get(`/api/org/invitations${query}`);
       return cookie ? request.set('Cookie', cookie) : request;
     };
@@ -95,7 +77,7 @@ describe('organisation invitations (issue 12)', () => {
     it('pages by limit and cursor, stable by e-mail then id, with no nextCursor on the last page', async () => {
       const rows = [await invitation('a'), await invitation('b'), await invitation('c')];
       // The same address twice: the id breaks the tie.
-      rows.push(await factory.invitation({ tenantId: tenant.id, email: rows[2].email }));
+      rows.push(await factory.invitation({ tenantId: org.tenant.id, email: rows[2].email }));
       rows.sort((x, y) => (x.email === y.email ? (x.id < y.id ? -1 : 1) : x.email < y.email ? -1 : 1));
       const first = await list('?limit=3');
       expect(first.body).toEqual({ invitations: rows.slice(0, 3).map((row) => shown(row)), nextCursor: expect.any(String) });
@@ -112,7 +94,7 @@ describe('organisation invitations (issue 12)', () => {
       await invitation('0-before');
       const d = await invitation('d');
       const c = (await list('?status=pending')).body.invitations.find((row: { email: string }) => row.email.startsWith('c-'));
-      expect((await t.http.delete(`/api/org/invitations/${c.id}`).set('Cookie', ownerCookie)).status).toBe(200);
+      expect((await t.http.delete(`/api/org/invitations/${c.id}`).set('Cookie', org.ownerCookie)).status).toBe(200);
       const rest = await list(`?status=pending&cursor=${first.body.nextCursor}`);
       expect(rest.body.invitations.map((row: { id: string }) => row.id)).toEqual([d.id, e.id]);
     });
@@ -142,7 +124,7 @@ describe('organisation invitations (issue 12)', () => {
 
     it('a member is 403 "Only owner or admin can manage invitations": the id is the token', async () => {
       await invitation('a');
-      const res = await list('', await sessionCookie(t, await factory.member(tenant.id, { role: 'member' })));
+      const res = await list('', await sessionCookie(t, await factory.member(org.tenant.id, { role: 'member' })));
       expect(res.status).toBe(403);
       expect(res.body).toEqual(ORG_INVITATION_ERRORS.notOwnerOrAdmin);
     });
@@ -156,7 +138,7 @@ describe('organisation invitations (issue 12)', () => {
   });
 
   describe('DELETE /api/org/invitations/{id}', () => {
-    const revoke = (id: string, cookie: string | null = ownerCookie) => {
+    const revoke = (id: string, cookie: string | null = org.ownerCookie) => {
       const request = t.http.delete(`/api/org/invitations/${encodeURIComponent(id)}`);
       return cookie ? request.set('Cookie', cookie) : request;
     };
@@ -194,7 +176,7 @@ describe('organisation invitations (issue 12)', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ success: true });
       expect((await stored(row.id)).status).toBe('revoked');
-      const listed = await t.http.get('/api/org/invitations?status=revoked').set('Cookie', ownerCookie);
+      const listed = await t.http.get('/api/org/invitations?status=revoked').set('Cookie', org.ownerCookie);
       expect(listed.body.invitations).toEqual([shown(row, 'revoked')]);
     });
 
@@ -244,7 +226,7 @@ describe('organisation invitations (issue 12)', () => {
 
     it('a member is 403 "Only owner or admin can manage invitations" and nothing changes', async () => {
       const row = await invitation('a');
-      const res = await revoke(row.id, await sessionCookie(t, await factory.member(tenant.id, { role: 'member' })));
+      const res = await revoke(row.id, await sessionCookie(t, await factory.member(org.tenant.id, { role: 'member' })));
       expect(res.status).toBe(403);
       expect(res.body).toEqual(ORG_INVITATION_ERRORS.notOwnerOrAdmin);
       expect((await stored(row.id)).status).toBe('pending');
@@ -252,7 +234,7 @@ describe('organisation invitations (issue 12)', () => {
 
     it('an admin may revoke', async () => {
       const row = await invitation('a');
-      const res = await revoke(row.id, await sessionCookie(t, await factory.member(tenant.id, { role: 'admin' })));
+      const res = await revoke(row.id, await sessionCookie(t, await factory.member(org.tenant.id, { role: 'admin' })));
       expect(res.status).toBe(200);
       expect((await stored(row.id)).status).toBe('revoked');
     });

@@ -1,11 +1,9 @@
 import { AdminUpdateUserAttributesCommand, ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { spawnSync } from 'node:child_process';
-import { TenantEntity } from '../src/database/entities';
 import { tenantGroupName } from '../src/identity/cognito/cognito-identity-store';
-import { factories, sessionCookie } from './support/factories';
 import { emulatorClient } from './support/cognito-emulator';
 import { CognitoTestIdentity } from './support/cognito-test-identity';
-import { createTestApp, TestApp } from './support/test-app';
+import { useOrganisationSuite } from './support/suites';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { TestUser } from './support/test-identity';
 
@@ -15,13 +13,18 @@ import { TestUser } from './support/test-identity';
  * for users given a tenant outside the service.
  */
 describe('tenant groups in the Cognito pool (issue 12)', () => {
+  // The suite makes the database, whose URL the CLI needs. Hooks run in the order they are
+  // registered: the database is made before the app starts on it, and dropped after it closes.
   let database: TestDatabase;
-  let t: TestApp;
   let identity: CognitoTestIdentity;
-  let factory: ReturnType<typeof factories>;
-  let tenant: TenantEntity;
-  let owner: TestUser;
-  let ownerCookie: string;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  const { t, factory, org } = useOrganisationSuite({ app: () => ({ database }) });
+  beforeAll(() => {
+    identity = t.testIdentity as CognitoTestIdentity;
+  });
+  afterAll(() => database.drop());
 
   const shell = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
   /** The back-fill as an operator runs it: `npm run cli -- cognito:sync-tenant-groups` with the server's configuration. */
@@ -38,48 +41,31 @@ describe('tenant groups in the Cognito pool (issue 12)', () => {
     return (page.Users ?? []).map((user) => user.Username).sort();
   };
   const listed = async () => {
-    const res = await t.http.get('/api/org/members').set('Cookie', ownerCookie);
+    const res = await t.http.get('/api/org/members').set('Cookie', org.ownerCookie);
     expect(res.status).toBe(200);
     return res.body.members.map((member: { id: string }) => member.id);
   };
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    t = await createTestApp({ database });
-    identity = t.testIdentity as CognitoTestIdentity;
-    factory = factories(t);
-  });
-  afterAll(async () => {
-    await t.close();
-    await database.drop();
-  });
-
-  beforeEach(async () => {
-    tenant = await factory.tenant();
-    owner = await factory.member(tenant.id, { role: 'owner' });
-    ownerCookie = await sessionCookie(t, owner);
-  });
-
   /** A member given the tenant in the pool directly, not through the service: in no group. */
   const joinedOutside = async (role = 'member') => {
     const name = `outside-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-    const user: TestUser = { id: name, email: `${name}@example.com`, platformRole: null, userType: 'org', tenantId: tenant.id, role };
+    const user: TestUser = { id: name, email: `${name}@example.com`, platformRole: null, userType: 'org', tenantId: org.tenant.id, role };
     await identity.createUser(user, { withoutTenantGroup: true });
     return user;
   };
 
   it('a user given a tenant outside the service is listed once the back-fill has run; a second run changes nothing', async () => {
     const outsider = await joinedOutside();
-    expect(await listed()).toEqual([owner.id]);
+    expect(await listed()).toEqual([org.owner.id]);
     expect(syncGroups()).toEqual({ joined: 1, left: 0 });
     // By e-mail: outside-… before user-….
-    expect(await listed()).toEqual([outsider.id, owner.id]);
-    expect(await groupMembers(tenant.id)).toEqual([owner.id, outsider.id].sort());
+    expect(await listed()).toEqual([outsider.id, org.owner.id]);
+    expect(await groupMembers(org.tenant.id)).toEqual([org.owner.id, outsider.id].sort());
     expect(syncGroups()).toEqual({ joined: 0, left: 0 });
   });
 
   it('a group member whose custom:tenant_id now names another tenant is not listed, and the back-fill moves it to that tenant\'s group', async () => {
-    const mover = await factory.member(tenant.id, { role: 'member' });
+    const mover = await factory.member(org.tenant.id, { role: 'member' });
     const other = await factory.tenant();
     await emulatorClient(process.env.E2E_COGNITO_ENDPOINT!).send(
       new AdminUpdateUserAttributesCommand({
@@ -88,27 +74,27 @@ describe('tenant groups in the Cognito pool (issue 12)', () => {
         UserAttributes: [{ Name: 'custom:tenant_id', Value: other.id }],
       }),
     );
-    expect(await listed()).toEqual([owner.id]);
+    expect(await listed()).toEqual([org.owner.id]);
     expect(syncGroups()).toEqual({ joined: 1, left: 1 });
-    expect(await groupMembers(tenant.id)).toEqual([owner.id]);
+    expect(await groupMembers(org.tenant.id)).toEqual([org.owner.id]);
     expect(await groupMembers(other.id)).toEqual([mover.id]);
   });
 
   it('PATCH /api/org/members/{id} puts a member who joined outside the service into the group, so the list shows them', async () => {
     const outsider = await joinedOutside();
-    const res = await t.http.patch(`/api/org/members/${outsider.id}`).set('Cookie', ownerCookie).send({ role: 'admin' });
+    const res = await t.http.patch(`/api/org/members/${outsider.id}`).set('Cookie', org.ownerCookie).send({ role: 'admin' });
     expect(res.status).toBe(200);
-    expect(await groupMembers(tenant.id)).toEqual([owner.id, outsider.id].sort());
-    expect(await t.identity.findById(outsider.id)).toMatchObject({ tenantId: tenant.id, role: 'admin' });
+    expect(await groupMembers(org.tenant.id)).toEqual([org.owner.id, outsider.id].sort());
+    expect(await t.identity.findById(outsider.id)).toMatchObject({ tenantId: org.tenant.id, role: 'admin' });
     expect(await listed()).toContain(outsider.id);
   });
 
   it('DELETE /api/org/users/{id} takes the member out of the group as well as clearing the attributes', async () => {
-    const member = await factory.member(tenant.id, { role: 'member' });
-    expect(await groupMembers(tenant.id)).toEqual([owner.id, member.id].sort());
-    const res = await t.http.delete(`/api/org/users/${member.id}`).set('Cookie', ownerCookie);
+    const member = await factory.member(org.tenant.id, { role: 'member' });
+    expect(await groupMembers(org.tenant.id)).toEqual([org.owner.id, member.id].sort());
+    const res = await t.http.delete(`/api/org/users/${member.id}`).set('Cookie', org.ownerCookie);
     expect(res.status).toBe(200);
-    expect(await groupMembers(tenant.id)).toEqual([owner.id]);
+    expect(await groupMembers(org.tenant.id)).toEqual([org.owner.id]);
     expect(await t.identity.findById(member.id)).toMatchObject({ tenantId: null, role: null });
   });
 });

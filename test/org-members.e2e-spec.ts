@@ -1,33 +1,15 @@
-import { TenantEntity } from '../src/database/entities';
-import { factories, sessionCookie } from './support/factories';
-import { newInviter } from './support/inviting';
+import { sessionCookie } from './support/factories';
 import { MEMBER_ERRORS, PAGING_ERRORS, UNAUTHORIZED, USER_NOT_FOUND } from './support/spec-bodies';
-import { createTestApp, TestApp } from './support/test-app';
+import { useOrganisationSuite } from './support/suites';
 import { TestUser } from './support/test-identity';
 
 /** Issue 12 routes 1 and 2: the members of the caller's organisation, and their roles. */
 describe('organisation members (issue 12)', () => {
-  let t: TestApp;
-  let factory: ReturnType<typeof factories>;
-  let tenant: TenantEntity;
-  let owner: TestUser;
-  let ownerCookie: string;
-  let sequence = 0;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    factory = factories(t);
-  });
-  afterAll(() => t.close());
-  afterEach(() => jest.restoreAllMocks());
-
   // Each test gets its own tenant, whose owner's e-mail sorts first.
-  beforeEach(async () => {
-    ({ tenant, user: owner, cookie: ownerCookie } = await newInviter(t, {}, { email: `a-owner-${sequence++}@example.com` }));
-  });
+  const { t, factory, org, notOrgUsers } = useOrganisationSuite({ ownerSortsFirst: true });
 
   /** A member of the test's tenant whose e-mail starts with `name` (so the test picks the order). */
-  const member = (name: string, role = 'member') => factory.member(tenant.id, { role, email: `${name}-${sequence++}@example.com` });
+  const member = (name: string, role = 'member') => factory.member(org.tenant.id, { role, email: `${name}-${org.sequence++}@example.com` });
   const shown = (user: TestUser) => ({ id: user.id, email: user.email, role: user.role });
   const expectRole = async (user: TestUser, role: string | null) => {
     expect(await t.identity.findById(user.id)).toMatchObject({ id: user.id, tenantId: user.tenantId, role });
@@ -42,25 +24,25 @@ describe('organisation members (issue 12)', () => {
     it('answers 200 {members:[{id,email,role}]}: the users of the caller\'s tenant, by e-mail, with no nextCursor on the last page', async () => {
       const carol = await member('c-carol', 'admin');
       const bob = await member('b-bob');
-      const res = await list(ownerCookie);
+      const res = await list(org.ownerCookie);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ members: [shown(owner), shown(bob), shown(carol)] });
+      expect(res.body).toEqual({ members: [shown(org.owner), shown(bob), shown(carol)] });
     });
 
     it('a caller only ever sees its own tenant', async () => {
       const other = await factory.tenant();
-      await factory.member(other.id, { role: 'member', email: `b-elsewhere-${sequence++}@example.com` });
-      await factory.user({ email: `b-loose-${sequence++}@example.com` });
-      const res = await list(ownerCookie);
+      await factory.member(other.id, { role: 'member', email: `b-elsewhere-${org.sequence++}@example.com` });
+      await factory.user({ email: `b-loose-${org.sequence++}@example.com` });
+      const res = await list(org.ownerCookie);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ members: [shown(owner)] });
+      expect(res.body).toEqual({ members: [shown(org.owner)] });
     });
 
     it.each(['member', 'admin'])('reads of members are open to any role of the organisation: a %s gets 200', async (role) => {
       const caller = await member('m-caller', role);
       const res = await list(await sessionCookie(t, caller));
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ members: [shown(owner), shown(caller)] });
+      expect(res.body).toEqual({ members: [shown(org.owner), shown(caller)] });
     });
 
     it('no session is 401 {"error":"Unauthorized"}', async () => {
@@ -69,11 +51,7 @@ describe('organisation members (issue 12)', () => {
       expect(res.body).toEqual(UNAUTHORIZED);
     });
 
-    it.each([
-      ['not an org user', () => factory.user({ tenantId: tenant.id, role: 'owner' })],
-      ['an org user without a tenant', () => factory.user({ userType: 'org', role: 'owner' })],
-      ['a super-admin outside any organisation', () => factory.superAdmin()],
-    ])('a caller who is %s is 403 "Only organisation users can access this"', async (_, makeCaller) => {
+    it.each(notOrgUsers)('a caller who is %s is 403 "Only organisation users can access this"', async (_, makeCaller) => {
       const res = await list(await sessionCookie(t, await makeCaller()));
       expect(res.status).toBe(403);
       expect(res.body).toEqual(MEMBER_ERRORS.notOrgUser);
@@ -89,23 +67,23 @@ describe('organisation members (issue 12)', () => {
     });
 
     it('limit pages the list; nextCursor leads to the next page and is absent on the last one', async () => {
-      const users = [owner, await member('b'), await member('c'), await member('d'), await member('e')];
-      const first = await list(ownerCookie, '?limit=2');
+      const users = [org.owner, await member('b'), await member('c'), await member('d'), await member('e')];
+      const first = await list(org.ownerCookie, '?limit=2');
       expect(first.status).toBe(200);
       expect(first.body).toEqual({ members: users.slice(0, 2).map(shown), nextCursor: expect.any(String) });
-      const second = await list(ownerCookie, `?limit=2&cursor=${first.body.nextCursor}`);
+      const second = await list(org.ownerCookie, `?limit=2&cursor=${first.body.nextCursor}`);
       expect(second.body).toEqual({ members: users.slice(2, 4).map(shown), nextCursor: expect.any(String) });
-      const last = await list(ownerCookie, `?limit=2&cursor=${second.body.nextCursor}`);
+      const last = await list(org.ownerCookie, `?limit=2&cursor=${second.body.nextCursor}`);
       expect(last.body).toEqual({ members: users.slice(4).map(shown) });
     });
 
     it('limit defaults to 50', async () => {
       for (let i = 0; i < 50; i++) await member(`m${String(i).padStart(2, '0')}`);
-      const res = await list(ownerCookie);
+      const res = await list(org.ownerCookie);
       expect(res.status).toBe(200);
       expect(res.body.members).toHaveLength(50);
       expect(res.body.nextCursor).toEqual(expect.any(String));
-      const rest = await list(ownerCookie, `?cursor=${res.body.nextCursor}`);
+      const rest = await list(org.ownerCookie, `?cursor=${res.body.nextCursor}`);
       expect(rest.body.members).toHaveLength(1);
       expect(rest.body.nextCursor).toBeUndefined();
     });
@@ -114,24 +92,24 @@ describe('organisation members (issue 12)', () => {
       const b = await member('b');
       const d = await member('d');
       const f = await member('f');
-      const first = await list(ownerCookie, '?limit=2');
-      expect(first.body.members).toEqual([shown(owner), shown(b)]);
+      const first = await list(org.ownerCookie, '?limit=2');
+      expect(first.body.members).toEqual([shown(org.owner), shown(b)]);
       // Meanwhile: one joins before the cursor, one after it, and one after it leaves.
       await member('a0');
       const e = await member('e');
       await t.testIdentity.updateUser(d.id, { tenantId: null, role: null });
-      const rest = await list(ownerCookie, `?limit=10&cursor=${first.body.nextCursor}`);
+      const rest = await list(org.ownerCookie, `?limit=10&cursor=${first.body.nextCursor}`);
       expect(rest.body).toEqual({ members: [shown(e), shown(f)] });
     });
 
     it.each(['0', '101', '-1', '1.5', 'ten', '', '1e1', ' 5'])('limit=%p is 400 with a clear message', async (limit) => {
-      const res = await list(ownerCookie, `?limit=${encodeURIComponent(limit)}`);
+      const res = await list(org.ownerCookie, `?limit=${encodeURIComponent(limit)}`);
       expect(res.status).toBe(400);
       expect(res.body).toEqual(PAGING_ERRORS.invalidLimit);
     });
 
     it('a repeated limit is 400', async () => {
-      const res = await list(ownerCookie, '?limit=1&limit=2');
+      const res = await list(org.ownerCookie, '?limit=1&limit=2');
       expect(res.status).toBe(400);
       expect(res.body).toEqual(PAGING_ERRORS.invalidLimit);
     });
@@ -145,14 +123,14 @@ describe('organisation members (issue 12)', () => {
       ['empty', ''],
       ['5,000 characters', 'A'.repeat(5_000)],
     ])('a cursor that is %s is 400 "Invalid cursor"', async (_, cursor) => {
-      const res = await list(ownerCookie, `?cursor=${encodeURIComponent(cursor)}`);
+      const res = await list(org.ownerCookie, `?cursor=${encodeURIComponent(cursor)}`);
       expect(res.status).toBe(400);
       expect(res.body).toEqual(PAGING_ERRORS.invalidCursor);
     });
 
     it('an identity store failure is 500 {"error":"Failed to list members"}', async () => {
       jest.spyOn(t.identity, 'listTenantMembers').mockRejectedValueOnce(new Error('identity store down'));
-      const res = await list(ownerCookie);
+      const res = await list(org.ownerCookie);
       expect(res.status).toBe(500);
       expect(res.body).toEqual(MEMBER_ERRORS.listFailed);
     });
@@ -166,11 +144,11 @@ describe('organisation members (issue 12)', () => {
 
     it('answers 200 {success:true, member:{id,email,role}} and updates the identity store', async () => {
       const bob = await member('b-bob');
-      const res = await patch(bob.id, { role: 'admin' }, ownerCookie);
+      const res = await patch(bob.id, { role: 'admin' }, org.ownerCookie);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ success: true, member: { ...shown(bob), role: 'admin' } });
       await expectRole(bob, 'admin');
-      const listed = await t.http.get('/api/org/members').set('Cookie', ownerCookie);
+      const listed = await t.http.get('/api/org/members').set('Cookie', org.ownerCookie);
       expect(listed.body.members).toContainEqual({ ...shown(bob), role: 'admin' });
     });
 
@@ -191,7 +169,7 @@ describe('organisation members (issue 12)', () => {
     it('a demoted admin is refused on the next request, whatever the old token says', async () => {
       const admin = await member('m-admin', 'admin');
       const adminCookie = await sessionCookie(t, admin);
-      expect((await patch(admin.id, { role: 'member' }, ownerCookie)).status).toBe(200);
+      expect((await patch(admin.id, { role: 'member' }, org.ownerCookie)).status).toBe(200);
       const target = await member('t-target');
       const res = await patch(target.id, { role: 'admin' }, adminCookie);
       expect(res.status).toBe(403);
@@ -235,7 +213,7 @@ describe('organisation members (issue 12)', () => {
       ['null', { role: null }],
     ])('a role that is %s is 400 "Invalid role. Must be owner, admin or member" and changes nothing', async (_, body) => {
       const bob = await member('b-bob');
-      const res = await patch(bob.id, body, ownerCookie);
+      const res = await patch(bob.id, body, org.ownerCookie);
       expect(res.status).toBe(400);
       expect(res.body).toEqual(MEMBER_ERRORS.invalidRole);
       await expectRole(bob, 'member');
@@ -245,7 +223,7 @@ describe('organisation members (issue 12)', () => {
       const bob = await member('b-bob');
       const res = await t.http
         .patch(`/api/org/members/${bob.id}`)
-        .set('Cookie', ownerCookie)
+        .set('Cookie', org.ownerCookie)
         .set('Content-Type', 'application/json')
         .send('["admin"]');
       expect(res.status).toBe(400);
@@ -254,20 +232,20 @@ describe('organisation members (issue 12)', () => {
     });
 
     it('the role is checked first: your own id with a bad role is "Invalid role"', async () => {
-      const res = await patch(owner.id, { role: 'king' }, ownerCookie);
+      const res = await patch(org.owner.id, { role: 'king' }, org.ownerCookie);
       expect(res.status).toBe(400);
       expect(res.body).toEqual(MEMBER_ERRORS.invalidRole);
     });
 
     it('your own id is 400 "Cannot change your own role" and changes nothing', async () => {
-      const res = await patch(owner.id, { role: 'member' }, ownerCookie);
+      const res = await patch(org.owner.id, { role: 'member' }, org.ownerCookie);
       expect(res.status).toBe(400);
       expect(res.body).toEqual(MEMBER_ERRORS.cannotChangeOwnRole);
-      await expectRole(owner, 'owner');
+      await expectRole(org.owner, 'owner');
     });
 
     it('an unknown id is 404 "User not found"', async () => {
-      const res = await patch('no-such-user', { role: 'admin' }, ownerCookie);
+      const res = await patch('no-such-user', { role: 'admin' }, org.ownerCookie);
       expect(res.status).toBe(404);
       expect(res.body).toEqual(USER_NOT_FOUND);
     });
@@ -277,7 +255,7 @@ describe('organisation members (issue 12)', () => {
       ['a user in no tenant', () => factory.user()],
     ])('%s is answered as if it did not exist: 404, unchanged', async (_, makeTarget) => {
       const target = await makeTarget();
-      const res = await patch(target.id, { role: 'admin' }, ownerCookie);
+      const res = await patch(target.id, { role: 'admin' }, org.ownerCookie);
       expect(res.status).toBe(404);
       expect(res.body).toEqual(USER_NOT_FOUND);
       expect(await t.identity.findById(target.id)).toEqual(target);
@@ -307,7 +285,7 @@ describe('organisation members (issue 12)', () => {
     it('an identity store failure is 500 {"error":"Failed to update member"}', async () => {
       const bob = await member('b-bob');
       jest.spyOn(t.identity, 'setTenantRole').mockRejectedValueOnce(new Error('identity store down'));
-      const res = await patch(bob.id, { role: 'admin' }, ownerCookie);
+      const res = await patch(bob.id, { role: 'admin' }, org.ownerCookie);
       expect(res.status).toBe(500);
       expect(res.body).toEqual(MEMBER_ERRORS.updateFailed);
       await expectRole(bob, 'member');

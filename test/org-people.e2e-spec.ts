@@ -1,8 +1,7 @@
-import { InvitationEntity, TenantEntity } from '../src/database/entities';
-import { factories, sessionCookie } from './support/factories';
-import { newInviter } from './support/inviting';
+import { InvitationEntity } from '../src/database/entities';
+import { sessionCookie } from './support/factories';
 import { PAGING_ERRORS, PEOPLE_ERRORS, UNAUTHORIZED } from './support/spec-bodies';
-import { createTestApp, TestApp } from './support/test-app';
+import { useOrganisationSuite } from './support/suites';
 import { TestUser } from './support/test-identity';
 
 const DAY = 24 * 3600 * 1000;
@@ -27,29 +26,13 @@ const inListOrder = (people: Shown[]) =>
 
 /** Issue 12 route 6: the members and open invitations of the caller's organisation, in one list. */
 describe('organisation people (issue 12)', () => {
-  let t: TestApp;
-  let factory: ReturnType<typeof factories>;
-  let tenant: TenantEntity;
-  let owner: TestUser;
-  let ownerCookie: string;
-  let sequence = 0;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    factory = factories(t);
-  });
-  afterAll(() => t.close());
-  afterEach(() => jest.restoreAllMocks());
-
   // Each test gets its own tenant, whose owner's e-mail sorts first.
-  beforeEach(async () => {
-    ({ tenant, user: owner, cookie: ownerCookie } = await newInviter(t, {}, { email: `a-owner-${sequence++}@example.com` }));
-  });
+  const { t, factory, org, notOrgUsers } = useOrganisationSuite({ ownerSortsFirst: true });
 
   /** A member of the test's tenant whose e-mail starts with `name` (so that the test picks the order). */
-  const member = (name: string, role = 'member', email = `${name}-${sequence++}@example.com`) => factory.member(tenant.id, { role, email });
+  const member = (name: string, role = 'member', email = `${name}-${org.sequence++}@example.com`) => factory.member(org.tenant.id, { role, email });
   const invitation = (name: string, overrides: Partial<InvitationEntity> = {}) =>
-    factory.invitation({ tenantId: tenant.id, email: `${name}-${sequence++}@example.com`, invitedBy: owner.id, ...overrides });
+    factory.invitation({ tenantId: org.tenant.id, email: `${name}-${org.sequence++}@example.com`, invitedBy: org.owner.id, ...overrides });
   const past = () => new Date(Date.now() - DAY);
 
   /** As the API shows a member: the e-mail as the identity store gives it back (Cognito lower-cases). */
@@ -71,13 +54,13 @@ describe('organisation people (issue 12)', () => {
   const storedStatus = async (id: string) => (await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id })).status;
 
   describe('GET /api/org/people', () => {
-    const list = (query = '', cookie: string | null = ownerCookie) => {
+    const list = (query = '', cookie: string | null = org.ownerCookie) => {
       const request = t.http.get(`/api/org/people${query}`);
       return cookie ? request.set('Cookie', cookie) : request;
     };
 
     /** Every page at `limit`, following nextCursor; fails rather than loop. */
-    const allPages = async (limit: number, cookie = ownerCookie): Promise<Shown[][]> => {
+    const allPages = async (limit: number, cookie = org.ownerCookie): Promise<Shown[][]> => {
       const pages: Shown[][] = [];
       let cursor: string | undefined;
       do {
@@ -99,7 +82,7 @@ describe('organisation people (issue 12)', () => {
       const res = await list();
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
-        people: [await shownMember(owner), await shownMember(bob), shownInvitation(pending), shownInvitation(expired)],
+        people: [await shownMember(org.owner), await shownMember(bob), shownInvitation(pending), shownInvitation(expired)],
       });
       expect(res.body.people[0]).not.toHaveProperty('expiresAt');
     });
@@ -108,7 +91,7 @@ describe('organisation people (issue 12)', () => {
       const late = await invitation('b-late', { expiresAt: past() });
       const res = await list();
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ people: [await shownMember(owner), shownInvitation(late, 'expired')] });
+      expect(res.body).toEqual({ people: [await shownMember(org.owner), shownInvitation(late, 'expired')] });
       expect(await storedStatus(late.id)).toBe('pending');
     });
 
@@ -116,8 +99,8 @@ describe('organisation people (issue 12)', () => {
       const admin = await member('b-admin', 'admin');
       const plain = await member('c-member', 'member');
       const open = await invitation('d-invited');
-      const everyone = [await shownMember(owner), await shownMember(admin), await shownMember(plain)];
-      for (const [caller, id] of [[owner, open.id], [admin, open.id], [plain, null]] as const) {
+      const everyone = [await shownMember(org.owner), await shownMember(admin), await shownMember(plain)];
+      for (const [caller, id] of [[org.owner, open.id], [admin, open.id], [plain, null]] as const) {
         const res = await list('', await sessionCookie(t, caller));
         expect(res.status).toBe(200);
         expect(res.body).toEqual({ people: [...everyone, shownInvitation(open, 'pending', id)] });
@@ -125,7 +108,7 @@ describe('organisation people (issue 12)', () => {
     });
 
     it('sorted by e-mail (code points: case, accents and underscores included), then kind (invitation before member), then id', async () => {
-      const domain = `@p${sequence++}.example`;
+      const domain = `@p${org.sequence++}.example`;
       const users = [
         await member('', 'member', `b.x${domain}`),
         await member('', 'member', `B_X${domain}`),
@@ -137,13 +120,13 @@ describe('organisation people (issue 12)', () => {
       // Invited through the API, as a client would: the service stores the address lower-cased.
       const invited = [];
       for (const email of [`b_w${domain}`, `E${domain}`, `C.y${domain}`, `Ézra${domain}`]) {
-        const res = await t.http.post('/api/org/invite').set('Cookie', ownerCookie).send({ email, role: 'member' });
+        const res = await t.http.post('/api/org/invite').set('Cookie', org.ownerCookie).send({ email, role: 'member' });
         expect(res.status).toBe(200);
         invited.push(res.body.invitation);
       }
-      const rows = await t.dataSource.getRepository(InvitationEntity).findBy({ tenantId: tenant.id });
+      const rows = await t.dataSource.getRepository(InvitationEntity).findBy({ tenantId: org.tenant.id });
       const expected = inListOrder([
-        await shownMember(owner),
+        await shownMember(org.owner),
         ...(await Promise.all(users.map(shownMember))),
         ...rows.map((row) => shownInvitation(row)),
       ]);
@@ -163,12 +146,12 @@ describe('organisation people (issue 12)', () => {
       ['an owner', 'owner'],
       ['a member', 'member'],
     ])('paged like the others: %s paging by 1, 2 and 3 through the whole list gets the unpaged list, nextCursor absent on the last page', async (_, role) => {
-      const caller = role === 'owner' ? owner : await member('a-caller', role);
+      const caller = role === 'owner' ? org.owner : await member('a-caller', role);
       const cookie = await sessionCookie(t, caller);
       await member('b');
       await invitation('b');
       await invitation('c', { status: 'expired', expiresAt: past() });
-      const shared = `d-shared-${sequence++}@example.com`;
+      const shared = `d-shared-${org.sequence++}@example.com`;
       await member('', 'member', shared);
       for (let i = 0; i < 3; i++) await invitation('', { email: shared });
       await invitation('e', { status: 'accepted' });
@@ -201,14 +184,14 @@ describe('organisation people (issue 12)', () => {
       const f = await member('f');
       const g = await invitation('g');
       const first = await list('?limit=3');
-      expect(first.body).toEqual({ people: [await shownMember(owner), await shownMember(b), shownInvitation(c)], nextCursor: expect.any(String) });
+      expect(first.body).toEqual({ people: [await shownMember(org.owner), await shownMember(b), shownInvitation(c)], nextCursor: expect.any(String) });
       // Meanwhile: rows join before the cursor and after it; one after it leaves, one after it is revoked, one is accepted.
       await member('a0');
       await invitation('b0');
       const dd = await invitation('d0');
       const ee = await member('e0');
       await t.testIdentity.updateUser(d.id, { tenantId: null, role: null });
-      expect((await t.http.delete(`/api/org/invitations/${e.id}`).set('Cookie', ownerCookie)).status).toBe(200);
+      expect((await t.http.delete(`/api/org/invitations/${e.id}`).set('Cookie', org.ownerCookie)).status).toBe(200);
       await t.dataSource.getRepository(InvitationEntity).update({ id: g.id }, { status: 'accepted' });
       const rest = await list(`?limit=10&cursor=${first.body.nextCursor}`);
       expect(rest.status).toBe(200);
@@ -217,12 +200,12 @@ describe('organisation people (issue 12)', () => {
 
     it('a caller only ever sees its own tenant: another tenant\'s members and invitations are not listed', async () => {
       const other = await factory.tenant();
-      await factory.member(other.id, { role: 'member', email: `b-elsewhere-${sequence++}@example.com` });
-      await factory.invitation({ tenantId: other.id, email: `b-invited-elsewhere-${sequence++}@example.com` });
-      await factory.user({ email: `b-loose-${sequence++}@example.com` });
+      await factory.member(other.id, { role: 'member', email: `b-elsewhere-${org.sequence++}@example.com` });
+      await factory.invitation({ tenantId: other.id, email: `b-invited-elsewhere-${org.sequence++}@example.com` });
+      await factory.user({ email: `b-loose-${org.sequence++}@example.com` });
       const res = await list();
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ people: [await shownMember(owner)] });
+      expect(res.body).toEqual({ people: [await shownMember(org.owner)] });
     });
 
     it('no session is 401 {"error":"Unauthorized"}', async () => {
@@ -231,11 +214,7 @@ describe('organisation people (issue 12)', () => {
       expect(res.body).toEqual(UNAUTHORIZED);
     });
 
-    it.each([
-      ['not an org user', () => factory.user({ tenantId: tenant.id, role: 'owner' })],
-      ['an org user without a tenant', () => factory.user({ userType: 'org', role: 'owner' })],
-      ['a super-admin outside any organisation', () => factory.superAdmin()],
-    ])('a caller who is %s is 403 "Only organisation users can access this"', async (_, makeCaller) => {
+    it.each(notOrgUsers)('a caller who is %s is 403 "Only organisation users can access this"', async (_, makeCaller) => {
       const res = await list('', await sessionCookie(t, await makeCaller()));
       expect(res.status).toBe(403);
       expect(res.body).toEqual(PEOPLE_ERRORS.notOrgUser);

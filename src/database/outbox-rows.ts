@@ -1,17 +1,5 @@
 import { Brackets, DataSource, EntityTarget, In, ObjectLiteral, Repository } from 'typeorm';
-
-/** The columns every outbox table has (see the invitation e-mail and webhook delivery outboxes). */
-export interface OutboxColumns {
-  id: string;
-  status: string;
-  /** Delivery attempts started so far. */
-  attempts: number;
-  nextAttemptAt: Date;
-  claimedBy: string | null;
-  claimedUntil: Date | null;
-  lastError: string | null;
-  createdAt: Date;
-}
+import { OutboxRowColumns } from './outbox-row-columns';
 
 /** What an outbox calls a row that reached its receiver, and the column that records when. */
 export interface OutboxDone {
@@ -24,12 +12,12 @@ export interface OutboxDone {
 const LAST_ERROR_LENGTH = 1_000;
 
 /**
- * The delivery side of an outbox table, for any entity with OutboxColumns: it writes no rows of
- * its own. Rows are claimed one by one with a conditional UPDATE (a compare-and-set), so that of
- * several workers (in one instance or many) exactly one gets each row. A claim lapses at
- * `claimed_until`, when another worker may take the row over from one that died.
+ * The delivery side of an outbox table, for any entity that extends OutboxRowColumns: it writes
+ * no rows of its own. Rows are claimed one by one with a conditional UPDATE (a compare-and-set),
+ * so that of several workers (in one instance or many) exactly one gets each row. A claim lapses
+ * at `claimed_until`, when another worker may take the row over from one that died.
  */
-export class OutboxRows<E extends OutboxColumns & ObjectLiteral> {
+export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
   constructor(
     private readonly dataSource: DataSource,
     private readonly entity: EntityTarget<E>,

@@ -9,9 +9,10 @@ const next = () => `${Date.now().toString(36)}${(sequence++).toString(36)}`;
 /**
  * Test data with overrides: `factory.member(tenantId, { role: 'admin' })`. Users go through the
  * test identity (local table or Cognito pool); tenants and invitations are rows in our database.
+ * Reads `t` only when called, so that a suite may make its factory before its app has started
+ * (see useTestApp).
  */
 export function factories(t: TestApp) {
-  const { dataSource } = t;
   return {
     async user(overrides: Partial<TestUser> = {}): Promise<TestUser> {
       const user: TestUser = {
@@ -38,7 +39,7 @@ export function factories(t: TestApp) {
         createdAt: new Date(),
         ...overrides,
       };
-      await dataSource.getRepository(TenantEntity).insert(row);
+      await t.dataSource.getRepository(TenantEntity).insert(row);
       return row;
     },
     /** An org user (owner by default) of a tenant. */
@@ -58,7 +59,7 @@ export function factories(t: TestApp) {
         createdAt: now,
         ...overrides,
       };
-      await dataSource.getRepository(InvitationEntity).insert(row);
+      await t.dataSource.getRepository(InvitationEntity).insert(row);
       return row;
     },
   };
