@@ -6,6 +6,17 @@ interface SqliteConnection {
   transaction(work: () => void): () => void;
 }
 
+/** The parts of a mysql2 pool and of its connections used here (callback API, as TypeORM holds them). */
+interface MysqlConnection {
+  query(sql: string, parameters: unknown[], done: (error: MysqlError | null, result: { affectedRows?: number }) => void): void;
+  release(): void;
+  destroy(): void;
+}
+interface MysqlPool {
+  getConnection(done: (error: Error | null, connection: MysqlConnection) => void): void;
+}
+type MysqlError = Error & { fatal?: boolean };
+
 export type Insert = [target: EntityTarget<ObjectLiteral>, values: ObjectLiteral];
 
 /** An UPDATE that must change exactly one row for the inserts to happen (a compare-and-set). */
@@ -25,11 +36,14 @@ class UpdateNotApplied extends Error {}
  * UPDATE runs first in the same transaction, and when it changes no row nothing is written and
  * the answer is false: of parallel calls with the same condition, exactly one goes through.
  *
- * MySQL: a TypeORM transaction on a connection of its own from the pool.
+ * The statements are built by TypeORM's query builder and run on the driver itself: these writes
+ * are on every invite and accept (issue 11), and TypeORM's transaction and entity-insert machinery
+ * cost more than the statements.
+ * MySQL: a transaction on a connection of its own from TypeORM's mysql2 pool.
  * SQLite: TypeORM's better-sqlite3 driver runs every query of the DataSource on one shared
  * connection, so an asynchronous transaction would take in whatever other requests run meanwhile
- * (and nest concurrent transactions). The statements, built by TypeORM, run instead inside one
- * synchronous better-sqlite3 transaction, which nothing can interleave.
+ * (and nest concurrent transactions). The statements run instead inside one synchronous
+ * better-sqlite3 transaction, which nothing can interleave.
  */
 export async function insertAtomically(dataSource: DataSource, inserts: Insert[], onlyIf?: RequiredUpdate): Promise<boolean> {
   try {
@@ -42,9 +56,17 @@ export async function insertAtomically(dataSource: DataSource, inserts: Insert[]
   }
 }
 
+type Statement = [sql: string, parameters: unknown[]];
+
+const updateStatement = (dataSource: DataSource, { target, set, where, parameters }: RequiredUpdate): Statement =>
+  dataSource.createQueryBuilder().update(target).set(set).where(where, parameters).getQueryAndParameters();
+
+const insertStatement = (dataSource: DataSource, [target, values]: Insert): Statement =>
+  dataSource.createQueryBuilder().insert().into(target).values(values).getQueryAndParameters();
+
 function runOnSqlite(dataSource: DataSource, inserts: Insert[], onlyIf?: RequiredUpdate): void {
-  const update = onlyIf && dataSource.createQueryBuilder().update(onlyIf.target).set(onlyIf.set).where(onlyIf.where, onlyIf.parameters).getQueryAndParameters();
-  const statements = inserts.map(([target, values]) => dataSource.createQueryBuilder().insert().into(target).values(values).getQueryAndParameters());
+  const update = onlyIf && updateStatement(dataSource, onlyIf);
+  const statements = inserts.map((insert) => insertStatement(dataSource, insert));
   const connection = (dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
   connection.transaction(() => {
     if (update && connection.prepare(update[0]).run(...update[1]).changes !== 1) throw new UpdateNotApplied();
@@ -53,12 +75,33 @@ function runOnSqlite(dataSource: DataSource, inserts: Insert[], onlyIf?: Require
 }
 
 async function runInTransaction(dataSource: DataSource, inserts: Insert[], onlyIf?: RequiredUpdate): Promise<void> {
-  await dataSource.transaction(async (manager) => {
-    if (onlyIf) {
-      const result = await manager.createQueryBuilder().update(onlyIf.target).set(onlyIf.set).where(onlyIf.where, onlyIf.parameters).execute();
-      if (result.affected !== 1) throw new UpdateNotApplied();
+  const update = onlyIf && updateStatement(dataSource, onlyIf);
+  const statements = inserts.map((insert) => insertStatement(dataSource, insert));
+  const pool = (dataSource.driver as unknown as { pool: MysqlPool }).pool;
+  const connection = await new Promise<MysqlConnection>((resolve, reject) =>
+    pool.getConnection((error, taken) => (error ? reject(error) : resolve(taken))),
+  );
+  const run = (sql: string, parameters: unknown[] = []) =>
+    new Promise<{ affectedRows?: number }>((resolve, reject) =>
+      connection.query(sql, parameters, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  let broken = false;
+  try {
+    await run('START TRANSACTION');
+    try {
+      if (update && (await run(...update)).affectedRows !== 1) throw new UpdateNotApplied();
+      for (const statement of statements) await run(...statement);
+      await run('COMMIT');
+    } catch (error) {
+      await run('ROLLBACK').catch(() => undefined); // a lost connection has rolled back already
+      throw error;
     }
-    for (const [target, values] of inserts) await manager.insert(target, values);
-    return true;
-  });
+  } catch (error) {
+    broken = (error as MysqlError).fatal === true;
+    throw error;
+  } finally {
+    // A connection that failed for good is not handed to the next request.
+    if (broken) connection.destroy();
+    else connection.release();
+  }
 }

@@ -1,14 +1,22 @@
-import type { Request, RequestHandler, Response } from 'express';
-import pino, { DestinationStream, Logger, LoggerOptions } from 'pino';
-import { pinoHttp } from 'pino-http';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pino, { DestinationStream, Level, Logger, LoggerOptions } from 'pino';
 import { isOperationalPath, routePatternOf } from '../common/route-pattern';
 import { AppConfig, LogLevel } from '../config/app-config';
 import { loggableUrl, REDACTED, REDACTED_PATHS, REQUEST_ID_HEADER, requestIdOf } from './log-redaction';
 
+/** The id of the request being served, for every log line written while serving it. */
+const requestIds = new AsyncLocalStorage<string>();
+
 /**
- * The app's one pino logger and the pino-http middleware that writes one line per request.
- * configureApp mounts the middleware before every other one, so that requests refused early
- * (unknown Host, body too large) are logged too; nestjs-pino's Logger writes through the same logger.
+ * The app's pino logger and the middleware that writes one line per request. configureApp
+ * mounts the middleware before every other one, so that requests refused early (unknown Host,
+ * body too large) are logged too; nestjs-pino's Logger writes through the same logger.
+ *
+ * Cheap on purpose (issue 11): no child logger per request (the logger's mixin adds the request
+ * id from an AsyncLocalStorage), and the request line goes through a second pino logger on the
+ * same destination without redaction, because it is built here from fields that hold no secret
+ * (the URL is masked by loggableUrl).
  */
 export class HttpLogger {
   constructor(
@@ -17,22 +25,10 @@ export class HttpLogger {
   ) {}
 }
 
-/** The request line: request id (bound by quietReqLogger), method, route pattern, masked URL, status, latency. */
-function requestLine(request: Request, response: Response, responseTime: number) {
-  return {
-    method: request.method,
-    route: routePatternOf(request),
-    url: loggableUrl(request.originalUrl ?? request.url),
-    status: response.statusCode,
-    responseTime,
-    remoteAddress: request.ip,
-  };
-}
-
 /** Probes and scrapes come every few seconds: their request lines are debug, not info. */
-function levelOf(request: Request, response: Response, error?: Error) {
+function levelOf(request: Request, response: Response, failed: boolean): Level {
   if (isOperationalPath(request.path)) return 'debug';
-  if (error || response.statusCode >= 500) return 'error';
+  if (failed) return 'error';
   return response.statusCode >= 400 ? 'warn' : 'info';
 }
 
@@ -58,29 +54,45 @@ async function destinationFor(config: AppConfig): Promise<DestinationStream> {
 
 /** JSON lines with an ISO time and the level by name; secrets redacted wherever a log call puts them. */
 export const loggerOptions = (level: LogLevel): LoggerOptions => ({
+  ...requestLineOptions(level),
+  redact: { paths: REDACTED_PATHS, censor: REDACTED },
+  mixin: () => {
+    const reqId = requestIds.getStore();
+    return reqId === undefined ? {} : { reqId };
+  },
+});
+
+const requestLineOptions = (level: LogLevel): LoggerOptions => ({
   level,
   timestamp: pino.stdTimeFunctions.isoTime,
   formatters: { level: (label) => ({ level: label }) },
-  redact: { paths: REDACTED_PATHS, censor: REDACTED },
 });
 
 export async function createHttpLogger(config: AppConfig): Promise<HttpLogger> {
-  const logger = pino(loggerOptions(config.logLevel), await destinationFor(config));
-  const middleware = pinoHttp<Request, Response>({
-    logger,
-    genReqId: (request, response) => {
-      const id = requestIdOf(request);
-      response.setHeader(REQUEST_ID_HEADER, id);
-      return id;
-    },
-    // Log calls made while serving a request carry its reqId only; the request line says the rest.
-    quietReqLogger: true,
-    quietResLogger: true,
-    customLogLevel: levelOf,
-    customSuccessObject: (request, response, value) => requestLine(request, response, value.responseTime),
-    customErrorMessage: () => 'request failed',
-    // The 5xx itself was logged with its cause where it happened (HttpExceptionFilter).
-    customErrorObject: (request, response, _error, value) => requestLine(request, response, value.responseTime),
-  });
-  return new HttpLogger(logger, middleware as RequestHandler);
+  const destination = await destinationFor(config);
+  const logger = pino(loggerOptions(config.logLevel), destination);
+  const requestLines = pino(requestLineOptions(config.logLevel), destination);
+  const middleware = (request: Request, response: Response, next: NextFunction) => {
+    const reqId = requestIdOf(request);
+    const started = Date.now();
+    response.setHeader(REQUEST_ID_HEADER, reqId);
+    // 'close' ends every response; one not finished by then was cut off.
+    response.once('close', () => {
+      const failed = !response.writableFinished || response.statusCode >= 500;
+      requestLines[levelOf(request, response, failed)](
+        {
+          reqId,
+          method: request.method,
+          route: routePatternOf(request),
+          url: loggableUrl(request.originalUrl ?? request.url),
+          status: response.statusCode,
+          responseTime: Date.now() - started,
+          remoteAddress: request.ip,
+        },
+        failed ? 'request failed' : 'request completed',
+      );
+    });
+    requestIds.run(reqId, next);
+  };
+  return new HttpLogger(logger, middleware);
 }

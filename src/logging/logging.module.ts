@@ -12,9 +12,10 @@ class HttpLoggerModule {}
 
 /**
  * Structured logs (pino). AppLogger (nestjs-pino's Logger, wiring lines at debug) becomes the
- * app's Nest logger (configureApp calls useLogger), and binds each request's logger so that log calls carry its request id.
- * `useExisting`: the request logger already exists on `req.log`, made by HttpLogger's middleware,
- * which configureApp mounts ahead of the filters that may refuse a request.
+ * app's Nest logger (configureApp calls useLogger) and writes through HttpLogger's logger, whose
+ * mixin adds the id of the request being served. `forRoutes: []`: nestjs-pino binds no logger per
+ * request, since HttpLogger's middleware (mounted by configureApp ahead of the filters that may
+ * refuse a request) already carries the request id.
  * nestjs-pino keeps one root logger per process, the first app's, for log calls made outside a
  * request: only test suites run several apps in one process, and they log nothing by default.
  */
@@ -24,7 +25,7 @@ class HttpLoggerModule {}
     LoggerModule.forRootAsync({
       imports: [HttpLoggerModule],
       inject: [HttpLogger],
-      useFactory: (http: HttpLogger) => ({ pinoHttp: { logger: http.logger }, useExisting: true }),
+      useFactory: (http: HttpLogger) => ({ pinoHttp: { logger: http.logger }, useExisting: true, forRoutes: [] }),
     }),
   ],
   providers: [AppLogger],
