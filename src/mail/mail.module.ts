@@ -1,7 +1,8 @@
-import { MailerModule, MailerOptions } from '@nestjs-modules/mailer';
+import { MailerModule, MailerOptions, MailerService } from '@nestjs-modules/mailer';
 import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { InvitationMailer } from './invitation-mailer';
+import { LoggedInvitationMailer } from './logged-invitation-mailer';
 import { NodemailerInvitationMailer } from './nodemailer-invitation-mailer';
 import { InvitationOutbox } from './outbox/invitation-outbox';
 import { InvitationOutboxWorker } from './outbox/invitation-outbox.worker';
@@ -17,6 +18,7 @@ export const SEND_TIMEOUT_MS = 30_000;
 
 export function mailerOptions(config: AppConfig): MailerOptions {
   return {
+    // Without SMTP_URL the module still needs a transport; LoggedInvitationMailer sends nothing through it.
     transport: config.smtpUrl ? { url: config.smtpUrl, ...SMTP_TIMEOUTS } : { jsonTransport: true },
     sendTimeout: SEND_TIMEOUT_MS,
   };
@@ -24,7 +26,18 @@ export function mailerOptions(config: AppConfig): MailerOptions {
 
 @Module({
   imports: [MailerModule.forRootAsync({ inject: [AppConfig], useFactory: mailerOptions })],
-  providers: [{ provide: InvitationMailer, useClass: NodemailerInvitationMailer }, InvitationOutbox, InvitationOutboxWorker],
+  providers: [
+    {
+      // SMTP when SMTP_URL is set; otherwise the message goes to the log, without being composed
+      // by nodemailer (its JSON transport would build a MIME message nobody reads).
+      provide: InvitationMailer,
+      inject: [AppConfig, MailerService],
+      useFactory: (config: AppConfig, mailer: MailerService): InvitationMailer =>
+        config.smtpUrl ? new NodemailerInvitationMailer(mailer, config) : new LoggedInvitationMailer(config),
+    },
+    InvitationOutbox,
+    InvitationOutboxWorker,
+  ],
   exports: [InvitationOutboxWorker],
 })
 export class MailModule {}

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { AddressInfo, createServer, Socket } from 'node:net';
 import { AppConfig, parseConfig } from '../config/app-config';
 import { InvitationEmail } from './invitation-mailer';
+import { LoggedInvitationMailer } from './logged-invitation-mailer';
 import { mailerOptions, SMTP_TIMEOUTS } from './mail.module';
 import { NodemailerInvitationMailer } from './nodemailer-invitation-mailer';
 
@@ -27,11 +28,11 @@ async function mailerFor(env: Record<string, string>): Promise<NodemailerInvitat
   return moduleRef.get(NodemailerInvitationMailer);
 }
 
-describe(NodemailerInvitationMailer.name, () => {
+describe(LoggedInvitationMailer.name, () => {
   afterEach(() => jest.restoreAllMocks());
 
   it('without SMTP_URL, logs the message with its link instead of sending it', async () => {
-    const mailer = await mailerFor({});
+    const mailer = new LoggedInvitationMailer(parseConfig({}));
     const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
     await mailer.send(email);
     expect(log).toHaveBeenCalledTimes(1);
@@ -43,13 +44,18 @@ describe(NodemailerInvitationMailer.name, () => {
   });
 
   it('in production without SMTP_URL, logs the message with the token masked', async () => {
-    const mailer = await mailerFor({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'x' });
+    const mailer = new LoggedInvitationMailer(parseConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'x' }));
     const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
     await mailer.send(email);
     const logged = String(log.mock.calls[0][0]);
     expect(logged).toContain('http://localhost:3000/invitations/<token>');
     expect(logged).not.toContain('6f1c2c1e-8d7a-4b8e-9a51-3f0d2b7c9e11');
   });
+
+});
+
+describe(NodemailerInvitationMailer.name, () => {
+  afterEach(() => jest.restoreAllMocks());
 
   it('with SMTP_URL, rejects at once when the server refuses the connection, and logs nothing itself', async () => {
     const mailer = await mailerFor({ SMTP_URL: 'smtp://127.0.0.1:1' });
