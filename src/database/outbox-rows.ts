@@ -1,11 +1,11 @@
 import { Brackets, DataSource, EntityTarget, In, ObjectLiteral, Repository } from 'typeorm';
 import { OutboxRowColumns } from './outbox-row-columns';
+import { PreparedStatements, sqlTimestamp } from './prepared-statements';
 
 /** What an outbox calls a row that reached its receiver, and the column that records when. */
 export interface OutboxDone {
   status: string;
-  /** The property and the column of the time it was done. */
-  atProperty: string;
+  /** The column of the time it was done. */
   atColumn: string;
 }
 
@@ -18,11 +18,30 @@ const LAST_ERROR_LENGTH = 1_000;
  * at `claimed_until`, when another worker may take the row over from one that died.
  */
 export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
+  /** The claim and its release run on every delivery: prepared statements, not the query builder. */
+  private readonly statements: PreparedStatements;
+  private sql?: { claim: string; release: string };
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly entity: EntityTarget<E>,
     private readonly done: OutboxDone,
-  ) {}
+  ) {
+    this.statements = new PreparedStatements(dataSource);
+  }
+
+  /** Built on first use, when the entity's metadata (its table) is known. */
+  private get claimAndRelease() {
+    const table = this.dataSource.getMetadata(this.entity).tableName;
+    return (this.sql ??= {
+      claim:
+        `UPDATE ${table} SET status = 'sending', claimed_by = ?, claimed_until = ?, attempts = attempts + 1 ` +
+        `WHERE id = ? AND ${CLAIMABLE_SQL}`,
+      release: `UPDATE ${table} SET status = ?, next_attempt_at = COALESCE(?, next_attempt_at), last_error = COALESCE(?, last_error), ` +
+        `${this.done.atColumn} = COALESCE(?, ${this.done.atColumn}), claimed_by = NULL, claimed_until = NULL ` +
+        `WHERE id = ? AND status = 'sending' AND claimed_by = ?`,
+    });
+  }
 
   private get rows(): Repository<E> {
     return this.dataSource.getRepository(this.entity);
@@ -46,30 +65,25 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
 
   /** Claims the row for `worker` until `until` and counts an attempt; the row, or null when another worker has it. */
   async claim(id: string, worker: string, now: Date, until: Date): Promise<E | null> {
-    const result = await this.rows
-      .createQueryBuilder()
-      .update()
-      .set({ status: 'sending', claimedBy: worker, claimedUntil: until, attempts: () => 'attempts + 1' } as never)
-      .where('id = :id', { id })
-      .andWhere(claimable(worker, now))
-      .execute();
-    if (result.affected !== 1) return null;
+    const at = sqlTimestamp(now);
+    const claimed = await this.statements.changes(this.claimAndRelease.claim, [worker, sqlTimestamp(until), id, at, at, worker]);
+    if (claimed !== 1) return null;
     return this.rows.findOneByOrFail({ id } as never);
   }
 
   /** Records the delivery; false when `worker` no longer held the row. */
   async markDone(id: string, worker: string, at: Date): Promise<boolean> {
-    return this.release(id, worker, { status: this.done.status, [this.done.atProperty]: at });
+    return this.release(id, worker, { status: this.done.status, doneAt: at });
   }
 
   /** Puts the row back to be tried again at `at`. */
   async retryLater(id: string, worker: string, at: Date, error: string): Promise<boolean> {
-    return this.release(id, worker, { status: 'pending', nextAttemptAt: at, lastError: error.slice(0, LAST_ERROR_LENGTH) });
+    return this.release(id, worker, { status: 'pending', nextAttemptAt: at, lastError: error });
   }
 
   /** Gives the row up for good. */
   async markFailed(id: string, worker: string, error: string): Promise<boolean> {
-    return this.release(id, worker, { status: 'failed', lastError: error.slice(0, LAST_ERROR_LENGTH) });
+    return this.release(id, worker, { status: 'failed', lastError: error });
   }
 
   /** Deletes rows done before `before`; they are kept a while for operators. */
@@ -94,16 +108,30 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
     return row.oldest instanceof Date ? row.oldest : new Date(`${row.oldest.replace(' ', 'T')}Z`);
   }
 
-  private async release(id: string, worker: string, changes: ObjectLiteral): Promise<boolean> {
-    const result = await this.rows
-      .createQueryBuilder()
-      .update()
-      .set({ ...changes, claimedBy: null, claimedUntil: null } as never)
-      .where('id = :id AND status = :sending AND claimed_by = :worker', { id, sending: 'sending', worker })
-      .execute();
-    return result.affected === 1;
+  /** Ends `worker`'s claim with the new status; the other columns change only where given. */
+  private async release(id: string, worker: string, changes: Release): Promise<boolean> {
+    const { status, nextAttemptAt, lastError, doneAt } = changes;
+    const parameters = [
+      status,
+      nextAttemptAt ? sqlTimestamp(nextAttemptAt) : null,
+      lastError === undefined ? null : lastError.slice(0, LAST_ERROR_LENGTH),
+      doneAt ? sqlTimestamp(doneAt) : null,
+      id,
+      worker,
+    ];
+    return (await this.statements.changes(this.claimAndRelease.release, parameters)) === 1;
   }
 }
+
+interface Release {
+  status: string;
+  nextAttemptAt?: Date;
+  lastError?: string;
+  doneAt?: Date;
+}
+
+/** `claimable` in SQL, on the parameters (now, now, worker). */
+const CLAIMABLE_SQL = "((status = 'pending' AND next_attempt_at <= ?) OR (status = 'sending' AND (claimed_until < ? OR claimed_by = ?)))";
 
 /** The rows that `worker` may claim at `now` (see `due`). */
 function claimable(worker: string, now: Date): Brackets {

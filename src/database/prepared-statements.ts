@@ -8,6 +8,7 @@ interface MysqlPool {
 }
 interface SqliteStatement {
   all(...params: unknown[]): Row[];
+  run(...params: unknown[]): { changes: number };
 }
 interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
@@ -22,6 +23,7 @@ interface SqliteDatabase {
  */
 export class PreparedStatements {
   private run?: (sql: string, params: unknown[], large: boolean) => Promise<Row[]>;
+  private write?: (sql: string, params: unknown[]) => Promise<number>;
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -39,6 +41,11 @@ export class PreparedStatements {
     return this.runner()(sql, params, true);
   }
 
+  /** A write (UPDATE, DELETE); the number of rows it changed. */
+  async changes(sql: string, params: unknown[]): Promise<number> {
+    return this.writer()(sql, params);
+  }
+
   /** The first row of a read, or undefined. */
   async first(sql: string, params: unknown[]): Promise<Row | undefined> {
     return (await this.rows(sql, params))[0];
@@ -47,6 +54,10 @@ export class PreparedStatements {
   /** Bound on first use: the data source is initialised by then. */
   private runner() {
     return (this.run ??= this.dataSource.options.type === 'mysql' ? mysqlRunner(this.dataSource) : sqliteRunner(this.dataSource));
+  }
+
+  private writer() {
+    return (this.write ??= this.dataSource.options.type === 'mysql' ? mysqlWriter(this.dataSource) : sqliteWriter(this.dataSource));
   }
 }
 
@@ -60,14 +71,33 @@ function mysqlRunner(dataSource: DataSource) {
     });
 }
 
-function sqliteRunner(dataSource: DataSource) {
+function mysqlWriter(dataSource: DataSource) {
+  const pool = (dataSource.driver as unknown as { pool: MysqlPool }).pool;
+  return (sql: string, params: unknown[]) =>
+    new Promise<number>((resolve, reject) =>
+      pool.execute(sql, params, (error, result) => (error ? reject(error) : resolve((result as unknown as { affectedRows: number }).affectedRows))),
+    );
+}
+
+function sqliteWriter(dataSource: DataSource) {
+  const prepared = sqliteStatements(dataSource);
+  return async (sql: string, params: unknown[]) => prepared(sql).run(...params).changes;
+}
+
+/** better-sqlite3 statements, each prepared once. */
+function sqliteStatements(dataSource: DataSource): (sql: string) => SqliteStatement {
   const database = (dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
   const statements = new Map<string, SqliteStatement>();
-  return async (sql: string, params: unknown[]) => {
+  return (sql) => {
     let statement = statements.get(sql);
     if (!statement) statements.set(sql, (statement = database.prepare(sql)));
-    return statement.all(...params);
+    return statement;
   };
+}
+
+function sqliteRunner(dataSource: DataSource) {
+  const prepared = sqliteStatements(dataSource);
+  return async (sql: string, params: unknown[]) => prepared(sql).all(...params);
 }
 
 /**
@@ -88,3 +118,9 @@ export function isoTimestamp(value: unknown): string {
   if (typeof value === 'string' && value.length === 23 && value[10] === ' ') return `${value.slice(0, 10)}T${value.slice(11)}Z`;
   return timestamp(value).toISOString();
 }
+
+/**
+ * A Date as a DATETIME(3) parameter: UTC text, `YYYY-MM-DD HH:MM:SS.mmm`, as TypeORM writes it
+ * on SQLite and as MySQL reads it, whatever the connection's time zone.
+ */
+export const sqlTimestamp = (date: Date): string => date.toISOString().replace('T', ' ').slice(0, 23);

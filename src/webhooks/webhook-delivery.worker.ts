@@ -52,7 +52,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
   ) {
-    this.rows = new OutboxRows(dataSource, WebhookDeliveryEntity, { status: 'delivered', atProperty: 'deliveredAt', atColumn: 'delivered_at' });
+    this.rows = new OutboxRows(dataSource, WebhookDeliveryEntity, { status: 'delivered', atColumn: 'delivered_at' });
     this.loop = new PollingLoop(() => this.deliverDue(), config.webhooks.pollIntervalMs);
     metrics.measureWebhookBacklog(async () => {
       const oldest = await this.rows.oldestWaiting();

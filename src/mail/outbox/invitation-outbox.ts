@@ -54,7 +54,7 @@ export class InvitationOutbox {
   private readonly rows: OutboxRows<InvitationEmailOutboxEntity>;
 
   constructor(dataSource: DataSource) {
-    this.rows = new OutboxRows(dataSource, InvitationEmailOutboxEntity, { status: 'sent', atProperty: 'sentAt', atColumn: 'sent_at' });
+    this.rows = new OutboxRows(dataSource, InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' });
   }
 
   /** Ids of rows that `worker` may claim at `now`, the longest due first (see OutboxRows.due). */
