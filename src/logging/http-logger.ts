@@ -25,11 +25,14 @@ export class HttpLogger {
   ) {}
 }
 
+/** How a request ended: answered, answered with a server error, or cut off before its answer was written. */
+type Outcome = 'completed' | 'failed' | 'aborted';
+
 /** Probes and scrapes come every few seconds: their request lines are debug, not info. */
-function levelOf(request: Request, response: Response, failed: boolean): Level {
+function levelOf(request: Request, response: Response, outcome: Outcome): Level {
   if (isOperationalPath(request.path)) return 'debug';
-  if (failed) return 'error';
-  return response.statusCode >= 400 ? 'warn' : 'info';
+  if (outcome === 'failed') return 'error';
+  return outcome === 'aborted' || response.statusCode >= 400 ? 'warn' : 'info';
 }
 
 /**
@@ -76,10 +79,10 @@ export async function createHttpLogger(config: AppConfig): Promise<HttpLogger> {
     const reqId = requestIdOf(request);
     const started = Date.now();
     response.setHeader(REQUEST_ID_HEADER, reqId);
-    // 'close' ends every response; one not finished by then was cut off.
+    // 'close' ends every response; one not finished by then was cut off (the client went away).
     response.once('close', () => {
-      const failed = !response.writableFinished || response.statusCode >= 500;
-      requestLines[levelOf(request, response, failed)](
+      const outcome: Outcome = !response.writableFinished ? 'aborted' : response.statusCode >= 500 ? 'failed' : 'completed';
+      requestLines[levelOf(request, response, outcome)](
         {
           reqId,
           method: request.method,
@@ -89,7 +92,7 @@ export async function createHttpLogger(config: AppConfig): Promise<HttpLogger> {
           responseTime: Date.now() - started,
           remoteAddress: request.ip,
         },
-        failed ? 'request failed' : 'request completed',
+        `request ${outcome}`,
       );
     });
     requestIds.run(reqId, next);

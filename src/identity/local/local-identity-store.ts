@@ -17,9 +17,14 @@ export const toIdentityUser = (row: UserEntity): IdentityUser => ({
 /** The identity columns of a `users` row, read by a prepared statement (the guards' read on every request). */
 const USER_COLUMNS = 'id, email, platform_role, user_type, tenant_id, role';
 const SELECT_USER = `SELECT ${USER_COLUMNS} FROM users WHERE id = ?`;
-/** See withEmail. */
+/**
+ * The candidates of withEmail within one tenant, as two index look-ups: (tenant_id, email_key) and
+ * (tenant_id, email). Written as one condition with OR, MariaDB read every row of the tenant
+ * whose key is null (10,000 for a tenant seeded by hand) on every invite.
+ */
 const SELECT_TENANT_MEMBER_BY_EMAIL =
-  `SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND (email_key = ? OR (email_key IS NULL AND email = ?)) ORDER BY id`;
+  `SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND email_key = ? ` +
+  `UNION SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND email = ? ORDER BY id`;
 
 const identityUserOf = (row: Row): IdentityUser => ({
   id: row.id as string,
@@ -70,7 +75,7 @@ export class LocalIdentityStore extends IdentityStore {
 
   /** The invite's duplicate check (spec 4.9 rule 8), on every invitation: a prepared statement. */
   async findTenantMemberByEmail(tenantId: string, email: string): Promise<IdentityUser | null> {
-    const rows = await this.statements.rows(SELECT_TENANT_MEMBER_BY_EMAIL, [tenantId, emailKey(email), email.toLowerCase()]);
+    const rows = await this.statements.rows(SELECT_TENANT_MEMBER_BY_EMAIL, [tenantId, emailKey(email), tenantId, email.toLowerCase()]);
     const row = rows.find((candidate) => sameEmail(candidate.email as string, email));
     return row ? identityUserOf(row) : null;
   }
