@@ -61,8 +61,28 @@ type Statement = [sql: string, parameters: unknown[]];
 const updateStatement = (dataSource: DataSource, { target, set, where, parameters }: RequiredUpdate): Statement =>
   dataSource.createQueryBuilder().update(target).set(set).where(where, parameters).getQueryAndParameters();
 
-const insertStatement = (dataSource: DataSource, [target, values]: Insert): Statement =>
-  dataSource.createQueryBuilder().insert().into(target).values(values).getQueryAndParameters();
+/** INSERT statements by table and column list: made once, from the entity's metadata. */
+const insertSql = new WeakMap<DataSource, Map<string, string>>();
+
+/**
+ * One row's INSERT: the columns whose value is given (the others take their defaults), each value
+ * prepared by the driver as TypeORM prepares it (dates, for instance), with `?` placeholders.
+ */
+function insertStatement(dataSource: DataSource, [target, values]: Insert): Statement {
+  const { driver } = dataSource;
+  const metadata = dataSource.getMetadata(target);
+  const columns = metadata.columns.filter((column) => column.getEntityValue(values) !== undefined);
+  const key = `${metadata.tableName}(${columns.map((column) => column.databaseName).join(',')})`;
+  let statements = insertSql.get(dataSource);
+  if (!statements) insertSql.set(dataSource, (statements = new Map()));
+  let sql = statements.get(key);
+  if (!sql) {
+    const names = columns.map((column) => driver.escape(column.databaseName)).join(', ');
+    sql = `INSERT INTO ${driver.escape(metadata.tableName)} (${names}) VALUES (${columns.map(() => '?').join(', ')})`;
+    statements.set(key, sql);
+  }
+  return [sql, columns.map((column) => driver.preparePersistentValue(column.getEntityValue(values), column))];
+}
 
 function runOnSqlite(dataSource: DataSource, inserts: Insert[], onlyIf?: RequiredUpdate): void {
   const update = onlyIf && updateStatement(dataSource, onlyIf);
