@@ -6,16 +6,21 @@
  *   BENCH_SECONDS=20 BENCH_CONCURRENCY=50 npm run bench
  *   BENCH_AUDIT_EVENTS=100000 npm run bench   # fewer audit events to seed (default 1,000,000)
  *   BENCH_SCENARIOS=people npm run bench      # only these groups (core, audit, people; default all): only their data is seeded
+ * The core group runs the four scenarios of ../shared/perf/compare.sh (the raw-limit comparison) on
+ * data shaped like its seed. The server's resident memory is sampled every 250 ms throughout.
  * Numbers depend on the machine: compare runs on the same one, never assert on them in tests.
  */
 import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { DataSource } from 'typeorm';
 import { encodeAuditCursor } from '../src/audit/audit-cursor';
 import { AUDIT_EVENT_TYPES, toAuditEventRow } from '../src/audit/audit-event';
 import { emailKey } from '../src/common/email-comparison';
 import { encodeCursor } from '../src/common/paging';
-import { AuditEventEntity, InvitationEntity, UserEntity } from '../src/database/entities';
+import { AuditEventEntity, InvitationEntity, TenantEntity, UserEntity } from '../src/database/entities';
+import { TENANT_TYPES } from '../src/database/entities/tenant.entity';
 import { factories, sessionCookie } from '../test/support/factories';
 import { startServerProcess } from '../test/support/server-process';
 import { createTestApp, TEST_JWT_SECRET, TestApp } from '../test/support/test-app';
@@ -28,6 +33,18 @@ const GROUPS = ['core', 'audit', 'people'] as const;
 type Group = (typeof GROUPS)[number];
 const SELECTED = new Set(process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',').map((group) => group.trim()) : GROUPS);
 const selected = (group: Group) => SELECTED.has(group);
+/** compare.sh's seed: this many tenants in all (the admin list), and members in the tenant whose owner invites. */
+const TENANTS = 10_000;
+const MEMBERS = 10_000;
+/** Pending invitations that `get` picks from at random. */
+const GET_INVITATIONS = 20_000;
+/**
+ * `accept` takes a fresh pending invitation for every request, so it needs one per request it can
+ * make: enough for this rate, above what the bare raw limit of compare.sh accepts on this machine.
+ */
+const ACCEPT_RATE_CEILING = 8_000;
+/** compare.sh loads the 1.7 MB tenant list with 4 connections, not 32. */
+const ADMIN_CONNECTIONS = 4;
 
 interface Scenario {
   name: string;
@@ -35,28 +52,81 @@ interface Scenario {
   method: 'GET' | 'POST';
   path: string;
   cookie?: string;
-  /** A body for each request; `i` makes bodies unique where the endpoint needs it. */
-  body?: (i: number) => unknown;
+  /** Connections for this scenario, instead of BENCH_CONCURRENCY. */
+  connections?: number;
+  /** A path for each request, instead of `path` (the scenario keeps its own count). */
+  pathFor?: () => string;
+  /** A body for each request (the scenario keeps its own count where bodies must be unique). */
+  body?: () => unknown;
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
+/** A function that returns 0, 1, 2, … on successive calls. */
+function counter(): () => number {
+  let next = 0;
+  return () => next++;
+}
+
+/** Resident memory of a process, from /proc (Linux). */
+function rssOf(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+}
+
+/**
+ * The server's RSS read every 250 ms: the highest reading during each scenario and during the whole
+ * run, so that a peak between two scenarios' end points is not missed.
+ */
+function sampleRss(pid: number) {
+  let scenarioPeak = 0;
+  let runPeak = 0;
+  const sample = () => {
+    const rss = rssOf(pid);
+    scenarioPeak = Math.max(scenarioPeak, rss);
+    runPeak = Math.max(runPeak, rss);
+    return rss;
+  };
+  const timer = setInterval(sample, 250);
+  return {
+    /** Now, and the highest reading taken since the previous call (this one included). */
+    scenarioEnd(): { now: number; max: number } {
+      const now = sample();
+      const max = scenarioPeak;
+      scenarioPeak = 0;
+      return { now, max };
+    },
+    stop(): number {
+      clearInterval(timer);
+      sample();
+      return runPeak;
+    },
+  };
+}
+
 /** Load from autocannon (its own HTTP client, far lighter than fetch), one scenario at a time. */
-/** With `warmUp`, 2 s and nothing printed. */
-async function run(url: string, scenario: Scenario, warmUp = false) {
-  let i = 0;
+/** With `warmUp`, 2 s and nothing printed; otherwise one line, ending with the server's RSS (`rss`). */
+async function run(url: string, scenario: Scenario, warmUp = false, rss?: () => { now: number; max: number }) {
   const result = await autocannon({
     url: url + scenario.path,
     method: scenario.method,
-    connections: CONCURRENCY,
+    connections: scenario.connections ?? CONCURRENCY,
     duration: warmUp ? 2 : SECONDS,
     headers: { 'content-type': 'application/json', ...(scenario.cookie && { cookie: scenario.cookie }) },
-    ...(scenario.body && {
-      requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify(scenario.body!(i++)) }) }],
+    ...((scenario.pathFor || scenario.body) && {
+      requests: [
+        {
+          setupRequest: (request) => ({
+            ...request,
+            ...(scenario.pathFor && { path: scenario.pathFor() }),
+            ...(scenario.body && { body: JSON.stringify(scenario.body()) }),
+          }),
+        },
+      ],
     }),
   });
   if (warmUp) return;
   const unexpected = result.requests.total - (result.statusCodeStats?.[String(scenario.expect) as '200']?.count ?? 0);
+  const memory = rss?.();
   console.log(
     [
       scenario.name.padEnd(50),
@@ -64,9 +134,19 @@ async function run(url: string, scenario: Scenario, warmUp = false) {
       `p50 ${result.latency.p50} ms`,
       `p97.5 ${result.latency.p97_5} ms`,
       `p99 ${result.latency.p99} ms`,
+      memory ? `rss ${mb(memory.now)} (max ${mb(memory.max)})` : '',
       unexpected ? `UNEXPECTED STATUS x${unexpected}` : '',
     ].join('  '),
   );
+}
+
+/** `count` rows of `entity`, made by `row(i)`, in multi-row INSERTs of `batch`. */
+async function bulkInsert<T extends object>(dataSource: DataSource, entity: new () => T, count: number, row: (i: number) => T, batch = 500) {
+  for (let from = 0; from < count; from += batch) {
+    const rows: T[] = [];
+    for (let i = from; i < Math.min(from + batch, count); i++) rows.push(row(i));
+    await dataSource.getRepository(entity).insert(rows as never);
+  }
 }
 
 /**
@@ -76,21 +156,17 @@ async function run(url: string, scenario: Scenario, warmUp = false) {
 async function seedAuditEvents(dataSource: DataSource, tenantId: string): Promise<string> {
   const start = Date.now();
   let middle = '';
-  for (let from = 0; from < AUDIT_EVENTS; from += 500) {
-    const rows = [];
-    for (let i = from; i < Math.min(from + 500, AUDIT_EVENTS); i++) {
-      const row = toAuditEventRow(randomUUID(), new Date(start - i * 1_000), {
-        type: AUDIT_EVENT_TYPES[i % AUDIT_EVENT_TYPES.length],
-        tenantId: i % 100 === 0 ? tenantId : `tenant-${i % 100}`,
-        actor: { id: `actor-${i % 1_000}`, email: `actor-${i % 1_000}@example.com` },
-        target: { type: 'user', id: `user-${i}`, email: `user-${i}@example.com` },
-        data: { role: 'member' },
-      });
-      if (i === Math.floor(AUDIT_EVENTS / 2)) middle = encodeAuditCursor(row);
-      rows.push(row);
-    }
-    await dataSource.getRepository(AuditEventEntity).insert(rows);
-  }
+  await bulkInsert(dataSource, AuditEventEntity, AUDIT_EVENTS, (i) => {
+    const row = toAuditEventRow(randomUUID(), new Date(start - i * 1_000), {
+      type: AUDIT_EVENT_TYPES[i % AUDIT_EVENT_TYPES.length],
+      tenantId: i % 100 === 0 ? tenantId : `tenant-${i % 100}`,
+      actor: { id: `actor-${i % 1_000}`, email: `actor-${i % 1_000}@example.com` },
+      target: { type: 'user', id: `user-${i}`, email: `user-${i}@example.com` },
+      data: { role: 'member' },
+    });
+    if (i === Math.floor(AUDIT_EVENTS / 2)) middle = encodeAuditCursor(row);
+    return row as AuditEventEntity;
+  });
   return middle;
 }
 
@@ -98,48 +174,71 @@ async function seedAuditEvents(dataSource: DataSource, tenantId: string): Promis
  * A tenant for GET /api/org/people: `members` users (the owner among them) and `invitations`
  * invitations, a tenth of them accepted and a tenth revoked (left out of the list), some expired,
  * on e-mails that interleave with the members'. Inserted in batches, not through the API. Gives
- * the owner's cookie and the cursor of the member in the middle of the list, for a deep page.
+ * the tenant, its owner's id and cookie, and the cursor of the member in the middle of the list,
+ * for a deep page.
  */
-async function seedPeople(seed: TestApp, members: number, invitations: number): Promise<{ cookie: string; middleCursor: string }> {
+async function seedPeople(seed: TestApp, members: number, invitations: number) {
   const factory = factories(seed);
   const tenant = await factory.tenant();
   const label = tenant.id.slice(0, 8);
   const owner = await factory.member(tenant.id, { role: 'owner', email: `person-0-owner@${label}.example` });
   const now = new Date();
   const statuses = ['pending', 'pending', 'pending', 'pending', 'pending', 'pending', 'expired', 'pending', 'accepted', 'revoked'] as const;
-  for (let from = 1; from < members; from += 500) {
-    const rows: UserEntity[] = [];
-    for (let i = from; i < Math.min(from + 500, members); i++) {
-      const email = `person-${i * 3}@${label}.example`;
-      rows.push({ id: randomUUID(), email, emailKey: emailKey(email), platformRole: null, userType: 'org', tenantId: tenant.id, role: 'member', createdAt: now });
-    }
-    await seed.dataSource.getRepository(UserEntity).insert(rows);
-  }
-  for (let from = 0; from < invitations; from += 500) {
-    const rows: InvitationEntity[] = [];
-    for (let i = from; i < Math.min(from + 500, invitations); i++) {
-      const status = statuses[i % statuses.length];
-      rows.push({
-        id: randomUUID(),
-        tenantId: tenant.id,
-        email: `person-${Math.floor((i * 3) / 2) + 1}@${label}.example`,
-        role: 'member',
-        status,
-        expiresAt: new Date(now.getTime() + (status === 'expired' ? -1 : 7) * 24 * 3600 * 1000),
-        invitedBy: owner.id,
-        createdAt: now,
-      });
-    }
-    await seed.dataSource.getRepository(InvitationEntity).insert(rows);
-  }
+  await bulkInsert(seed.dataSource, UserEntity, members - 1, (i) => {
+    const email = `person-${(i + 1) * 3}@${label}.example`;
+    return { id: randomUUID(), email, emailKey: emailKey(email), platformRole: null, userType: 'org', tenantId: tenant.id, role: 'member', createdAt: now };
+  });
+  await bulkInsert(seed.dataSource, InvitationEntity, invitations, (i) => {
+    const status = statuses[i % statuses.length];
+    return {
+      id: randomUUID(),
+      tenantId: tenant.id,
+      email: `person-${Math.floor((i * 3) / 2) + 1}@${label}.example`,
+      role: 'member',
+      status,
+      expiresAt: new Date(now.getTime() + (status === 'expired' ? -1 : 7) * 24 * 3600 * 1000),
+      invitedBy: owner.id,
+      createdAt: now,
+    };
+  });
   const [middle] = await seed.identity.listTenantMembers(tenant.id, { email: `person-${Math.floor(members / 2) * 3}@${label}.example`, id: '' }, 1);
-  return { cookie: await sessionCookie(seed, owner), middleCursor: encodeCursor([middle.email, 'member', middle.id]) };
+  return { tenantId: tenant.id, ownerId: owner.id, cookie: await sessionCookie(seed, owner), middleCursor: encodeCursor([middle.email, 'member', middle.id]) };
 }
 
-/** Resident memory of a process, from /proc (Linux). */
-async function rssOf(pid: number): Promise<number> {
-  const status = await import('node:fs/promises').then((fs) => fs.readFile(`/proc/${pid}/status`, 'utf8'));
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+/**
+ * The core group's data, shaped like compare.sh's seed: a tenant of MEMBERS members whose owner
+ * invites, tenants up to TENANTS in all, and pending invitations in that tenant: GET_INVITATIONS
+ * for `get` to pick from at random, and one for every request `accept` can make in SECONDS.
+ */
+async function seedCore(seed: TestApp) {
+  const big = await seedPeople(seed, MEMBERS, 0);
+  const now = new Date();
+  const others = TENANTS - (await seed.dataSource.getRepository(TenantEntity).count());
+  await bulkInsert(seed.dataSource, TenantEntity, others, (i) => ({
+    id: randomUUID(),
+    name: `Bench tenant ${i}`,
+    type: TENANT_TYPES[i % TENANT_TYPES.length],
+    status: 'pending_owner',
+    createdAt: now,
+  }));
+  const expiresAt = new Date(now.getTime() + 7 * 24 * 3600 * 1000);
+  const pending = async (count: number, label: string) => {
+    const ids = Array.from({ length: count }, () => randomUUID());
+    await bulkInsert(seed.dataSource, InvitationEntity, count, (i) => ({
+      id: ids[i],
+      tenantId: big.tenantId,
+      email: `${label}-${i}@bench.example`,
+      role: i % 5 === 0 ? 'admin' : 'member',
+      status: 'pending' as const,
+      expiresAt,
+      invitedBy: big.ownerId,
+      createdAt: now,
+    }));
+    return ids;
+  };
+  const getTokens = await pending(GET_INVITATIONS, 'get');
+  const acceptTokens = await pending(ACCEPT_RATE_CEILING * SECONDS, 'accept');
+  return { ownerCookie: big.cookie, getTokens, acceptTokens, tenants: await seed.dataSource.getRepository(TenantEntity).count() };
 }
 
 async function main() {
@@ -154,11 +253,12 @@ async function main() {
   const admin = await sessionCookie(seed, await factory.superAdmin());
   const tenant = await factory.tenant();
   const owner = await sessionCookie(seed, await factory.member(tenant.id, { role: 'owner' }));
-  for (let i = 0; i < 50; i++) await factory.tenant();
-  const invitation = await factory.invitation({ tenantId: tenant.id });
   const middleCursor = selected('audit') ? await seedAuditEvents(seed.dataSource, tenant.id) : '';
   const smallTenant = selected('people') ? await seedPeople(seed, 100, 200) : undefined;
   const largeTenant = selected('people') ? await seedPeople(seed, 10_000, 20_000) : undefined;
+  // Last, so that the tenants of the other groups count towards the TENANTS of the admin list.
+  const seedStart = Date.now();
+  const core = selected('core') ? await seedCore(seed) : undefined;
   await seed.close();
 
   const server = await startServerProcess({
@@ -166,24 +266,60 @@ async function main() {
     AUTH_JWT_SECRET: TEST_JWT_SECRET,
     INVITE_RATE_LIMIT: '1000000',
   });
+  const rss = sampleRss(server.child.pid!);
   try {
     const audit = selected('audit') ? `, ${AUDIT_EVENTS} audit events` : '';
     console.log(`${SECONDS} s per scenario, ${CONCURRENCY} connections, database ${database.url.split(':')[0]}${audit}`);
-    const rssBefore = await rssOf(server.child.pid!);
+    if (core) {
+      console.log(
+        `core: ${core.tenants} tenants, ${MEMBERS} members in the inviting tenant, ` +
+          `${core.getTokens.length} + ${core.acceptTokens.length} pending invitations (get, accept), seeded in ${Date.now() - seedStart} ms`,
+      );
+    }
+    console.log(`load average at start: ${loadavg().map((load) => load.toFixed(2)).join(' ')}`);
+    const rssBefore = rssOf(server.child.pid!);
+    const invited = counter();
+    const accepted = counter();
+    const coreScenarios: Scenario[] = core
+      ? [
+          // compare.sh's four: get, accept, invite, admin.
+          {
+            name: 'get: GET /api/invitations/{random token}',
+            expect: 200,
+            method: 'GET',
+            path: '/api/invitations/',
+            pathFor: () => `/api/invitations/${core.getTokens[Math.floor(Math.random() * core.getTokens.length)]}`,
+          },
+          {
+            name: 'accept: POST /api/invitations/{new token}',
+            expect: 200,
+            method: 'POST',
+            path: '/api/invitations/',
+            // Past the last token (a rate above ACCEPT_RATE_CEILING), the answers are 400 ALREADY_USED: reported as unexpected.
+            pathFor: () => `/api/invitations/${core.acceptTokens[accepted() % core.acceptTokens.length]}`,
+          },
+          {
+            name: `invite: POST /api/org/invite (${MEMBERS} members)`,
+            expect: 200,
+            method: 'POST',
+            path: '/api/org/invite',
+            cookie: core.ownerCookie,
+            body: () => ({ email: `bench-${invited()}@example.com`, role: 'member' }),
+          },
+          {
+            name: `admin: GET /api/admin/tenants (${core.tenants}, ${ADMIN_CONNECTIONS} conn.)`,
+            expect: 200,
+            method: 'GET',
+            path: '/api/admin/tenants',
+            cookie: admin,
+            connections: ADMIN_CONNECTIONS,
+          },
+          { name: 'GET /api/admin/super-admins', expect: 200, method: 'GET', path: '/api/admin/super-admins', cookie: admin },
+          { name: 'POST /api/org/invite (invalid body)', expect: 400, method: 'POST', path: '/api/org/invite', body: () => ({ email: 'x' }) },
+        ]
+      : [];
     const scenarios: (Scenario & { group: Group })[] = [
-      { group: 'core', name: 'GET /api/invitations/{token}', expect: 200, method: 'GET', path: `/api/invitations/${invitation.id}` },
-      { group: 'core', name: 'GET /api/admin/tenants (51 rows)', expect: 200, method: 'GET', path: '/api/admin/tenants', cookie: admin },
-      { group: 'core', name: 'GET /api/admin/super-admins', expect: 200, method: 'GET', path: '/api/admin/super-admins', cookie: admin },
-      {
-        group: 'core',
-        name: 'POST /api/org/invite',
-        expect: 200,
-        method: 'POST',
-        path: '/api/org/invite',
-        cookie: owner,
-        body: (i) => ({ email: `bench-${i}@example.com`, role: 'member' }),
-      },
-      { group: 'core', name: 'POST /api/org/invite (invalid body)', expect: 400, method: 'POST', path: '/api/org/invite', body: () => ({ email: 'x' }) },
+      ...coreScenarios.map((scenario) => ({ ...scenario, group: 'core' as const })),
       // One page of the audit trail, AUDIT_EVENTS rows in the table: first, deep and filtered pages.
       { group: 'audit', name: 'GET /api/admin/audit-events', expect: 200, method: 'GET', path: '/api/admin/audit-events', cookie: admin },
       { group: 'audit', name: 'GET /api/admin/audit-events (deep page)', expect: 200, method: 'GET', path: `/api/admin/audit-events?cursor=${middleCursor}`, cookie: admin },
@@ -211,9 +347,12 @@ async function main() {
     const chosen = scenarios.filter((scenario) => selected(scenario.group));
     // Unreported: the first scenario would otherwise pay for the JIT and the cold caches.
     await run(server.url, chosen[0], true);
-    for (const scenario of chosen) await run(server.url, scenario);
-    console.log(`server memory: rss ${mb(rssBefore)} at start -> ${mb(await rssOf(server.child.pid!))} after the run`);
+    rss.scenarioEnd();
+    for (const scenario of chosen) await run(server.url, scenario, false, rss.scenarioEnd);
+    console.log(`server memory: rss ${mb(rssBefore)} at start -> ${mb(rssOf(server.child.pid!))} after the run, max ${mb(rss.stop())} (sampled every 250 ms)`);
+    console.log(`load average at the end: ${loadavg().map((load) => load.toFixed(2)).join(' ')}`);
   } finally {
+    rss.stop();
     await server.kill();
     await database.drop();
   }
