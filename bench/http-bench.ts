@@ -14,6 +14,7 @@ import autocannon from 'autocannon';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { encodeAuditCursor } from '../src/audit/audit-cursor';
 import { AUDIT_EVENT_TYPES, toAuditEventRow } from '../src/audit/audit-event';
@@ -22,7 +23,7 @@ import { encodeCursor } from '../src/common/paging';
 import { AuditEventEntity, InvitationEntity, TenantEntity, UserEntity } from '../src/database/entities';
 import { TENANT_TYPES } from '../src/database/entities/tenant.entity';
 import { factories, sessionCookie } from '../test/support/factories';
-import { startServerProcess } from '../test/support/server-process';
+import { builtCommand, ROOT, startServerProcess } from '../test/support/server-process';
 import { createTestApp, TEST_JWT_SECRET, TestApp } from '../test/support/test-app';
 import { createTestDatabase } from '../test/support/test-database';
 
@@ -69,6 +70,12 @@ function counter(): () => number {
 }
 
 /** Resident memory of a process, from /proc (Linux). */
+/** The NODE_OPTIONS that `npm start` gives the server (package.json), so that memory is measured as served. */
+function startNodeOptions(): string {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return /NODE_OPTIONS="([^"$]*)/.exec(scripts.start)?.[1].trim() ?? '';
+}
+
 function rssOf(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 }
@@ -261,11 +268,12 @@ async function main() {
   const core = selected('core') ? await seedCore(seed) : undefined;
   await seed.close();
 
-  const server = await startServerProcess({
-    DATABASE_URL: database.url,
-    AUTH_JWT_SECRET: TEST_JWT_SECRET,
-    INVITE_RATE_LIMIT: '1000000',
-  });
+  // The built server as operators start it (npm start: production, its heap bounds), without
+  // npm in between, so that the process measured is the server itself.
+  const server = await startServerProcess(
+    { DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET, INVITE_RATE_LIMIT: '1000000', NODE_ENV: 'production', NODE_OPTIONS: startNodeOptions() },
+    { command: builtCommand([process.execPath, 'dist/src/main.js']) },
+  );
   const rss = sampleRss(server.child.pid!);
   try {
     const audit = selected('audit') ? `, ${AUDIT_EVENTS} audit events` : '';
