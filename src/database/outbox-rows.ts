@@ -21,6 +21,8 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
   /** The claim and its release run on every delivery: prepared statements, not the query builder. */
   private readonly statements: PreparedStatements;
   private sql?: { claim: string; release: string };
+  /** The rows of each worker's last `due`, by id: `claim` takes them from here instead of reading them again. */
+  private readonly seen = new Map<string, Map<string, E>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -55,18 +57,29 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
   async due(worker: string, now: Date, limit: number): Promise<string[]> {
     const rows = await this.rows
       .createQueryBuilder('outbox')
-      .select('outbox.id', 'id')
       .where(claimable(worker, now))
       .orderBy('outbox.next_attempt_at', 'ASC')
       .limit(limit)
-      .getRawMany<{ id: string }>();
+      .getMany();
+    this.seen.set(worker, new Map(rows.map((row) => [row.id, row])));
     return rows.map((row) => row.id);
   }
 
-  /** Claims the row for `worker` until `until` and counts an attempt; the row, or null when another worker has it. */
+  /**
+   * Claims the row for `worker` until `until` and counts an attempt; the row, or null when another
+   * worker has it. A row that `due` has just read is claimed only if its attempt count is still the
+   * one read (every claim raises it): the row read is then the row claimed, and is not read again.
+   */
   async claim(id: string, worker: string, now: Date, until: Date): Promise<E | null> {
     const at = sqlTimestamp(now);
-    const claimed = await this.statements.changes(this.claimAndRelease.claim, [worker, sqlTimestamp(until), id, at, at, worker]);
+    const parameters = [worker, sqlTimestamp(until), id, at, at, worker];
+    const read = this.seen.get(worker)?.get(id);
+    this.seen.get(worker)?.delete(id);
+    if (read) {
+      const claimed = await this.statements.changes(`${this.claimAndRelease.claim} AND attempts = ?`, [...parameters, read.attempts]);
+      return claimed === 1 ? { ...read, status: 'sending', claimedBy: worker, claimedUntil: until, attempts: read.attempts + 1 } : null;
+    }
+    const claimed = await this.statements.changes(this.claimAndRelease.claim, parameters);
     if (claimed !== 1) return null;
     return this.rows.findOneByOrFail({ id } as never);
   }
