@@ -1,21 +1,5 @@
 import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
-
-/** The part of a better-sqlite3 connection used here. */
-interface SqliteConnection {
-  prepare(sql: string): { run(...parameters: unknown[]): { changes: number } };
-  transaction(work: () => void): () => void;
-}
-
-/** The parts of a mysql2 pool and of its connections used here (callback API, as TypeORM holds them). */
-interface MysqlConnection {
-  query(sql: string, parameters: unknown[], done: (error: MysqlError | null, result: { affectedRows?: number }) => void): void;
-  release(): void;
-  destroy(): void;
-}
-interface MysqlPool {
-  getConnection(done: (error: Error | null, connection: MysqlConnection) => void): void;
-}
-type MysqlError = Error & { fatal?: boolean };
+import { MysqlConnection, MysqlError, mysqlPoolOf, sqliteDatabaseOf } from './prepared-statements';
 
 export type Insert = [target: EntityTarget<ObjectLiteral>, values: ObjectLiteral];
 
@@ -87,7 +71,7 @@ function insertStatement(dataSource: DataSource, [target, values]: Insert): Stat
 function runOnSqlite(dataSource: DataSource, inserts: Insert[], onlyIf?: RequiredUpdate): void {
   const update = onlyIf && updateStatement(dataSource, onlyIf);
   const statements = inserts.map((insert) => insertStatement(dataSource, insert));
-  const connection = (dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+  const connection = sqliteDatabaseOf(dataSource);
   connection.transaction(() => {
     if (update && connection.prepare(update[0]).run(...update[1]).changes !== 1) throw new UpdateNotApplied();
     for (const [sql, parameters] of statements) connection.prepare(sql).run(...parameters);
@@ -97,7 +81,7 @@ function runOnSqlite(dataSource: DataSource, inserts: Insert[], onlyIf?: Require
 async function runInTransaction(dataSource: DataSource, inserts: Insert[], onlyIf?: RequiredUpdate): Promise<void> {
   const update = onlyIf && updateStatement(dataSource, onlyIf);
   const statements = inserts.map((insert) => insertStatement(dataSource, insert));
-  const pool = (dataSource.driver as unknown as { pool: MysqlPool }).pool;
+  const pool = mysqlPoolOf(dataSource);
   const connection = await new Promise<MysqlConnection>((resolve, reject) =>
     pool.getConnection((error, taken) => (error ? reject(error) : resolve(taken))),
   );

@@ -1,4 +1,4 @@
-import { Brackets, DataSource, EntityTarget, In, ObjectLiteral, Repository } from 'typeorm';
+import { DataSource, EntityTarget, In, ObjectLiteral, Repository } from 'typeorm';
 import { OutboxRowColumns } from './outbox-row-columns';
 import { PreparedStatements, sqlTimestamp } from './prepared-statements';
 
@@ -38,7 +38,7 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
     return (this.sql ??= {
       claim:
         `UPDATE ${table} SET status = 'sending', claimed_by = ?, claimed_until = ?, attempts = attempts + 1 ` +
-        `WHERE id = ? AND ${CLAIMABLE_SQL}`,
+        `WHERE id = ? AND ${CLAIMABLE_BY_POSITION}`,
       release: `UPDATE ${table} SET status = ?, next_attempt_at = COALESCE(?, next_attempt_at), last_error = COALESCE(?, last_error), ` +
         `${this.done.atColumn} = COALESCE(?, ${this.done.atColumn}), claimed_by = NULL, claimed_until = NULL ` +
         `WHERE id = ? AND status = 'sending' AND claimed_by = ?`,
@@ -57,7 +57,7 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
   async due(worker: string, now: Date, limit: number): Promise<string[]> {
     const rows = await this.rows
       .createQueryBuilder('outbox')
-      .where(claimable(worker, now))
+      .where(CLAIMABLE, { now, worker })
       .orderBy('outbox.next_attempt_at', 'ASC')
       .limit(limit)
       .getMany();
@@ -143,17 +143,10 @@ interface Release {
   doneAt?: Date;
 }
 
-/** `claimable` in SQL, on the parameters (now, now, worker). */
-const CLAIMABLE_SQL = "((status = 'pending' AND next_attempt_at <= ?) OR (status = 'sending' AND (claimed_until < ? OR claimed_by = ?)))";
-
-/** The rows that `worker` may claim at `now` (see `due`). */
-function claimable(worker: string, now: Date): Brackets {
-  return new Brackets((where) => {
-    where
-      .where('(status = :pending AND next_attempt_at <= :now)', { pending: 'pending', now })
-      .orWhere('(status = :sending AND (claimed_until < :now OR claimed_by = :worker))', { sending: 'sending', worker });
-  });
-}
+/** The rows that a worker (`:worker`) may claim at `:now` (see `due`). */
+const CLAIMABLE = "((status = 'pending' AND next_attempt_at <= :now) OR (status = 'sending' AND (claimed_until < :now OR claimed_by = :worker)))";
+/** The same condition for a prepared statement: its parameters are now, now, worker. */
+const CLAIMABLE_BY_POSITION = CLAIMABLE.replace(/:now|:worker/g, '?');
 
 /** The delay before retry number `attempts` (1 = after the first failure): doubling from `baseMs`, up to `maxMs`. */
 export const backoffMs = (attempts: number, baseMs: number, maxMs: number): number => Math.min(baseMs * 2 ** (attempts - 1), maxMs);

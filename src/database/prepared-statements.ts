@@ -2,20 +2,37 @@ import type { DataSource } from 'typeorm';
 
 export type Row = Record<string, unknown>;
 
-interface MysqlPool {
+/** The parts of TypeORM's mysql2 pool (callback API) and of its connections used by the service. */
+export type MysqlError = Error & { fatal?: boolean };
+export interface MysqlConnection {
+  query(sql: string, params: unknown[], done: (error: MysqlError | null, result: { affectedRows?: number }) => void): void;
+  release(): void;
+  destroy(): void;
+}
+export interface MysqlPool {
   execute(sql: string, params: unknown[], done: (error: Error | null, rows: Row[]) => void): void;
   query(sql: string | { sql: string; dateStrings: boolean }, params: unknown[], done: (error: Error | null, rows: Row[]) => void): void;
+  getConnection(done: (error: Error | null, connection: MysqlConnection) => void): void;
 }
+/** The parts of TypeORM's better-sqlite3 connection used by the service. */
 interface SqliteStatement {
   all(...params: unknown[]): Row[];
   run(...params: unknown[]): { changes: number };
 }
-interface SqliteDatabase {
+export interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
+  transaction(work: () => void): () => void;
 }
 
+/** The mysql2 pool that TypeORM holds for a MySQL data source. */
+export const mysqlPoolOf = (dataSource: DataSource): MysqlPool => (dataSource.driver as unknown as { pool: MysqlPool }).pool;
+
+/** The one better-sqlite3 connection that TypeORM holds for a SQLite data source. */
+export const sqliteDatabaseOf = (dataSource: DataSource): SqliteDatabase =>
+  (dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
+
 /**
- * The reads on the paths that carry load (issue 11), sent straight to the driver that TypeORM
+ * The queries on the paths that carry load (issue 11), sent straight to the driver that TypeORM
  * already holds: a prepared statement (mysql2's `execute`, which caches it per connection;
  * better-sqlite3's `prepare`, cached here), with no query building and no entity hydration.
  * Parameters only, never interpolated values. Columns come back as stored: `timestamp()` turns
@@ -62,7 +79,7 @@ export class PreparedStatements {
 }
 
 function mysqlRunner(dataSource: DataSource) {
-  const pool = (dataSource.driver as unknown as { pool: MysqlPool }).pool;
+  const pool = mysqlPoolOf(dataSource);
   return (sql: string, params: unknown[], large: boolean) =>
     new Promise<Row[]>((resolve, reject) => {
       const done = (error: Error | null, rows: Row[]) => (error ? reject(error) : resolve(rows));
@@ -72,7 +89,7 @@ function mysqlRunner(dataSource: DataSource) {
 }
 
 function mysqlWriter(dataSource: DataSource) {
-  const pool = (dataSource.driver as unknown as { pool: MysqlPool }).pool;
+  const pool = mysqlPoolOf(dataSource);
   return (sql: string, params: unknown[]) =>
     new Promise<number>((resolve, reject) =>
       pool.execute(sql, params, (error, result) => (error ? reject(error) : resolve((result as unknown as { affectedRows: number }).affectedRows))),
@@ -86,7 +103,7 @@ function sqliteWriter(dataSource: DataSource) {
 
 /** better-sqlite3 statements, each prepared once. */
 function sqliteStatements(dataSource: DataSource): (sql: string) => SqliteStatement {
-  const database = (dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
+  const database = sqliteDatabaseOf(dataSource);
   const statements = new Map<string, SqliteStatement>();
   return (sql) => {
     let statement = statements.get(sql);
