@@ -7,7 +7,6 @@ import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { TenantEntity } from '../database/entities';
-import { insertAtomically } from '../database/insert-atomically';
 import { isoTimestamp, PreparedStatements, Row } from '../database/prepared-statements';
 import { TENANT_ERRORS } from './admin-tenants.messages';
 import { CreateTenantDto } from './dto/create-tenant.dto';
@@ -27,7 +26,7 @@ export class AdminTenantsService {
     @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    private readonly dataSource: DataSource,
+    dataSource: DataSource,
     private readonly audit: AuditRecorder,
   ) {
     this.statements = new PreparedStatements(dataSource);
@@ -61,7 +60,7 @@ export class AdminTenantsService {
       status: TENANT_INITIAL_STATUS,
       createdAt: this.clock.now(),
     });
-    await insertAtomically(this.dataSource, [[TenantEntity, tenant], ...this.audit.rows(auditEvents.tenantCreated(tenant, actor))]);
+    await this.audit.record(auditEvents.tenantCreated(tenant, actor), [[TenantEntity, tenant]]);
     return { success: true, tenant: toTenantResponse(tenant) };
   }
 }

@@ -1,48 +1,45 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import { messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { AuditEventEntity, WebhookDeliveryEntity } from '../database/entities';
-import { Insert, insertAtomically } from '../database/insert-atomically';
+import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
 import { newWebhookDeliveryRow } from '../webhooks/webhook-delivery-row';
 import { NewAuditEvent, toAuditEvent, toAuditEventRow } from './audit-event';
 
 /**
  * Writes audit events, each with one webhook delivery row per WEBHOOK_URLS entry (the webhook
  * outbox), all in one transaction: no event without its deliveries, no delivery without its event.
- * A change in our database records them in its own transaction: `rows()` for insertAtomically
- * (with or without its compare-and-set), or `record(event, manager)` inside a TypeORM transaction. A change in the identity store cannot join a database transaction: its event is
- * recorded right after the store confirmed it (`recordAfterIdentityChange`).
+ * A change in our database is written in the same transaction as its event (`record` with the
+ * change's rows and its compare-and-set). A change in the identity store cannot join a database
+ * transaction: its event is recorded right after the store confirmed it (`recordAfterIdentityChange`).
  */
 @Injectable()
 export class AuditRecorder {
   private readonly logger = new Logger(AuditRecorder.name);
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly writer: AtomicWriter,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly config: AppConfig,
   ) {}
 
-  /** The event's row and its webhook deliveries, to insert in the transaction of the change. */
-  rows(event: NewAuditEvent): Insert[] {
+  /**
+   * Writes the event and its deliveries, with the change's rows, all or none (AtomicWriter). With
+   * `onlyIf`, only if that update changes its row: false, and nothing written, when it does not.
+   */
+  record(event: NewAuditEvent, change: Insert[] = [], onlyIf?: RequiredUpdate): Promise<boolean> {
+    return this.writer.insert([...change, ...this.rows(event)], onlyIf);
+  }
+
+  /** The event's row and its webhook deliveries. */
+  private rows(event: NewAuditEvent): Insert[] {
     const row = toAuditEventRow(this.ids.uuid(), this.clock.now(), event);
     const shown = toAuditEvent(row);
     const deliveries = this.config.webhooks.urls.map((url): Insert => [WebhookDeliveryEntity, newWebhookDeliveryRow(this.ids.uuid(), url, shown)]);
     return [[AuditEventEntity, row], ...deliveries];
-  }
-
-  /** Inserts the event and its deliveries through `manager` (the transaction's, so that they commit with the change), or in a transaction of their own. */
-  async record(event: NewAuditEvent, manager?: EntityManager): Promise<void> {
-    const rows = this.rows(event);
-    if (!manager) {
-      await insertAtomically(this.dataSource, rows);
-      return;
-    }
-    for (const [target, values] of rows) await manager.insert(target, values);
   }
 
   /**

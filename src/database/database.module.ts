@@ -1,8 +1,9 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { describeDatabase } from '../config/config-summary';
+import { AtomicWriter } from './atomic-writer';
 import { dataSourceOptions } from './data-source-options';
 
 /** The database could not be opened (or migrated) at start-up: main.ts prints it as one line. */
@@ -17,6 +18,8 @@ export class DatabaseStartupError extends Error {
   }
 }
 
+/** The database for the whole app: TypeORM's DataSource (global of its own) and the AtomicWriter. */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -36,6 +39,8 @@ export class DatabaseStartupError extends Error {
       },
     }),
   ],
+  providers: [AtomicWriter],
+  exports: [AtomicWriter],
 })
 export class DatabaseModule {}
 

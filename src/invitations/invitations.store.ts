@@ -1,6 +1,6 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { Brackets, DataSource, In, MoreThanOrEqual, Repository, WhereExpressionBuilder } from 'typeorm';
+import { Brackets, DataSource, Repository, WhereExpressionBuilder } from 'typeorm';
 import { AuditActor, auditEvents } from '../audit/audit-event';
 import { AuditRecorder } from '../audit/audit-recorder';
 import { IdGenerator } from '../common/id-generator';
@@ -8,8 +8,8 @@ import { AppConfig } from '../config/app-config';
 import { InvitationEmailOutboxEntity, InvitationEntity } from '../database/entities';
 import { InvitationStatus } from '../database/entities/invitation.entity';
 import { forceIndex } from '../database/force-index';
-import { insertAtomically, RequiredUpdate } from '../database/insert-atomically';
-import { PreparedStatements, Row, timestamp } from '../database/prepared-statements';
+import { RequiredUpdate } from '../database/atomic-writer';
+import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { InvitationEmail } from '../mail/invitation-mailer';
 import { newOutboxRow } from '../mail/outbox/invitation-outbox';
 
@@ -26,6 +26,11 @@ export const TENANT_NAME_CACHE_SIZE = 10_000;
 const SELECT_INVITATION =
   'SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE id = ?';
 const SELECT_TENANT_NAME = 'SELECT name FROM tenants WHERE id = ?';
+const OPEN = `(${OPEN_STATUSES.map((status) => `'${status}'`).join(', ')})`;
+/** The compare-and-sets of the invitation's changes of status (AtomicWriter). */
+const EXPIRE_IF_PENDING = "UPDATE tenant_invitations SET status = 'expired' WHERE id = ? AND status = 'pending'";
+const ACCEPT_IF_OPEN = `UPDATE tenant_invitations SET status = 'accepted' WHERE id = ? AND status IN ${OPEN} AND expires_at >= ?`;
+const REVOKE_IF_OPEN = `UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status IN ${OPEN}`;
 
 /** The invitation rows, with parameterised queries only. */
 @Injectable()
@@ -61,12 +66,11 @@ export class InvitationsStore {
    */
   async create(invitation: InvitationEntity, email: InvitationEmail, inviter: AuditActor, replacing?: string): Promise<boolean> {
     const event = replacing === undefined ? auditEvents.invitationCreated(invitation, inviter) : auditEvents.invitationResent(invitation, inviter);
-    return insertAtomically(
-      this.dataSource,
+    return this.audit.record(
+      event,
       [
         [InvitationEntity, invitation],
         [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
-        ...this.audit.rows(event),
       ],
       replacing === undefined ? undefined : revokeIfOpen(replacing),
     );
@@ -94,11 +98,7 @@ export class InvitationsStore {
    * True when this call changed it, so that each expiry is counted (and recorded) once.
    */
   async markExpired(invitation: InvitationEntity): Promise<boolean> {
-    return insertAtomically(this.dataSource, this.audit.rows(auditEvents.invitationExpired(invitation)), {
-      target: InvitationEntity,
-      set: { status: 'expired' },
-      where: { id: invitation.id, status: 'pending' },
-    });
+    return this.audit.record(auditEvents.invitationExpired(invitation), [], [EXPIRE_IF_PENDING, [invitation.id]]);
   }
 
   /**
@@ -107,11 +107,7 @@ export class InvitationsStore {
    * true (and records the event), and a revocation that lands between the read and this update wins.
    */
   async accept(invitation: InvitationEntity, now: Date): Promise<boolean> {
-    return insertAtomically(this.dataSource, this.audit.rows(auditEvents.invitationAccepted(invitation)), {
-      target: InvitationEntity,
-      set: { status: 'accepted' },
-      where: { id: invitation.id, status: In(OPEN_STATUSES), expiresAt: MoreThanOrEqual(now) },
-    });
+    return this.audit.record(auditEvents.invitationAccepted(invitation), [], [ACCEPT_IF_OPEN, [invitation.id, sqlTimestamp(now)]]);
   }
 
   /**
@@ -146,7 +142,7 @@ export class InvitationsStore {
    * parallel revokes, accepts and resends of one invitation, exactly one changes it. True when this call did.
    */
   async revoke(invitation: InvitationEntity, actor: AuditActor): Promise<boolean> {
-    return insertAtomically(this.dataSource, this.audit.rows(auditEvents.invitationRevoked(invitation, actor)), revokeIfOpen(invitation.id));
+    return this.audit.record(auditEvents.invitationRevoked(invitation, actor), [], revokeIfOpen(invitation.id));
   }
 }
 
@@ -162,11 +158,7 @@ const toInvitation = (row: Row): InvitationEntity => ({
 });
 
 /** The compare-and-set of a revocation (by revoke, or by a resend that replaces the invitation). */
-const revokeIfOpen = (id: string): RequiredUpdate => ({
-  target: InvitationEntity,
-  set: { status: 'revoked' },
-  where: { id, status: In(OPEN_STATUSES) },
-});
+const revokeIfOpen = (id: string): RequiredUpdate => [REVOKE_IF_OPEN, [id]];
 
 /** The SQL of each effective status, on the parameters that listForTenant sets. */
 const effectiveStatusIs: Record<InvitationStatus, (where: WhereExpressionBuilder) => void> = {

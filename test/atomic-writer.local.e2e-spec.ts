@@ -1,0 +1,91 @@
+import { In } from 'typeorm';
+import { AtomicWriter, RequiredUpdate } from '../src/database/atomic-writer';
+import { InvitationEntity, TenantEntity } from '../src/database/entities';
+import { useTestApp } from './support/suites';
+
+const NOW = new Date('2026-03-01T10:00:00.000Z');
+const tenant = (id: string, name = id): TenantEntity => ({ id, name, type: 'business', status: 'pending_owner', createdAt: NOW });
+const invitation = (id: string): InvitationEntity => ({
+  id,
+  tenantId: 't-0',
+  email: `${id}@example.com`,
+  role: 'member',
+  status: 'pending',
+  expiresAt: NOW,
+  invitedBy: 'owner',
+  createdAt: NOW,
+});
+const revokeIfPending = (id: string): RequiredUpdate => ["UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status = 'pending'", [id]];
+
+/**
+ * AtomicWriter on the suite's database: on MariaDB, a whole transaction in one round trip on a pool
+ * that allows several statements per query; on SQLite, one synchronous transaction.
+ */
+describe('AtomicWriter', () => {
+  const { t } = useTestApp();
+  let writer: AtomicWriter;
+  let sequence = 0;
+  const tenants = () => t.dataSource.getRepository(TenantEntity);
+  const invitations = () => t.dataSource.getRepository(InvitationEntity);
+  const statusOf = async (id: string) => (await invitations().findOneByOrFail({ id })).status;
+  /** A pending invitation in the database: the target of a compare-and-set. */
+  const pending = async () => {
+    const row = invitation(`inv-${++sequence}`);
+    await invitations().insert(row);
+    return row.id;
+  };
+
+  beforeAll(() => (writer = t.app.get(AtomicWriter)));
+
+  it('inserts every row, in several tables, and answers true', async () => {
+    const id = `inv-${++sequence}`;
+    expect(await writer.insert([[TenantEntity, tenant(`t-${sequence}`)], [InvitationEntity, invitation(id)]])).toBe(true);
+    expect(await tenants().findOneByOrFail({ id: `t-${sequence}` })).toEqual(tenant(`t-${sequence}`));
+    expect(await invitations().findOneByOrFail({ id })).toEqual(invitation(id));
+  });
+
+  it('with onlyIf: updates and inserts together, and says so', async () => {
+    const id = await pending();
+    expect(await writer.insert([[TenantEntity, tenant(`t-${sequence}`)]], revokeIfPending(id))).toBe(true);
+    expect(await statusOf(id)).toBe('revoked');
+    expect(await tenants().countBy({ id: `t-${sequence}` })).toBe(1);
+  });
+
+  it('with onlyIf: an update that changes no row writes nothing and answers false', async () => {
+    const id = await pending();
+    await invitations().update({ id }, { status: 'accepted' });
+    const rows = [tenant(`t-${sequence}`), tenant(`u-${sequence}`)];
+    expect(await writer.insert(rows.map((row) => [TenantEntity, row]), revokeIfPending(id))).toBe(false);
+    expect(await statusOf(id)).toBe('accepted');
+    expect(await tenants().countBy({ id: In(rows.map((row) => row.id)) })).toBe(0);
+  });
+
+  it('a failed insert undoes the update and the inserts before it, and the next write goes through', async () => {
+    const id = await pending();
+    await tenants().insert(tenant(`taken-${sequence}`));
+    // The second insert fails: its primary key is taken.
+    const failure = await writer
+      .insert([[TenantEntity, tenant(`t-${sequence}`)], [TenantEntity, tenant(`taken-${sequence}`)]], revokeIfPending(id))
+      .catch((error: Error) => error);
+    expect(String((failure as Error).message)).toMatch(/UNIQUE constraint failed: tenants\.id|Duplicate entry/);
+    expect(await statusOf(id)).toBe('pending');
+    expect(await tenants().countBy({ id: `t-${sequence}` })).toBe(0);
+
+    expect(await writer.insert([[TenantEntity, tenant(`t-${sequence}`)]], revokeIfPending(id))).toBe(true);
+    expect(await statusOf(id)).toBe('revoked');
+  });
+
+  it('of parallel calls with the same compare-and-set, exactly one goes through', async () => {
+    const id = await pending();
+    const ids = Array.from({ length: 8 }, (_, i) => `race-${sequence}-${i}`);
+    const answers = await Promise.all(ids.map((tenantId) => writer.insert([[TenantEntity, tenant(tenantId)]], revokeIfPending(id))));
+    expect(answers.filter(Boolean)).toHaveLength(1);
+    expect((await tenants().findBy({ id: In(ids) })).map((row) => row.id)).toEqual([ids[answers.indexOf(true)]]);
+  });
+
+  it('stores values as given: text that reads as SQL is not run', async () => {
+    const name = "x'); DROP TABLE tenants; -- ; SELECT 1; \\' \"";
+    expect(await writer.insert([[TenantEntity, tenant(`sql-${++sequence}`, name)]])).toBe(true);
+    expect((await tenants().findOneByOrFail({ id: `sql-${sequence}` })).name).toBe(name);
+  });
+});
