@@ -1,6 +1,6 @@
 import { DataSource, EntityTarget, In, ObjectLiteral, Repository } from 'typeorm';
 import { OutboxRowColumns } from './outbox-row-columns';
-import { PreparedStatements, sqlTimestamp } from './prepared-statements';
+import { PreparedStatements, Row, sqlTimestamp, timestamp } from './prepared-statements';
 
 /** What an outbox calls a row that reached its receiver, and the column that records when. */
 export interface OutboxDone {
@@ -18,9 +18,11 @@ const LAST_ERROR_LENGTH = 1_000;
  * at `claimed_until`, when another worker may take the row over from one that died.
  */
 export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
-  /** The claim and its release run on every delivery: prepared statements, not the query builder. */
+  /** The read of what is due, the claim and the release run on every delivery: prepared statements, not the query builder. */
   private readonly statements: PreparedStatements;
-  private sql?: { claim: string; release: string };
+  private sql?: { due: string; claim: string; release: string };
+  /** Each column's property and database names, and whether it holds a time: to read a row into an entity. */
+  private columns?: { property: string; name: string; time: boolean }[];
   /** The rows of each worker's last `due`, by id: `claim` takes them from here instead of reading them again. */
   private readonly seen = new Map<string, Map<string, E>>();
 
@@ -33,12 +35,13 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
   }
 
   /** Built on first use, when the entity's metadata (its table) is known. */
-  private get claimAndRelease() {
-    const table = this.dataSource.getMetadata(this.entity).tableName;
+  private get statementsSql() {
+    const { tableName: table, columns } = this.dataSource.getMetadata(this.entity);
     return (this.sql ??= {
+      due: `SELECT ${columns.map((column) => column.databaseName).join(', ')} FROM ${table} WHERE ${CLAIMABLE} ORDER BY next_attempt_at LIMIT `,
       claim:
         `UPDATE ${table} SET status = 'sending', claimed_by = ?, claimed_until = ?, attempts = attempts + 1 ` +
-        `WHERE id = ? AND ${CLAIMABLE_BY_POSITION}`,
+        `WHERE id = ? AND ${CLAIMABLE}`,
       release: `UPDATE ${table} SET status = ?, next_attempt_at = COALESCE(?, next_attempt_at), last_error = COALESCE(?, last_error), ` +
         `${this.done.atColumn} = COALESCE(?, ${this.done.atColumn}), claimed_by = NULL, claimed_until = NULL ` +
         `WHERE id = ? AND status = 'sending' AND claimed_by = ?`,
@@ -55,12 +58,9 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
    * of them when the database failed under it; it has nothing in flight when it asks).
    */
   async due(worker: string, now: Date, limit: number): Promise<string[]> {
-    const rows = await this.rows
-      .createQueryBuilder('outbox')
-      .where(CLAIMABLE, { now, worker })
-      .orderBy('outbox.next_attempt_at', 'ASC')
-      .limit(limit)
-      .getMany();
+    const at = sqlTimestamp(now);
+    // The limit is written into the statement (a small integer of ours): a LIMIT parameter is not portable.
+    const rows = (await this.statements.rows(`${this.statementsSql.due}${Math.trunc(limit)}`, [at, at, worker])).map((row) => this.toEntity(row));
     this.seen.set(worker, new Map(rows.map((row) => [row.id, row])));
     return rows.map((row) => row.id);
   }
@@ -76,10 +76,10 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
     const read = this.seen.get(worker)?.get(id);
     this.seen.get(worker)?.delete(id);
     if (read) {
-      const claimed = await this.statements.changes(`${this.claimAndRelease.claim} AND attempts = ?`, [...parameters, read.attempts]);
+      const claimed = await this.statements.changes(`${this.statementsSql.claim} AND attempts = ?`, [...parameters, read.attempts]);
       return claimed === 1 ? { ...read, status: 'sending', claimedBy: worker, claimedUntil: until, attempts: read.attempts + 1 } : null;
     }
-    const claimed = await this.statements.changes(this.claimAndRelease.claim, parameters);
+    const claimed = await this.statements.changes(this.statementsSql.claim, parameters);
     if (claimed !== 1) return null;
     return this.rows.findOneByOrFail({ id } as never);
   }
@@ -121,6 +121,18 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
     return row.oldest instanceof Date ? row.oldest : new Date(`${row.oldest.replace(' ', 'T')}Z`);
   }
 
+  /** A row as read by `statements`: the entity's properties, times as Dates. */
+  private toEntity(row: Row): E {
+    this.columns ??= this.dataSource.getMetadata(this.entity).columns.map((column) => ({
+      property: column.propertyName,
+      name: column.databaseName,
+      time: column.type === 'datetime',
+    }));
+    const entity: Record<string, unknown> = {};
+    for (const { property, name, time } of this.columns) entity[property] = time && row[name] !== null ? timestamp(row[name]) : row[name];
+    return entity as E;
+  }
+
   /** Ends `worker`'s claim with the new status; the other columns change only where given. */
   private async release(id: string, worker: string, changes: Release): Promise<boolean> {
     const { status, nextAttemptAt, lastError, doneAt } = changes;
@@ -132,7 +144,7 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
       id,
       worker,
     ];
-    return (await this.statements.changes(this.claimAndRelease.release, parameters)) === 1;
+    return (await this.statements.changes(this.statementsSql.release, parameters)) === 1;
   }
 }
 
@@ -143,10 +155,8 @@ interface Release {
   doneAt?: Date;
 }
 
-/** The rows that a worker (`:worker`) may claim at `:now` (see `due`). */
-const CLAIMABLE = "((status = 'pending' AND next_attempt_at <= :now) OR (status = 'sending' AND (claimed_until < :now OR claimed_by = :worker)))";
-/** The same condition for a prepared statement: its parameters are now, now, worker. */
-const CLAIMABLE_BY_POSITION = CLAIMABLE.replace(/:now|:worker/g, '?');
+/** The rows that a worker may claim at a time (see `due`); its parameters are that time, twice, then the worker. */
+const CLAIMABLE = "((status = 'pending' AND next_attempt_at <= ?) OR (status = 'sending' AND (claimed_until < ? OR claimed_by = ?)))";
 
 /** The delay before retry number `attempts` (1 = after the first failure): doubling from `baseMs`, up to `maxMs`. */
 export const backoffMs = (attempts: number, baseMs: number, maxMs: number): number => Math.min(baseMs * 2 ** (attempts - 1), maxMs);
