@@ -1,6 +1,7 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
-import { MysqlConnection, MysqlError, MysqlPool, sqliteDatabaseOf } from './prepared-statements';
+import { MultiStatementPool, StatementResult } from './multi-statement-pool';
+import { MysqlConnection, MysqlError, sqliteDatabaseOf } from './prepared-statements';
 
 export type Insert = [target: EntityTarget<ObjectLiteral>, values: ObjectLiteral];
 
@@ -21,32 +22,26 @@ export type RequiredUpdate = Statement;
  * cost more than the statements. The inserts are built from the entities' metadata, once per table
  * and column list, and everything runs on the driver itself:
  * - MySQL: the whole transaction in one round trip, `START TRANSACTION; UPDATE …; INSERT …; COMMIT`,
- *   on a pool of its own that allows several statements per query. TypeORM's pool does not: every
- *   other query keeps that protection against injected statements. Values are escaped by mysql2
- *   (TypeORM's settings, objects never expanded); nothing is interpolated. The inserts after a
- *   compare-and-set are `INSERT … SELECT … WHERE @changed = 1`, so that a lost race writes nothing.
+ *   on a connection of the MultiStatementPool. The inserts after a compare-and-set are
+ *   `INSERT … SELECT … WHERE @changed = 1`, so that a lost race writes nothing.
  * - SQLite: TypeORM's better-sqlite3 driver runs every query of the DataSource on one shared
  *   connection, so an asynchronous transaction would take in whatever other requests run meanwhile
  *   (and nest concurrent transactions). The statements run instead inside one synchronous
  *   better-sqlite3 transaction, which nothing can interleave.
  */
 @Injectable()
-export class AtomicWriter implements OnApplicationShutdown {
+export class AtomicWriter {
   /** INSERT statements by table and column list: `INSERT INTO t (a, b)` and its `?, ?`. */
   private readonly insertSql = new Map<string, { into: string; placeholders: string }>();
-  private batchPool?: MysqlPool & { end(done: () => void): void };
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly pool: MultiStatementPool,
+  ) {}
 
   async insert(inserts: Insert[], onlyIf?: RequiredUpdate): Promise<boolean> {
     if (this.dataSource.options.type === 'better-sqlite3') return this.runOnSqlite(inserts, onlyIf);
     return this.runInOneRoundTrip(inserts, onlyIf);
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    const pool = this.batchPool;
-    this.batchPool = undefined;
-    return new Promise((resolve) => (pool ? pool.end(() => resolve()) : resolve()));
   }
 
   /**
@@ -85,7 +80,7 @@ export class AtomicWriter implements OnApplicationShutdown {
     if (update) statements.push(update, ['SET @changed = ROW_COUNT()', []]);
     for (const insert of inserts) statements.push(this.insertStatement(insert, update !== undefined));
     statements.push(['COMMIT', []]);
-    const connection = await this.connection();
+    const connection = await this.pool.connection();
     let broken = false;
     try {
       const results = await query(connection, statements.map(([sql]) => sql).join(';\n'), statements.flatMap(([, parameters]) => parameters));
@@ -101,26 +96,9 @@ export class AtomicWriter implements OnApplicationShutdown {
       else connection.release();
     }
   }
-
-  /** A connection of the batch pool: TypeORM's connection settings, with several statements per query. */
-  private connection(): Promise<MysqlConnection> {
-    if (!this.batchPool) {
-      const driver = this.dataSource.driver as unknown as MysqlDriverInternals;
-      this.batchPool = driver.mysql.createPool(driver.createConnectionOptions({ ...driver.options, multipleStatements: true }, driver.options));
-    }
-    const pool = this.batchPool;
-    return new Promise((resolve, reject) => pool.getConnection((error, taken) => (error ? reject(error) : resolve(taken))));
-  }
-}
-
-/** TypeORM's MysqlDriver: its mysql2 module and how it turns its options into a pool's. */
-interface MysqlDriverInternals {
-  options: ObjectLiteral;
-  mysql: { createPool(options: ObjectLiteral): MysqlPool & { end(done: () => void): void } };
-  createConnectionOptions(options: ObjectLiteral, credentials: ObjectLiteral): ObjectLiteral;
 }
 
 const query = (connection: MysqlConnection, sql: string, parameters: unknown[]) =>
-  new Promise<{ affectedRows?: number }[]>((resolve, reject) =>
-    connection.query(sql, parameters, (error, results) => (error ? reject(error) : resolve(results as unknown as { affectedRows?: number }[]))),
+  new Promise<StatementResult[]>((resolve, reject) =>
+    connection.query(sql, parameters, (error, results) => (error ? reject(error) : resolve(results as unknown as StatementResult[]))),
   );

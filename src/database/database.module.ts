@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { describeDatabase } from '../config/config-summary';
 import { AtomicWriter } from './atomic-writer';
 import { dataSourceOptions } from './data-source-options';
+import { MultiStatementPool } from './multi-statement-pool';
 
 /** The database could not be opened (or migrated) at start-up: main.ts prints it as one line. */
 export class DatabaseStartupError extends Error {
@@ -18,7 +19,7 @@ export class DatabaseStartupError extends Error {
   }
 }
 
-/** The database for the whole app: TypeORM's DataSource (global of its own) and the AtomicWriter. */
+/** The database for the whole app: TypeORM's DataSource (global of its own), the MultiStatementPool and the AtomicWriter. */
 @Global()
 @Module({
   imports: [
@@ -39,8 +40,8 @@ export class DatabaseStartupError extends Error {
       },
     }),
   ],
-  providers: [AtomicWriter],
-  exports: [AtomicWriter],
+  providers: [MultiStatementPool, AtomicWriter],
+  exports: [MultiStatementPool, AtomicWriter],
 })
 export class DatabaseModule {}
 

@@ -1,4 +1,6 @@
 import { DataSource, EntityTarget, In, ObjectLiteral, Repository } from 'typeorm';
+import { CoalescedUpdates } from './coalesced-updates';
+import { MultiStatementPool } from './multi-statement-pool';
 import { OutboxRowColumns } from './outbox-row-columns';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from './prepared-statements';
 
@@ -18,8 +20,12 @@ const LAST_ERROR_LENGTH = 1_000;
  * at `claimed_until`, when another worker may take the row over from one that died.
  */
 export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
-  /** The read of what is due, the claim and the release run on every delivery: prepared statements, not the query builder. */
+  /**
+   * The read of what is due, the claim and the release run on every delivery: a prepared statement
+   * for the read, and the claims and releases of a round coalesced into one round trip each.
+   */
   private readonly statements: PreparedStatements;
+  private readonly updates: CoalescedUpdates;
   private sql?: { due: string; claim: string; release: string };
   /** Each column's property and database names, and whether it holds a time: to read a row into an entity. */
   private columns?: { property: string; name: string; time: boolean }[];
@@ -28,10 +34,12 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
 
   constructor(
     private readonly dataSource: DataSource,
+    pool: MultiStatementPool,
     private readonly entity: EntityTarget<E>,
     private readonly done: OutboxDone,
   ) {
     this.statements = new PreparedStatements(dataSource);
+    this.updates = new CoalescedUpdates(dataSource, pool);
   }
 
   /** Built on first use, when the entity's metadata (its table) is known. */
@@ -76,10 +84,10 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
     const read = this.seen.get(worker)?.get(id);
     this.seen.get(worker)?.delete(id);
     if (read) {
-      const claimed = await this.statements.changes(`${this.statementsSql.claim} AND attempts = ?`, [...parameters, read.attempts]);
+      const claimed = await this.updates.changes(`${this.statementsSql.claim} AND attempts = ?`, [...parameters, read.attempts]);
       return claimed === 1 ? { ...read, status: 'sending', claimedBy: worker, claimedUntil: until, attempts: read.attempts + 1 } : null;
     }
-    const claimed = await this.statements.changes(this.statementsSql.claim, parameters);
+    const claimed = await this.updates.changes(this.statementsSql.claim, parameters);
     if (claimed !== 1) return null;
     return this.rows.findOneByOrFail({ id } as never);
   }
@@ -144,7 +152,7 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
       id,
       worker,
     ];
-    return (await this.statements.changes(this.statementsSql.release, parameters)) === 1;
+    return (await this.updates.changes(this.statementsSql.release, parameters)) === 1;
   }
 }
 

@@ -7,6 +7,7 @@ import { TestClock } from '../../test/support/test-clock';
 import { withoutTable } from '../../test/support/without-table';
 import { AuditRecorder } from '../audit/audit-recorder';
 import { AtomicWriter } from '../database/atomic-writer';
+import { MultiStatementPool } from '../database/multi-statement-pool';
 import { Caller } from '../auth/caller';
 import { IdGenerator } from '../common/id-generator';
 import { parseConfig } from '../config/app-config';
@@ -77,7 +78,7 @@ describe(OrgMembersService.name, () => {
       ),
       audit(),
     );
-  const audit = () => new AuditRecorder(new AtomicWriter(dataSource), new TestClock(NOW), new IdGenerator(), parseConfig({}));
+  const audit = () => new AuditRecorder(new AtomicWriter(dataSource, new MultiStatementPool(dataSource)), new TestClock(NOW), new IdGenerator(), parseConfig({}));
   /** The e-mails recorded for sending. */
   const queued = async () => (await outboxRows.find()).map((row) => JSON.parse(row.payload));
   const expectNothingStored = async () => {

@@ -5,6 +5,7 @@ import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
 import { TestClock } from '../../test/support/test-clock';
 import { AuditRecorder } from '../audit/audit-recorder';
 import { AtomicWriter } from '../database/atomic-writer';
+import { MultiStatementPool } from '../database/multi-statement-pool';
 import { Caller } from '../auth/caller';
 import { IdGenerator } from '../common/id-generator';
 import { parseConfig } from '../config/app-config';
@@ -59,7 +60,7 @@ describe(OrgPeopleService.name, () => {
   beforeEach(async () => {
     await rows.clear();
     identity = new MemoryIdentityStore();
-    const store = new InvitationsStore(dataSource, new IdGenerator(), new AuditRecorder(new AtomicWriter(dataSource), new TestClock(NOW), new IdGenerator(), parseConfig({})));
+    const store = new InvitationsStore(dataSource, new IdGenerator(), new AuditRecorder(new AtomicWriter(dataSource, new MultiStatementPool(dataSource)), new TestClock(NOW), new IdGenerator(), parseConfig({})));
     service = new OrgPeopleService(identity, store, new TestClock(NOW));
   });
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InvitationEmailOutboxEntity, InvitationEntity } from '../../database/entities';
+import { MultiStatementPool } from '../../database/multi-statement-pool';
 import { OutboxRows } from '../../database/outbox-rows';
 import { InvitationEmail } from '../invitation-mailer';
 
@@ -53,8 +54,8 @@ export function newOutboxRow(
 export class InvitationOutbox {
   private readonly rows: OutboxRows<InvitationEmailOutboxEntity>;
 
-  constructor(dataSource: DataSource) {
-    this.rows = new OutboxRows(dataSource, InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' });
+  constructor(dataSource: DataSource, pool: MultiStatementPool) {
+    this.rows = new OutboxRows(dataSource, pool, InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' });
   }
 
   /** Ids of rows that `worker` may claim at `now`, the longest due first (see OutboxRows.due). */

@@ -8,6 +8,7 @@ import { Metrics } from '../../metrics/metrics';
 import { InvitationEmailOutboxEntity, InvitationEntity } from '../../database/entities';
 import { InvitationEmail, InvitationMailer } from '../invitation-mailer';
 import { SEND_TIMEOUT_MS } from '../mail.module';
+import { MultiStatementPool } from '../../database/multi-statement-pool';
 import { InvitationOutbox, newOutboxRow } from './invitation-outbox';
 import { OUTBOX_BATCH_SIZE, OUTBOX_CLAIM_MS, InvitationOutboxWorker } from './invitation-outbox.worker';
 
@@ -75,7 +76,7 @@ describe(InvitationOutboxWorker.name, () => {
   beforeAll(async () => {
     dataSource = await memoryDataSource();
     rows = dataSource.getRepository(InvitationEmailOutboxEntity);
-    outbox = new InvitationOutbox(dataSource);
+    outbox = new InvitationOutbox(dataSource, new MultiStatementPool(dataSource));
   });
   afterAll(() => dataSource.destroy());
 

@@ -1,5 +1,7 @@
 import { In } from 'typeorm';
 import { AtomicWriter, RequiredUpdate } from '../src/database/atomic-writer';
+import { CoalescedUpdates } from '../src/database/coalesced-updates';
+import { MultiStatementPool } from '../src/database/multi-statement-pool';
 import { InvitationEntity, TenantEntity } from '../src/database/entities';
 import { useTestApp } from './support/suites';
 
@@ -87,5 +89,41 @@ describe('AtomicWriter', () => {
     const name = "x'); DROP TABLE tenants; -- ; SELECT 1; \\' \"";
     expect(await writer.insert([[TenantEntity, tenant(`sql-${++sequence}`, name)]])).toBe(true);
     expect((await tenants().findOneByOrFail({ id: `sql-${sequence}` })).name).toBe(name);
+  });
+});
+
+/** CoalescedUpdates on the suite's database: on MariaDB, the UPDATEs of one turn of the event loop in one round trip. */
+describe('CoalescedUpdates', () => {
+  const { t } = useTestApp();
+  let sequence = 0;
+  const invitations = () => t.dataSource.getRepository(InvitationEntity);
+  const REVOKE = "UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status = 'pending'";
+  const pending = async () => {
+    const row = invitation(`co-${++sequence}`);
+    await invitations().insert(row);
+    return row.id;
+  };
+  const updates = () => new CoalescedUpdates(t.dataSource, t.app.get(MultiStatementPool));
+
+  it('gives each UPDATE its own count of changed rows, and sends those of one turn together on MySQL', async () => {
+    const [first, second] = [await pending(), await pending()];
+    await invitations().update({ id: second }, { status: 'accepted' });
+    const roundTrips = jest.spyOn(t.app.get(MultiStatementPool), 'query');
+    const coalesced = updates();
+    const counts = await Promise.all([first, second, 'no-such-id'].map((id) => coalesced.changes(REVOKE, [id])));
+    expect(counts).toEqual([1, 0, 0]);
+    expect(roundTrips).toHaveBeenCalledTimes(t.dataSource.options.type === 'mysql' ? 1 : 0);
+    expect((await invitations().findOneByOrFail({ id: first })).status).toBe('revoked');
+    expect((await invitations().findOneByOrFail({ id: second })).status).toBe('accepted');
+  });
+
+  it('a failed statement fails every UPDATE of its batch, and the next batch goes through', async () => {
+    const id = await pending();
+    const coalesced = updates();
+    const answers = await Promise.allSettled([coalesced.changes('UPDATE no_such_table SET a = 1 WHERE id = ?', [id]), coalesced.changes(REVOKE, [id])]);
+    expect(answers[0].status).toBe('rejected');
+    // Alone on SQLite; with the failed one, and not run, on MySQL.
+    expect(answers[1]).toEqual(t.dataSource.options.type === 'mysql' ? expect.objectContaining({ status: 'rejected' }) : { status: 'fulfilled', value: 1 });
+    expect(await coalesced.changes(REVOKE, [id])).toBe(t.dataSource.options.type === 'mysql' ? 1 : 0);
   });
 });
