@@ -1,11 +1,6 @@
-import { parseConfig } from '../config/app-config';
 import { DataSource, Repository } from 'typeorm';
-import { memoryDataSource } from '../../test/support/memory-data-source';
+import { auditRecorderOn, memoryDataSource } from '../../test/support/memory-data-source';
 import { withoutTable } from '../../test/support/without-table';
-import { AuditRecorder } from '../audit/audit-recorder';
-import { AtomicWriter } from '../database/atomic-writer';
-import { MultiStatementPool } from '../database/multi-statement-pool';
-import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { AuditEventEntity, InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
 import { InvitationsStore } from './invitations.store';
@@ -26,7 +21,7 @@ describe(InvitationsStore.name, () => {
     dataSource = await memoryDataSource();
     invitations = dataSource.getRepository(InvitationEntity);
     tenants = dataSource.getRepository(TenantEntity);
-    store = new InvitationsStore(dataSource, new IdGenerator(), new AuditRecorder(new AtomicWriter(dataSource, new MultiStatementPool(dataSource)), new Clock(), new IdGenerator(), parseConfig({})));
+    store = new InvitationsStore(dataSource, new IdGenerator(), auditRecorderOn(dataSource));
   });
   afterAll(() => dataSource.destroy());
   beforeEach(async () => {

@@ -1,10 +1,6 @@
-import { parseConfig } from '../config/app-config';
-import { AuditRecorder } from '../audit/audit-recorder';
-import { AtomicWriter } from '../database/atomic-writer';
-import { MultiStatementPool } from '../database/multi-statement-pool';
 import { DataSource, Repository } from 'typeorm';
 import { apiFailure } from '../../test/support/api-failure';
-import { memoryDataSource } from '../../test/support/memory-data-source';
+import { auditRecorderOn, memoryDataSource } from '../../test/support/memory-data-source';
 import { TestClock } from '../../test/support/test-clock';
 import { Caller } from '../auth/caller';
 import { IdGenerator } from '../common/id-generator';
@@ -49,7 +45,7 @@ describe(OrgInvitationsService.name, () => {
   afterAll(() => dataSource.destroy());
   beforeEach(async () => {
     await rows.clear();
-    store = new InvitationsStore(dataSource, new IdGenerator(), new AuditRecorder(new AtomicWriter(dataSource, new MultiStatementPool(dataSource)), new TestClock(NOW), new IdGenerator(), parseConfig({})));
+    store = new InvitationsStore(dataSource, new IdGenerator(), auditRecorderOn(dataSource, new TestClock(NOW)));
     service = new OrgInvitationsService(store, null as unknown as InvitationIssuer, new TestClock(NOW));
   });
   afterEach(() => jest.restoreAllMocks());

@@ -1,13 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { DataSource, Repository } from 'typeorm';
 import { apiFailure } from '../../test/support/api-failure';
-import { memoryDataSource } from '../../test/support/memory-data-source';
+import { auditRecorderOn, memoryDataSource } from '../../test/support/memory-data-source';
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
 import { TestClock } from '../../test/support/test-clock';
 import { withoutTable } from '../../test/support/without-table';
-import { AuditRecorder } from '../audit/audit-recorder';
-import { AtomicWriter } from '../database/atomic-writer';
-import { MultiStatementPool } from '../database/multi-statement-pool';
 import { Caller } from '../auth/caller';
 import { IdGenerator } from '../common/id-generator';
 import { parseConfig } from '../config/app-config';
@@ -78,7 +75,7 @@ describe(OrgMembersService.name, () => {
       ),
       audit(),
     );
-  const audit = () => new AuditRecorder(new AtomicWriter(dataSource, new MultiStatementPool(dataSource)), new TestClock(NOW), new IdGenerator(), parseConfig({}));
+  const audit = () => auditRecorderOn(dataSource, new TestClock(NOW));
   /** The e-mails recorded for sending. */
   const queued = async () => (await outboxRows.find()).map((row) => JSON.parse(row.payload));
   const expectNothingStored = async () => {

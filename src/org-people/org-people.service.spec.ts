@@ -1,14 +1,10 @@
 import { DataSource, Repository } from 'typeorm';
 import { apiFailure } from '../../test/support/api-failure';
-import { memoryDataSource } from '../../test/support/memory-data-source';
+import { auditRecorderOn, memoryDataSource } from '../../test/support/memory-data-source';
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
 import { TestClock } from '../../test/support/test-clock';
-import { AuditRecorder } from '../audit/audit-recorder';
-import { AtomicWriter } from '../database/atomic-writer';
-import { MultiStatementPool } from '../database/multi-statement-pool';
 import { Caller } from '../auth/caller';
 import { IdGenerator } from '../common/id-generator';
-import { parseConfig } from '../config/app-config';
 import { InvitationEntity } from '../database/entities';
 import { InvitationsStore } from '../invitations/invitations.store';
 import { PersonResponse } from './dto/person.response';
@@ -60,7 +56,7 @@ describe(OrgPeopleService.name, () => {
   beforeEach(async () => {
     await rows.clear();
     identity = new MemoryIdentityStore();
-    const store = new InvitationsStore(dataSource, new IdGenerator(), new AuditRecorder(new AtomicWriter(dataSource, new MultiStatementPool(dataSource)), new TestClock(NOW), new IdGenerator(), parseConfig({})));
+    const store = new InvitationsStore(dataSource, new IdGenerator(), auditRecorderOn(dataSource, new TestClock(NOW)));
     service = new OrgPeopleService(identity, store, new TestClock(NOW));
   });
 
