@@ -26,7 +26,7 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
    */
   private readonly statements: PreparedStatements;
   private readonly updates: CoalescedUpdates;
-  private sql?: { due: string; claim: string; release: string };
+  private sql?: { due: (limit: number) => string; claim: string; release: string };
   /** Each column's property and database names, and whether it holds a time: to read a row into an entity. */
   private columns?: { property: string; name: string; time: boolean }[];
   /** The rows of each worker's last `due`, by id: `claim` takes them from here instead of reading them again. */
@@ -46,7 +46,7 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
   private get statementsSql() {
     const { tableName: table, columns } = this.dataSource.getMetadata(this.entity);
     return (this.sql ??= {
-      due: `SELECT ${columns.map((column) => column.databaseName).join(', ')} FROM ${table} WHERE ${CLAIMABLE} ORDER BY next_attempt_at LIMIT `,
+      due: dueSql(table, columns.map((column) => column.databaseName).join(', ')),
       claim:
         `UPDATE ${table} SET status = 'sending', claimed_by = ?, claimed_until = ?, attempts = attempts + 1 ` +
         `WHERE id = ? AND ${CLAIMABLE}`,
@@ -68,7 +68,7 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
   async due(worker: string, now: Date, limit: number): Promise<string[]> {
     const at = sqlTimestamp(now);
     // The limit is written into the statement (a small integer of ours): a LIMIT parameter is not portable.
-    const rows = (await this.statements.rows(`${this.statementsSql.due}${Math.trunc(limit)}`, [at, at, worker])).map((row) => this.toEntity(row));
+    const rows = (await this.statements.rows(this.statementsSql.due(Math.trunc(limit)), [at, at, worker])).map((row) => this.toEntity(row));
     this.seen.set(worker, new Map(rows.map((row) => [row.id, row])));
     return rows.map((row) => row.id);
   }
@@ -161,6 +161,20 @@ interface Release {
   nextAttemptAt?: Date;
   lastError?: string;
   doneAt?: Date;
+}
+
+/**
+ * The read of `due`, for a limit: CLAIMABLE (same parameters), the longest due first. Written as two
+ * index range reads, each stopped at the limit, because the OR of CLAIMABLE makes MySQL read and sort
+ * every pending row: a round then cost as much as the backlog was long (issue 11). Pending rows come
+ * by (status, next_attempt_at) in order; rows being sent, a few per worker, by (status, claimed_until).
+ */
+function dueSql(table: string, columns: string): (limit: number) => string {
+  return (limit) =>
+    `SELECT ${columns} FROM (SELECT ${columns} FROM ${table} WHERE status = 'pending' AND next_attempt_at <= ? ` +
+    `ORDER BY next_attempt_at LIMIT ${limit}) AS pending_rows UNION ALL ` +
+    `SELECT ${columns} FROM (SELECT ${columns} FROM ${table} WHERE status = 'sending' AND (claimed_until < ? OR claimed_by = ?) ` +
+    `ORDER BY next_attempt_at LIMIT ${limit}) AS sending_rows ORDER BY next_attempt_at LIMIT ${limit}`;
 }
 
 /** The rows that a worker may claim at a time (see `due`); its parameters are that time, twice, then the worker. */
