@@ -17,22 +17,24 @@ describe('OutboxRows.due', () => {
   let rows: OutboxRows<InvitationEmailOutboxEntity>;
   let sequence = 0;
   const table = () => t.dataSource.getRepository(InvitationEmailOutboxEntity);
+  /** A pending row, due at NOW, with `changes`. */
+  const outboxRow = (id: string, changes: Partial<InvitationEmailOutboxEntity> = {}): InvitationEmailOutboxEntity => ({
+    id,
+    invitationId: `invitation-${id}`,
+    payload: '{}',
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: NOW,
+    claimedBy: null,
+    claimedUntil: null,
+    lastError: null,
+    createdAt: NOW,
+    sentAt: null,
+    ...changes,
+  });
   const row = async (changes: Partial<InvitationEmailOutboxEntity>) => {
     const id = `outbox-${++sequence}`;
-    await table().insert({
-      id,
-      invitationId: `invitation-${sequence}`,
-      payload: '{}',
-      status: 'pending',
-      attempts: 0,
-      nextAttemptAt: NOW,
-      claimedBy: null,
-      claimedUntil: null,
-      lastError: null,
-      createdAt: NOW,
-      sentAt: null,
-      ...changes,
-    });
+    await table().insert(outboxRow(id, changes));
     return id;
   };
 
@@ -56,17 +58,7 @@ describe('OutboxRows.due', () => {
   });
 
   it('reads no more rows for a round than the round takes, however long the backlog', async () => {
-    await table().insert(
-      Array.from({ length: 400 }, (_, i) => ({
-        id: `backlog-${i}`,
-        invitationId: `invitation-backlog-${i}`,
-        payload: '{}',
-        status: 'pending',
-        attempts: 0,
-        nextAttemptAt: minutes(-i),
-        createdAt: NOW,
-      })),
-    );
+    await table().insert(Array.from({ length: 400 }, (_, i) => outboxRow(`backlog-${i}`, { nextAttemptAt: minutes(-i) })));
     // The statement that `due` runs, run again on one connection whose counters can be read.
     const run = jest.spyOn(PreparedStatements.prototype, 'rows');
     expect(await rows.due(WORKER, NOW, 10)).toEqual(Array.from({ length: 10 }, (_, i) => `backlog-${399 - i}`));

@@ -163,6 +163,13 @@ interface Release {
   doneAt?: Date;
 }
 
+/** Pending rows that are due; its parameter is the time. */
+const PENDING_DUE = "status = 'pending' AND next_attempt_at <= ?";
+/** Rows being sent whose claim has lapsed or is the worker's own; its parameters are the time, then the worker. */
+const SENDING_CLAIMABLE = "status = 'sending' AND (claimed_until < ? OR claimed_by = ?)";
+/** The rows that a worker may claim at a time (see `due`); its parameters are that time, twice, then the worker. */
+const CLAIMABLE = `((${PENDING_DUE}) OR (${SENDING_CLAIMABLE}))`;
+
 /**
  * The read of `due`, for a limit: CLAIMABLE (same parameters), the longest due first. Written as two
  * index range reads, each stopped at the limit, because the OR of CLAIMABLE makes MySQL read and sort
@@ -170,15 +177,12 @@ interface Release {
  * by (status, next_attempt_at) in order; rows being sent, a few per worker, by (status, claimed_until).
  */
 function dueSql(table: string, columns: string): (limit: number) => string {
+  const part = (condition: string, limit: number) =>
+    `SELECT ${columns} FROM (SELECT ${columns} FROM ${table} WHERE ${condition} ORDER BY next_attempt_at LIMIT ${limit})`;
   return (limit) =>
-    `SELECT ${columns} FROM (SELECT ${columns} FROM ${table} WHERE status = 'pending' AND next_attempt_at <= ? ` +
-    `ORDER BY next_attempt_at LIMIT ${limit}) AS pending_rows UNION ALL ` +
-    `SELECT ${columns} FROM (SELECT ${columns} FROM ${table} WHERE status = 'sending' AND (claimed_until < ? OR claimed_by = ?) ` +
-    `ORDER BY next_attempt_at LIMIT ${limit}) AS sending_rows ORDER BY next_attempt_at LIMIT ${limit}`;
+    `${part(PENDING_DUE, limit)} AS pending_rows UNION ALL ${part(SENDING_CLAIMABLE, limit)} AS sending_rows ` +
+    `ORDER BY next_attempt_at LIMIT ${limit}`;
 }
-
-/** The rows that a worker may claim at a time (see `due`); its parameters are that time, twice, then the worker. */
-const CLAIMABLE = "((status = 'pending' AND next_attempt_at <= ?) OR (status = 'sending' AND (claimed_until < ? OR claimed_by = ?)))";
 
 /** The delay before retry number `attempts` (1 = after the first failure): doubling from `baseMs`, up to `maxMs`. */
 export const backoffMs = (attempts: number, baseMs: number, maxMs: number): number => Math.min(baseMs * 2 ** (attempts - 1), maxMs);
