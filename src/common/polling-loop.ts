@@ -8,8 +8,7 @@ export const KICK_SETTLE_MS = 20;
 /**
  * Runs `round` in the background: every `intervalMs`, at once after a round that says more work
  * may be waiting (it returns true), and on `kick`: at once when idle, KICK_SETTLE_MS after the
- * round in progress otherwise. Never two rounds at a time. What the outbox workers (invitation
- * e-mails, webhooks) share.
+ * round in progress otherwise. Never two rounds at a time. OutboxDeliveryLoop runs on it.
  */
 export class PollingLoop {
   private stopped = true;

@@ -183,6 +183,3 @@ function dueSql(table: string, columns: string): (limit: number) => string {
     `${part(PENDING_DUE, limit)} AS pending_rows UNION ALL ${part(SENDING_CLAIMABLE, limit)} AS sending_rows ` +
     `ORDER BY next_attempt_at LIMIT ${limit}`;
 }
-
-/** The delay before retry number `attempts` (1 = after the first failure): doubling from `baseMs`, up to `maxMs`. */
-export const backoffMs = (attempts: number, baseMs: number, maxMs: number): number => Math.min(baseMs * 2 ** (attempts - 1), maxMs);

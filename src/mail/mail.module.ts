@@ -4,7 +4,6 @@ import { AppConfig } from '../config/app-config';
 import { InvitationMailer } from './invitation-mailer';
 import { LoggedInvitationMailer } from './logged-invitation-mailer';
 import { NodemailerInvitationMailer } from './nodemailer-invitation-mailer';
-import { InvitationOutbox } from './outbox/invitation-outbox';
 import { InvitationOutboxWorker } from './outbox/invitation-outbox.worker';
 
 /**
@@ -35,7 +34,6 @@ export function mailerOptions(config: AppConfig): MailerOptions {
       useFactory: (config: AppConfig, mailer: MailerService): InvitationMailer =>
         config.smtpUrl ? new NodemailerInvitationMailer(mailer, config) : new LoggedInvitationMailer(config),
     },
-    InvitationOutbox,
     InvitationOutboxWorker,
   ],
   exports: [InvitationOutboxWorker],

@@ -11,7 +11,8 @@ import { Metrics } from '../metrics/metrics';
 import { newWebhookDeliveryRow } from './webhook-delivery-row';
 import { MultiStatementPool } from '../database/multi-statement-pool';
 import { WEBHOOK_CLAIM_MS, WEBHOOK_KEEP_DELIVERED_MS, WebhookDeliveryWorker } from './webhook-delivery.worker';
-import { AttemptResult, WebhookRequest, WebhookSender } from './webhook-sender';
+import { AttemptResult } from '../outbox/outbox-delivery-loop';
+import { WebhookRequest, WebhookSender } from './webhook-sender';
 
 /** Answers from a script, and keeps what it was asked to send. */
 class FakeSender extends WebhookSender {

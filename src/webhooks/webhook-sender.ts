@@ -6,10 +6,8 @@ import { isIP, LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { messageOf } from '../common/api-error';
 import { AppConfig } from '../config/app-config';
+import { AttemptResult } from '../outbox/outbox-delivery-loop';
 import { isNonPublicAddress } from './address-classifier';
-
-/** What one attempt came to: the worker records it. */
-export type AttemptResult = { outcome: 'delivered' } | { outcome: 'retry' | 'failed'; reason: string };
 
 /** One request to send: the same id and body on every attempt. */
 export interface WebhookRequest {

@@ -1,20 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { InvitationEmailOutboxEntity, InvitationEntity } from '../../database/entities';
-import { MultiStatementPool } from '../../database/multi-statement-pool';
-import { OutboxRows } from '../../database/outbox-rows';
 import { InvitationEmail } from '../invitation-mailer';
-
-/** An outbox row as the worker uses it. */
-export interface OutboxMessage {
-  id: string;
-  /** The invitation id: its token, never to be logged. */
-  invitationId: string;
-  tenantId: string;
-  email: InvitationEmail;
-  /** Attempts started so far, the current one included. */
-  attempts: number;
-}
 
 interface Payload extends Omit<InvitationEmail, 'expiresAt'> {
   tenantId: string;
@@ -46,55 +31,8 @@ export function newOutboxRow(
   };
 }
 
-/**
- * Delivery's side of the invitation e-mail outbox, over the shared OutboxRows (claimed one by
- * one with a compare-and-set; a claim lapses at `claimed_until`): it writes no rows of its own.
- */
-@Injectable()
-export class InvitationOutbox {
-  private readonly rows: OutboxRows<InvitationEmailOutboxEntity>;
-
-  constructor(dataSource: DataSource, pool: MultiStatementPool) {
-    this.rows = new OutboxRows(dataSource, pool, InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' });
-  }
-
-  /** Ids of rows that `worker` may claim at `now`, the longest due first (see OutboxRows.due). */
-  async due(worker: string, now: Date, limit: number): Promise<string[]> {
-    return this.rows.due(worker, now, limit);
-  }
-
-  /** Claims the row for `worker` until `until` and counts an attempt; null when another worker has it. */
-  async claim(id: string, worker: string, now: Date, until: Date): Promise<OutboxMessage | null> {
-    const row = await this.rows.claim(id, worker, now, until);
-    if (!row) return null;
-    const payload = JSON.parse(row.payload) as Payload;
-    const { tenantId, ...email } = payload;
-    return {
-      id: row.id,
-      invitationId: row.invitationId,
-      tenantId,
-      email: { ...email, expiresAt: new Date(payload.expiresAt) },
-      attempts: row.attempts,
-    };
-  }
-
-  /** Records the delivery; false when `worker` no longer held the row. */
-  async markSent(id: string, worker: string, at: Date): Promise<boolean> {
-    return this.rows.markDone(id, worker, at);
-  }
-
-  /** Puts the row back to be tried again at `at`. */
-  async retryLater(id: string, worker: string, at: Date, error: string): Promise<boolean> {
-    return this.rows.retryLater(id, worker, at, error);
-  }
-
-  /** Gives the row up for good. */
-  async markFailed(id: string, worker: string, error: string): Promise<boolean> {
-    return this.rows.markFailed(id, worker, error);
-  }
-
-  /** Deletes rows sent before `before`; they are kept a while for operators. */
-  async purgeSent(before: Date): Promise<number> {
-    return this.rows.purgeDone(before);
-  }
+/** What a row holds: the e-mail, and the tenant it was sent for. */
+export function storedEmailOf(row: Pick<InvitationEmailOutboxEntity, 'payload'>): { tenantId: string; email: InvitationEmail } {
+  const { tenantId, ...email } = JSON.parse(row.payload) as Payload;
+  return { tenantId, email: { ...email, expiresAt: new Date(email.expiresAt) } };
 }

@@ -9,7 +9,8 @@ import { InvitationEmailOutboxEntity, InvitationEntity } from '../../database/en
 import { InvitationEmail, InvitationMailer } from '../invitation-mailer';
 import { SEND_TIMEOUT_MS } from '../mail.module';
 import { MultiStatementPool } from '../../database/multi-statement-pool';
-import { InvitationOutbox, newOutboxRow } from './invitation-outbox';
+import { OutboxRows } from '../../database/outbox-rows';
+import { newOutboxRow } from './invitation-outbox';
 import { OUTBOX_BATCH_SIZE, OUTBOX_CLAIM_MS, InvitationOutboxWorker } from './invitation-outbox.worker';
 
 class FakeMailer extends InvitationMailer {
@@ -32,13 +33,12 @@ const token = () => `6f1c2c1e-8d7a-4b8e-9a51-${String(++sequence).padStart(12, '
 describe(InvitationOutboxWorker.name, () => {
   let dataSource: DataSource;
   let rows: Repository<InvitationEmailOutboxEntity>;
-  let outbox: InvitationOutbox;
   let mailer: FakeMailer;
   let clock: TestClock;
   let logged: { warn: jest.SpyInstance; error: jest.SpyInstance; log: jest.SpyInstance };
 
   let metrics: Metrics;
-  const worker = (env: Record<string, string> = ENV) => new InvitationOutboxWorker(outbox, mailer, clock, parseConfig(env), metrics);
+  const worker = (env: Record<string, string> = ENV) => new InvitationOutboxWorker(dataSource, new MultiStatementPool(dataSource), mailer, clock, parseConfig(env), metrics);
   const emailsCounted = async () => (await metrics.scrape()).split('\n').filter((line) => line.startsWith('invitation_emails_total'));
 
   /** Creates an invitation and its outbox row, as InvitationsStore does. */
@@ -76,7 +76,6 @@ describe(InvitationOutboxWorker.name, () => {
   beforeAll(async () => {
     dataSource = await memoryDataSource();
     rows = dataSource.getRepository(InvitationEmailOutboxEntity);
-    outbox = new InvitationOutbox(dataSource, new MultiStatementPool(dataSource));
   });
   afterAll(() => dataSource.destroy());
 
@@ -204,7 +203,7 @@ describe(InvitationOutboxWorker.name, () => {
   it('when the database fails after a send, records it later and does not send it again', async () => {
     const { email } = await invite();
     const w = worker();
-    jest.spyOn(outbox, 'markSent').mockRejectedValueOnce(new Error('connect ECONNREFUSED 127.0.0.1:3306'));
+    jest.spyOn(OutboxRows.prototype, 'markDone').mockRejectedValueOnce(new Error('connect ECONNREFUSED 127.0.0.1:3306'));
 
     await w.deliverDue();
     expect(mailer.sent).toEqual([email]);
@@ -232,7 +231,7 @@ describe(InvitationOutboxWorker.name, () => {
 
   it('logs a database outage once, however many rounds fail', async () => {
     const w = worker();
-    jest.spyOn(outbox, 'due').mockRejectedValue(new Error('connect ECONNREFUSED 127.0.0.1:3306'));
+    jest.spyOn(OutboxRows.prototype, 'due').mockRejectedValue(new Error('connect ECONNREFUSED 127.0.0.1:3306'));
     for (let i = 0; i < 3; i++) await w.deliverDue();
     expect(lines(logged.error)).toHaveLength(1);
   });
