@@ -2,6 +2,7 @@ import { HttpStatus } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 import { ApiError } from './api-error';
+import { ApiErrorResponse } from './openapi';
 
 export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 100;
@@ -28,6 +29,10 @@ export class PageQueryDto {
   @IsOptional()
   cursor?: string;
 }
+
+/** The 400s of every list that pages with PageQueryDto, for the API document. */
+export const ApiPagingErrors = () =>
+  ApiErrorResponse(400, 'Bad `limit` or `cursor`', [{ error: PAGING_ERRORS.invalidLimit }, { error: PAGING_ERRORS.invalidCursor }]);
 
 /**
  * Keyset paging: rows are ordered by a key (e-mail, then id, for every list) and a page starts

@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiSession, ErrorBody, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
+import { ApiErrorResponse, ApiSession, ErrorBody, UNAUTHORIZED_BODY } from '../common/openapi';
 import { PAGING_ERRORS } from '../common/paging';
 import { InviteMemberResponse } from '../org-members/dto/invitation.response';
 import { IDEMPOTENT_REPLAY_RESPONSE_HEADERS } from '../idempotency/idempotent';

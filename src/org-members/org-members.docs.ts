@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiSession, ErrorBody, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
-import { PAGING_ERRORS } from '../common/paging';
+import { ApiErrorResponse, ApiSession, ErrorBody, UNAUTHORIZED_BODY } from '../common/openapi';
+import { ApiPagingErrors } from '../common/paging';
 import { ApiJsonBody } from '../common/validate-body';
 import { EMAIL_REQUIRED, USER_NOT_FOUND } from '../common/messages';
 import { IDEMPOTENT_REPLAY_RESPONSE_HEADERS } from '../idempotency/idempotent';
@@ -51,10 +51,6 @@ export const ApiRemoveMember = () =>
     ]),
     ApiErrorResponse(404, 'No such user', [{ error: USER_NOT_FOUND }]),
   );
-
-/** The 400s of every paged list (common/paging). */
-export const ApiPagingErrors = () =>
-  ApiErrorResponse(400, 'Bad `limit` or `cursor`', [{ error: PAGING_ERRORS.invalidLimit }, { error: PAGING_ERRORS.invalidCursor }]);
 
 export const ApiListMembers = () =>
   applyDecorators(

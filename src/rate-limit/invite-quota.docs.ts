@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ApiErrorResponse, ApiSession, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
+import { ApiErrorResponse, ApiSession, UNAUTHORIZED_BODY } from '../common/openapi';
 import { InviteQuotaResponse } from './dto/invite-quota.response';
 import { RATE_LIMIT_HEADERS } from './invite-throttler.guard';
 

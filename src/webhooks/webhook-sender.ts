@@ -4,9 +4,9 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { isNonPublicAddress } from '../common/address-classifier';
 import { messageOf } from '../common/api-error';
 import { AppConfig } from '../config/app-config';
-import { isNonPublicAddress } from './address-classifier';
 
 /** What one attempt came to: the worker records it. */
 export type AttemptResult = { outcome: 'delivered' } | { outcome: 'retry' | 'failed'; reason: string };
