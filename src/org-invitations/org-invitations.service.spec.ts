@@ -5,8 +5,8 @@ import { TestClock } from '../../test/support/test-clock';
 import { Caller } from '../auth/caller';
 import { IdGenerator } from '../common/id-generator';
 import { InvitationEntity } from '../database/entities';
+import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { InvitationsStore } from '../invitations/invitations.store';
-import { InvitationIssuer } from '../org-members/invitation-issuer';
 import { OrgInvitationsController } from './org-invitations.controller';
 import { OrgInvitationsService } from './org-invitations.service';
 

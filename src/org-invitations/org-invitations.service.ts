@@ -5,9 +5,10 @@ import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { pageRequest, toPage } from '../common/paging';
 import { InvitationEntity } from '../database/entities';
-import { InvitationsStore, OPEN_STATUSES } from '../invitations/invitations.store';
-import { InviteMemberResponse, toCreatedInvitationResponse } from '../org-members/dto/invitation.response';
-import { InvitationIssuer } from '../org-members/invitation-issuer';
+import { InviteMemberResponse, toCreatedInvitationResponse } from '../invitations/dto/created-invitation.response';
+import { isOpen } from '../invitations/invitation';
+import { InvitationIssuer } from '../invitations/invitation-issuer';
+import { InvitationsStore } from '../invitations/invitations.store';
 import { ListInvitationsQueryDto } from './dto/list-invitations.query';
 import { ListInvitationsResponse, RevokeInvitationResponse, toOrgInvitationResponse } from './dto/org-invitation.response';
 import { ORG_INVITATION_ERRORS } from './org-invitations.messages';
@@ -45,7 +46,7 @@ export class OrgInvitationsService {
   async revoke(caller: Caller, id: string): Promise<RevokeInvitationResponse> {
     const invitation = await this.findInTenant(caller, id);
     refuseAccepted(invitation);
-    if (invitation.status !== 'revoked' && !(await this.invitations.revoke(invitation, auditActor(caller)))) {
+    if (isOpen(invitation) && !(await this.invitations.revoke(invitation, auditActor(caller)))) {
       // A parallel accept or revoke got there first: answer what it left.
       refuseAccepted(await this.findInTenant(caller, id));
     }
@@ -61,7 +62,7 @@ export class OrgInvitationsService {
   async resend(caller: Caller, id: string, origin: string): Promise<InviteMemberResponse> {
     const old = await this.findInTenant(caller, id);
     const cannotResend = new ApiError(HttpStatus.BAD_REQUEST, ORG_INVITATION_ERRORS.cannotResend);
-    if (!OPEN_STATUSES.includes(old.status)) throw cannotResend;
+    if (!isOpen(old)) throw cannotResend;
     const invitation = await this.issuer.issue(caller, old.email, old.role, origin, old.id);
     if (!invitation) throw cannotResend;
     return { success: true, invitation: toCreatedInvitationResponse(invitation, invitation.email) };

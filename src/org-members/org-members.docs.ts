@@ -6,10 +6,10 @@ import { ApiJsonBody } from '../common/validate-body';
 import { EMAIL_REQUIRED, USER_NOT_FOUND } from '../common/messages';
 import { IDEMPOTENT_REPLAY_RESPONSE_HEADERS } from '../idempotency/idempotent';
 import { IDEMPOTENCY_ERRORS } from '../idempotency/idempotency.messages';
+import { InviteMemberResponse } from '../invitations/dto/created-invitation.response';
 import { RATE_LIMIT_RESPONSE_HEADERS, RATE_LIMITED_RESPONSE_HEADERS } from '../rate-limit/invite-quota.docs';
 import { RATE_LIMITED } from '../rate-limit/rate-limit.module';
-import { InviteMemberResponse, RemoveMemberResponse } from './dto/invitation.response';
-import { ChangeRoleResponse, ListMembersResponse } from './dto/member.response';
+import { ChangeRoleResponse, ListMembersResponse, RemoveMemberResponse } from './dto/member.response';
 import { INVITE_ERRORS, MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
 
 /**

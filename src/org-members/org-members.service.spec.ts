@@ -9,12 +9,12 @@ import { Caller } from '../auth/caller';
 import { IdGenerator } from '../common/id-generator';
 import { parseConfig } from '../config/app-config';
 import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
+import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { InvitationsStore } from '../invitations/invitations.store';
 import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker';
 import { Metrics } from '../metrics/metrics';
 import { ChangeRoleDto } from './dto/change-role.dto';
 import { InviteDto } from './dto/invite.dto';
-import { InvitationIssuer } from './invitation-issuer';
 import { OrgMembersController } from './org-members.controller';
 import { OrgMembersService } from './org-members.service';
 

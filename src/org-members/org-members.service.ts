@@ -5,12 +5,12 @@ import { Caller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
 import { USER_NOT_FOUND } from '../common/messages';
 import { IdentityStore } from '../identity/identity-store';
+import { InviteMemberResponse, toCreatedInvitationResponse } from '../invitations/dto/created-invitation.response';
+import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { PageQueryDto, pageRequest, toPage } from '../common/paging';
 import { ChangeRoleDto } from './dto/change-role.dto';
-import { InviteMemberResponse, toCreatedInvitationResponse } from './dto/invitation.response';
 import { InviteDto } from './dto/invite.dto';
 import { ChangeRoleResponse, ListMembersResponse, toMemberResponse } from './dto/member.response';
-import { InvitationIssuer } from './invitation-issuer';
 import { INVITE_ERRORS, MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
 
 /**

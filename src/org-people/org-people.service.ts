@@ -3,7 +3,8 @@ import { Caller } from '../auth/caller';
 import { Clock } from '../common/clock';
 import { PageQueryDto, pageRequest } from '../common/paging';
 import { IdentityStore } from '../identity/identity-store';
-import { InvitationsStore, OPEN_STATUSES } from '../invitations/invitations.store';
+import { OPEN_STATUSES } from '../invitations/invitation';
+import { InvitationsStore } from '../invitations/invitations.store';
 import { ListPeopleResponse, toPersonResponse } from './dto/person.response';
 import {
   cutPage,

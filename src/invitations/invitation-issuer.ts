@@ -5,15 +5,14 @@ import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { InvitationEntity } from '../database/entities';
-import { InvitationsStore, tenantDisplayName } from '../invitations/invitations.store';
 import { invitationLink } from '../mail/invitation-message';
 import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker';
 import { Metrics } from '../metrics/metrics';
-
-export const INVITATION_VALIDITY_MS = 7 * 24 * 60 * 60 * 1_000;
+import { INVITATION_VALIDITY_MS, tenantDisplayName } from './invitation';
+import { InvitationsStore } from './invitations.store';
 
 /**
- * Spec 4.9 rules 9–10, shared by the invite and the resend (issue 12): a new pending invitation
+ * Spec 4.9 rules 9–10, shared by the invite and the resend: a new pending invitation
  * from the caller, valid 7 days, stored with its e-mail in one transaction; the outbox worker
  * sends the e-mail after the response, and retries a failed send.
  */
