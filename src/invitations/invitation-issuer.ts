@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { auditActor } from '../audit/audit-event';
-import { Caller } from '../auth/caller';
+import { OrgCaller } from '../auth/caller';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
@@ -32,8 +32,8 @@ export class InvitationIssuer {
    * With `replacing`, that invitation is revoked in the same transaction; null, and nothing
    * stored, when it was no longer pending or expired.
    */
-  async issue(caller: Caller, email: string, role: string, origin: string, replacing?: string): Promise<InvitationEntity | null> {
-    const tenantId = caller.tenantId!; // OrgAdminGuard lets no caller without a tenant through
+  async issue(caller: OrgCaller, email: string, role: string, origin: string, replacing?: string): Promise<InvitationEntity | null> {
+    const { tenantId } = caller;
     const now = this.clock.now();
     const invitation: InvitationEntity = {
       id: this.ids.uuid(),
