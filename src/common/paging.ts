@@ -59,7 +59,8 @@ export function pageRequest(query: PageQueryDto, keyLength: number): PageRequest
   return { limit, after: decodeCursor(query.cursor, keyLength) };
 }
 
-function decodeCursor(cursor: string, keyLength: number): string[] {
+/** The key in a cursor that encodeCursor made for a key of `keyLength` parts; any other cursor is 400. */
+export function decodeCursor(cursor: string, keyLength: number): string[] {
   let key: unknown;
   try {
     key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
