@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { encodeAuditCursor } from '../src/audit/audit-cursor';
+import { auditCursorKey } from '../src/audit/audit-cursor';
 import { AUDIT_EVENT_TYPES, toAuditEventRow } from '../src/audit/audit-event';
 import { emailKey } from '../src/common/email-comparison';
 import { encodeCursor } from '../src/common/paging';
@@ -171,7 +171,7 @@ async function seedAuditEvents(dataSource: DataSource, tenantId: string): Promis
       target: { type: 'user', id: `user-${i}`, email: `user-${i}@example.com` },
       data: { role: 'member' },
     });
-    if (i === Math.floor(AUDIT_EVENTS / 2)) middle = encodeAuditCursor(row);
+    if (i === Math.floor(AUDIT_EVENTS / 2)) middle = encodeCursor(auditCursorKey(row));
     return row as AuditEventEntity;
   });
   return middle;

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, HttpCode, HttpStatus, Post, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiSession, FORBIDDEN_BODY, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
 import { auditActor } from '../audit/audit-event';
 import { Caller, CurrentCaller } from '../auth/caller';
 import { SessionGuard } from '../auth/session.guard';
 import { AnonymousIsUnauthorized, SuperAdminGuard } from '../auth/super-admin.guard';
 import { FailureResponse } from '../common/failure-response';
+import { ApiErrorResponse, ApiSession, FORBIDDEN_BODY, UNAUTHORIZED_BODY } from '../common/openapi';
 import { ApiJsonBody, DtoPipe } from '../common/validate-body';
 import { TENANT_ERRORS } from './admin-tenants.messages';
 import { AdminTenantsService } from './admin-tenants.service';

@@ -1,12 +1,12 @@
 import { applyDecorators, Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query, Type, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiSession, FORBIDDEN_BODY } from '../api-docs/api-docs';
 import { auditActor } from '../audit/audit-event';
 import { Caller, CurrentCaller } from '../auth/caller';
 import { SessionGuard } from '../auth/session.guard';
 import { SuperAdminGuard } from '../auth/super-admin.guard';
 import { FailureResponse } from '../common/failure-response';
 import { EMAIL_REQUIRED, USER_NOT_FOUND } from '../common/messages';
+import { ApiErrorResponse, ApiSession, FORBIDDEN_BODY } from '../common/openapi';
 import { ApiJsonBody, DtoPipe } from '../common/validate-body';
 import { INVALID_PAGE_TOKEN } from '../identity/identity-store';
 import { ADMIN_USERS_MESSAGES } from './admin-users.messages';

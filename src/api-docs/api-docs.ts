@@ -1,9 +1,8 @@
-import { SetMetadata, Type } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { ApiCookieAuth, ApiProperty, ApiResponse, ApiResponseOptions, DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { HeaderObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { version } from '../../package.json';
-import { FORBIDDEN, UNAUTHORIZED } from '../common/messages';
+import { errorResponse, SESSION_SCHEME } from '../common/openapi';
 import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters';
 import { REQUEST_TIMED_OUT } from '../common/request-timeout';
 import { AppConfig } from '../config/app-config';
@@ -11,52 +10,6 @@ import { REQUEST_ID_HEADER } from '../logging/log-redaction';
 
 export const API_DOCS_PATH = '/api/docs';
 export const OPENAPI_DOCUMENT_PATH = '/api/openapi.json';
-/** The security scheme of the session cookie (SESSION_COOKIE_NAME). */
-export const SESSION_SCHEME = 'session';
-
-/** Spec section 7: the error body of the admin and org routes. */
-export class ErrorBody {
-  @ApiProperty({ example: FORBIDDEN, minLength: 1 })
-  error: string;
-}
-
-/** Spec section 7: the 500 body of the super-admin and user routes. */
-export class ErrorWithDetailsBody extends ErrorBody {
-  @ApiProperty({ description: 'The message of the underlying failure' })
-  details: string;
-}
-
-/** An error response with its exact bodies as examples; `headers` are those beside X-Request-Id. */
-function errorResponse(
-  status: number | 'default',
-  description: string,
-  bodies: object[],
-  type: Type<unknown> = ErrorBody,
-  headers?: Record<string, HeaderObject>,
-): ApiResponseOptions {
-  const examples = Object.fromEntries(
-    bodies.map((body) => {
-      const summary = String((body as { error?: unknown }).error ?? JSON.stringify(body));
-      return [summary, { summary, value: body }];
-    }),
-  );
-  return { status, description, type, examples, ...(headers && { headers }) };
-}
-
-/**
- * One error status of an operation, with the exact bodies the spec gives for it as examples
- * (test/api-docs.e2e-spec.ts checks them against the spec's bodies).
- */
-export const ApiErrorResponse = (...args: Parameters<typeof errorResponse>) => ApiResponse(errorResponse(...args));
-
-/** Routes behind the session cookie. */
-export const ApiSession = () => ApiCookieAuth(SESSION_SCHEME);
-
-/** @ApiSecurity's metadata key: @nestjs/swagger exports no constant for it, and @ApiSecurity can only add requirements. */
-const API_SECURITY_METADATA = 'swagger/apiSecurity';
-
-/** Public routes: `security: []`, so that clients send no credentials and linters know it is meant. */
-export const ApiPublic = () => SetMetadata(API_SECURITY_METADATA, []);
 
 /** The answers that any route may give, whatever its controller: app-wide filters and the request timeout. */
 const EVERY_ROUTE_RESPONSES = [
@@ -85,10 +38,6 @@ function withRequestIdHeader(document: OpenAPIObject): OpenAPIObject {
   }
   return document;
 }
-
-/** Spec section 5 and CONTRACT: the bodies of a failed session or role check. */
-export const UNAUTHORIZED_BODY = { error: UNAUTHORIZED };
-export const FORBIDDEN_BODY = { error: FORBIDDEN };
 
 /**
  * The OpenAPI 3 document, built from the controllers' decorators. The repository holds a copy,

@@ -1,11 +1,11 @@
 import { applyDecorators, Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiSession, FORBIDDEN_BODY, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
-import { Caller, CurrentCaller } from '../auth/caller';
+import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
 import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { SuperAdminGuard } from '../auth/super-admin.guard';
 import { FailureResponse } from '../common/failure-response';
+import { ApiErrorResponse, ApiSession, FORBIDDEN_BODY, UNAUTHORIZED_BODY } from '../common/openapi';
 import { DtoPipe } from '../common/validate-body';
 import { AuditEventsService } from './audit-events.service';
 import { AUDIT_MESSAGES } from './audit.messages';
@@ -55,7 +55,7 @@ export class OrgAuditEventsController {
   ])
   @UseGuards(SessionGuard, OrgAdminGuard)
   @OrgAdminMessagesFor({ notOrgUser: AUDIT_MESSAGES.notOrgUser, notOwnerOrAdmin: AUDIT_MESSAGES.notOwnerOrAdmin })
-  listOrgAuditEvents(@CurrentCaller() caller: Caller, @Query(DtoPipe(ListAuditEventsQuery)) query: ListAuditEventsQuery) {
-    return this.service.list(query, caller.tenantId!); // OrgAdminGuard lets no caller without a tenant through
+  listOrgAuditEvents(@CurrentOrgCaller() caller: OrgCaller, @Query(DtoPipe(ListAuditEventsQuery)) query: ListAuditEventsQuery) {
+    return this.service.list(query, caller.tenantId);
   }
 }

@@ -1,9 +1,9 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
-import { ApiError } from '../common/api-error';
-import { decodeAuditCursor, encodeAuditCursor } from './audit-cursor';
+import { Injectable } from '@nestjs/common';
+import { decodeCursor, toPage } from '../common/paging';
+import { auditCursorKey, auditCursorOf } from './audit-cursor';
 import { AuditEvent, toAuditEvent } from './audit-event';
 import { AuditEventsStore } from './audit-events.store';
-import { AUDIT_QUERY_ERRORS, ListAuditEventsQuery } from './dto/list-audit-events.query';
+import { ListAuditEventsQuery } from './dto/list-audit-events.query';
 
 export interface AuditEventPage {
   events: AuditEvent[];
@@ -17,8 +17,7 @@ export class AuditEventsService {
 
   /** `tenantId` null: every event (the admin route); otherwise that tenant's only. */
   async list(query: ListAuditEventsQuery, tenantId: string | null): Promise<AuditEventPage> {
-    const after = query.cursor === undefined ? undefined : decodeAuditCursor(query.cursor);
-    if (after === null) throw new ApiError(HttpStatus.BAD_REQUEST, AUDIT_QUERY_ERRORS.cursor);
+    const after = query.cursor === undefined ? undefined : auditCursorOf(decodeCursor(query.cursor, 2));
     const rows = await this.store.list(
       {
         tenantId: tenantId ?? undefined,
@@ -31,8 +30,7 @@ export class AuditEventsService {
       },
       query.limit + 1, // one more than the page: whether there is a next page
     );
-    const page = rows.slice(0, query.limit);
-    const last = page[page.length - 1];
-    return { events: page.map(toAuditEvent), ...(rows.length > query.limit && { nextCursor: encodeAuditCursor(last) }) };
+    const page = toPage(rows, { limit: query.limit }, auditCursorKey);
+    return { events: page.items.map(toAuditEvent), ...(page.nextCursor && { nextCursor: page.nextCursor }) };
   }
 }

@@ -5,7 +5,7 @@ import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { AuditEventEntity, WebhookDeliveryEntity } from '../database/entities';
 import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
-import { newWebhookDeliveryRow } from '../webhooks/webhook-delivery-row';
+import { newWebhookDeliveryRow } from './webhook-delivery-row';
 import { NewAuditEvent, toAuditEvent, toAuditEventRow } from './audit-event';
 
 /**

@@ -9,6 +9,11 @@ export interface Caller {
   role: string | null;
 }
 
+/** A caller that OrgAdminGuard let through: a user of the organisation `tenantId`, with its stored role. */
+export interface OrgCaller extends Caller {
+  tenantId: string;
+}
+
 /** The id token's claims that the service reads. */
 export interface SessionClaims {
   sub?: string;
@@ -40,4 +45,9 @@ export function callerFromClaims(claims: SessionClaims): Caller | null {
 /** The caller that SessionGuard put on the request, or undefined when there is no session. */
 export const CurrentCaller = createParamDecorator(
   (_: unknown, context: ExecutionContext): Caller | undefined => context.switchToHttp().getRequest().user,
+);
+
+/** The caller that OrgAdminGuard confirmed, on the routes behind it. */
+export const CurrentOrgCaller = createParamDecorator(
+  (_: unknown, context: ExecutionContext): OrgCaller => context.switchToHttp().getRequest().user,
 );

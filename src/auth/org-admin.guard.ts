@@ -6,7 +6,7 @@ import { callerCheckTimeoutMs } from '../common/request-timeout';
 import { withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
-import { Caller } from './caller';
+import { Caller, OrgCaller } from './caller';
 import { confirmOrgAdmin, decideOrgAdmin, OrgAdminDecision, OrgAdminMessages } from './org-admin.policy';
 
 const ORG_ADMIN_MESSAGES = 'orgAdmin:messages';
@@ -17,7 +17,7 @@ export const OrgAdminMessagesFor = (messages: OrgAdminMessages) => SetMetadata(O
 /**
  * Runs after SessionGuard: the caller must be an owner or admin of an organisation, by the
  * token's claims (the spec's rules) and then by the identity store's record, read once per
- * request. The caller then acts with the stored role.
+ * request. The caller then acts with the stored role, as an OrgCaller (@CurrentOrgCaller()).
  */
 @Injectable()
 export class OrgAdminGuard implements CanActivate {
@@ -38,7 +38,8 @@ export class OrgAdminGuard implements CanActivate {
     const confirmed = caller!;
     const record = await this.storedRecord(confirmed, context.getHandler());
     refuseUnless(confirmOrgAdmin(confirmed, record, messages));
-    request.user = { ...confirmed, role: record!.role } satisfies Caller;
+    // Both allowed it: the claims name a tenant, and the record is of an organisation user in it.
+    request.user = { ...confirmed, tenantId: confirmed.tenantId!, role: record!.role } satisfies OrgCaller;
     return true;
   }
 

@@ -1,7 +1,7 @@
 import { applyDecorators, ArgumentsHost, Catch, HttpException, HttpStatus, Logger, SetMetadata, Type, UseFilters } from '@nestjs/common';
-import { ApiErrorResponse, ErrorBody, ErrorWithDetailsBody } from '../api-docs/api-docs';
 import { messageOf } from './api-error';
 import { HttpExceptionFilter } from './http-exception.filter';
+import { ApiErrorResponse, ErrorBody, ErrorWithDetailsBody } from './openapi';
 
 const FAILURE_RESPONSE = 'failureResponse';
 const logger = new Logger('FailureResponse');

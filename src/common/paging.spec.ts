@@ -1,4 +1,5 @@
 import { apiFailure } from '../../test/support/api-failure';
+import { PAGING_ERRORS } from '../../test/support/spec-bodies';
 import { compareKeys, encodeCursor, PageQueryDto, pageRequest, toPage } from './paging';
 import { validateBody } from './validate-body';
 
@@ -23,10 +24,10 @@ describe('paging', () => {
     ['padded base64url', `${encodeCursor(['a', 'b'])}=`],
     ['another spelling of the same key', Buffer.from('[ "a","b"]').toString('base64url')],
     ['a key of another length', encodeCursor(['a'])],
-  ])('a cursor that is %s is 400 "Invalid cursor"', async (_, cursor) => {
+  ])('a cursor that is %s is 400, an invalid cursor', async (_, cursor) => {
     expect(await apiFailure(Promise.resolve().then(() => pageRequest(query({ cursor }), 2)))).toEqual({
       status: 400,
-      body: { error: 'Invalid cursor' },
+      body: PAGING_ERRORS.invalidCursor,
     });
   });
 

@@ -2,6 +2,7 @@ import { HttpStatus } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 import { ApiError } from './api-error';
+import { ApiErrorResponse } from './openapi';
 
 export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 100;
@@ -29,6 +30,10 @@ export class PageQueryDto {
   cursor?: string;
 }
 
+/** The 400s of every list that pages with PageQueryDto, for the API document. */
+export const ApiPagingErrors = () =>
+  ApiErrorResponse(400, 'Bad `limit` or `cursor`', [{ error: PAGING_ERRORS.invalidLimit }, { error: PAGING_ERRORS.invalidCursor }]);
+
 /**
  * Keyset paging: rows are ordered by a key (e-mail, then id, for every list) and a page starts
  * strictly after the last key of the previous one, so that rows added or removed meanwhile never
@@ -54,7 +59,8 @@ export function pageRequest(query: PageQueryDto, keyLength: number): PageRequest
   return { limit, after: decodeCursor(query.cursor, keyLength) };
 }
 
-function decodeCursor(cursor: string, keyLength: number): string[] {
+/** The key in a cursor that encodeCursor made for a key of `keyLength` parts; any other cursor is 400. */
+export function decodeCursor(cursor: string, keyLength: number): string[] {
   let key: unknown;
   try {
     key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));

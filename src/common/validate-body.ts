@@ -1,9 +1,9 @@
 import { applyDecorators, CanActivate, ExecutionContext, HttpStatus, Injectable, mixin, PipeTransform, Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
-import { ApiErrorResponse } from '../api-docs/api-docs';
 import { ApiError } from './api-error';
 import { JSON_BODY_ERRORS, JSON_BODY_LIMIT_BYTES } from './json-body-parser';
+import { ApiErrorResponse } from './openapi';
 
 const NOT_AN_OBJECT = 'Request body must be a JSON object';
 

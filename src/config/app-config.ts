@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { isNonPublicAddress } from '../webhooks/address-classifier';
+import { isNonPublicAddress } from '../common/address-classifier';
 
 /**
  * The validated, typed configuration. Built once from the environment by `parseConfig`;

@@ -1,7 +1,7 @@
 import { applyDecorators, HttpStatus, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ApiErrorResponse } from '../api-docs/api-docs';
+import { ApiErrorResponse } from '../common/openapi';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IDEMPOTENCY_ERRORS, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency.messages';
 

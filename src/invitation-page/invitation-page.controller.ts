@@ -1,7 +1,7 @@
 import { applyDecorators, Controller, Get, Param, Post, Res, UseGuards } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ApiPublic } from '../api-docs/api-docs';
+import { ApiPublic } from '../common/openapi';
 import { InvitationPageEnabledGuard } from './invitation-page-enabled.guard';
 import { InvitationPageService } from './invitation-page.service';
 import { FAILED_MESSAGE, sendInvitationPage } from './invitation-page.view';

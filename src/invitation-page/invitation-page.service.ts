@@ -1,7 +1,8 @@
 import { HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { messageOf } from '../common/api-error';
 import { InvitationsService } from '../invitations/invitations.service';
-import { InvitationsStore, tenantDisplayName } from '../invitations/invitations.store';
+import { tenantDisplayName } from '../invitations/invitation';
+import { InvitationsStore } from '../invitations/invitations.store';
 import { InvitationPage, InvitationPageView } from './invitation-page.view';
 
 /** The refusals of spec 4.1 and 4.2 that the page explains, by error code. */

@@ -1,7 +1,7 @@
 import { applyDecorators, Controller, Get, HttpCode, HttpStatus, Param, Post, Type } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiPublic } from '../api-docs/api-docs';
 import { FailureResponse } from '../common/failure-response';
+import { ApiErrorResponse, ApiPublic } from '../common/openapi';
 import {
   acceptanceErrorBody,
   INVITATION_ERRORS,

@@ -1,15 +1,16 @@
-import { HttpStatus, Injectable, Logger } from '@nestjs/common';
+import { HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { InvitationEntity } from '../database/entities';
 import { Metrics } from '../metrics/metrics';
-import { acceptanceError, INVITATION_ERRORS, validationError } from './dto/invitation-error';
+import { acceptanceError, INVITATION_ERRORS, InvitationErrorCode, validationError } from './dto/invitation-error';
 import {
   AcceptedInvitationResponse,
   toAcceptedInvitationResponse,
   toValidInvitationResponse,
   ValidInvitationResponse,
 } from './dto/invitation.response';
+import { acceptanceRefusal, AcceptanceRefusal } from './invitation';
 import { InvitationsStore } from './invitations.store';
 
 /**
@@ -30,15 +31,11 @@ export class InvitationsService {
     if (isEmpty(token)) throw validationError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.invalid);
     const now = this.clock.now();
     const invitation = await this.load(token);
-    // Rule 2.
-    if (!invitation) throw validationError(HttpStatus.NOT_FOUND, INVITATION_ERRORS.invalid);
-    // Rule 3 comes before the expiry check: an accepted invitation stays accepted.
-    if (invitation.status === 'accepted') throw validationError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.alreadyUsed);
-    // Rule 4 judges expiry by expiresAt, whatever the stored status says.
-    if (isExpired(invitation, now)) {
-      if (await this.store.markExpired(invitation)) this.metrics.invitationExpired();
-      throw validationError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.expired);
+    // Rules 2–4. Refused for its expiry, a pending invitation is also stored expired (section 3).
+    if (invitation && acceptanceRefusal(invitation, now) === 'expired' && (await this.store.markExpired(invitation))) {
+      this.metrics.invitationExpired();
     }
+    refuseUnacceptable(invitation, now, validationError);
     // Rule 5.
     return toValidInvitationResponse(invitation, await this.store.findTenantName(invitation.tenantId));
   }
@@ -49,25 +46,22 @@ export class InvitationsService {
     if (isEmpty(token)) throw acceptanceError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.invalid);
     const now = this.clock.now();
     const invitation = await this.load(token);
-    refuseUnacceptable(invitation, now);
+    // Rules 2–4. Unlike GET, an expired invitation is left unchanged (section 3).
+    refuseUnacceptable(invitation, now, acceptanceError);
     // Rule 5. The conditional update decides between parallel requests; a loser reads the
     // invitation again and gets the refusal that applies now (rule 3 after a parallel accept).
     if (!(await this.store.accept(invitation, now))) {
-      refuseUnacceptable(await this.load(invitation.id), now);
+      refuseUnacceptable(await this.load(invitation.id), now, acceptanceError);
       throw new Error('The invitation was neither accepted nor refused');
     }
     this.metrics.invitationAccepted();
     return toAcceptedInvitationResponse(invitation);
   }
 
-  /**
-   * Rule 2 of both endpoints: an invitation that "cannot be loaded" is answered as a missing one,
-   * and so is a revoked one (issue 12): its token is dead, as an unknown one is.
-   */
+  /** Rule 2 of both endpoints: an invitation that "cannot be loaded" is answered as a missing one. */
   private async load(token: string): Promise<InvitationEntity | null> {
     try {
-      const invitation = await this.store.findById(token);
-      return invitation?.status === 'revoked' ? null : invitation;
+      return await this.store.findById(token);
     } catch (failure) {
       // Logged without the token: it is the invitation's secret.
       logger.error(`Loading an invitation failed: ${messageOf(failure)}`);
@@ -81,15 +75,19 @@ const logger = new Logger('InvitationsService');
 /** A token of nothing but white space is as empty as none at all. */
 const isEmpty = (token: string): boolean => token.trim() === '';
 
-const isExpired = (invitation: InvitationEntity, now: Date): boolean =>
-  invitation.expiresAt.getTime() < now.getTime();
+/** The status and error code of each refusal of spec 4.1 and 4.2 rules 2–4. */
+const REFUSALS: Record<AcceptanceRefusal, [HttpStatus, InvitationErrorCode]> = {
+  unknown: [HttpStatus.NOT_FOUND, INVITATION_ERRORS.invalid],
+  alreadyAccepted: [HttpStatus.BAD_REQUEST, INVITATION_ERRORS.alreadyUsed],
+  expired: [HttpStatus.BAD_REQUEST, INVITATION_ERRORS.expired],
+};
 
-/** Spec 4.2 rules 2–4. Unlike GET, an expired invitation is left unchanged (section 3). */
-function refuseUnacceptable(invitation: InvitationEntity | null, now: Date): asserts invitation is InvitationEntity {
-  // Rule 2.
-  if (!invitation) throw acceptanceError(HttpStatus.NOT_FOUND, INVITATION_ERRORS.invalid);
-  // Rule 3 comes before the expiry check.
-  if (invitation.status === 'accepted') throw acceptanceError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.alreadyUsed);
-  // Rule 4 judges expiry by expiresAt, whatever the stored status says.
-  if (isExpired(invitation, now)) throw acceptanceError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.expired);
+/** Spec 4.1 and 4.2 rules 2–4, refused with `refusal`: GET's body or POST's. */
+function refuseUnacceptable(
+  invitation: InvitationEntity | null,
+  now: Date,
+  refusal: (status: HttpStatus, error: InvitationErrorCode) => HttpException,
+): asserts invitation is InvitationEntity {
+  const refused = acceptanceRefusal(invitation, now);
+  if (refused) throw refusal(...REFUSALS[refused]);
 }

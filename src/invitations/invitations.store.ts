@@ -12,13 +12,7 @@ import { RequiredUpdate } from '../database/atomic-writer';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { InvitationEmail } from '../mail/invitation-mailer';
 import { newOutboxRow } from '../mail/outbox/invitation-outbox';
-
-/** Spec section 2: the display name of a tenant without a name. */
-export const DEFAULT_TENANT_NAME = 'Organisation';
-export const tenantDisplayName = (name: string | null): string => (name?.trim() ? name : DEFAULT_TENANT_NAME);
-
-/** The stored statuses of an invitation that can still be accepted, revoked or resent (expiry aside). */
-export const OPEN_STATUSES: InvitationStatus[] = ['pending', 'expired'];
+import { OPEN_STATUSES } from './invitation';
 
 /** At most this many tenants' names are kept in memory (TENANT_NAME_CACHE_SECONDS). */
 export const TENANT_NAME_CACHE_SIZE = 10_000;

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { Caller, CurrentCaller } from '../auth/caller';
+import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
 import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
@@ -24,14 +24,14 @@ export class OrgInvitationsController {
   @Get()
   @ApiListInvitations()
   @FailureResponse({ error: ORG_INVITATION_ERRORS.listFailed })
-  listInvitations(@CurrentCaller() caller: Caller, @Query(DtoPipe(ListInvitationsQueryDto)) query: ListInvitationsQueryDto) {
+  listInvitations(@CurrentOrgCaller() caller: OrgCaller, @Query(DtoPipe(ListInvitationsQueryDto)) query: ListInvitationsQueryDto) {
     return this.service.list(caller, query);
   }
 
   @Delete(':id')
   @ApiRevokeInvitation()
   @FailureResponse({ error: ORG_INVITATION_ERRORS.revokeFailed })
-  revokeInvitation(@CurrentCaller() caller: Caller, @Param('id') id: string) {
+  revokeInvitation(@CurrentOrgCaller() caller: OrgCaller, @Param('id') id: string) {
     return this.service.revoke(caller, id);
   }
 
@@ -45,7 +45,7 @@ export class OrgInvitationsController {
   @Idempotent()
   @HttpCode(HttpStatus.OK)
   @UseGuards(IdempotencyGuard, InviteThrottlerGuard)
-  resendInvitation(@CurrentCaller() caller: Caller, @Param('id') id: string, @RequestOrigin() origin: string) {
+  resendInvitation(@CurrentOrgCaller() caller: OrgCaller, @Param('id') id: string, @RequestOrigin() origin: string) {
     return this.service.resend(caller, id, origin);
   }
 }

@@ -1,10 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiSession, ErrorBody, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
+import { ApiErrorResponse, ApiSession, ErrorBody, UNAUTHORIZED_BODY } from '../common/openapi';
 import { PAGING_ERRORS } from '../common/paging';
-import { InviteMemberResponse } from '../org-members/dto/invitation.response';
 import { IDEMPOTENT_REPLAY_RESPONSE_HEADERS } from '../idempotency/idempotent';
 import { IDEMPOTENCY_ERRORS } from '../idempotency/idempotency.messages';
+import { InviteMemberResponse } from '../invitations/dto/created-invitation.response';
 import { RATE_LIMIT_RESPONSE_HEADERS, RATE_LIMITED_RESPONSE_HEADERS } from '../rate-limit/invite-quota.docs';
 import { RATE_LIMITED } from '../rate-limit/rate-limit.module';
 import { ListInvitationsResponse, RevokeInvitationResponse } from './dto/org-invitation.response';

@@ -1,9 +1,10 @@
+import { NOT_ORG_USER, NOT_OWNER_OR_ADMIN_FOR_INVITATIONS } from '../common/messages';
 import { INVITATION_STATUSES } from '../database/entities/invitation.entity';
 
 /** Issue 12: the organisation's invitation routes. */
 export const ORG_INVITATION_ERRORS = {
-  notOrgUser: 'Only organisation users can access this',
-  notOwnerOrAdmin: 'Only owner or admin can manage invitations',
+  notOrgUser: NOT_ORG_USER,
+  notOwnerOrAdmin: NOT_OWNER_OR_ADMIN_FOR_INVITATIONS,
   invalidStatus: `Invalid status. Must be ${INVITATION_STATUSES.slice(0, -1).join(', ')} or ${INVITATION_STATUSES.at(-1)}`,
   notFound: 'Invitation not found',
   alreadyAccepted: 'Invitation already accepted',

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { InvitationsModule } from '../invitations/invitations.module';
-import { OrgMembersModule } from '../org-members/org-members.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { OrgInvitationsController } from './org-invitations.controller';
 import { OrgInvitationsService } from './org-invitations.service';
 
 @Module({
-  imports: [InvitationsModule, OrgMembersModule],
+  imports: [IdempotencyModule, InvitationsModule, RateLimitModule],
   controllers: [OrgInvitationsController],
   providers: [OrgInvitationsService],
 })

@@ -2,17 +2,17 @@ import { DataSource, Repository } from 'typeorm';
 import { apiFailure } from '../../test/support/api-failure';
 import { auditRecorderOn, memoryDataSource } from '../../test/support/memory-data-source';
 import { TestClock } from '../../test/support/test-clock';
-import { Caller } from '../auth/caller';
+import { OrgCaller } from '../auth/caller';
 import { IdGenerator } from '../common/id-generator';
 import { InvitationEntity } from '../database/entities';
+import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { InvitationsStore } from '../invitations/invitations.store';
-import { InvitationIssuer } from '../org-members/invitation-issuer';
 import { OrgInvitationsController } from './org-invitations.controller';
 import { OrgInvitationsService } from './org-invitations.service';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const TENANT = 'tenant-1';
-const caller: Caller = { id: 'owner-1', email: 'owner@acme.example', userType: 'org', tenantId: TENANT, role: 'owner' };
+const caller: OrgCaller = { id: 'owner-1', email: 'owner@acme.example', userType: 'org', tenantId: TENANT, role: 'owner' };
 
 describe(OrgInvitationsService.name, () => {
   // The store is real, on in-memory SQLite with the real migrations.

@@ -1,13 +1,14 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { auditActor } from '../audit/audit-event';
-import { Caller } from '../auth/caller';
+import { OrgCaller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { pageRequest, toPage } from '../common/paging';
 import { InvitationEntity } from '../database/entities';
-import { InvitationsStore, OPEN_STATUSES } from '../invitations/invitations.store';
-import { InviteMemberResponse, toCreatedInvitationResponse } from '../org-members/dto/invitation.response';
-import { InvitationIssuer } from '../org-members/invitation-issuer';
+import { InviteMemberResponse, toCreatedInvitationResponse } from '../invitations/dto/created-invitation.response';
+import { isOpen } from '../invitations/invitation';
+import { InvitationIssuer } from '../invitations/invitation-issuer';
+import { InvitationsStore } from '../invitations/invitations.store';
 import { ListInvitationsQueryDto } from './dto/list-invitations.query';
 import { ListInvitationsResponse, RevokeInvitationResponse, toOrgInvitationResponse } from './dto/org-invitation.response';
 import { ORG_INVITATION_ERRORS } from './org-invitations.messages';
@@ -25,12 +26,12 @@ export class OrgInvitationsService {
   ) {}
 
   /** Route 3: a page of the tenant's invitations, by e-mail then id, filtered on the effective status. */
-  async list(caller: Caller, query: ListInvitationsQueryDto): Promise<ListInvitationsResponse> {
+  async list(caller: OrgCaller, query: ListInvitationsQueryDto): Promise<ListInvitationsResponse> {
     const request = pageRequest(query, 2);
     const now = this.clock.now();
     const statuses = query.status === undefined ? undefined : [query.status].flat();
     const after = request.after && { email: request.after[0], id: request.after[1] };
-    const rows = await this.invitations.listForTenant(caller.tenantId!, statuses, now, after, request.limit + 1);
+    const rows = await this.invitations.listForTenant(caller.tenantId, statuses, now, after, request.limit + 1);
     const page = toPage(rows, request, (row) => [row.email, row.id]);
     return {
       invitations: page.items.map((row) => toOrgInvitationResponse(row, now)),
@@ -42,10 +43,10 @@ export class OrgInvitationsService {
    * Route 4: a pending or expired invitation becomes revoked; revoking it again changes nothing.
    * The conditional update decides against a parallel accept: the loser reads the row again.
    */
-  async revoke(caller: Caller, id: string): Promise<RevokeInvitationResponse> {
+  async revoke(caller: OrgCaller, id: string): Promise<RevokeInvitationResponse> {
     const invitation = await this.findInTenant(caller, id);
     refuseAccepted(invitation);
-    if (invitation.status !== 'revoked' && !(await this.invitations.revoke(invitation, auditActor(caller)))) {
+    if (isOpen(invitation) && !(await this.invitations.revoke(invitation, auditActor(caller)))) {
       // A parallel accept or revoke got there first: answer what it left.
       refuseAccepted(await this.findInTenant(caller, id));
     }
@@ -58,17 +59,17 @@ export class OrgInvitationsService {
    * same transaction. The rate limit ran in the guards. Of parallel resends (or a resend and a
    * revoke or accept) of one invitation exactly one goes through; the others are 400.
    */
-  async resend(caller: Caller, id: string, origin: string): Promise<InviteMemberResponse> {
+  async resend(caller: OrgCaller, id: string, origin: string): Promise<InviteMemberResponse> {
     const old = await this.findInTenant(caller, id);
     const cannotResend = new ApiError(HttpStatus.BAD_REQUEST, ORG_INVITATION_ERRORS.cannotResend);
-    if (!OPEN_STATUSES.includes(old.status)) throw cannotResend;
+    if (!isOpen(old)) throw cannotResend;
     const invitation = await this.issuer.issue(caller, old.email, old.role, origin, old.id);
     if (!invitation) throw cannotResend;
     return { success: true, invitation: toCreatedInvitationResponse(invitation, invitation.email) };
   }
 
   /** The tenant's invitation with exactly this id; another tenant's is answered as a missing one. */
-  private async findInTenant(caller: Caller, id: string): Promise<InvitationEntity> {
+  private async findInTenant(caller: OrgCaller, id: string): Promise<InvitationEntity> {
     const invitation = await this.invitations.findById(id);
     if (!invitation || invitation.tenantId !== caller.tenantId) throw new ApiError(HttpStatus.NOT_FOUND, ORG_INVITATION_ERRORS.notFound);
     return invitation;

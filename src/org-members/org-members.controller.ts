@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
-import { Caller, CurrentCaller } from '../auth/caller';
+import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
 import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
@@ -32,7 +32,7 @@ export class OrgMembersController {
   @HttpCode(HttpStatus.OK)
   @UseGuards(BodyGuard(InviteDto), SessionGuard, OrgAdminGuard, IdempotencyGuard, InviteThrottlerGuard)
   @OrgAdminMessagesFor({ notOrgUser: INVITE_ERRORS.notOrgUser, notOwnerOrAdmin: INVITE_ERRORS.notOwnerOrAdmin })
-  inviteMember(@CurrentCaller() caller: Caller, @Body() dto: InviteDto, @RequestOrigin() origin: string) {
+  inviteMember(@CurrentOrgCaller() caller: OrgCaller, @Body() dto: InviteDto, @RequestOrigin() origin: string) {
     return this.service.invite(caller, dto, origin);
   }
 
@@ -42,7 +42,7 @@ export class OrgMembersController {
   @FailureResponse({ error: REMOVE_MEMBER_ERRORS.removeFailed })
   @UseGuards(SessionGuard, OrgAdminGuard)
   @OrgAdminMessagesFor({ notOrgUser: REMOVE_MEMBER_ERRORS.notOrgUser, notOwnerOrAdmin: REMOVE_MEMBER_ERRORS.notOwnerOrAdmin })
-  removeMember(@CurrentCaller() caller: Caller, @Param('id') id: string) {
+  removeMember(@CurrentOrgCaller() caller: OrgCaller, @Param('id') id: string) {
     return this.service.removeMember(caller, id);
   }
 
@@ -52,7 +52,7 @@ export class OrgMembersController {
   @FailureResponse({ error: MEMBER_ERRORS.listFailed })
   @UseGuards(SessionGuard, OrgAdminGuard)
   @OrgAdminMessagesFor({ notOrgUser: MEMBER_ERRORS.notOrgUser })
-  listMembers(@CurrentCaller() caller: Caller, @Query(DtoPipe(PageQueryDto)) query: PageQueryDto) {
+  listMembers(@CurrentOrgCaller() caller: OrgCaller, @Query(DtoPipe(PageQueryDto)) query: PageQueryDto) {
     return this.service.listMembers(caller, query);
   }
 
@@ -62,7 +62,7 @@ export class OrgMembersController {
   @FailureResponse({ error: MEMBER_ERRORS.updateFailed })
   @UseGuards(SessionGuard, OrgAdminGuard)
   @OrgAdminMessagesFor({ notOrgUser: MEMBER_ERRORS.notOrgUser, notOwnerOrAdmin: MEMBER_ERRORS.notOwnerOrAdmin })
-  changeMemberRole(@CurrentCaller() caller: Caller, @Param('id') id: string, @Body(DtoPipe(ChangeRoleDto)) dto: ChangeRoleDto) {
+  changeMemberRole(@CurrentOrgCaller() caller: OrgCaller, @Param('id') id: string, @Body(DtoPipe(ChangeRoleDto)) dto: ChangeRoleDto) {
     return this.service.changeRole(caller, id, dto);
   }
 }

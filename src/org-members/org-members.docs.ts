@@ -1,15 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiSession, ErrorBody, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
-import { PAGING_ERRORS } from '../common/paging';
+import { ApiErrorResponse, ApiSession, ErrorBody, UNAUTHORIZED_BODY } from '../common/openapi';
+import { ApiPagingErrors } from '../common/paging';
 import { ApiJsonBody } from '../common/validate-body';
 import { EMAIL_REQUIRED, USER_NOT_FOUND } from '../common/messages';
 import { IDEMPOTENT_REPLAY_RESPONSE_HEADERS } from '../idempotency/idempotent';
 import { IDEMPOTENCY_ERRORS } from '../idempotency/idempotency.messages';
+import { InviteMemberResponse } from '../invitations/dto/created-invitation.response';
 import { RATE_LIMIT_RESPONSE_HEADERS, RATE_LIMITED_RESPONSE_HEADERS } from '../rate-limit/invite-quota.docs';
 import { RATE_LIMITED } from '../rate-limit/rate-limit.module';
-import { InviteMemberResponse, RemoveMemberResponse } from './dto/invitation.response';
-import { ChangeRoleResponse, ListMembersResponse } from './dto/member.response';
+import { ChangeRoleResponse, ListMembersResponse, RemoveMemberResponse } from './dto/member.response';
 import { INVITE_ERRORS, MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
 
 /**
@@ -51,10 +51,6 @@ export const ApiRemoveMember = () =>
     ]),
     ApiErrorResponse(404, 'No such user', [{ error: USER_NOT_FOUND }]),
   );
-
-/** The 400s of every paged list (common/paging). */
-export const ApiPagingErrors = () =>
-  ApiErrorResponse(400, 'Bad `limit` or `cursor`', [{ error: PAGING_ERRORS.invalidLimit }, { error: PAGING_ERRORS.invalidCursor }]);
 
 export const ApiListMembers = () =>
   applyDecorators(

@@ -1,3 +1,5 @@
+import { NOT_ORG_USER } from '../common/messages';
+
 /** Spec 4.9 and 4.10: the error messages of the organisation routes. */
 export const INVITE_ERRORS = {
   invalidEmail: 'Invalid email address',
@@ -9,7 +11,7 @@ export const INVITE_ERRORS = {
 } as const;
 
 export const REMOVE_MEMBER_ERRORS = {
-  notOrgUser: 'Only organisation users can access this',
+  notOrgUser: NOT_ORG_USER,
   notOwnerOrAdmin: 'Only owner or admin can remove users',
   cannotRemoveSelf: 'Cannot remove yourself',
   notInOrganisation: 'User is not in your organisation',
@@ -19,7 +21,7 @@ export const REMOVE_MEMBER_ERRORS = {
 
 /** Issue 12: the member routes (GET /api/org/members, PATCH /api/org/members/{id}). */
 export const MEMBER_ERRORS = {
-  notOrgUser: 'Only organisation users can access this',
+  notOrgUser: NOT_ORG_USER,
   notOwnerOrAdmin: 'Only owner or admin can manage members',
   invalidRole: 'Invalid role. Must be owner, admin or member',
   cannotChangeOwnRole: 'Cannot change your own role',

@@ -5,16 +5,16 @@ import { auditRecorderOn, memoryDataSource } from '../../test/support/memory-dat
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
 import { TestClock } from '../../test/support/test-clock';
 import { withoutTable } from '../../test/support/without-table';
-import { Caller } from '../auth/caller';
+import { OrgCaller } from '../auth/caller';
 import { IdGenerator } from '../common/id-generator';
 import { parseConfig } from '../config/app-config';
 import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
+import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { InvitationsStore } from '../invitations/invitations.store';
 import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker';
 import { Metrics } from '../metrics/metrics';
 import { ChangeRoleDto } from './dto/change-role.dto';
 import { InviteDto } from './dto/invite.dto';
-import { InvitationIssuer } from './invitation-issuer';
 import { OrgMembersController } from './org-members.controller';
 import { OrgMembersService } from './org-members.service';
 
@@ -40,7 +40,7 @@ const TOKEN = '6f1c2c1e-8d7a-4b8e-9a51-3f0d2b7c9e11';
 const TENANT = 'tenant-1';
 
 
-const caller = (overrides: Partial<Caller> = {}): Caller => ({
+const caller = (overrides: Partial<OrgCaller> = {}): OrgCaller => ({
   id: 'owner-1',
   email: 'owner@acme.example',
   userType: 'org',

@@ -1,16 +1,16 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { auditActor, auditEvents } from '../audit/audit-event';
 import { AuditRecorder } from '../audit/audit-recorder';
-import { Caller } from '../auth/caller';
+import { OrgCaller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
 import { USER_NOT_FOUND } from '../common/messages';
 import { IdentityStore } from '../identity/identity-store';
+import { InviteMemberResponse, toCreatedInvitationResponse } from '../invitations/dto/created-invitation.response';
+import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { PageQueryDto, pageRequest, toPage } from '../common/paging';
 import { ChangeRoleDto } from './dto/change-role.dto';
-import { InviteMemberResponse, toCreatedInvitationResponse } from './dto/invitation.response';
 import { InviteDto } from './dto/invite.dto';
 import { ChangeRoleResponse, ListMembersResponse, toMemberResponse } from './dto/member.response';
-import { InvitationIssuer } from './invitation-issuer';
 import { INVITE_ERRORS, MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
 
 /**
@@ -29,9 +29,9 @@ export class OrgMembersService {
    * Spec 4.9 rules 8–11; rules 1–7 ran in the guards (body, session, org admin, rate limit).
    * `origin` is the request's (see RequestOrigin): the links' base unless PUBLIC_BASE_URL is set.
    */
-  async invite(caller: Caller, dto: InviteDto, origin: string): Promise<InviteMemberResponse> {
+  async invite(caller: OrgCaller, dto: InviteDto, origin: string): Promise<InviteMemberResponse> {
     // Rule 8.
-    if (await this.identity.findTenantMemberByEmail(caller.tenantId!, dto.email)) {
+    if (await this.identity.findTenantMemberByEmail(caller.tenantId, dto.email)) {
       throw new ApiError(HttpStatus.BAD_REQUEST, INVITE_ERRORS.alreadyMember);
     }
     // Rules 9 and 10.
@@ -41,7 +41,7 @@ export class OrgMembersService {
   }
 
   /** Spec 4.10 rules 4–8; rules 1–3 ran in the guards. */
-  async removeMember(caller: Caller, id: string): Promise<{ success: true }> {
+  async removeMember(caller: OrgCaller, id: string): Promise<{ success: true }> {
     // Rule 4.
     if (id === caller.id) throw new ApiError(HttpStatus.BAD_REQUEST, REMOVE_MEMBER_ERRORS.cannotRemoveSelf);
     // Rule 5.
@@ -65,10 +65,10 @@ export class OrgMembersService {
   }
 
   /** Issue 12 route 1: a page of the caller's tenant, by e-mail then id; the guards confirmed the caller. */
-  async listMembers(caller: Caller, query: PageQueryDto): Promise<ListMembersResponse> {
+  async listMembers(caller: OrgCaller, query: PageQueryDto): Promise<ListMembersResponse> {
     const request = pageRequest(query, 2);
     const after = request.after && { email: request.after[0], id: request.after[1] };
-    const users = await this.identity.listTenantMembers(caller.tenantId!, after, request.limit + 1);
+    const users = await this.identity.listTenantMembers(caller.tenantId, after, request.limit + 1);
     const page = toPage(users, request, (user) => [user.email, user.id]);
     return { members: page.items.map(toMemberResponse), ...(page.nextCursor && { nextCursor: page.nextCursor }) };
   }
@@ -77,7 +77,7 @@ export class OrgMembersService {
    * Issue 12 route 2, checks in the issue's order (the role itself was checked by the body's DTO).
    * `caller.role` is the stored one (OrgAdminGuard).
    */
-  async changeRole(caller: Caller, id: string, dto: ChangeRoleDto): Promise<ChangeRoleResponse> {
+  async changeRole(caller: OrgCaller, id: string, dto: ChangeRoleDto): Promise<ChangeRoleResponse> {
     if (id === caller.id) throw new ApiError(HttpStatus.BAD_REQUEST, MEMBER_ERRORS.cannotChangeOwnRole);
     const target = await this.identity.findById(id);
     // Another tenant's user is answered as if it did not exist.

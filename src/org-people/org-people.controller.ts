@@ -1,5 +1,5 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { Caller, CurrentCaller } from '../auth/caller';
+import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
 import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
@@ -20,7 +20,7 @@ export class OrgPeopleController {
   @FailureResponse({ error: PEOPLE_ERRORS.listFailed })
   @UseGuards(SessionGuard, OrgAdminGuard)
   @OrgAdminMessagesFor({ notOrgUser: PEOPLE_ERRORS.notOrgUser })
-  listPeople(@CurrentCaller() caller: Caller, @Query(DtoPipe(PageQueryDto)) query: PageQueryDto) {
+  listPeople(@CurrentOrgCaller() caller: OrgCaller, @Query(DtoPipe(PageQueryDto)) query: PageQueryDto) {
     return this.service.list(caller, query);
   }
 }

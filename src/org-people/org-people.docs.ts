@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponse, ApiSession, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
-import { ApiPagingErrors } from '../org-members/org-members.docs';
+import { ApiErrorResponse, ApiSession, UNAUTHORIZED_BODY } from '../common/openapi';
+import { ApiPagingErrors } from '../common/paging';
 import { ListPeopleResponse } from './dto/person.response';
 import { PEOPLE_ERRORS } from './org-people.messages';
 

@@ -1,5 +1,7 @@
+import { NOT_ORG_USER } from '../common/messages';
+
 /** Issue 12 route 6: GET /api/org/people. */
 export const PEOPLE_ERRORS = {
-  notOrgUser: 'Only organisation users can access this',
+  notOrgUser: NOT_ORG_USER,
   listFailed: 'Failed to list people',
 } as const;

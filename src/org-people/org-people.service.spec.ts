@@ -3,7 +3,7 @@ import { apiFailure } from '../../test/support/api-failure';
 import { auditRecorderOn, memoryDataSource } from '../../test/support/memory-data-source';
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
 import { TestClock } from '../../test/support/test-clock';
-import { Caller } from '../auth/caller';
+import { OrgCaller } from '../auth/caller';
 import { IdGenerator } from '../common/id-generator';
 import { InvitationEntity } from '../database/entities';
 import { InvitationsStore } from '../invitations/invitations.store';
@@ -13,7 +13,7 @@ import { OrgPeopleService } from './org-people.service';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const TENANT = 'tenant-1';
-const caller = (role: string): Caller => ({ id: 'owner-1', email: 'owner@acme.example', userType: 'org', tenantId: TENANT, role });
+const caller = (role: string): OrgCaller => ({ id: 'owner-1', email: 'owner@acme.example', userType: 'org', tenantId: TENANT, role });
 
 describe(OrgPeopleService.name, () => {
   // The invitations are real rows, on in-memory SQLite with the real migrations; the members are in memory.

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Caller } from '../auth/caller';
+import { OrgCaller } from '../auth/caller';
 import { Clock } from '../common/clock';
 import { PageQueryDto, pageRequest } from '../common/paging';
 import { IdentityStore } from '../identity/identity-store';
-import { InvitationsStore, OPEN_STATUSES } from '../invitations/invitations.store';
+import { OPEN_STATUSES } from '../invitations/invitation';
+import { InvitationsStore } from '../invitations/invitations.store';
 import { ListPeopleResponse, toPersonResponse } from './dto/person.response';
 import {
   cutPage,
@@ -34,11 +35,11 @@ export class OrgPeopleService {
    * A page costs one read of `limit + 1` rows from each source, whatever the tenant's size.
    * Invitation ids are their tokens: only owners and admins (by stored role) see them.
    */
-  async list(caller: Caller, query: PageQueryDto): Promise<ListPeopleResponse> {
+  async list(caller: OrgCaller, query: PageQueryDto): Promise<ListPeopleResponse> {
     const request = pageRequest(query, 3);
     const showsInvitationIds = caller.role === 'owner' || caller.role === 'admin';
     const cursor = readCursor(request.after, showsInvitationIds);
-    const tenantId = caller.tenantId!;
+    const tenantId = caller.tenantId;
     const now = this.clock.now();
     const take = request.limit + 1;
     const [members, invitations] = await Promise.all([

@@ -1,4 +1,5 @@
 import { apiFailure } from '../../test/support/api-failure';
+import { PAGING_ERRORS } from '../../test/support/spec-bodies';
 import { compareKeys, encodeCursor } from '../common/paging';
 import { cutPage, invitationGroupPage, invitationsAfter, membersAfter, mergeInKeyOrder, Person, personKey, readCursor } from './people-page';
 
@@ -47,10 +48,10 @@ describe('people-page', () => {
     it.each([
       ['a member gives an invitation key (it could find a token by bisecting)', ['a@x', 'invitation', 'i-1'], false],
       ['the kind is unknown', ['a@x', 'user', 'u-1'], true],
-    ])('400 "Invalid cursor" when %s', async (_, key, showsInvitationIds) => {
+    ])('400, an invalid cursor, when %s', async (_, key, showsInvitationIds) => {
       expect(await apiFailure(Promise.resolve().then(() => readCursor(key as string[], showsInvitationIds as boolean)))).toEqual({
         status: 400,
-        body: { error: 'Invalid cursor' },
+        body: PAGING_ERRORS.invalidCursor,
       });
     });
   });

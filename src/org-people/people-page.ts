@@ -3,7 +3,7 @@ import { ApiError } from '../common/api-error';
 import { compareKeys, encodeCursor, PAGING_ERRORS } from '../common/paging';
 import { InvitationEntity } from '../database/entities';
 import { IdentityUser, MemberKey } from '../identity/identity-store';
-import { effectiveStatus } from '../org-invitations/dto/org-invitation.response';
+import { effectiveStatus } from '../invitations/invitation';
 
 /**
  * GET /api/org/people (issue 12 route 6): members (from the identity store) and open invitations

@@ -1,5 +1,5 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
-import { Caller, CurrentCaller } from '../auth/caller';
+import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
 import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
@@ -16,7 +16,7 @@ export class InviteQuotaController {
   @FailureResponse({ error: INVITE_QUOTA_ERRORS.readFailed })
   @UseGuards(SessionGuard, OrgAdminGuard)
   @OrgAdminMessagesFor({ notOrgUser: INVITE_QUOTA_ERRORS.notOrgUser, notOwnerOrAdmin: INVITE_QUOTA_ERRORS.notOwnerOrAdmin })
-  getInviteQuota(@CurrentCaller() caller: Caller) {
+  getInviteQuota(@CurrentOrgCaller() caller: OrgCaller) {
     return this.quota.of(caller);
   }
 }

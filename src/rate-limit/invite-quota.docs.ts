@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { ApiErrorResponse, ApiSession, UNAUTHORIZED_BODY } from '../api-docs/api-docs';
+import { NOT_ORG_USER, NOT_OWNER_OR_ADMIN_FOR_INVITATIONS } from '../common/messages';
+import { ApiErrorResponse, ApiSession, UNAUTHORIZED_BODY } from '../common/openapi';
 import { InviteQuotaResponse } from './dto/invite-quota.response';
 import { RATE_LIMIT_HEADERS } from './invite-throttler.guard';
 
@@ -10,8 +11,8 @@ import { RATE_LIMIT_HEADERS } from './invite-throttler.guard';
  * the invitations' (the invite and the resend spend it): the invitation routes' message.
  */
 export const INVITE_QUOTA_ERRORS = {
-  notOrgUser: 'Only organisation users can access this',
-  notOwnerOrAdmin: 'Only owner or admin can manage invitations',
+  notOrgUser: NOT_ORG_USER,
+  notOwnerOrAdmin: NOT_OWNER_OR_ADMIN_FOR_INVITATIONS,
   readFailed: 'Failed to read the invitation quota',
 } as const;
 

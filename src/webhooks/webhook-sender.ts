@@ -4,10 +4,10 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { isNonPublicAddress } from '../common/address-classifier';
 import { messageOf } from '../common/api-error';
 import { AppConfig } from '../config/app-config';
 import { AttemptResult } from '../outbox/outbox-delivery-loop';
-import { isNonPublicAddress } from './address-classifier';
 
 /** One request to send: the same id and body on every attempt. */
 export interface WebhookRequest {

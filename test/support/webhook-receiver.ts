@@ -1,7 +1,7 @@
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { Socket } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { WebhookPayload } from '../../src/webhooks/webhook-delivery-row';
+import { WebhookPayload } from '../../src/audit/webhook-delivery-row';
 
 /** The signing secret of the test runs: whsec_ and 32 bytes in base64, as Standard Webhooks has it. */
 export const TEST_WEBHOOK_SECRET = `whsec_${Buffer.from('e2e-webhook-secret-32-bytes-long').toString('base64')}`;

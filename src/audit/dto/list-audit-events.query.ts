@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { PAGING_ERRORS } from '../../common/paging';
 import { AUDIT_EVENT_TYPES, AuditEventType } from '../audit-event';
 
 export const AUDIT_PAGE_SIZE = { default: 50, max: 100 };
@@ -12,7 +13,7 @@ export const AUDIT_QUERY_ERRORS = {
   until: 'until must be an ISO 8601 date-time',
   actorId: 'actorId must be a non-empty string of at most 128 characters',
   targetId: 'targetId must be a non-empty string of at most 128 characters',
-  cursor: 'Invalid cursor',
+  cursor: PAGING_ERRORS.invalidCursor,
 };
 
 /** One value or a repeated parameter, as Express parses `?type=a&type=b`. */

@@ -23,7 +23,6 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { AdminUsersService } from '../../admin-users/admin-users.service';
 import { CognitoConfig } from '../../config/app-config';
 import { InvalidPageTokenError } from '../identity-store';
 import {
@@ -34,9 +33,6 @@ import {
   equalsFilter,
   tenantGroupName,
 } from './cognito-identity-store';
-import { apiFailure } from '../../../test/support/api-failure';
-import { AdminUsersController } from '../../admin-users/admin-users.controller';
-import { RecordedAuditEvents } from '../../../test/support/recorded-audit-events';
 
 const POOL = 'eu-west-1_TestPool';
 const config: CognitoConfig = { userPoolId: POOL, clientId: 'client', region: 'eu-west-1', superAdminGroup: 'super_admin' };
@@ -497,40 +493,6 @@ describe(CognitoIdentityStore.name, () => {
         { UserPoolId: POOL, Username: 'new', GroupName: 'tenant_t1' },
       ]);
       expect(cognito.commandCalls(ListUsersCommand)[0].args[0].input.Filter).toBeUndefined();
-    });
-  });
-
-  describe('through AdminUsersService (spec 4.6–4.8)', () => {
-
-    it('UserNotFoundException on get and delete is the spec\'s 404', async () => {
-      cognito.on(AdminGetUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', ...metadata }));
-      const service = new AdminUsersService(store, new RecordedAuditEvents());
-      expect(await apiFailure(service.getUser('ghost'))).toEqual({ status: 404, body: { error: 'User not found' } });
-      expect(await apiFailure(service.deleteUser('ghost', { id: 'root', email: null }))).toEqual({ status: 404, body: { error: 'User not found' } });
-      expect(cognito.commandCalls(AdminDeleteUserCommand)).toHaveLength(0);
-    });
-
-    it("other SDK errors are the spec's 500 with the SDK's message as details", async () => {
-      cognito.on(AdminGetUserCommand).rejects(new InternalErrorException({ message: 'Cognito is down', ...metadata }));
-      expect(await apiFailure(new AdminUsersService(store, new RecordedAuditEvents()).getUser('u-1'), AdminUsersController.prototype.getUser)).toEqual({
-        status: 500,
-        body: { error: 'Failed to get user', details: 'Cognito is down' },
-      });
-    });
-
-    it('grant matches the e-mail case-insensitively and reads back the attribute', async () => {
-      cognito
-        .on(ListUsersCommand)
-        .resolves({ Users: [poolUser('u-1', { email: 'bob@example.com' })] })
-        .on(AdminAddUserToGroupCommand)
-        .resolves({})
-        .on(AdminUpdateUserAttributesCommand)
-        .resolves({})
-        .on(AdminGetUserCommand)
-        .resolves({ Username: 'u-1', UserAttributes: superAdmin('u-1').Attributes });
-      const result = await new AdminUsersService(store, new RecordedAuditEvents()).grantSuperAdmin({ email: 'BOB@Example.com' }, { id: 'root', email: null });
-      expect(result.user).toEqual({ id: 'u-1', email: 'u-1@example.com', platformRole: 'super_admin', tenantId: null, role: null });
-      expect(cognito.commandCalls(ListUsersCommand)[0].args[0].input.Filter).toBe('email = "bob@example.com"');
     });
   });
 });

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { InvitationEntity } from '../../database/entities';
 import { INVITATION_ROLES } from '../../database/entities/invitation.entity';
-import { DEFAULT_TENANT_NAME, tenantDisplayName } from '../invitations.store';
+import { DEFAULT_TENANT_NAME, tenantDisplayName } from '../invitation';
 
 /** Spec 4.1 rule 5. */
 export class ValidInvitationResponse {

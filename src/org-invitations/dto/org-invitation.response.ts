@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { InvitationEntity } from '../../database/entities';
 import { INVITATION_ROLES, INVITATION_STATUSES, InvitationStatus } from '../../database/entities/invitation.entity';
+import { effectiveStatus } from '../../invitations/invitation';
 
 /** An invitation as its organisation's owners and admins see it. */
 export class OrgInvitationResponse {
@@ -37,11 +38,6 @@ export class ListInvitationsResponse {
 export class RevokeInvitationResponse {
   @ApiProperty({ enum: [true] })
   success: true;
-}
-
-/** The status an invitation has at `now`, whatever is stored: pending past its expiry is expired. */
-export function effectiveStatus(invitation: InvitationEntity, now: Date): InvitationStatus {
-  return invitation.status === 'pending' && invitation.expiresAt.getTime() < now.getTime() ? 'expired' : invitation.status;
 }
 
 export const toOrgInvitationResponse = (invitation: InvitationEntity, now: Date): OrgInvitationResponse => ({

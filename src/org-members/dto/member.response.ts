@@ -29,4 +29,10 @@ export class ChangeRoleResponse {
   member: MemberResponse;
 }
 
+/** Spec 4.10 rule 8. */
+export class RemoveMemberResponse {
+  @ApiProperty({ enum: [true] })
+  success: true;
+}
+
 export const toMemberResponse = (user: IdentityUser): MemberResponse => ({ id: user.id, email: user.email, role: user.role });

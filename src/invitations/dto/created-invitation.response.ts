@@ -20,19 +20,13 @@ export class CreatedInvitationResponse {
   expiresAt: string;
 }
 
-/** Spec 4.9 rule 11. */
+/** Spec 4.9 rule 11, and the answer of a resend. */
 export class InviteMemberResponse {
   @ApiProperty({ enum: [true] })
   success: true;
 
   @ApiProperty()
   invitation: CreatedInvitationResponse;
-}
-
-/** Spec 4.10 rule 8. */
-export class RemoveMemberResponse {
-  @ApiProperty({ enum: [true] })
-  success: true;
 }
 
 export const toCreatedInvitationResponse = (invitation: InvitationEntity, submittedEmail: string): CreatedInvitationResponse => ({

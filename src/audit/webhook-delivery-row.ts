@@ -1,5 +1,5 @@
-import { AuditEvent } from '../audit/audit-event';
 import { WebhookDeliveryEntity } from '../database/entities';
+import { AuditEvent } from './audit-event';
 
 /** The body of every webhook (Standard Webhooks): the event's type, when it happened, and the event as the audit API shows it. */
 export interface WebhookPayload {

@@ -1,19 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { auditActor } from '../audit/audit-event';
-import { Caller } from '../auth/caller';
+import { OrgCaller } from '../auth/caller';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { InvitationEntity } from '../database/entities';
-import { InvitationsStore, tenantDisplayName } from '../invitations/invitations.store';
 import { invitationLink } from '../mail/invitation-message';
 import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker';
 import { Metrics } from '../metrics/metrics';
-
-export const INVITATION_VALIDITY_MS = 7 * 24 * 60 * 60 * 1_000;
+import { INVITATION_VALIDITY_MS, tenantDisplayName } from './invitation';
+import { InvitationsStore } from './invitations.store';
 
 /**
- * Spec 4.9 rules 9–10, shared by the invite and the resend (issue 12): a new pending invitation
+ * Spec 4.9 rules 9–10, shared by the invite and the resend: a new pending invitation
  * from the caller, valid 7 days, stored with its e-mail in one transaction; the outbox worker
  * sends the e-mail after the response, and retries a failed send.
  */
@@ -33,8 +32,8 @@ export class InvitationIssuer {
    * With `replacing`, that invitation is revoked in the same transaction; null, and nothing
    * stored, when it was no longer pending or expired.
    */
-  async issue(caller: Caller, email: string, role: string, origin: string, replacing?: string): Promise<InvitationEntity | null> {
-    const tenantId = caller.tenantId!; // OrgAdminGuard lets no caller without a tenant through
+  async issue(caller: OrgCaller, email: string, role: string, origin: string, replacing?: string): Promise<InvitationEntity | null> {
+    const { tenantId } = caller;
     const now = this.clock.now();
     const invitation: InvitationEntity = {
       id: this.ids.uuid(),

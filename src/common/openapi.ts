@@ -1,0 +1,60 @@
+import { SetMetadata, Type } from '@nestjs/common';
+import { ApiCookieAuth, ApiProperty, ApiResponse, ApiResponseOptions } from '@nestjs/swagger';
+import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { FORBIDDEN, UNAUTHORIZED } from './messages';
+
+/**
+ * What routes declare for the OpenAPI document (api-docs builds it): error bodies and responses,
+ * and how a route is reached, with the session cookie or without credentials.
+ */
+
+/** The security scheme of the session cookie (SESSION_COOKIE_NAME). */
+export const SESSION_SCHEME = 'session';
+
+/** Spec section 7: the error body of the admin and org routes. */
+export class ErrorBody {
+  @ApiProperty({ example: FORBIDDEN, minLength: 1 })
+  error: string;
+}
+
+/** Spec section 7: the 500 body of the super-admin and user routes. */
+export class ErrorWithDetailsBody extends ErrorBody {
+  @ApiProperty({ description: 'The message of the underlying failure' })
+  details: string;
+}
+
+/** An error response with its exact bodies as examples; `headers` are those beside X-Request-Id. */
+export function errorResponse(
+  status: number | 'default',
+  description: string,
+  bodies: object[],
+  type: Type<unknown> = ErrorBody,
+  headers?: Record<string, HeaderObject>,
+): ApiResponseOptions {
+  const examples = Object.fromEntries(
+    bodies.map((body) => {
+      const summary = String((body as { error?: unknown }).error ?? JSON.stringify(body));
+      return [summary, { summary, value: body }];
+    }),
+  );
+  return { status, description, type, examples, ...(headers && { headers }) };
+}
+
+/**
+ * One error status of an operation, with the exact bodies the spec gives for it as examples
+ * (test/api-docs.e2e-spec.ts checks them against the spec's bodies).
+ */
+export const ApiErrorResponse = (...args: Parameters<typeof errorResponse>) => ApiResponse(errorResponse(...args));
+
+/** Routes behind the session cookie. */
+export const ApiSession = () => ApiCookieAuth(SESSION_SCHEME);
+
+/** @ApiSecurity's metadata key: @nestjs/swagger exports no constant for it, and @ApiSecurity can only add requirements. */
+const API_SECURITY_METADATA = 'swagger/apiSecurity';
+
+/** Public routes: `security: []`, so that clients send no credentials and linters know it is meant. */
+export const ApiPublic = () => SetMetadata(API_SECURITY_METADATA, []);
+
+/** Spec section 5 and CONTRACT: the bodies of a failed session or role check. */
+export const UNAUTHORIZED_BODY = { error: UNAUTHORIZED };
+export const FORBIDDEN_BODY = { error: FORBIDDEN };
