@@ -9,6 +9,7 @@ import { AppConfig } from '../config/app-config';
 import { WebhookDeliveryEntity } from '../database/entities';
 import { MultiStatementPool } from '../database/multi-statement-pool';
 import { backoffMs, OutboxRows } from '../database/outbox-rows';
+import { PreparedStatements } from '../database/prepared-statements';
 import { Metrics } from '../metrics/metrics';
 import { AttemptResult, WebhookSender } from './webhook-sender';
 
@@ -48,13 +49,14 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
 
   constructor(
     dataSource: DataSource,
+    statements: PreparedStatements,
     pool: MultiStatementPool,
     private readonly sender: WebhookSender,
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
   ) {
-    this.rows = new OutboxRows(dataSource, pool, WebhookDeliveryEntity, { status: 'delivered', atColumn: 'delivered_at' });
+    this.rows = new OutboxRows(dataSource, statements, pool, WebhookDeliveryEntity, { status: 'delivered', atColumn: 'delivered_at' });
     this.loop = new PollingLoop(() => this.deliverDue(), config.webhooks.pollIntervalMs);
     metrics.measureWebhookBacklog(async () => {
       const oldest = await this.rows.oldestWaiting();

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { InvitationEmailOutboxEntity, InvitationEntity } from '../../database/entities';
 import { MultiStatementPool } from '../../database/multi-statement-pool';
 import { OutboxRows } from '../../database/outbox-rows';
+import { PreparedStatements } from '../../database/prepared-statements';
 import { InvitationEmail } from '../invitation-mailer';
 
 /** An outbox row as the worker uses it. */
@@ -54,8 +55,8 @@ export function newOutboxRow(
 export class InvitationOutbox {
   private readonly rows: OutboxRows<InvitationEmailOutboxEntity>;
 
-  constructor(dataSource: DataSource, pool: MultiStatementPool) {
-    this.rows = new OutboxRows(dataSource, pool, InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' });
+  constructor(dataSource: DataSource, statements: PreparedStatements, pool: MultiStatementPool) {
+    this.rows = new OutboxRows(dataSource, statements, pool, InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' });
   }
 
   /** Ids of rows that `worker` may claim at `now`, the longest due first (see OutboxRows.due). */

@@ -9,6 +9,7 @@ import { InvitationEmailOutboxEntity, InvitationEntity } from '../../database/en
 import { InvitationEmail, InvitationMailer } from '../invitation-mailer';
 import { SEND_TIMEOUT_MS } from '../mail.module';
 import { MultiStatementPool } from '../../database/multi-statement-pool';
+import { PreparedStatements } from '../../database/prepared-statements';
 import { InvitationOutbox, newOutboxRow } from './invitation-outbox';
 import { OUTBOX_BATCH_SIZE, OUTBOX_CLAIM_MS, InvitationOutboxWorker } from './invitation-outbox.worker';
 
@@ -76,7 +77,7 @@ describe(InvitationOutboxWorker.name, () => {
   beforeAll(async () => {
     dataSource = await memoryDataSource();
     rows = dataSource.getRepository(InvitationEmailOutboxEntity);
-    outbox = new InvitationOutbox(dataSource, new MultiStatementPool(dataSource));
+    outbox = new InvitationOutbox(dataSource, new PreparedStatements(dataSource), new MultiStatementPool(dataSource));
   });
   afterAll(() => dataSource.destroy());
 
