@@ -48,7 +48,7 @@ describe(WebhookDeliveryWorker.name, () => {
   const worker = () => new WebhookDeliveryWorker(dataSource, new PreparedStatements(dataSource), new MultiStatementPool(dataSource), sender, clock, parseConfig(ENV), metrics);
   const scraped = async (series: string) => (await metrics.scrape()).split('\n').find((line) => line.startsWith(`${series} `));
 
-  /** A delivery row for a new event, as AuditRecorder writes it. */
+  /** A delivery row for a new event, as AuditRows makes it. */
   const recorded = async () => {
     const event: AuditEvent = {
       id: randomUUID(),
