@@ -2,6 +2,7 @@ import { In } from 'typeorm';
 import { AtomicWriter, RequiredUpdate } from '../src/database/atomic-writer';
 import { CoalescedUpdates } from '../src/database/coalesced-updates';
 import { MultiStatementPool } from '../src/database/multi-statement-pool';
+import { PreparedStatements } from '../src/database/prepared-statements';
 import { InvitationEntity, TenantEntity } from '../src/database/entities';
 import { useTestApp } from './support/suites';
 
@@ -103,7 +104,7 @@ describe('CoalescedUpdates', () => {
     await invitations().insert(row);
     return row.id;
   };
-  const updates = () => new CoalescedUpdates(t.dataSource, t.app.get(MultiStatementPool));
+  const updates = () => new CoalescedUpdates(t.dataSource, t.app.get(PreparedStatements), t.app.get(MultiStatementPool));
 
   it('gives each UPDATE its own count of changed rows, and sends those of one turn together on MySQL', async () => {
     const [first, second] = [await pending(), await pending()];

@@ -39,7 +39,7 @@ describe('OutboxRows.due', () => {
   };
 
   beforeAll(() => {
-    rows = new OutboxRows(t.dataSource, t.app.get(MultiStatementPool), InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' });
+    rows = new OutboxRows(t.dataSource, t.app.get(PreparedStatements), t.app.get(MultiStatementPool), InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' });
   });
   beforeEach(() => table().clear());
 

@@ -3,6 +3,7 @@ import { emailKey } from '../src/common/email-comparison';
 import { parseConfig } from '../src/config/app-config';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { UserEntity } from '../src/database/entities';
+import { PreparedStatements } from '../src/database/prepared-statements';
 import { LocalIdentityStore } from '../src/identity/local/local-identity-store';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { undoMigrationsThrough } from './support/undo-migrations';
@@ -50,7 +51,7 @@ describe('migration AddUsersEmailKey (issue 15)', () => {
       'old-jeff': 'je\uFB00@example.com',
     });
 
-    const store = new LocalIdentityStore(dataSource.getRepository(UserEntity));
+    const store = new LocalIdentityStore(dataSource.getRepository(UserEntity), new PreparedStatements(dataSource));
     const ids = async (email: string) => (await store.findByEmail(email)).map((user) => user.id);
     expect(await ids('\u212AATE@example.com')).toEqual(['old-kate']);
     expect(await ids('STRASSE@example.com')).toEqual(['old-strasse']);

@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from '../audit/audit.module';
-import { TenantEntity } from '../database/entities';
 import { AdminTenantsController } from './admin-tenants.controller';
 import { AdminTenantsService } from './admin-tenants.service';
+import { TenantsStore } from './tenants.store';
 
 @Module({
-  imports: [AuditModule, TypeOrmModule.forFeature([TenantEntity])],
+  imports: [AuditModule],
   controllers: [AdminTenantsController],
-  providers: [AdminTenantsService],
+  providers: [AdminTenantsService, TenantsStore],
   // The operator CLI creates tenants by the same rules.
   exports: [AdminTenantsService],
 })

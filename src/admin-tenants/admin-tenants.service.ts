@@ -1,49 +1,32 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
-import { AuditActor, auditEvents } from '../audit/audit-event';
-import { AuditRecorder } from '../audit/audit-recorder';
+import { AuditActor } from '../audit/audit-event';
 import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { TenantEntity } from '../database/entities';
-import { isoTimestamp, PreparedStatements, Row } from '../database/prepared-statements';
 import { TENANT_ERRORS } from './admin-tenants.messages';
 import { CreateTenantDto } from './dto/create-tenant.dto';
 import { TenantResponse, toTenantResponse } from './dto/tenant.response';
+import { ListedTenant, TenantsStore } from './tenants.store';
 
 export const TENANT_INITIAL_STATUS = 'pending_owner';
-
-/** Every tenant, oldest first: the whole table, read without entities (10,000 tenants are one answer). */
-const SELECT_ALL_TENANTS = 'SELECT id, name, type, status, created_at FROM tenants ORDER BY created_at, id';
 
 /** Spec 4.3 and 4.4; other failures are the routes' @FailureResponse. */
 @Injectable()
 export class AdminTenantsService {
-  private readonly statements: PreparedStatements;
-
   constructor(
-    @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
+    private readonly tenants: TenantsStore,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    dataSource: DataSource,
-    private readonly audit: AuditRecorder,
-  ) {
-    this.statements = new PreparedStatements(dataSource);
-  }
+  ) {}
 
   /** Spec 4.3: a failure when fetching has a message of its own. */
   async list(): Promise<{ tenants: TenantResponse[] }> {
-    let rows: Row[];
+    let tenants: ListedTenant[];
     try {
-      rows = await this.statements.manyRows(SELECT_ALL_TENANTS);
+      tenants = await this.tenants.listAll();
     } catch (error) {
       throw new ApiError(HttpStatus.INTERNAL_SERVER_ERROR, TENANT_ERRORS.fetchFailed, error);
-    }
-    const tenants = new Array<TenantResponse>(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const { id, name, type, status, created_at } = rows[i];
-      tenants[i] = { id, name, type, status, createdAt: isoTimestamp(created_at) } as TenantResponse;
     }
     return { tenants };
   }
@@ -53,14 +36,14 @@ export class AdminTenantsService {
    * the operator CLI creates the tenant.
    */
   async create(dto: CreateTenantDto, actor: AuditActor | null): Promise<{ success: true; tenant: TenantResponse }> {
-    const tenant = this.tenants.create({
+    const tenant: TenantEntity = {
       id: this.ids.uuid(),
       name: dto.name,
       type: dto.type,
       status: TENANT_INITIAL_STATUS,
       createdAt: this.clock.now(),
-    });
-    await this.audit.record(auditEvents.tenantCreated(tenant, actor), [[TenantEntity, tenant]]);
+    };
+    await this.tenants.create(tenant, actor);
     return { success: true, tenant: toTenantResponse(tenant) };
   }
 }

@@ -1,19 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { messageOf } from '../common/api-error';
-import { Clock } from '../common/clock';
-import { IdGenerator } from '../common/id-generator';
-import { AppConfig } from '../config/app-config';
-import { AuditEventEntity, WebhookDeliveryEntity } from '../database/entities';
-import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
-import { newWebhookDeliveryRow } from './webhook-delivery-row';
-import { NewAuditEvent, toAuditEvent, toAuditEventRow } from './audit-event';
+import { AtomicWriter } from '../database/atomic-writer';
+import { NewAuditEvent } from './audit-event';
+import { AuditRows } from './audit-rows';
 
 /**
- * Writes audit events, each with one webhook delivery row per WEBHOOK_URLS entry (the webhook
- * outbox), all in one transaction: no event without its deliveries, no delivery without its event.
- * A change in our database is written in the same transaction as its event (`record` with the
- * change's rows and its compare-and-set). A change in the identity store cannot join a database
- * transaction: its event is recorded right after the store confirmed it (`recordAfterIdentityChange`).
+ * Records the events of changes made in the identity store. Such a change cannot join a database
+ * transaction: its event is written on its own, right after the store confirmed it. (A change in
+ * our database is written by its store, in one transaction with its AuditRows.)
  */
 @Injectable()
 export class AuditRecorder {
@@ -21,30 +15,17 @@ export class AuditRecorder {
 
   constructor(
     private readonly writer: AtomicWriter,
-    private readonly clock: Clock,
-    private readonly ids: IdGenerator,
-    private readonly config: AppConfig,
+    private readonly rows: AuditRows,
   ) {}
 
-  /**
-   * Writes the event and its deliveries, with the change's rows, all or none (AtomicWriter). With
-   * `onlyIf`, only if that update changes its row: false, and nothing written, when it does not.
-   */
-  record(event: NewAuditEvent, change: Insert[] = [], onlyIf?: RequiredUpdate): Promise<boolean> {
-    return this.writer.insert([...change, ...this.rows(event)], onlyIf);
-  }
-
-  /** The event's row and its webhook deliveries. */
-  private rows(event: NewAuditEvent): Insert[] {
-    const row = toAuditEventRow(this.ids.uuid(), this.clock.now(), event);
-    const shown = toAuditEvent(row);
-    const deliveries = this.config.webhooks.urls.map((url): Insert => [WebhookDeliveryEntity, newWebhookDeliveryRow(this.ids.uuid(), url, shown)]);
-    return [[AuditEventEntity, row], ...deliveries];
+  /** Writes the event on its own: its rows, all or none. */
+  async record(event: NewAuditEvent): Promise<void> {
+    await this.writer.insert(this.rows.of(event));
   }
 
   /**
-   * After a change that the identity store has made: the change stands whatever happens here, so
-   * a failure to record is logged rather than turned into a failure of the request.
+   * The change stands whatever happens here, so a failure to record is logged rather than turned
+   * into a failure of the request.
    */
   async recordAfterIdentityChange(event: NewAuditEvent): Promise<void> {
     try {

@@ -1,9 +1,10 @@
 import { Module } from '@nestjs/common';
 import { AuditRecorder } from './audit-recorder';
+import { AuditRows } from './audit-rows';
 
-/** The recorder, for every feature that changes state (and the operator CLI). */
+/** The rows of an event, for every store that changes state (and the operator CLI), and the recorder of identity changes. */
 @Module({
-  providers: [AuditRecorder],
-  exports: [AuditRecorder],
+  providers: [AuditRows, AuditRecorder],
+  exports: [AuditRows, AuditRecorder],
 })
 export class AuditModule {}

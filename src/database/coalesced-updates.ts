@@ -22,14 +22,12 @@ interface Queued {
  */
 export class CoalescedUpdates {
   private queued: Queued[] = [];
-  private readonly statements: PreparedStatements;
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly statements: PreparedStatements,
     private readonly pool: MultiStatementPool,
-  ) {
-    this.statements = new PreparedStatements(dataSource);
-  }
+  ) {}
 
   /** The number of rows the UPDATE changed. */
   changes(sql: string, parameters: unknown[]): Promise<number> {

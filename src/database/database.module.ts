@@ -6,6 +6,7 @@ import { describeDatabase } from '../config/config-summary';
 import { AtomicWriter } from './atomic-writer';
 import { dataSourceOptions } from './data-source-options';
 import { MultiStatementPool } from './multi-statement-pool';
+import { PreparedStatements } from './prepared-statements';
 
 /** The database could not be opened (or migrated) at start-up: main.ts prints it as one line. */
 export class DatabaseStartupError extends Error {
@@ -19,7 +20,11 @@ export class DatabaseStartupError extends Error {
   }
 }
 
-/** The database for the whole app: TypeORM's DataSource (global of its own), the MultiStatementPool and the AtomicWriter. */
+/**
+ * The database for the whole app: TypeORM's DataSource (global of its own), and the ways past it
+ * that the stores use on the paths that carry load: PreparedStatements, the MultiStatementPool and
+ * the AtomicWriter.
+ */
 @Global()
 @Module({
   imports: [
@@ -40,8 +45,8 @@ export class DatabaseStartupError extends Error {
       },
     }),
   ],
-  providers: [MultiStatementPool, AtomicWriter],
-  exports: [MultiStatementPool, AtomicWriter],
+  providers: [PreparedStatements, MultiStatementPool, AtomicWriter],
+  exports: [PreparedStatements, MultiStatementPool, AtomicWriter],
 })
 export class DatabaseModule {}
 

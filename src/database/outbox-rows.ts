@@ -21,10 +21,9 @@ const LAST_ERROR_LENGTH = 1_000;
  */
 export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
   /**
-   * The read of what is due, the claim and the release run on every delivery: a prepared statement
-   * for the read, and the claims and releases of a round coalesced into one round trip each.
+   * The claim and the release run on every delivery: those of a round are coalesced into one round
+   * trip each. The read of what is due, on every round too, is a prepared statement.
    */
-  private readonly statements: PreparedStatements;
   private readonly updates: CoalescedUpdates;
   private sql?: { due: (limit: number) => string; claim: string; release: string };
   /** Each column's property and database names, and whether it holds a time: to read a row into an entity. */
@@ -34,12 +33,12 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly statements: PreparedStatements,
     pool: MultiStatementPool,
     private readonly entity: EntityTarget<E>,
     private readonly done: OutboxDone,
   ) {
-    this.statements = new PreparedStatements(dataSource);
-    this.updates = new CoalescedUpdates(dataSource, pool);
+    this.updates = new CoalescedUpdates(dataSource, statements, pool);
   }
 
   /** Built on first use, when the entity's metadata (its table) is known. */

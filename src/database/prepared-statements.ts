@@ -1,4 +1,5 @@
-import type { DataSource } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 
 export type Row = Record<string, unknown>;
 
@@ -31,22 +32,28 @@ export const mysqlPoolOf = (dataSource: DataSource): MysqlPool => (dataSource.dr
 export const sqliteDatabaseOf = (dataSource: DataSource): SqliteDatabase =>
   (dataSource.driver as unknown as { databaseConnection: SqliteDatabase }).databaseConnection;
 
+/** A driver's way to run statements: bound once the data source is initialised. */
+interface Runner {
+  rows(sql: string, params: unknown[], large: boolean): Promise<Row[]>;
+  changes(sql: string, params: unknown[]): Promise<number>;
+}
+
 /**
- * The queries on the paths that carry load (issue 11), sent straight to the driver that TypeORM
- * already holds: a prepared statement (mysql2's `execute`, which caches it per connection;
- * better-sqlite3's `prepare`, cached here), with no query building and no entity hydration.
+ * The queries on the paths that carry load, sent straight to the driver that TypeORM already
+ * holds: a prepared statement (mysql2's `execute`, which caches it per connection; better-sqlite3's
+ * `prepare`, cached here, once for the whole app), with no query building and no entity hydration.
  * Parameters only, never interpolated values. Columns come back as stored: `timestamp()` turns
  * either dialect's DATETIME into a Date.
  */
+@Injectable()
 export class PreparedStatements {
-  private run?: (sql: string, params: unknown[], large: boolean) => Promise<Row[]>;
-  private write?: (sql: string, params: unknown[]) => Promise<number>;
+  private runner?: Runner;
 
   constructor(private readonly dataSource: DataSource) {}
 
   /** All the rows of a read. */
   rows(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return this.runner()(sql, params, false);
+    return this.bound().rows(sql, params, false);
   }
 
   /**
@@ -55,12 +62,12 @@ export class PreparedStatements {
    * per row): on both dialects they come back as UTC text for `isoTimestamp()`.
    */
   manyRows(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return this.runner()(sql, params, true);
+    return this.bound().rows(sql, params, true);
   }
 
   /** A write (UPDATE, DELETE); the number of rows it changed. */
   async changes(sql: string, params: unknown[]): Promise<number> {
-    return this.writer()(sql, params);
+    return this.bound().changes(sql, params);
   }
 
   /** The first row of a read, or undefined. */
@@ -69,52 +76,40 @@ export class PreparedStatements {
   }
 
   /** Bound on first use: the data source is initialised by then. */
-  private runner() {
-    return (this.run ??= this.dataSource.options.type === 'mysql' ? mysqlRunner(this.dataSource) : sqliteRunner(this.dataSource));
-  }
-
-  private writer() {
-    return (this.write ??= this.dataSource.options.type === 'mysql' ? mysqlWriter(this.dataSource) : sqliteWriter(this.dataSource));
+  private bound(): Runner {
+    return (this.runner ??= this.dataSource.options.type === 'mysql' ? mysqlRunner(this.dataSource) : sqliteRunner(this.dataSource));
   }
 }
 
-function mysqlRunner(dataSource: DataSource) {
+function mysqlRunner(dataSource: DataSource): Runner {
   const pool = mysqlPoolOf(dataSource);
-  return (sql: string, params: unknown[], large: boolean) =>
-    new Promise<Row[]>((resolve, reject) => {
-      const done = (error: Error | null, rows: Row[]) => (error ? reject(error) : resolve(rows));
-      if (large) pool.query({ sql, dateStrings: true }, params, done);
-      else pool.execute(sql, params, done);
-    });
+  return {
+    rows: (sql, params, large) =>
+      new Promise<Row[]>((resolve, reject) => {
+        const done = (error: Error | null, rows: Row[]) => (error ? reject(error) : resolve(rows));
+        if (large) pool.query({ sql, dateStrings: true }, params, done);
+        else pool.execute(sql, params, done);
+      }),
+    changes: (sql, params) =>
+      new Promise<number>((resolve, reject) =>
+        pool.execute(sql, params, (error, result) => (error ? reject(error) : resolve((result as unknown as { affectedRows: number }).affectedRows))),
+      ),
+  };
 }
 
-function mysqlWriter(dataSource: DataSource) {
-  const pool = mysqlPoolOf(dataSource);
-  return (sql: string, params: unknown[]) =>
-    new Promise<number>((resolve, reject) =>
-      pool.execute(sql, params, (error, result) => (error ? reject(error) : resolve((result as unknown as { affectedRows: number }).affectedRows))),
-    );
-}
-
-function sqliteWriter(dataSource: DataSource) {
-  const prepared = sqliteStatements(dataSource);
-  return async (sql: string, params: unknown[]) => prepared(sql).run(...params).changes;
-}
-
-/** better-sqlite3 statements, each prepared once. */
-function sqliteStatements(dataSource: DataSource): (sql: string) => SqliteStatement {
+/** better-sqlite3 statements, each prepared once, for reads and writes alike. */
+function sqliteRunner(dataSource: DataSource): Runner {
   const database = sqliteDatabaseOf(dataSource);
   const statements = new Map<string, SqliteStatement>();
-  return (sql) => {
+  const prepared = (sql: string) => {
     let statement = statements.get(sql);
     if (!statement) statements.set(sql, (statement = database.prepare(sql)));
     return statement;
   };
-}
-
-function sqliteRunner(dataSource: DataSource) {
-  const prepared = sqliteStatements(dataSource);
-  return async (sql: string, params: unknown[]) => prepared(sql).all(...params);
+  return {
+    rows: async (sql, params) => prepared(sql).all(...params),
+    changes: async (sql, params) => prepared(sql).run(...params).changes,
+  };
 }
 
 /**

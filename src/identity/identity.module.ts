@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { UserEntity } from '../database/entities';
+import { PreparedStatements } from '../database/prepared-statements';
 import { IdentityStore } from './identity-store';
 import { LocalIdentityStore } from './local/local-identity-store';
 
@@ -15,9 +16,9 @@ import { LocalIdentityStore } from './local/local-identity-store';
   providers: [
     {
       provide: IdentityStore,
-      inject: [AppConfig, DataSource],
-      useFactory: async (config: AppConfig, dataSource: DataSource): Promise<IdentityStore> => {
-        if (config.identityStore !== 'cognito') return new LocalIdentityStore(dataSource.getRepository(UserEntity));
+      inject: [AppConfig, DataSource, PreparedStatements],
+      useFactory: async (config: AppConfig, dataSource: DataSource, statements: PreparedStatements): Promise<IdentityStore> => {
+        if (config.identityStore !== 'cognito') return new LocalIdentityStore(dataSource.getRepository(UserEntity), statements);
         const { CognitoIdentityStore, createCognitoClient } = await import('./cognito/cognito-identity-store');
         return new CognitoIdentityStore(createCognitoClient(config.cognito), config.cognito);
       },

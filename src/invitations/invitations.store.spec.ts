@@ -1,7 +1,6 @@
 import { DataSource, Repository } from 'typeorm';
-import { auditRecorderOn, memoryDataSource } from '../../test/support/memory-data-source';
+import { invitationsStoreOn, memoryDataSource } from '../../test/support/memory-data-source';
 import { withoutTable } from '../../test/support/without-table';
-import { IdGenerator } from '../common/id-generator';
 import { AuditEventEntity, InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
 import { InvitationsStore } from './invitations.store';
 
@@ -21,7 +20,7 @@ describe(InvitationsStore.name, () => {
     dataSource = await memoryDataSource();
     invitations = dataSource.getRepository(InvitationEntity);
     tenants = dataSource.getRepository(TenantEntity);
-    store = new InvitationsStore(dataSource, new IdGenerator(), auditRecorderOn(dataSource));
+    store = invitationsStoreOn(dataSource);
   });
   afterAll(() => dataSource.destroy());
   beforeEach(async () => {

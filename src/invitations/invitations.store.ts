@@ -2,13 +2,13 @@ import { Injectable, Optional } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { Brackets, DataSource, Repository, WhereExpressionBuilder } from 'typeorm';
 import { AuditActor, auditEvents } from '../audit/audit-event';
-import { AuditRecorder } from '../audit/audit-recorder';
+import { AuditRows } from '../audit/audit-rows';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { InvitationEmailOutboxEntity, InvitationEntity } from '../database/entities';
 import { InvitationStatus } from '../database/entities/invitation.entity';
 import { forceIndex } from '../database/force-index';
-import { RequiredUpdate } from '../database/atomic-writer';
+import { AtomicWriter, RequiredUpdate } from '../database/atomic-writer';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { InvitationEmail } from '../mail/invitation-mailer';
 import { newOutboxRow } from '../mail/outbox/invitation-outbox';
@@ -26,10 +26,12 @@ const EXPIRE_IF_PENDING = "UPDATE tenant_invitations SET status = 'expired' WHER
 const ACCEPT_IF_OPEN = `UPDATE tenant_invitations SET status = 'accepted' WHERE id = ? AND status IN ${OPEN} AND expires_at >= ?`;
 const REVOKE_IF_OPEN = `UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status IN ${OPEN}`;
 
-/** The invitation rows, with parameterised queries only. */
+/**
+ * The invitation rows, with parameterised queries only. Each change of an invitation is written in
+ * one transaction with its audit event (AtomicWriter).
+ */
 @Injectable()
 export class InvitationsStore {
-  private readonly statements: PreparedStatements;
   /**
    * No route renames a tenant, so a name read once is reused for a while: validating an invitation
    * is then one read. The lifetime only bounds how long a name edited in the database takes to
@@ -39,11 +41,12 @@ export class InvitationsStore {
 
   constructor(
     private readonly dataSource: DataSource,
+    private readonly statements: PreparedStatements,
+    private readonly writer: AtomicWriter,
+    private readonly auditRows: AuditRows,
     private readonly ids: IdGenerator,
-    private readonly audit: AuditRecorder,
     @Optional() config?: AppConfig,
   ) {
-    this.statements = new PreparedStatements(dataSource);
     const seconds = config?.tenantNameCacheSeconds ?? 0;
     if (seconds > 0) this.tenantNames = new LRUCache({ max: TENANT_NAME_CACHE_SIZE, ttl: seconds * 1_000 });
   }
@@ -60,11 +63,11 @@ export class InvitationsStore {
    */
   async create(invitation: InvitationEntity, email: InvitationEmail, inviter: AuditActor, replacing?: string): Promise<boolean> {
     const event = replacing === undefined ? auditEvents.invitationCreated(invitation, inviter) : auditEvents.invitationResent(invitation, inviter);
-    return this.audit.record(
-      event,
+    return this.writer.insert(
       [
         [InvitationEntity, invitation],
         [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
+        ...this.auditRows.of(event),
       ],
       replacing === undefined ? undefined : revokeIfOpen(replacing),
     );
@@ -92,7 +95,8 @@ export class InvitationsStore {
    * True when this call changed it, so that each expiry is counted (and recorded) once.
    */
   async markExpired(invitation: InvitationEntity): Promise<boolean> {
-    return this.audit.record(auditEvents.invitationExpired(invitation), [], [EXPIRE_IF_PENDING, [invitation.id]]);
+    const event = auditEvents.invitationExpired(invitation);
+    return this.writer.insert(this.auditRows.of(event), [EXPIRE_IF_PENDING, [invitation.id]]);
   }
 
   /**
@@ -101,7 +105,8 @@ export class InvitationsStore {
    * true (and records the event), and a revocation that lands between the read and this update wins.
    */
   async accept(invitation: InvitationEntity, now: Date): Promise<boolean> {
-    return this.audit.record(auditEvents.invitationAccepted(invitation), [], [ACCEPT_IF_OPEN, [invitation.id, sqlTimestamp(now)]]);
+    const event = auditEvents.invitationAccepted(invitation);
+    return this.writer.insert(this.auditRows.of(event), [ACCEPT_IF_OPEN, [invitation.id, sqlTimestamp(now)]]);
   }
 
   /**
@@ -136,7 +141,8 @@ export class InvitationsStore {
    * parallel revokes, accepts and resends of one invitation, exactly one changes it. True when this call did.
    */
   async revoke(invitation: InvitationEntity, actor: AuditActor): Promise<boolean> {
-    return this.audit.record(auditEvents.invitationRevoked(invitation, actor), [], revokeIfOpen(invitation.id));
+    const event = auditEvents.invitationRevoked(invitation, actor);
+    return this.writer.insert(this.auditRows.of(event), revokeIfOpen(invitation.id));
   }
 }
 

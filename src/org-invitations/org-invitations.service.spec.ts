@@ -1,9 +1,8 @@
 import { DataSource, Repository } from 'typeorm';
 import { apiFailure } from '../../test/support/api-failure';
-import { auditRecorderOn, memoryDataSource } from '../../test/support/memory-data-source';
+import { invitationsStoreOn, memoryDataSource } from '../../test/support/memory-data-source';
 import { TestClock } from '../../test/support/test-clock';
 import { OrgCaller } from '../auth/caller';
-import { IdGenerator } from '../common/id-generator';
 import { InvitationEntity } from '../database/entities';
 import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { InvitationsStore } from '../invitations/invitations.store';
@@ -45,7 +44,7 @@ describe(OrgInvitationsService.name, () => {
   afterAll(() => dataSource.destroy());
   beforeEach(async () => {
     await rows.clear();
-    store = new InvitationsStore(dataSource, new IdGenerator(), auditRecorderOn(dataSource, new TestClock(NOW)));
+    store = invitationsStoreOn(dataSource, new TestClock(NOW));
     service = new OrgInvitationsService(store, null as unknown as InvitationIssuer, new TestClock(NOW));
   });
   afterEach(() => jest.restoreAllMocks());

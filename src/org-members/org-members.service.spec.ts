@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { DataSource, Repository } from 'typeorm';
 import { apiFailure } from '../../test/support/api-failure';
-import { auditRecorderOn, memoryDataSource } from '../../test/support/memory-data-source';
+import { auditRecorderOn, invitationsStoreOn, memoryDataSource } from '../../test/support/memory-data-source';
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
 import { TestClock } from '../../test/support/test-clock';
 import { withoutTable } from '../../test/support/without-table';
@@ -10,7 +10,6 @@ import { IdGenerator } from '../common/id-generator';
 import { parseConfig } from '../config/app-config';
 import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
 import { InvitationIssuer } from '../invitations/invitation-issuer';
-import { InvitationsStore } from '../invitations/invitations.store';
 import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker';
 import { Metrics } from '../metrics/metrics';
 import { ChangeRoleDto } from './dto/change-role.dto';
@@ -66,7 +65,7 @@ describe(OrgMembersService.name, () => {
     new OrgMembersService(
       identity,
       new InvitationIssuer(
-        new InvitationsStore(dataSource, new IdGenerator(), audit()),
+        invitationsStoreOn(dataSource, new TestClock(NOW)),
         worker as unknown as InvitationOutboxWorker,
         new TestClock(NOW),
         new FixedIds(TOKEN),

@@ -1,12 +1,10 @@
 import { DataSource, Repository } from 'typeorm';
 import { apiFailure } from '../../test/support/api-failure';
-import { auditRecorderOn, memoryDataSource } from '../../test/support/memory-data-source';
+import { invitationsStoreOn, memoryDataSource } from '../../test/support/memory-data-source';
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
 import { TestClock } from '../../test/support/test-clock';
 import { OrgCaller } from '../auth/caller';
-import { IdGenerator } from '../common/id-generator';
 import { InvitationEntity } from '../database/entities';
-import { InvitationsStore } from '../invitations/invitations.store';
 import { PersonResponse } from './dto/person.response';
 import { OrgPeopleController } from './org-people.controller';
 import { OrgPeopleService } from './org-people.service';
@@ -56,7 +54,7 @@ describe(OrgPeopleService.name, () => {
   beforeEach(async () => {
     await rows.clear();
     identity = new MemoryIdentityStore();
-    const store = new InvitationsStore(dataSource, new IdGenerator(), auditRecorderOn(dataSource, new TestClock(NOW)));
+    const store = invitationsStoreOn(dataSource, new TestClock(NOW));
     service = new OrgPeopleService(identity, store, new TestClock(NOW));
   });
 

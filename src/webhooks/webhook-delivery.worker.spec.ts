@@ -10,6 +10,7 @@ import { parseConfig } from '../config/app-config';
 import { WebhookDeliveryEntity } from '../database/entities';
 import { Metrics } from '../metrics/metrics';
 import { MultiStatementPool } from '../database/multi-statement-pool';
+import { PreparedStatements } from '../database/prepared-statements';
 import { WEBHOOK_CLAIM_MS, WEBHOOK_KEEP_DELIVERED_MS, WebhookDeliveryWorker } from './webhook-delivery.worker';
 import { AttemptResult } from '../outbox/outbox-delivery-loop';
 import { WebhookRequest, WebhookSender } from './webhook-sender';
@@ -45,10 +46,10 @@ describe(WebhookDeliveryWorker.name, () => {
   let sender: FakeSender;
   let clock: TestClock;
   let metrics: Metrics;
-  const worker = () => new WebhookDeliveryWorker(dataSource, new MultiStatementPool(dataSource), sender, clock, parseConfig(ENV), metrics);
+  const worker = () => new WebhookDeliveryWorker(dataSource, new PreparedStatements(dataSource), new MultiStatementPool(dataSource), sender, clock, parseConfig(ENV), metrics);
   const scraped = async (series: string) => (await metrics.scrape()).split('\n').find((line) => line.startsWith(`${series} `));
 
-  /** A delivery row for a new event, as AuditRecorder writes it. */
+  /** A delivery row for a new event, as AuditRows makes it. */
   const recorded = async () => {
     const event: AuditEvent = {
       id: randomUUID(),

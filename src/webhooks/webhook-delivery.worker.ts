@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { WebhookDeliveryEntity } from '../database/entities';
 import { MultiStatementPool } from '../database/multi-statement-pool';
 import { OutboxRows } from '../database/outbox-rows';
+import { PreparedStatements } from '../database/prepared-statements';
 import { Metrics } from '../metrics/metrics';
 import { OutboxDeliveryLoop } from '../outbox/outbox-delivery-loop';
 import { WebhookSender } from './webhook-sender';
@@ -28,6 +29,7 @@ export const WEBHOOK_KEEP_DELIVERED_MS = 7 * 24 * 60 * 60 * 1_000;
 export class WebhookDeliveryWorker extends OutboxDeliveryLoop<WebhookDeliveryEntity> {
   constructor(
     dataSource: DataSource,
+    statements: PreparedStatements,
     pool: MultiStatementPool,
     sender: WebhookSender,
     clock: Clock,
@@ -35,7 +37,7 @@ export class WebhookDeliveryWorker extends OutboxDeliveryLoop<WebhookDeliveryEnt
     metrics: Metrics,
   ) {
     super({
-      rows: new OutboxRows(dataSource, pool, WebhookDeliveryEntity, { status: 'delivered', atColumn: 'delivered_at' }),
+      rows: new OutboxRows(dataSource, statements, pool, WebhookDeliveryEntity, { status: 'delivered', atColumn: 'delivered_at' }),
       send: (row, now) => sender.send(row, now),
       // The receiver by host only: a URL's path or query may carry a receiver's own secret.
       subject: (row) => `Webhook ${row.eventId} to ${new URL(row.url).host}`,

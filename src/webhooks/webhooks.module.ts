@@ -3,7 +3,7 @@ import { WebhookDeliveryWorker } from './webhook-delivery.worker';
 import { WebhookSender } from './webhook-sender';
 
 /**
- * Delivers the webhook outbox that AuditRecorder fills: the server's, not the operator CLI's
+ * Delivers the webhook outbox that AuditRows fills: the server's, not the operator CLI's
  * (the CLI's events are written with their deliveries, and a server sends them).
  */
 @Module({ providers: [WebhookSender, WebhookDeliveryWorker] })

@@ -1,18 +1,36 @@
 import { DataSource } from 'typeorm';
 import { AuditRecorder } from '../../src/audit/audit-recorder';
+import { AuditRows } from '../../src/audit/audit-rows';
 import { Clock } from '../../src/common/clock';
 import { IdGenerator } from '../../src/common/id-generator';
 import { parseConfig } from '../../src/config/app-config';
 import { AtomicWriter } from '../../src/database/atomic-writer';
 import { MultiStatementPool } from '../../src/database/multi-statement-pool';
 import { dataSourceOptions } from '../../src/database/data-source-options';
+import { PreparedStatements } from '../../src/database/prepared-statements';
+import { InvitationsStore } from '../../src/invitations/invitations.store';
 
 /** An in-memory SQLite database on the real migrations, for unit tests of the stores. */
 export function memoryDataSource(): Promise<DataSource> {
   return new DataSource(dataSourceOptions({ database: { type: 'sqlite', database: ':memory:' }, migrationsRun: true })).initialize();
 }
 
-/** The real AuditRecorder on `dataSource` (without webhooks), for unit tests of the stores that write audit events. */
+/** The AtomicWriter on `dataSource`, and the rows of audit events (without webhooks) stamped by `clock`. */
+function writesOn(dataSource: DataSource, clock: Clock) {
+  return {
+    writer: new AtomicWriter(dataSource, new MultiStatementPool(dataSource)),
+    auditRows: new AuditRows(clock, new IdGenerator(), parseConfig({})),
+  };
+}
+
+/** The real AuditRecorder on `dataSource`, for unit tests of the services that change the identity store. */
 export function auditRecorderOn(dataSource: DataSource, clock: Clock = new Clock()): AuditRecorder {
-  return new AuditRecorder(new AtomicWriter(dataSource, new MultiStatementPool(dataSource)), clock, new IdGenerator(), parseConfig({}));
+  const { writer, auditRows } = writesOn(dataSource, clock);
+  return new AuditRecorder(writer, auditRows);
+}
+
+/** The real InvitationsStore on `dataSource`, its audit events stamped by `clock`. */
+export function invitationsStoreOn(dataSource: DataSource, clock: Clock = new Clock()): InvitationsStore {
+  const { writer, auditRows } = writesOn(dataSource, clock);
+  return new InvitationsStore(dataSource, new PreparedStatements(dataSource), writer, auditRows, new IdGenerator());
 }

@@ -1,8 +1,6 @@
-import { parseConfig } from '../../src/config/app-config';
 import { NewAuditEvent } from '../../src/audit/audit-event';
 import { AuditRecorder } from '../../src/audit/audit-recorder';
-import { Clock } from '../../src/common/clock';
-import { IdGenerator } from '../../src/common/id-generator';
+import { AuditRows } from '../../src/audit/audit-rows';
 import { AtomicWriter } from '../../src/database/atomic-writer';
 
 /** An AuditRecorder for unit tests: keeps the events it is asked to record instead of writing them. */
@@ -10,11 +8,10 @@ export class RecordedAuditEvents extends AuditRecorder {
   readonly events: NewAuditEvent[] = [];
 
   constructor() {
-    super(undefined as unknown as AtomicWriter, new Clock(), new IdGenerator(), parseConfig({}));
+    super(undefined as unknown as AtomicWriter, undefined as unknown as AuditRows);
   }
 
-  override async record(event: NewAuditEvent): Promise<boolean> {
+  override async record(event: NewAuditEvent): Promise<void> {
     this.events.push(event);
-    return true;
   }
 }

@@ -2,6 +2,7 @@ import { DataSource, Repository } from 'typeorm';
 import { memoryDataSource } from '../../../test/support/memory-data-source';
 import { UserEntity } from '../../database/entities';
 import { emailKey } from '../../common/email-comparison';
+import { PreparedStatements } from '../../database/prepared-statements';
 import { InvalidPageTokenError } from '../identity-store';
 import { LocalIdentityStore } from './local-identity-store';
 import { undoMigrationsThrough } from '../../../test/support/undo-migrations';
@@ -15,7 +16,7 @@ describe(LocalIdentityStore.name, () => {
   beforeAll(async () => {
     dataSource = await memoryDataSource();
     users = dataSource.getRepository(UserEntity);
-    store = new LocalIdentityStore(users);
+    store = new LocalIdentityStore(users, new PreparedStatements(dataSource));
   });
   afterAll(() => dataSource.destroy());
   beforeEach(() => users.clear());

@@ -2,10 +2,13 @@ import { FindOptionsWhere, IsNull, MoreThan, Repository } from 'typeorm';
 import { emailKey, sameEmail } from '../../common/email-comparison';
 import { forceIndex } from '../../database/force-index';
 import { UserEntity } from '../../database/entities';
-import { PreparedStatements, Row } from '../../database/prepared-statements';
+import { PreparedStatements } from '../../database/prepared-statements';
 import { IdentityStore, IdentityUser, InvalidPageTokenError, MemberKey, SUPER_ADMIN_ROLE, UserPage } from '../identity-store';
 
-export const toIdentityUser = (row: UserEntity): IdentityUser => ({
+/** The identity columns of a `users` row, by their entity names: an entity, or a row that the statements below read. */
+type IdentityColumns = Pick<UserEntity, 'id' | 'email' | 'platformRole' | 'userType' | 'tenantId' | 'role'>;
+
+export const toIdentityUser = (row: IdentityColumns): IdentityUser => ({
   id: row.id,
   email: row.email,
   platformRole: row.platformRole,
@@ -14,8 +17,11 @@ export const toIdentityUser = (row: UserEntity): IdentityUser => ({
   role: row.role,
 });
 
-/** The identity columns of a `users` row, read by a prepared statement (the guards' read on every request). */
-const USER_COLUMNS = 'id, email, platform_role, user_type, tenant_id, role';
+/**
+ * The identity columns of a `users` row, read by a prepared statement (the guards' read on every
+ * request), named as the entity's properties so that toIdentityUser reads them.
+ */
+const USER_COLUMNS = 'id, email, platform_role AS platformRole, user_type AS userType, tenant_id AS tenantId, role';
 const SELECT_USER = `SELECT ${USER_COLUMNS} FROM users WHERE id = ?`;
 /**
  * The candidates of withEmail within one tenant, as two index look-ups: (tenant_id, email_key) and
@@ -25,15 +31,6 @@ const SELECT_USER = `SELECT ${USER_COLUMNS} FROM users WHERE id = ?`;
 const SELECT_TENANT_MEMBER_BY_EMAIL =
   `SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND email_key = ? ` +
   `UNION SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND email = ? ORDER BY id`;
-
-const identityUserOf = (row: Row): IdentityUser => ({
-  id: row.id as string,
-  email: row.email as string,
-  platformRole: row.platform_role as string | null,
-  userType: row.user_type as string | null,
-  tenantId: row.tenant_id as string | null,
-  role: row.role as string | null,
-});
 
 /** The page token is the last id of the page, base64url-encoded: keyset paging on (platform_role, id). */
 const encodeToken = (lastId: string) => Buffer.from(lastId, 'utf8').toString('base64url');
@@ -55,17 +52,17 @@ function withEmail(email: string): FindOptionsWhere<UserEntity>[] {
 
 /** Users in the service's own `users` table. E-mails compare by sameEmail, found through an index. */
 export class LocalIdentityStore extends IdentityStore {
-  private readonly statements: PreparedStatements;
-
-  constructor(private readonly users: Repository<UserEntity>) {
+  constructor(
+    private readonly users: Repository<UserEntity>,
+    private readonly statements: PreparedStatements,
+  ) {
     super();
-    this.statements = new PreparedStatements(users.manager.connection);
   }
 
   async findById(id: string): Promise<IdentityUser | null> {
-    const row = await this.statements.first(SELECT_USER, [id]);
+    const row = (await this.statements.first(SELECT_USER, [id])) as IdentityColumns | undefined;
     // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
-    return row?.id === id ? identityUserOf(row) : null;
+    return row?.id === id ? toIdentityUser(row) : null;
   }
 
   async findByEmail(email: string): Promise<IdentityUser[]> {
@@ -75,9 +72,9 @@ export class LocalIdentityStore extends IdentityStore {
 
   /** The invite's duplicate check (spec 4.9 rule 8), on every invitation: a prepared statement. */
   async findTenantMemberByEmail(tenantId: string, email: string): Promise<IdentityUser | null> {
-    const rows = await this.statements.rows(SELECT_TENANT_MEMBER_BY_EMAIL, [tenantId, emailKey(email), tenantId, email.toLowerCase()]);
-    const row = rows.find((candidate) => sameEmail(candidate.email as string, email));
-    return row ? identityUserOf(row) : null;
+    const rows = (await this.statements.rows(SELECT_TENANT_MEMBER_BY_EMAIL, [tenantId, emailKey(email), tenantId, email.toLowerCase()])) as IdentityColumns[];
+    const row = rows.find((candidate) => sameEmail(candidate.email, email));
+    return row ? toIdentityUser(row) : null;
   }
 
   async listSuperAdmins({ limit, token }: { limit: number; token?: string }): Promise<UserPage> {

@@ -10,6 +10,7 @@ import { InvitationEmail, InvitationMailer } from '../invitation-mailer';
 import { SEND_TIMEOUT_MS } from '../mail.module';
 import { MultiStatementPool } from '../../database/multi-statement-pool';
 import { OutboxRows } from '../../database/outbox-rows';
+import { PreparedStatements } from '../../database/prepared-statements';
 import { newOutboxRow } from './invitation-outbox';
 import { OUTBOX_BATCH_SIZE, OUTBOX_CLAIM_MS, InvitationOutboxWorker } from './invitation-outbox.worker';
 
@@ -38,7 +39,7 @@ describe(InvitationOutboxWorker.name, () => {
   let logged: { warn: jest.SpyInstance; error: jest.SpyInstance; log: jest.SpyInstance };
 
   let metrics: Metrics;
-  const worker = (env: Record<string, string> = ENV) => new InvitationOutboxWorker(dataSource, new MultiStatementPool(dataSource), mailer, clock, parseConfig(env), metrics);
+  const worker = (env: Record<string, string> = ENV) => new InvitationOutboxWorker(dataSource, new PreparedStatements(dataSource), new MultiStatementPool(dataSource), mailer, clock, parseConfig(env), metrics);
   const emailsCounted = async () => (await metrics.scrape()).split('\n').filter((line) => line.startsWith('invitation_emails_total'));
 
   /** Creates an invitation and its outbox row, as InvitationsStore does. */

@@ -6,6 +6,7 @@ import { AppConfig } from '../../config/app-config';
 import { InvitationEmailOutboxEntity } from '../../database/entities';
 import { MultiStatementPool } from '../../database/multi-statement-pool';
 import { OutboxRows } from '../../database/outbox-rows';
+import { PreparedStatements } from '../../database/prepared-statements';
 import { Metrics } from '../../metrics/metrics';
 import { AttemptResult, OutboxDeliveryLoop } from '../../outbox/outbox-delivery-loop';
 import { InvitationMailer } from '../invitation-mailer';
@@ -32,6 +33,7 @@ export const OUTBOX_SHUTDOWN_WAIT_MS = 10_000;
 export class InvitationOutboxWorker extends OutboxDeliveryLoop<InvitationEmailOutboxEntity> {
   constructor(
     dataSource: DataSource,
+    statements: PreparedStatements,
     pool: MultiStatementPool,
     mailer: InvitationMailer,
     clock: Clock,
@@ -39,7 +41,7 @@ export class InvitationOutboxWorker extends OutboxDeliveryLoop<InvitationEmailOu
     metrics: Metrics,
   ) {
     super({
-      rows: new OutboxRows(dataSource, pool, InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' }),
+      rows: new OutboxRows(dataSource, statements, pool, InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' }),
       send: (row, now) => sendEmail(row, now, mailer, metrics),
       subject: (row) => {
         const { tenantId, email } = storedEmailOf(row);

@@ -1,0 +1,8 @@
+-- The SQL of audit-recorder.ts on MySQL/MariaDB: what reaches mysql2, a statement per line: an empty line separates round trips.
+-- Written by src/database/sql-snapshots.spec.ts: do not edit.
+
+-- AuditRecorder.record
+START TRANSACTION;
+INSERT INTO `audit_events` (`id`, `type`, `occurred_at`, `tenant_id`, `actor_id`, `actor_email`, `target_type`, `target_id`, `target_email`, `data`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `webhook_deliveries` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `event_id`, `url`, `payload`, `delivered_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+COMMIT;

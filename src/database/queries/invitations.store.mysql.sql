@@ -1,0 +1,56 @@
+-- The SQL of invitations.store.ts on MySQL/MariaDB: what reaches mysql2, a statement per line: an empty line separates round trips.
+-- Written by src/database/sql-snapshots.spec.ts: do not edit.
+
+-- InvitationsStore.create
+START TRANSACTION;
+INSERT INTO `tenant_invitations` (`id`, `tenant_id`, `email`, `role`, `status`, `expires_at`, `invited_by`, `created_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `invitation_email_outbox` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `invitation_id`, `payload`, `sent_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `audit_events` (`id`, `type`, `occurred_at`, `tenant_id`, `actor_id`, `actor_email`, `target_type`, `target_id`, `target_email`, `data`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `webhook_deliveries` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `event_id`, `url`, `payload`, `delivered_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+COMMIT;
+
+-- InvitationsStore.create, replacing an invitation
+START TRANSACTION;
+UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status IN ('pending', 'expired');
+SET @changed = ROW_COUNT();
+INSERT INTO `tenant_invitations` (`id`, `tenant_id`, `email`, `role`, `status`, `expires_at`, `invited_by`, `created_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+INSERT INTO `invitation_email_outbox` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `invitation_id`, `payload`, `sent_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+INSERT INTO `audit_events` (`id`, `type`, `occurred_at`, `tenant_id`, `actor_id`, `actor_email`, `target_type`, `target_id`, `target_email`, `data`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+INSERT INTO `webhook_deliveries` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `event_id`, `url`, `payload`, `delivered_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+COMMIT;
+
+-- InvitationsStore.findById
+SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE id = ?;
+
+-- InvitationsStore.findTenantName
+SELECT name FROM tenants WHERE id = ?;
+
+-- InvitationsStore.listForTenant, first page
+SELECT `invitation`.`id` AS `invitation_id`, `invitation`.`tenant_id` AS `invitation_tenant_id`, `invitation`.`email` AS `invitation_email`, `invitation`.`role` AS `invitation_role`, `invitation`.`status` AS `invitation_status`, `invitation`.`expires_at` AS `invitation_expires_at`, `invitation`.`invited_by` AS `invitation_invited_by`, `invitation`.`created_at` AS `invitation_created_at` FROM `tenant_invitations` `invitation` FORCE INDEX (`IDX_tenant_invitations_tenant_email_id`) WHERE `invitation`.`tenant_id` = ? ORDER BY `invitation`.`email` ASC, `invitation`.`id` ASC LIMIT 51;
+
+-- InvitationsStore.listForTenant, by status, after a cursor
+SELECT `invitation`.`id` AS `invitation_id`, `invitation`.`tenant_id` AS `invitation_tenant_id`, `invitation`.`email` AS `invitation_email`, `invitation`.`role` AS `invitation_role`, `invitation`.`status` AS `invitation_status`, `invitation`.`expires_at` AS `invitation_expires_at`, `invitation`.`invited_by` AS `invitation_invited_by`, `invitation`.`created_at` AS `invitation_created_at` FROM `tenant_invitations` `invitation` FORCE INDEX (`IDX_tenant_invitations_tenant_email_id`) WHERE `invitation`.`tenant_id` = ? AND ((`invitation`.`status` = ? AND `invitation`.`expires_at` >= ?) OR (`invitation`.`status` = ? OR (`invitation`.`status` = ? AND `invitation`.`expires_at` < ?))) AND `invitation`.`email` >= ? AND (`invitation`.`email` > ? OR `invitation`.`id` > ?) ORDER BY `invitation`.`email` ASC, `invitation`.`id` ASC LIMIT 51;
+
+-- InvitationsStore.markExpired
+START TRANSACTION;
+UPDATE tenant_invitations SET status = 'expired' WHERE id = ? AND status = 'pending';
+SET @changed = ROW_COUNT();
+INSERT INTO `audit_events` (`id`, `type`, `occurred_at`, `tenant_id`, `actor_id`, `actor_email`, `target_type`, `target_id`, `target_email`, `data`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+INSERT INTO `webhook_deliveries` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `event_id`, `url`, `payload`, `delivered_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+COMMIT;
+
+-- InvitationsStore.accept
+START TRANSACTION;
+UPDATE tenant_invitations SET status = 'accepted' WHERE id = ? AND status IN ('pending', 'expired') AND expires_at >= ?;
+SET @changed = ROW_COUNT();
+INSERT INTO `audit_events` (`id`, `type`, `occurred_at`, `tenant_id`, `actor_id`, `actor_email`, `target_type`, `target_id`, `target_email`, `data`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+INSERT INTO `webhook_deliveries` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `event_id`, `url`, `payload`, `delivered_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+COMMIT;
+
+-- InvitationsStore.revoke
+START TRANSACTION;
+UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status IN ('pending', 'expired');
+SET @changed = ROW_COUNT();
+INSERT INTO `audit_events` (`id`, `type`, `occurred_at`, `tenant_id`, `actor_id`, `actor_email`, `target_type`, `target_id`, `target_email`, `data`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+INSERT INTO `webhook_deliveries` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `event_id`, `url`, `payload`, `delivered_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+COMMIT;

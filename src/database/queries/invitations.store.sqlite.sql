@@ -1,0 +1,52 @@
+-- The SQL of invitations.store.ts on SQLite: what better-sqlite3 runs, a statement per line.
+-- Written by src/database/sql-snapshots.spec.ts: do not edit.
+
+-- InvitationsStore.create
+BEGIN;
+INSERT INTO "tenant_invitations" ("id", "tenant_id", "email", "role", "status", "expires_at", "invited_by", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "invitation_email_outbox" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "invitation_id", "payload", "sent_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+COMMIT;
+
+-- InvitationsStore.create, replacing an invitation
+BEGIN;
+UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status IN ('pending', 'expired');
+INSERT INTO "tenant_invitations" ("id", "tenant_id", "email", "role", "status", "expires_at", "invited_by", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "invitation_email_outbox" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "invitation_id", "payload", "sent_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+COMMIT;
+
+-- InvitationsStore.findById
+SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE id = ?;
+
+-- InvitationsStore.findTenantName
+SELECT name FROM tenants WHERE id = ?;
+
+-- InvitationsStore.listForTenant, first page
+SELECT "invitation"."id" AS "invitation_id", "invitation"."tenant_id" AS "invitation_tenant_id", "invitation"."email" AS "invitation_email", "invitation"."role" AS "invitation_role", "invitation"."status" AS "invitation_status", "invitation"."expires_at" AS "invitation_expires_at", "invitation"."invited_by" AS "invitation_invited_by", "invitation"."created_at" AS "invitation_created_at" FROM "tenant_invitations" "invitation" WHERE "invitation"."tenant_id" = ? ORDER BY "invitation"."email" ASC, "invitation"."id" ASC LIMIT 51;
+
+-- InvitationsStore.listForTenant, by status, after a cursor
+SELECT "invitation"."id" AS "invitation_id", "invitation"."tenant_id" AS "invitation_tenant_id", "invitation"."email" AS "invitation_email", "invitation"."role" AS "invitation_role", "invitation"."status" AS "invitation_status", "invitation"."expires_at" AS "invitation_expires_at", "invitation"."invited_by" AS "invitation_invited_by", "invitation"."created_at" AS "invitation_created_at" FROM "tenant_invitations" "invitation" WHERE "invitation"."tenant_id" = ? AND (("invitation"."status" = ? AND "invitation"."expires_at" >= ?) OR ("invitation"."status" = ? OR ("invitation"."status" = ? AND "invitation"."expires_at" < ?))) AND "invitation"."email" >= ? AND ("invitation"."email" > ? OR "invitation"."id" > ?) ORDER BY "invitation"."email" ASC, "invitation"."id" ASC LIMIT 51;
+
+-- InvitationsStore.markExpired
+BEGIN;
+UPDATE tenant_invitations SET status = 'expired' WHERE id = ? AND status = 'pending';
+INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+COMMIT;
+
+-- InvitationsStore.accept
+BEGIN;
+UPDATE tenant_invitations SET status = 'accepted' WHERE id = ? AND status IN ('pending', 'expired') AND expires_at >= ?;
+INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+COMMIT;
+
+-- InvitationsStore.revoke
+BEGIN;
+UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status IN ('pending', 'expired');
+INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+COMMIT;

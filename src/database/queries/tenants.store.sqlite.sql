@@ -1,0 +1,12 @@
+-- The SQL of tenants.store.ts on SQLite: what better-sqlite3 runs, a statement per line.
+-- Written by src/database/sql-snapshots.spec.ts: do not edit.
+
+-- TenantsStore.listAll
+SELECT id, name, type, status, created_at FROM tenants ORDER BY created_at, id;
+
+-- TenantsStore.create
+BEGIN;
+INSERT INTO "tenants" ("id", "name", "type", "status", "created_at") VALUES (?, ?, ?, ?, ?);
+INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+COMMIT;

@@ -1,0 +1,217 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { memoryDataSource } from '../../test/support/memory-data-source';
+import { RecordingMysql, recordingMysql, sqliteSent } from '../../test/support/recorded-sql';
+import { TestClock } from '../../test/support/test-clock';
+import { TenantsStore } from '../admin-tenants/tenants.store';
+import { auditEvents } from '../audit/audit-event';
+import { AuditEventsStore } from '../audit/audit-events.store';
+import { AuditRecorder } from '../audit/audit-recorder';
+import { AuditRows } from '../audit/audit-rows';
+import { IdGenerator } from '../common/id-generator';
+import { parseConfig } from '../config/app-config';
+import { IdempotencyStore } from '../idempotency/idempotency.store';
+import { LocalIdentityStore } from '../identity/local/local-identity-store';
+import { InvitationsStore } from '../invitations/invitations.store';
+import { AtomicWriter } from './atomic-writer';
+import { AuditEventEntity, IdempotencyKeyEntity, InvitationEmailOutboxEntity, InvitationEntity, TenantEntity, UserEntity } from './entities';
+import { MultiStatementPool } from './multi-statement-pool';
+import { OutboxRows } from './outbox-rows';
+import { PreparedStatements } from './prepared-statements';
+
+/**
+ * The SQL that each verb of each store sends, per dialect, checked against the files in
+ * src/database/queries/, so that a change shows the SQL it changes. SQLite: an in-memory database,
+ * seeded so that every verb does all its work. MySQL/MariaDB: no server, see recordingMysql.
+ * `UPDATE_SQL_SNAPSHOTS=1 npx jest src/database/sql-snapshots.spec.ts` writes the files anew.
+ */
+const QUERIES = join(__dirname, 'queries');
+const UPDATE = process.env.UPDATE_SQL_SNAPSHOTS === '1';
+
+const NOW = new Date('2026-03-01T12:00:00.000Z');
+const LATER = new Date('2026-03-01T12:01:00.000Z');
+const EARLIER = new Date('2026-02-01T12:00:00.000Z');
+const ACTOR = { id: 'owner-1', email: 'owner@acme.example' };
+
+/** Every store, on one data source, as the app builds them (with one webhook receiver). */
+function storesOn(dataSource: DataSource) {
+  const statements = new PreparedStatements(dataSource);
+  const pool = new MultiStatementPool(dataSource);
+  const writer = new AtomicWriter(dataSource, pool);
+  const config = parseConfig({ WEBHOOK_URLS: 'https://hooks.example.com/audit', WEBHOOK_SECRET: `whsec_${'A'.repeat(32)}` });
+  const auditRows = new AuditRows(new TestClock(NOW), new IdGenerator(), config);
+  return {
+    invitations: new InvitationsStore(dataSource, statements, writer, auditRows, new IdGenerator()),
+    tenants: new TenantsStore(statements, writer, auditRows),
+    identity: new LocalIdentityStore(dataSource.getRepository(UserEntity), statements),
+    auditEvents: new AuditEventsStore(dataSource),
+    audit: new AuditRecorder(writer, auditRows),
+    outbox: new OutboxRows(dataSource, statements, pool, InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' }),
+    idempotency: new IdempotencyStore(dataSource),
+  };
+}
+type Stores = ReturnType<typeof storesOn>;
+
+const invitation = (id: string): InvitationEntity => ({
+  id,
+  tenantId: 'tenant-1',
+  email: `${id}@example.com`,
+  role: 'member',
+  status: 'pending',
+  expiresAt: new Date(NOW.getTime() + 7 * 24 * 3600 * 1000),
+  invitedBy: ACTOR.id,
+  createdAt: NOW,
+});
+const email = { to: 'new@example.com', tenantName: 'Acme', inviterEmail: ACTOR.email, role: 'member', expiresAt: NOW, link: 'https://portal.example.com/invitations/new' };
+const outboxRow = (id: string): InvitationEmailOutboxEntity => ({
+  id,
+  invitationId: 'to-accept',
+  payload: '{}',
+  status: 'pending',
+  attempts: 0,
+  nextAttemptAt: EARLIER,
+  claimedBy: null,
+  claimedUntil: null,
+  lastError: null,
+  createdAt: EARLIER,
+  sentAt: null,
+});
+const idempotencyKey: IdempotencyKeyEntity = {
+  callerId: 'owner-1',
+  key: 'key-1',
+  requestHash: 'a'.repeat(64),
+  claimId: 'claim-1',
+  claimedUntil: LATER,
+  responseStatus: null,
+  responseBody: null,
+  createdAt: NOW,
+};
+const claim = { callerId: 'owner-1', key: 'key-1', claimId: 'claim-1' };
+
+/** The rows that the verbs below read and change (on SQLite; MySQL's reads get what SQLite's got). */
+async function seed(dataSource: DataSource): Promise<void> {
+  await dataSource.getRepository(TenantEntity).insert({ id: 'tenant-1', name: 'Acme', type: 'business', status: 'pending_owner', createdAt: NOW });
+  await dataSource.getRepository(InvitationEntity).insert(['to-replace', 'to-accept', 'to-revoke', 'to-expire'].map(invitation));
+  await dataSource.getRepository(UserEntity).insert([
+    { id: 'user-1', email: 'ann@example.com', emailKey: 'ann@example.com', tenantId: 'tenant-1', role: 'member', createdAt: NOW },
+    { id: 'admin-1', email: 'root@example.com', emailKey: 'root@example.com', platformRole: 'super_admin', createdAt: NOW },
+  ]);
+  await dataSource.getRepository(InvitationEmailOutboxEntity).insert([outboxRow('outbox-1'), outboxRow('outbox-2')]);
+  const old = { tenantId: 'tenant-1', actorId: null, actorEmail: null, targetType: 'tenant', targetId: 'tenant-1', targetEmail: null, data: '{}' };
+  await dataSource.getRepository(AuditEventEntity).insert({ ...old, id: 'event-1', type: 'tenant.created', occurredAt: EARLIER });
+}
+
+/** Each file of queries/, and the verbs it shows, in the order they run. */
+const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<unknown>][]> = {
+  'invitations.store': [
+    ['InvitationsStore.create', (s) => s.invitations.create(invitation('new'), email, ACTOR)],
+    ['InvitationsStore.create, replacing an invitation', (s) => s.invitations.create(invitation('resent'), email, ACTOR, 'to-replace')],
+    ['InvitationsStore.findById', (s) => s.invitations.findById('to-accept')],
+    ['InvitationsStore.findTenantName', (s) => s.invitations.findTenantName('tenant-1')],
+    ['InvitationsStore.listForTenant, first page', (s) => s.invitations.listForTenant('tenant-1', undefined, NOW, undefined, 51)],
+    [
+      'InvitationsStore.listForTenant, by status, after a cursor',
+      (s) => s.invitations.listForTenant('tenant-1', ['pending', 'expired'], NOW, { email: 'a@example.com', id: 'a' }, 51),
+    ],
+    ['InvitationsStore.markExpired', (s) => s.invitations.markExpired(invitation('to-expire'))],
+    ['InvitationsStore.accept', (s) => s.invitations.accept(invitation('to-accept'), NOW)],
+    ['InvitationsStore.revoke', (s) => s.invitations.revoke(invitation('to-revoke'), ACTOR)],
+  ],
+  'tenants.store': [
+    ['TenantsStore.listAll', (s) => s.tenants.listAll()],
+    ['TenantsStore.create', (s) => s.tenants.create({ id: 'tenant-2', name: 'Beta', type: 'charity', status: 'pending_owner', createdAt: NOW }, ACTOR)],
+  ],
+  'local-identity-store': [
+    ['LocalIdentityStore.findById', (s) => s.identity.findById('user-1')],
+    ['LocalIdentityStore.findByEmail', (s) => s.identity.findByEmail('Ann@Example.com')],
+    ['LocalIdentityStore.findTenantMemberByEmail', (s) => s.identity.findTenantMemberByEmail('tenant-1', 'ann@example.com')],
+    ['LocalIdentityStore.listSuperAdmins, first page', (s) => s.identity.listSuperAdmins({ limit: 50 })],
+    ['LocalIdentityStore.listSuperAdmins, after a token', (s) => s.identity.listSuperAdmins({ limit: 50, token: 'YWRtaW4tMA' })],
+    ['LocalIdentityStore.listTenantMembers, first page', (s) => s.identity.listTenantMembers('tenant-1', undefined, 51)],
+    ['LocalIdentityStore.listTenantMembers, after a cursor', (s) => s.identity.listTenantMembers('tenant-1', { email: 'a@example.com', id: 'a' }, 51)],
+    ['LocalIdentityStore.grantSuperAdmin', (s) => s.identity.grantSuperAdmin('user-1')],
+    ['LocalIdentityStore.setTenantRole', (s) => s.identity.setTenantRole('user-1', 'admin')],
+    ['LocalIdentityStore.removeFromTenant', (s) => s.identity.removeFromTenant('user-1')],
+    ['LocalIdentityStore.deleteUser', (s) => s.identity.deleteUser('user-1')],
+    ['LocalIdentityStore.ping', (s) => s.identity.ping()],
+  ],
+  'audit-recorder': [['AuditRecorder.record', (s) => s.audit.record(auditEvents.superAdminGranted({ ...ACTOR, platformRole: null, userType: null, tenantId: null, role: null }, ACTOR))]],
+  'audit-events.store': [
+    ['AuditEventsStore.list, first page', (s) => s.auditEvents.list({}, 51)],
+    [
+      'AuditEventsStore.list, every filter, after a cursor',
+      (s) =>
+        s.auditEvents.list(
+          { tenantId: 'tenant-1', types: ['invitation.created', 'invitation.resent'], actorId: 'owner-1', targetId: 'user-1', since: EARLIER, until: NOW, after: { occurredAt: NOW, id: 'event-9' } },
+          51,
+        ),
+    ],
+    ['AuditEventsStore.deleteBefore', (s) => s.auditEvents.deleteBefore(NOW)],
+  ],
+  'outbox-rows': [
+    ['OutboxRows.due', (s) => s.outbox.due('worker-1', NOW, 10)],
+    ['OutboxRows.claim, a row that due read', (s) => s.outbox.claim('outbox-1', 'worker-1', NOW, LATER)],
+    ['OutboxRows.claim, a row not read', (s) => s.outbox.claim('outbox-2', 'worker-2', NOW, LATER)],
+    ['OutboxRows.markDone', (s) => s.outbox.markDone('outbox-1', 'worker-1', NOW)],
+    ['OutboxRows.retryLater', (s) => s.outbox.retryLater('outbox-2', 'worker-2', LATER, 'timeout')],
+    ['OutboxRows.markFailed', (s) => s.outbox.markFailed('outbox-2', 'worker-2', 'refused')],
+    ['OutboxRows.purgeDone', (s) => s.outbox.purgeDone(LATER)],
+    ['OutboxRows.oldestWaiting', (s) => s.outbox.oldestWaiting()],
+  ],
+  'idempotency.store': [
+    ['IdempotencyStore.claim', (s) => s.idempotency.claim(idempotencyKey)],
+    ['IdempotencyStore.find', (s) => s.idempotency.find('owner-1', 'key-1')],
+    ['IdempotencyStore.takeOver', (s) => s.idempotency.takeOver(idempotencyKey, 'claim-2', LATER)],
+    ['IdempotencyStore.complete', (s) => s.idempotency.complete(claim, 201, { success: true })],
+    ['IdempotencyStore.release', (s) => s.idempotency.release(claim)],
+    ['IdempotencyStore.deleteIfCreatedBefore', (s) => s.idempotency.deleteIfCreatedBefore('owner-1', 'key-1', NOW)],
+    ['IdempotencyStore.deleteCreatedBefore', (s) => s.idempotency.deleteCreatedBefore(NOW)],
+  ],
+};
+
+const HEADERS = {
+  sqlite: 'what better-sqlite3 runs, a statement per line',
+  mysql: 'what reaches mysql2, a statement per line: an empty line separates round trips',
+};
+
+/** A file of queries/: a comment line naming each verb, then its SQL. */
+function snapshot(file: string, dialect: keyof typeof HEADERS, verbs: [verb: string, calls: string[]][]): string {
+  const header = `-- The SQL of ${file}.ts on ${dialect === 'mysql' ? 'MySQL/MariaDB' : 'SQLite'}: ${HEADERS[dialect]}.\n-- Written by src/database/sql-snapshots.spec.ts: do not edit.\n`;
+  const separator = dialect === 'mysql' ? ';\n\n' : ';\n';
+  return header + verbs.map(([verb, calls]) => `\n-- ${verb}\n${calls.join(separator)};\n`).join('');
+}
+
+describe('The SQL of each store, per dialect', () => {
+  let sqlite: DataSource;
+  let mysql: RecordingMysql;
+  let onSqlite: Stores;
+  let onMysql: Stores;
+
+  beforeAll(async () => {
+    sqlite = await memoryDataSource();
+    await seed(sqlite);
+    mysql = await recordingMysql();
+    onSqlite = storesOn(sqlite);
+    onMysql = storesOn(mysql.dataSource);
+  });
+  afterAll(async () => {
+    await sqlite.destroy();
+    await mysql.dataSource.destroy();
+  });
+
+  it.each(Object.keys(SNAPSHOTS))('queries/%s.*.sql', async (file) => {
+    const written: Record<keyof typeof HEADERS, [string, string[]][]> = { sqlite: [], mysql: [] };
+    for (const [verb, run] of SNAPSHOTS[file]) {
+      const sent = await sqliteSent(sqlite, () => run(onSqlite));
+      written.sqlite.push([verb, sent.calls]);
+      written.mysql.push([verb, await mysql.sent(() => run(onMysql), sent.reads)]);
+    }
+    for (const dialect of ['sqlite', 'mysql'] as const) {
+      const path = join(QUERIES, `${file}.${dialect}.sql`);
+      const text = snapshot(file, dialect, written[dialect]);
+      if (UPDATE) writeFileSync(path, text);
+      else expect({ path, text }).toEqual({ path, text: existsSync(path) ? readFileSync(path, 'utf8') : '(no file: run with UPDATE_SQL_SNAPSHOTS=1)' });
+    }
+  });
+});
