@@ -6,7 +6,7 @@ import { AppModule } from './app.module';
 import { APP_OPTIONS, configureApp } from './app.setup';
 import { AppConfig, ConfigError } from './config/app-config';
 import { describeConfiguration } from './config/config-summary';
-import { DatabaseStartupError } from './database/database.module';
+import { DatabaseStartupError } from './database/database-startup-error';
 import { enableGracefulShutdown } from './health/graceful-shutdown';
 
 /** Stops start-up with one plain line on stderr: no stack trace, no colours. */
@@ -17,8 +17,7 @@ function fail(message: string): never {
 
 /** What went wrong at start-up, as one line that names the problem. */
 function startupFailure(error: unknown): string {
-  if (error instanceof ConfigError) return error.message;
-  if (error instanceof DatabaseStartupError) return `Database unavailable (${error.where}): ${error.message}`;
+  if (error instanceof ConfigError || error instanceof DatabaseStartupError) return error.message;
   const { code, port } = error as NodeJS.ErrnoException & { port?: number };
   if (code === 'EADDRINUSE') return `Port ${port} is already in use: stop the process that holds it or set PORT`;
   if (code === 'EACCES') return `Not allowed to listen on port ${port}: choose a port above 1023 or set PORT`;

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { AddressInfo, connect } from 'node:net';
+import { LINGER_MS } from '../src/common/lingering-close';
 import { InvitationEntity, TenantEntity } from '../src/database/entities';
 import { outboxSettled } from './support/eventually';
 import { factories, sessionCookie } from './support/factories';
@@ -45,6 +46,43 @@ function rawExchange(port: number, head: string, bodyParts: Buffer[], waitMs = 3
     socket.on('error', () => finish());
     socket.write(head);
     for (const part of bodyParts) socket.write(part);
+  });
+}
+
+/** What a client that kept sending its body read back, and how the connection ended for it. */
+interface UploadExchange {
+  response: string;
+  /** A reset or a failed write: the client may never have read the answer. */
+  error?: NodeJS.ErrnoException;
+}
+
+/**
+ * Sends `head`, then a chunked body of `chunks` chunks of `chunkBytes`, one every `intervalMs`,
+ * as an uploader on a slow link does, whatever the server answers meanwhile; then ends its side
+ * and collects what the server answered until the connection is closed.
+ */
+function slowChunkedUpload(port: number, head: string, chunks: number, chunkBytes: number, intervalMs: number): Promise<UploadExchange> {
+  return new Promise((resolve) => {
+    // Half-open allowed: the server's end of the answer does not stop the upload, as in most clients.
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    const exchange: UploadExchange = { response: '' };
+    const chunk = Buffer.from(`${chunkBytes.toString(16)}\r\n${'a'.repeat(chunkBytes)}\r\n`);
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (socket.destroyed) return clearInterval(timer);
+      if (sent++ < chunks) socket.write(chunk);
+      else {
+        clearInterval(timer);
+        socket.end('0\r\n\r\n');
+      }
+    }, intervalMs);
+    socket.on('data', (data) => (exchange.response += data.toString()));
+    socket.on('error', (error: NodeJS.ErrnoException) => (exchange.error ??= error));
+    socket.on('close', () => {
+      clearInterval(timer);
+      resolve(exchange);
+    });
+    socket.write(`${head}a\r\n{"email":"\r\n`);
   });
 }
 
@@ -229,6 +267,27 @@ describe('hostile input (issue 9 part 3)', () => {
       expect(response).toMatch(/^HTTP\/1\.1 413 /);
       expect(response).toMatch(/\{"error":"Request body too large"\}/);
       expect(closedByServer).toBe(true);
+    });
+
+    it('a 1 MB chunked body sent slowly, without Content-Length: the client reads the 413 and its body, never a reset', async () => {
+      const uploads: UploadExchange[] = [];
+      for (let round = 0; round < 3; round++) {
+        const upload = () => slowChunkedUpload(port, head('/api/org/invite', 'Transfer-Encoding: chunked'), 16, 64 * 1024, 20);
+        uploads.push(...(await Promise.all([upload(), upload(), upload(), upload()])));
+      }
+      for (const { response, error } of uploads) {
+        expect(response).toMatch(/^HTTP\/1\.1 413 /);
+        expect(response).toMatch(/\r\nconnection: close\r\n/i);
+        expect(JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4))).toEqual(TOO_LARGE);
+        expect(error).toBeUndefined();
+      }
+    });
+
+    it('a body that never ends: after the 413 the server reads on for LINGER_MS or LINGER_BYTES at most, then closes', async () => {
+      const started = Date.now();
+      const { response } = await slowChunkedUpload(port, head('/api/org/invite', 'Transfer-Encoding: chunked'), Infinity, 64 * 1024, 20);
+      expect(response).toMatch(/^HTTP\/1\.1 413 /);
+      expect(Date.now() - started).toBeLessThan(LINGER_MS + 1_000);
     });
 
     it('the server keeps serving afterwards', async () => {

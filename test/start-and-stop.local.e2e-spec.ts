@@ -5,7 +5,7 @@ import { createServer, Server } from 'node:net';
 import { join } from 'node:path';
 import { builtCommand, freePort, refused, ROOT, ServerProcess, serviceEnv, startServerProcess } from './support/server-process';
 import { TEST_JWT_SECRET } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { createTestDatabase, e2eDatabase, TestDatabase } from './support/test-database';
 
 /** What the README's production path runs: the built service, started without npm in between. */
 const PRODUCTION_COMMAND = ['node', 'dist/src/main.js'] as [string, ...string[]];
@@ -142,6 +142,57 @@ describe('start and stop (the built service as a process)', () => {
       oneLine(result.stderr);
       expect(result.stdout).toBe('');
     }, 40_000);
+
+    describe('a database that cannot be opened: where it is, why, and what to do', () => {
+      const onMariadb = e2eDatabase() === 'mariadb' ? it : it.skip;
+      let dir: string;
+      beforeEach(() => {
+        dir = mkdtempSync(join(tmpdir(), 'sqlite-start-'));
+      });
+      afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+      const failedStart = (databaseUrl: string) => {
+        const result = startToFailure({ NODE_ENV: 'production', DATABASE_URL: databaseUrl });
+        expect(result.status).toBe(1);
+        oneLine(result.stderr);
+        expect(result.stdout).toBe('');
+        return result.stderr.trim();
+      };
+
+      it('a SQLite file whose directory cannot be made (a file is in the way)', () => {
+        writeFileSync(join(dir, 'file'), '');
+        const file = join(dir, 'file', 'db', 'tenants.sqlite');
+        expect(failedStart(`sqlite:${file}`)).toBe(
+          `Database unavailable (sqlite ${file}): ENOTDIR: not a directory, mkdir '${join(dir, 'file', 'db')}'; ` +
+            'the SQLite file cannot be created or written there: set DATABASE_URL to sqlite:/path/to/file.sqlite in a directory this user may write',
+        );
+      }, 40_000);
+
+      it('a file that is not a SQLite database', () => {
+        const file = join(dir, 'tenants.sqlite');
+        writeFileSync(file, 'not a database '.repeat(100));
+        expect(failedStart(`sqlite:${file}`)).toBe(
+          `Database unavailable (sqlite ${file}): file is not a database; the file is not a SQLite database: set DATABASE_URL to another file`,
+        );
+      }, 40_000);
+
+      onMariadb('a MariaDB database that does not exist', () => {
+        const url = new URL(database.url);
+        url.pathname = '/test_missing_database';
+        expect(failedStart(url.toString())).toBe(
+          `Database unavailable (mysql at ${url.host}/test_missing_database): Unknown database 'test_missing_database'; ` +
+            'create the database first (docs/deploying.md), or correct its name in DATABASE_URL',
+        );
+      }, 40_000);
+
+      onMariadb('a MariaDB password that is wrong', () => {
+        const url = new URL(database.url);
+        url.password = 'wrong-password';
+        const line = failedStart(url.toString());
+        expect(line).toMatch(new RegExp(`^Database unavailable \\(mysql at ${url.host}${url.pathname}\\): Access denied for user .*; correct the user and password in DATABASE_URL$`));
+        expect(line).not.toContain('wrong-password');
+      }, 40_000);
+    });
 
     it('a port already in use', async () => {
       const holder: Server = createServer();

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import getRawBody from 'raw-body';
 import { ApiError } from './api-error';
+import { closeAfterAnswer } from './lingering-close';
 
 /** Deeper bodies are refused before JSON.parse: no body of this API nests beyond 2. */
 export const MAX_JSON_DEPTH = 32;
@@ -82,7 +83,8 @@ function parseJson(text: string): unknown {
  * one. Reads with raw-body rather than body-parser, because on a failed read body-parser reads
  * the rest of the request before answering: a body declared over `limitBytes` is refused at
  * once, one that grows past it (chunked, or inflated) as soon as it does, and either way the
- * connection is closed after the 413 instead of the rest being read.
+ * connection is closed after the 413, once the client has stopped sending or a short bound has
+ * passed (closeAfterAnswer), rather than after the whole body has been read.
  */
 export function jsonBodyParser(limitBytes: number): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
@@ -94,7 +96,7 @@ export function jsonBodyParser(limitBytes: number): RequestHandler {
     }
     // A broken body leaves unread bytes on the connection: it is not reused.
     const refuse = (status: number, message: string) => {
-      response.setHeader('Connection', 'close');
+      closeAfterAnswer(request, response);
       next(new ApiError(status, message));
     };
     const declared = Number(request.headers['content-length']);

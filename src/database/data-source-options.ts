@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { MIGRATIONS } from '../../migrations';
 import { AppConfig } from '../config/app-config';
@@ -26,7 +24,7 @@ export function dataSourceOptions(config: Pick<AppConfig, 'database' | 'migratio
       extra: { connectionLimit: 10 },
     };
   }
-  if (database.database !== ':memory:') mkdirSync(dirname(database.database), { recursive: true });
+  // TypeORM makes the file's directory when it opens the database (initialize()), where a failure is the database's.
   return {
     ...common,
     type: 'better-sqlite3',

@@ -1,24 +1,12 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
-import { AppConfig } from '../config/app-config';
-import { describeDatabase } from '../config/config-summary';
+import { AppConfig, DatabaseConfig } from '../config/app-config';
 import { AtomicWriter } from './atomic-writer';
 import { dataSourceOptions } from './data-source-options';
+import { DatabaseStartupError } from './database-startup-error';
 import { MultiStatementPool } from './multi-statement-pool';
 import { PreparedStatements } from './prepared-statements';
-
-/** The database could not be opened (or migrated) at start-up: main.ts prints it as one line. */
-export class DatabaseStartupError extends Error {
-  constructor(
-    override readonly cause: unknown,
-    /** Where the database is (describeDatabase): never the credentials. */
-    readonly where: string,
-  ) {
-    super(cause instanceof Error ? cause.message : String(cause));
-    this.name = 'DatabaseStartupError';
-  }
-}
 
 /**
  * The database for the whole app: TypeORM's DataSource (global of its own), and the ways past it
@@ -40,7 +28,7 @@ export class DatabaseStartupError extends Error {
         try {
           return await new DataSource(options!).initialize();
         } catch (error) {
-          throw new DatabaseStartupError(error, describeDataSource(options!));
+          throw new DatabaseStartupError(error, databaseOf(options!));
         }
       },
     }),
@@ -50,8 +38,7 @@ export class DatabaseStartupError extends Error {
 })
 export class DatabaseModule {}
 
-function describeDataSource(options: DataSourceOptions): string {
-  return describeDatabase(
-    options.type === 'mysql' ? { type: 'mysql', url: options.url! } : { type: 'sqlite', database: String(options.database) },
-  );
+/** The configuration that the options were made from: the error names the database by it. */
+function databaseOf(options: DataSourceOptions): DatabaseConfig {
+  return options.type === 'mysql' ? { type: 'mysql', url: options.url! } : { type: 'sqlite', database: String(options.database) };
 }

@@ -2,6 +2,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import type { Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ShutdownConfig } from '../config/app-config';
+import { HttpLogger } from '../logging/http-logger';
 import { ShutdownState } from './shutdown-state';
 
 const SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
@@ -33,10 +34,12 @@ export function closeHttpServer(server: Server): Promise<void> {
  * to notice) the server stops accepting and in-flight requests finish, then Nest closes the
  * database and the other clients (shutdown hooks), and the process exits 0. Whatever is still
  * running after `graceMs` is cut short with exit code 1; so is a second signal, unless it is the
- * same request delivered twice (REPEATED_SIGNAL_WINDOW_MS).
+ * same request delivered twice (REPEATED_SIGNAL_WINDOW_MS). Log lines that a slow reader has not
+ * taken yet get a short wait before the exit, within `graceMs`, and are lost after it.
  */
 export function enableGracefulShutdown(app: INestApplication, config: ShutdownConfig): void {
   const logger = new Logger('Shutdown');
+  const logLines = app.get(HttpLogger);
   let startedAt: number | undefined;
 
   const shutDown = async (signal: NodeJS.Signals): Promise<void> => {
@@ -58,6 +61,7 @@ export function enableGracefulShutdown(app: INestApplication, config: ShutdownCo
     await closeHttpServer(app.getHttpServer());
     await app.close();
     logger.log('Shut down cleanly');
+    await logLines.flush(startedAt + config.graceMs);
     process.exit(0);
   };
 

@@ -3,6 +3,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import pino, { DestinationStream, Level, Logger, LoggerOptions } from 'pino';
 import { isOperationalPath, routePatternOf } from '../common/route-pattern';
 import { AppConfig, LogLevel } from '../config/app-config';
+import { Metrics } from '../metrics/metrics';
+import { BoundedStdout } from './bounded-stdout';
 import { loggableUrl, REDACTED, REDACTED_PATHS, REQUEST_ID_HEADER, requestIdOf } from './log-redaction';
 
 /** The id of the request being served, for every log line written while serving it. */
@@ -22,7 +24,13 @@ export class HttpLogger {
   constructor(
     readonly logger: Logger,
     readonly middleware: RequestHandler,
+    private readonly output?: BoundedStdout,
   ) {}
+
+  /** Waits a short while, never past `deadline` (epoch milliseconds), for log lines that a slow reader has not taken yet. */
+  async flush(deadline: number): Promise<void> {
+    await this.output?.flush(deadline);
+  }
 }
 
 /** How a request ended: answered, answered with a server error, or cut off before its answer was written. */
@@ -35,24 +43,15 @@ function levelOf(request: Request, response: Response, outcome: Outcome): Level 
   return outcome === 'aborted' || response.statusCode >= 400 ? 'warn' : 'info';
 }
 
-/**
- * JSON lines on stdout; human-readable (pino-pretty, a development dependency) only in
- * development on a terminal, falling back to JSON when it is not installed.
- */
-async function destinationFor(config: AppConfig): Promise<DestinationStream> {
-  if (config.nodeEnv === 'development' && process.stdout.isTTY) {
-    try {
-      const { default: pretty } = await import('pino-pretty');
-      return pretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l' });
-    } catch {
-      // Not installed (production install): JSON it is.
-    }
+/** Human-readable lines (pino-pretty, a development dependency) in development on a terminal, when it is installed. */
+async function prettyDestination(config: AppConfig): Promise<DestinationStream | undefined> {
+  if (config.nodeEnv !== 'development' || !process.stdout.isTTY) return undefined;
+  try {
+    const { default: pretty } = await import('pino-pretty');
+    return pretty({ sync: true, colorize: true, translateTime: 'SYS:HH:MM:ss.l' });
+  } catch {
+    return undefined; // not installed (production install): JSON it is
   }
-  // In production, lines are written asynchronously (sonic-boom), so that a request never waits
-  // on a write(2); pino flushes what is buffered when the process exits, so no line is lost.
-  // Elsewhere, process.stdout itself: the test suites read the lines through a spy on it.
-  if (config.nodeEnv === 'production') return pino.destination({ dest: 1, sync: false });
-  return process.stdout;
 }
 
 /** JSON lines with an ISO time and the level by name; secrets redacted wherever a log call puts them. */
@@ -71,8 +70,20 @@ const requestLineOptions = (level: LogLevel): LoggerOptions => ({
   formatters: { level: (label) => ({ level: label }) },
 });
 
-export async function createHttpLogger(config: AppConfig): Promise<HttpLogger> {
-  const destination = await destinationFor(config);
+/**
+ * JSON lines on stdout, through BoundedStdout, so that a request never waits on a write(2) nor on
+ * a stalled reader; in the test suites, process.stdout itself, which they read through a spy.
+ */
+export async function createHttpLogger(config: AppConfig, metrics: Metrics): Promise<HttpLogger> {
+  const pretty = await prettyDestination(config);
+  const output =
+    pretty || config.nodeEnv === 'test'
+      ? undefined
+      : new BoundedStdout({
+          dropped: () => metrics.logLineDropped(),
+          readerBack: (count) => logger.warn({ droppedLines: count }, `${count} log lines were dropped while the log reader was stalled`),
+        });
+  const destination = pretty ?? output ?? process.stdout;
   const logger = pino(loggerOptions(config.logLevel), destination);
   const requestLines = pino(requestLineOptions(config.logLevel), destination);
   const middleware = (request: Request, response: Response, next: NextFunction) => {
@@ -97,5 +108,5 @@ export async function createHttpLogger(config: AppConfig): Promise<HttpLogger> {
     });
     requestIds.run(reqId, next);
   };
-  return new HttpLogger(logger, middleware);
+  return new HttpLogger(logger, middleware, output);
 }

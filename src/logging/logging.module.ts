@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from '../config/app-config';
+import { Metrics } from '../metrics/metrics';
 import { AppLogger } from './app-logger';
 import { createHttpLogger, HttpLogger } from './http-logger';
 
 @Module({
-  providers: [{ provide: HttpLogger, inject: [AppConfig], useFactory: createHttpLogger }],
+  providers: [{ provide: HttpLogger, inject: [AppConfig, Metrics], useFactory: createHttpLogger }],
   exports: [HttpLogger],
 })
 class HttpLoggerModule {}

@@ -71,6 +71,11 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly logLinesDropped = this.counter(
+    'log_lines_dropped_total',
+    'Log lines dropped because stdout was not read: its buffer of unwritten lines was full',
+  );
+
   /** Reads the age of the oldest waiting delivery from the database at each scrape; 0 until the worker supplies it. */
   private webhookBacklogAge: () => Promise<number> = async () => 0;
 
@@ -120,6 +125,10 @@ export class Metrics {
 
   webhookDelivery(outcome: WebhookDeliveryOutcome): void {
     this.webhookDeliveries.inc({ outcome });
+  }
+
+  logLineDropped(): void {
+    this.logLinesDropped.inc();
   }
 
   /** Where the gauge of the oldest waiting webhook delivery reads its age, in seconds (the webhook worker). */

@@ -27,6 +27,11 @@ export interface ServerProcessOptions {
   command?: [string, ...string[]];
   /** In a process group of its own (its pid is the group id), as a supervisor starts it. */
   detached?: boolean;
+  /**
+   * Stdout is a pipe that nobody reads, as a stalled log shipper leaves it: output() holds stderr
+   * only, and the test reads `child.stdout` if and when it chooses.
+   */
+  stdoutUnread?: boolean;
 }
 
 /** The environment a spawned service gets: the test run's own E2E_/TEST_/JEST_ settings left out. */
@@ -80,7 +85,10 @@ export async function startServerProcess(env: Record<string, string>, options: S
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.detached,
   });
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  if (options.stdoutUnread) {
+    child.stdout!.pause();
+    child.once('exit', () => child.stdout!.resume()); // to its end, so that the pipe is closed
+  } else child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const running = () => child.exitCode === null && child.signalCode === null;

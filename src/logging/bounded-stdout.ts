@@ -1,0 +1,68 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { DestinationStream } from 'pino';
+
+/** The most bytes of log lines that wait for a slow reader; lines beyond are dropped, and counted. */
+export const LOG_BUFFER_BYTES = 1024 * 1024;
+/** How long the last flush, at shutdown, waits for a slow reader to take what still waits. */
+export const FINAL_FLUSH_MS = 1_000;
+
+/** What a stalled reader leads to: each line dropped, then, once the reader is back, how many were. */
+export interface DroppedLines {
+  dropped(): void;
+  readerBack(count: number): void;
+}
+
+/**
+ * Stdout for JSON log lines, written so that a reader that stalls (a stuck log shipper leaves the
+ * pipe full) never blocks the event loop, nor the process's exit:
+ * - Node writes a pipe without blocking: what the pipe cannot take yet waits in the stream, and
+ *   is written as soon as the reader makes room (libuv is told when it does);
+ * - at most LOG_BUFFER_BYTES wait; lines beyond are dropped whole, each one reported to `drops`,
+ *   and their number once everything waiting has been written;
+ * - at exit nothing is flushed synchronously: what still waits is lost, so shutdown waits for it
+ *   a short while first (flush).
+ * pino's sonic-boom is not used for this: on a pipe that it finds full it polls every 100 ms,
+ * which caps what it writes at a pipe's size (64 kB) per 100 ms once it is behind, and its exit
+ * flush retries a full or broken pipe without end.
+ */
+export class BoundedStdout implements DestinationStream {
+  private droppedSinceReport = 0;
+  private readerGone = false;
+
+  constructor(
+    private readonly drops: DroppedLines,
+    private readonly out: Writable = process.stdout,
+  ) {
+    // EPIPE: the reader closed the pipe. Logging stops there rather than the process.
+    out.on('error', () => (this.readerGone = true));
+  }
+
+  write(line: string): void {
+    if (this.readerGone || this.out.writableLength >= LOG_BUFFER_BYTES) return this.drop();
+    this.out.write(line);
+  }
+
+  /** Resolves once no line waits, or after FINAL_FLUSH_MS, or at `deadline` (epoch milliseconds), whichever is first. */
+  async flush(deadline: number): Promise<void> {
+    if (this.readerGone || this.out.writableLength === 0) return;
+    const waitMs = Math.min(FINAL_FLUSH_MS, deadline - Date.now());
+    const settled = new AbortController();
+    const { signal } = settled;
+    await Promise.race([once(this.out, 'drain', { signal }), delay(waitMs, undefined, { signal })]).catch(() => undefined);
+    settled.abort();
+  }
+
+  private drop(): void {
+    // A full buffer has made write() return false before, so the stream emits 'drain' once it is empty.
+    if (this.droppedSinceReport++ === 0 && !this.readerGone) this.out.once('drain', () => this.reportDrops());
+    this.drops.dropped();
+  }
+
+  private reportDrops(): void {
+    const count = this.droppedSinceReport;
+    this.droppedSinceReport = 0;
+    this.drops.readerBack(count);
+  }
+}
