@@ -1,5 +1,5 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, refused, ROOT } from './support/server-process';
@@ -40,13 +40,15 @@ const ready = async (port: number) => {
 };
 
 /**
- * `npm run start:dev` as a developer runs it, in a copy of the checkout: its watch build empties
- * and rewrites dist/, which the other suites' servers run from.
+ * The build and `npm run start:dev` as a developer runs them, in a copy of the checkout: each
+ * empties and rewrites dist/, which the other suites' servers run from.
  */
-describe('npm run start:dev', () => {
+describe('building and developing, in a copy of the checkout', () => {
   let dir: string;
   let npm: ChildProcess | undefined;
   let output = '';
+  // A developer's shell: none of the npm_* settings of the `npm test` running this suite.
+  const shell = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|E2E_|TEST_|JEST_)/i.test(name)));
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'start-dev-'));
@@ -58,13 +60,18 @@ describe('npm run start:dev', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('SIGTERM to npm stops the app it started: the port is free within seconds, and nothing is left running', async () => {
+  it("the prepare script that npm ci runs last builds dist/ and says that the install is done", () => {
+    const result = spawnSync('npm', ['run', 'prepare'], { cwd: dir, env: shell(), encoding: 'utf8', timeout: 120_000 });
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim().split('\n').at(-1)).toBe('prepare: dist/ built; the install is done. Next: npm start (serves on PORT, default 3000) or npm test');
+    expect(existsSync(join(dir, 'dist', 'src', 'main.js'))).toBe(true);
+  }, 120_000);
+
+  it('npm run start:dev: SIGTERM to npm stops the app it started: the port is free within seconds, and nothing is left running', async () => {
     const port = await freePort();
-    // A developer's shell: none of the npm_* settings of the `npm test` running this suite.
-    const shell = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(npm_|E2E_|TEST_|JEST_)/i.test(name)));
     npm = spawn('npm', ['run', 'start:dev'], {
       cwd: dir,
-      env: { ...shell, NODE_ENV: 'test', PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'dev.sqlite')}`, AUTH_JWT_SECRET: TEST_JWT_SECRET },
+      env: { ...shell(), NODE_ENV: 'test', PORT: String(port), DATABASE_URL: `sqlite:${join(dir, 'dev.sqlite')}`, AUTH_JWT_SECRET: TEST_JWT_SECRET },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group, so that the test can see whether anything npm started outlives it.
       detached: true,
