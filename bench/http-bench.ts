@@ -6,7 +6,7 @@
  *   BENCH_SECONDS=20 BENCH_CONCURRENCY=50 npm run bench
  *   BENCH_AUDIT_EVENTS=100000 npm run bench   # fewer audit events to seed (default 1,000,000)
  *   BENCH_SCENARIOS=people npm run bench      # only these groups (core, audit, people; default all): only their data is seeded
- * The core group runs the four scenarios of ../shared/perf/compare.sh (the raw-limit comparison) on
+ * The core group runs the four scenarios of the raw-limit comparison (docs/benchmark.md) on
  * data shaped like its seed. The server's resident memory is sampled every 250 ms throughout.
  * Numbers depend on the machine: compare runs on the same one, never assert on them in tests.
  */

@@ -18,7 +18,7 @@ const SECRET = `bench-${randomBytes(16).toString('hex')}`;
 const PORTS = [39611, 39612];
 const INVITATIONS = 20_000;
 
-// As ../shared/perf/compare.sh starts the service: production, no SMTP, no Redis.
+// As the raw-limit comparison starts the service (docs/benchmark.md): production, no SMTP, no Redis.
 const env = {
   ...process.env,
   DATABASE_URL: `${SERVER}/${DATABASE}`,

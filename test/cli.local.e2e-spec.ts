@@ -45,6 +45,7 @@ describe('operator CLI', () => {
     });
 
     it('creates an org user with tenant and role', async () => {
+      await factories(t).tenant({ id: 't-1' });
       const result = cli('users:create', '--email', 'owner@example.com', '--user-type', 'org', '--tenant-id', 't-1', '--role', 'owner');
       expect(result.status).toBe(0);
       const user = JSON.parse(result.stdout);
@@ -63,6 +64,19 @@ describe('operator CLI', () => {
       expect(result.status).not.toBe(0);
       expect(result.stderr).toMatch(message);
       expect(result.stderr.split('\n')).toHaveLength(1);
+    });
+
+    // Each would make a user that the organisation routes refuse, or one in a tenant that is not there.
+    it.each([
+      ['a role without a tenant', ['--user-type', 'org', '--role', 'admin'], '--role needs --tenant-id: a role is held in a tenant'],
+      ['a tenant that does not exist', ['--user-type', 'org', '--tenant-id', 'no-such-tenant', '--role', 'admin'], 'no tenant with id "no-such-tenant" (tenants:create makes one)'],
+      ['a tenant without --user-type org', ['--tenant-id', 't-1', '--role', 'member'], '--tenant-id needs --user-type org: the organisation routes refuse any other user of a tenant'],
+      ['a tenant without --user-type org, nor a role', ['--tenant-id', 't-1'], '--tenant-id needs --user-type org: the organisation routes refuse any other user of a tenant'],
+    ])('refuses %s with a one-line message and a non-zero exit, creating nothing', async (_, args, message) => {
+      const result = cli('users:create', '--email', 'half-member@example.com', ...args);
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toBe(message);
+      expect(await t.identity.findByEmail('half-member@example.com')).toEqual([]);
     });
   });
 
@@ -88,6 +102,24 @@ describe('operator CLI', () => {
       expect(result.stderr).toMatch(message);
       expect(result.stderr.split('\n')).toHaveLength(1);
     });
+  });
+
+  it('prints the help when given no command, on stdout, exit 0', () => {
+    const result = cli();
+    expect(result.status).toBe(0);
+    expect(result.stdout.split('\n')[0]).toBe('Usage: npm run cli -- <command> [options]   (or: node dist/src/cli/main.js <command> [options])');
+    expect(result.stdout).toMatch(/^  users:create /m);
+    expect(result.stderr).toBe('');
+  });
+
+  // The price of a clean stdout (.npmrc: loglevel=silent), and the way round it that the README gives.
+  it("npm's own errors are silent in this project, and --loglevel=error shows them", () => {
+    const npmRun = (...args: string[]) => spawnSync('npm', ['run', ...args], { env: env(), encoding: 'utf8', timeout: 60_000 });
+    const silent = npmRun('strat');
+    expect([silent.status, silent.stdout, silent.stderr]).toEqual([1, '', '']);
+    const told = npmRun('strat', '--loglevel=error');
+    expect(told.status).toBe(1);
+    expect(told.stderr).toContain('npm error Missing script: "strat"');
   });
 
   it('refuses an unknown command', () => {
@@ -157,6 +189,7 @@ describe('operator CLI', () => {
 
     describe('users:list', () => {
       it('prints the users of the tenant, one line of JSON each', async () => {
+        await factories(t).tenant({ id: 't-list' });
         await run('users:create', '--email', 'admin@t-list.example', '--id', 'list-admin', '--user-type', 'org', '--tenant-id', 't-list', '--role', 'admin');
         await run('users:create', '--email', 'member@t-list.example', '--id', 'list-member', '--user-type', 'org', '--tenant-id', 't-list', '--role', 'member');
         expect((await run('users:list', '--tenant', 't-list')).split('\n').map((line) => JSON.parse(line))).toEqual([

@@ -140,6 +140,15 @@ describe('POST /api/org/invite with an Idempotency-Key (issue 12 item 8)', () =>
     expect(await quotaLeft(t, me.cookie)).toBe(LIMIT);
   });
 
+  // What a client sends when the command that made its key printed nothing (curl itself leaves such a header out).
+  it('a key of spaces only is present but empty: 400 "Invalid Idempotency-Key…", nothing stored or sent, no quota spent', async () => {
+    const res = await invite(t, me.cookie, body, '   ');
+    expect([res.status, res.body]).toEqual([400, IDEMPOTENCY.invalidKey]);
+    expect(await invitationsOf(t, me.tenant.id)).toEqual([]);
+    expect(await keysOf(t, me.user.id)).toEqual([]);
+    expect(await quotaLeft(t, me.cookie)).toBe(LIMIT);
+  });
+
   it('255 printable characters, spaces and punctuation inside, make a valid key', async () => {
     const key = `a b!{}"~${'x'.repeat(247)}`;
     expect(key).toHaveLength(255);
@@ -270,6 +279,18 @@ describe('POST /api/org/invitations/{id}/resend with an Idempotency-Key (issue 1
       [404, ORG_INVITATION_ERRORS.notFound, undefined],
       [404, ORG_INVITATION_ERRORS.notFound, 'true'],
     ]);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['spaces only', '   '],
+  ])('a key that is %s is 400 "Invalid Idempotency-Key…": the invitation is not revoked, nothing is sent or stored', async (_, key) => {
+    const old = await factories(t).invitation({ tenantId: me.tenant.id });
+    const res = await resend(t, me.cookie, old.id, key);
+    expect([res.status, res.body]).toEqual([400, IDEMPOTENCY.invalidKey]);
+    expect(await invitationsOf(t, me.tenant.id)).toEqual([expect.objectContaining({ id: old.id, status: 'pending' })]);
+    expect(await keysOf(t, me.user.id)).toEqual([]);
+    expect(await quotaLeft(t, me.cookie)).toBe(LIMIT);
   });
 
   it('parallel resends with one key leave exactly one live invitation and one e-mail, all answered alike', async () => {

@@ -138,7 +138,7 @@ export function usage(command?: string): string {
     'Commands:',
     ...Object.keys(COMMANDS).map((name) => `  ${commandHelp(name).replace('\n', '\n  ')}`),
     '  help [COMMAND]',
-    '      Prints this text, or the usage of one command.',
+    '      Prints this text (as does no command at all), or the usage of one command.',
   ].join('\n');
 }
 
@@ -158,8 +158,10 @@ async function loadConfig(): Promise<AppConfig> {
 /** Runs one CLI command (CONTRACT: Operator CLI) and returns what it prints; bad input throws CliInputError. */
 export async function runCli(argv: string[]): Promise<string> {
   const [name, ...rest] = argv;
-  if (name !== undefined && HELP_FLAGS.includes(name)) return usage(rest[0]);
-  if (name === undefined || !Object.hasOwn(COMMANDS, name)) throw unknownCommand(name ?? '');
+  // No command at all asks what there is, as with gh, docker or kubectl: the help, exit 0.
+  if (name === undefined) return usage();
+  if (HELP_FLAGS.includes(name)) return usage(rest[0]);
+  if (!Object.hasOwn(COMMANDS, name)) throw unknownCommand(name);
   const command = COMMANDS[name];
   if (rest.some((arg) => HELP_FLAGS.slice(1).includes(arg))) return usage(name);
   let values: Values;

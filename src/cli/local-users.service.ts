@@ -7,7 +7,7 @@ import { Clock } from '../common/clock';
 import { emailKey } from '../common/email-comparison';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
-import { UserEntity } from '../database/entities';
+import { TenantEntity, UserEntity } from '../database/entities';
 import { IdentityStore, IdentityUser, SUPER_ADMIN_ROLE, TENANT_ROLES } from '../identity/identity-store';
 import { toIdentityUser } from '../identity/local/local-identity-store';
 
@@ -31,6 +31,7 @@ export class LocalUsersService {
   constructor(
     private readonly config: AppConfig,
     @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
     private readonly identity: IdentityStore,
     private readonly tokens: SessionTokenIssuer,
     private readonly clock: Clock,
@@ -59,6 +60,17 @@ export class LocalUsersService {
     }
     if (input.tenantId !== undefined && !/^[\w-]{1,128}$/.test(input.tenantId)) {
       throw new CliInputError(`--tenant-id must be 1 to 128 letters, digits, _ or -, got "${input.tenantId}"`);
+    }
+    // The organisation routes take a user of a tenant only as an org user (spec section 5): refuse
+    // what would make a member that they then refuse, or a role or tenant that belongs to nothing.
+    if (input.role !== undefined && input.tenantId === undefined) {
+      throw new CliInputError('--role needs --tenant-id: a role is held in a tenant');
+    }
+    if (input.tenantId !== undefined && input.userType !== 'org') {
+      throw new CliInputError('--tenant-id needs --user-type org: the organisation routes refuse any other user of a tenant');
+    }
+    if (input.tenantId !== undefined && !(await this.tenants.existsBy({ id: input.tenantId }))) {
+      throw new CliInputError(`no tenant with id "${input.tenantId}" (tenants:create makes one)`);
     }
     if (await this.users.existsBy({ id })) throw new CliInputError(`a user with id "${id}" already exists`);
     if ((await this.identity.findByEmail(email)).length) {
