@@ -1,5 +1,6 @@
 /**
- * Unit specs live beside the code; e2e suites in test/ run once per database.
+ * Unit specs live beside the code; integration suites (the database layer, no HTTP) and e2e suites
+ * in test/ run once per database.
  * SQLite always; MariaDB/MySQL when TEST_DATABASE_URL is set (.ci/run sets it).
  * Browser suites (`*.browser-spec.ts`) run once, on SQLite, in Debian's Chromium.
  */
@@ -27,6 +28,18 @@ const e2e = (database) => ({
   setupFiles: [`<rootDir>/test/support/use-${database}.ts`],
 });
 
+/**
+ * Suites of the database layer that make no HTTP call (`*.integration-spec.ts`): stores, the atomic
+ * writer, outbox claims, migrations, and the SQL snapshots (which need no server: SQLite only).
+ */
+const integration = (database) => ({
+  ...common,
+  displayName: `integration:${database}`,
+  testMatch: ['<rootDir>/test/**/*.integration-spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', ...(database === 'mariadb' ? ['sql-snapshots'] : [])],
+  setupFiles: [`<rootDir>/test/support/use-${database}.ts`],
+});
+
 /** The same e2e suites on IDENTITY_STORE=cognito, against one cognito-local emulator per run (SQLite). */
 const e2eCognito = {
   ...common,
@@ -40,13 +53,14 @@ const e2eCognito = {
 
 const projects = [
   { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'], setupFiles: ['<rootDir>/test/support/quiet-logs.ts'] },
+  integration('sqlite'),
   e2e('sqlite'),
   e2eCognito,
   { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/**/*.browser-spec.ts'], setupFiles: ['<rootDir>/test/support/use-sqlite.ts'] },
 ];
 
 const skipped = [];
-if (process.env.TEST_DATABASE_URL) projects.push(e2e('mariadb'));
+if (process.env.TEST_DATABASE_URL) projects.push(integration('mariadb'), e2e('mariadb'));
 else skipped.push('e2e on MariaDB/MySQL (set TEST_DATABASE_URL=mysql://root@127.0.0.1:3306/test)');
 if (!process.env.TEST_REDIS_URL) skipped.push('tests that need Redis (set TEST_REDIS_URL=redis://127.0.0.1:6379)');
 // The path that test/support/browser.ts launches.

@@ -1,5 +1,5 @@
 -- The SQL of audit-events.store.ts on MySQL/MariaDB: what reaches mysql2, a statement per line: an empty line separates round trips.
--- Written by src/database/sql-snapshots.spec.ts: do not edit.
+-- Written by test/sql-snapshots.integration-spec.ts: do not edit.
 
 -- AuditEventsStore.list, first page
 SELECT `event`.`id` AS `event_id`, `event`.`type` AS `event_type`, `event`.`occurred_at` AS `event_occurred_at`, `event`.`tenant_id` AS `event_tenant_id`, `event`.`actor_id` AS `event_actor_id`, `event`.`actor_email` AS `event_actor_email`, `event`.`target_type` AS `event_target_type`, `event`.`target_id` AS `event_target_id`, `event`.`target_email` AS `event_target_email`, `event`.`data` AS `event_data` FROM `audit_events` `event` ORDER BY `event`.`occurred_at` DESC, `event`.`id` DESC LIMIT 51;

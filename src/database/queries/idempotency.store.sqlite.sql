@@ -1,5 +1,5 @@
 -- The SQL of idempotency.store.ts on SQLite: what better-sqlite3 runs, a statement per line.
--- Written by src/database/sql-snapshots.spec.ts: do not edit.
+-- Written by test/sql-snapshots.integration-spec.ts: do not edit.
 
 -- IdempotencyStore.claim
 INSERT INTO "idempotency_keys"("caller_id", "idempotency_key", "request_hash", "claim_id", "claimed_until", "response_status", "response_body", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?);

@@ -1,5 +1,5 @@
 -- The SQL of invitations.store.ts on MySQL/MariaDB: what reaches mysql2, a statement per line: an empty line separates round trips.
--- Written by src/database/sql-snapshots.spec.ts: do not edit.
+-- Written by test/sql-snapshots.integration-spec.ts: do not edit.
 
 -- InvitationsStore.create
 START TRANSACTION;

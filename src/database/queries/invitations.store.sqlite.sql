@@ -1,5 +1,5 @@
 -- The SQL of invitations.store.ts on SQLite: what better-sqlite3 runs, a statement per line.
--- Written by src/database/sql-snapshots.spec.ts: do not edit.
+-- Written by test/sql-snapshots.integration-spec.ts: do not edit.
 
 -- InvitationsStore.create
 BEGIN;

@@ -1,5 +1,5 @@
 -- The SQL of local-identity-store.ts on SQLite: what better-sqlite3 runs, a statement per line.
--- Written by src/database/sql-snapshots.spec.ts: do not edit.
+-- Written by test/sql-snapshots.integration-spec.ts: do not edit.
 
 -- LocalIdentityStore.findById
 SELECT id, email, platform_role AS platformRole, user_type AS userType, tenant_id AS tenantId, role FROM users WHERE id = ?;

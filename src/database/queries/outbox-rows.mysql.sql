@@ -1,5 +1,5 @@
 -- The SQL of outbox-rows.ts on MySQL/MariaDB: what reaches mysql2, a statement per line: an empty line separates round trips.
--- Written by src/database/sql-snapshots.spec.ts: do not edit.
+-- Written by test/sql-snapshots.integration-spec.ts: do not edit.
 
 -- OutboxRows.due
 SELECT id, status, attempts, next_attempt_at, claimed_by, claimed_until, last_error, created_at, invitation_id, payload, sent_at FROM (SELECT id, status, attempts, next_attempt_at, claimed_by, claimed_until, last_error, created_at, invitation_id, payload, sent_at FROM invitation_email_outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT 10) AS pending_rows UNION ALL SELECT id, status, attempts, next_attempt_at, claimed_by, claimed_until, last_error, created_at, invitation_id, payload, sent_at FROM (SELECT id, status, attempts, next_attempt_at, claimed_by, claimed_until, last_error, created_at, invitation_id, payload, sent_at FROM invitation_email_outbox WHERE status = 'sending' AND (claimed_until < ? OR claimed_by = ?) ORDER BY next_attempt_at LIMIT 10) AS sending_rows ORDER BY next_attempt_at LIMIT 10;

@@ -1,32 +1,32 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { memoryDataSource } from '../../test/support/memory-data-source';
-import { RecordingMysql, recordingMysql, sqliteSent } from '../../test/support/recorded-sql';
-import { TestClock } from '../../test/support/test-clock';
-import { TenantsStore } from '../admin-tenants/tenants.store';
-import { auditEvents } from '../audit/audit-event';
-import { AuditEventsStore } from '../audit/audit-events.store';
-import { AuditRecorder } from '../audit/audit-recorder';
-import { AuditRows } from '../audit/audit-rows';
-import { IdGenerator } from '../common/id-generator';
-import { parseConfig } from '../config/app-config';
-import { IdempotencyStore } from '../idempotency/idempotency.store';
-import { LocalIdentityStore } from '../identity/local/local-identity-store';
-import { InvitationsStore } from '../invitations/invitations.store';
-import { AtomicWriter } from './atomic-writer';
-import { AuditEventEntity, IdempotencyKeyEntity, InvitationEmailOutboxEntity, InvitationEntity, TenantEntity, UserEntity } from './entities';
-import { MultiStatementPool } from './multi-statement-pool';
-import { OutboxRows } from './outbox-rows';
-import { PreparedStatements } from './prepared-statements';
+import { memoryDataSource } from './support/memory-data-source';
+import { RecordingMysql, recordingMysql, sqliteSent } from './support/recorded-sql';
+import { TestClock } from './support/test-clock';
+import { TenantsStore } from '../src/admin-tenants/tenants.store';
+import { auditEvents } from '../src/audit/audit-event';
+import { AuditEventsStore } from '../src/audit/audit-events.store';
+import { AuditRecorder } from '../src/audit/audit-recorder';
+import { AuditRows } from '../src/audit/audit-rows';
+import { IdGenerator } from '../src/common/id-generator';
+import { parseConfig } from '../src/config/app-config';
+import { IdempotencyStore } from '../src/idempotency/idempotency.store';
+import { LocalIdentityStore } from '../src/identity/local/local-identity-store';
+import { InvitationsStore } from '../src/invitations/invitations.store';
+import { AtomicWriter } from '../src/database/atomic-writer';
+import { AuditEventEntity, IdempotencyKeyEntity, InvitationEmailOutboxEntity, InvitationEntity, TenantEntity, UserEntity } from '../src/database/entities';
+import { MultiStatementPool } from '../src/database/multi-statement-pool';
+import { OutboxRows } from '../src/database/outbox-rows';
+import { PreparedStatements } from '../src/database/prepared-statements';
 
 /**
  * The SQL that each verb of each store sends, per dialect, checked against the files in
  * src/database/queries/, so that a change shows the SQL it changes. SQLite: an in-memory database,
  * seeded so that every verb does all its work. MySQL/MariaDB: no server, see recordingMysql.
- * `UPDATE_SQL_SNAPSHOTS=1 npx jest src/database/sql-snapshots.spec.ts` writes the files anew.
+ * `UPDATE_SQL_SNAPSHOTS=1 npx jest test/sql-snapshots.integration-spec.ts` writes the files anew.
  */
-const QUERIES = join(__dirname, 'queries');
+const QUERIES = join(__dirname, '..', 'src', 'database', 'queries');
 const UPDATE = process.env.UPDATE_SQL_SNAPSHOTS === '1';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
@@ -177,7 +177,7 @@ const HEADERS = {
 
 /** A file of queries/: a comment line naming each verb, then its SQL. */
 function snapshot(file: string, dialect: keyof typeof HEADERS, verbs: [verb: string, calls: string[]][]): string {
-  const header = `-- The SQL of ${file}.ts on ${dialect === 'mysql' ? 'MySQL/MariaDB' : 'SQLite'}: ${HEADERS[dialect]}.\n-- Written by src/database/sql-snapshots.spec.ts: do not edit.\n`;
+  const header = `-- The SQL of ${file}.ts on ${dialect === 'mysql' ? 'MySQL/MariaDB' : 'SQLite'}: ${HEADERS[dialect]}.\n-- Written by test/sql-snapshots.integration-spec.ts: do not edit.\n`;
   const separator = dialect === 'mysql' ? ';\n\n' : ';\n';
   return header + verbs.map(([verb, calls]) => `\n-- ${verb}\n${calls.join(separator)};\n`).join('');
 }
