@@ -6,6 +6,7 @@ import { createTestApp, TestApp } from './support/test-app';
 import { TestUser } from './support/test-identity';
 
 // The library that Amplify's CookieStorage writes browser cookies with.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- js-cookie ships no types
 const Cookies: { set(name: string, value: string, attributes?: object): string | undefined } = require('js-cookie');
 
 type Cookie = [name: string, value: string];

@@ -108,7 +108,7 @@ describe('operator CLI', () => {
     const result = cli();
     expect(result.status).toBe(0);
     expect(result.stdout.split('\n')[0]).toBe('Usage: npm run cli -- <command> [options]   (or: node dist/src/cli/main.js <command> [options])');
-    expect(result.stdout).toMatch(/^  users:create /m);
+    expect(result.stdout).toMatch(/^ {2}users:create /m);
     expect(result.stderr).toBe('');
   });
 

@@ -6,7 +6,7 @@ import { outboxSettled } from './support/eventually';
 import { factories, sessionCookie } from './support/factories';
 import { newInviter } from './support/inviting';
 import { SmtpCatcher } from './support/smtp-catcher';
-import { FORBIDDEN, INVITE_ERRORS, UNAUTHORIZED } from './support/spec-bodies';
+import { FORBIDDEN, UNAUTHORIZED } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { TestUser } from './support/test-identity';

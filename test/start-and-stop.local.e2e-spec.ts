@@ -131,6 +131,7 @@ describe('start and stop (the built service as a process)', () => {
   describe('a failed start is one plain line naming the problem, and exit code 1', () => {
     const oneLine = (stderr: string) => {
       expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+      // eslint-disable-next-line no-control-regex -- the escape that starts a colour
       expect(stderr).not.toMatch(/\u001b\[|\n\s+at /); // no colours, no stack trace
     };
 

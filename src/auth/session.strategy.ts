@@ -48,6 +48,7 @@ export function sessionStrategyOptions(config: AppConfig): StrategyOptionsWithou
   const jwtFromRequest = (request: Request) => tokenFromRequest(config, request);
   if (config.identityStore === 'cognito') {
     // Loaded in Cognito mode only: local mode never fetches a key.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, by design
     const { passportJwtSecret } = require('jwks-rsa') as typeof JwksRsa;
     const jwksUri = cognitoJwksUri(config.cognito);
     return {

@@ -137,6 +137,7 @@ export function emulatorClient(endpoint: string): CognitoIdentityProviderClient 
  * The key pair that cognito-local signs every token with: it ships in the package. Tests use
  * it to make tokens the emulator would make with another lifetime (expired ones included).
  */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a JSON file inside the package, not exported
 export const EMULATOR_SIGNING_KEY: { pem: string; jwk: { kid: string } } = require('cognito-local/lib/keys/cognitoLocal.private.json');
 
 export interface SeededPool {

@@ -24,7 +24,6 @@ export class SmtpCatcher {
   private constructor(private readonly server: SMTPServer) {}
 
   static async start(): Promise<SmtpCatcher> {
-    let catcher: SmtpCatcher;
     const server = new SMTPServer({
       authOptional: true,
       // Plain SMTP on loopback: nodemailer would otherwise try STARTTLS against a self-signed key.
@@ -43,7 +42,7 @@ export class SmtpCatcher {
           .catch(callback);
       },
     });
-    catcher = new SmtpCatcher(server);
+    const catcher = new SmtpCatcher(server);
     server.listen(0, '127.0.0.1');
     await once(server.server, 'listening');
     catcher.port = (server.server.address() as AddressInfo).port;

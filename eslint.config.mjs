@@ -1,0 +1,50 @@
+// Lint: typescript-eslint's recommended rules, import cycles, and the folder layers below.
+import eslint from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/**
+ * The folders of src/, lowest layer first. A folder imports only from layers below its own: never
+ * from its own layer or one above, so that no two folders can import each other, even through others.
+ */
+const LAYERS = [
+  ['common'],
+  ['config', 'metrics'],
+  ['database', 'logging'],
+  ['identity', 'outbox'],
+  ['auth', 'mail'],
+  ['audit', 'idempotency'],
+  ['invitations', 'webhooks', 'rate-limit', 'admin-tenants', 'admin-users', 'health'],
+  ['org-invitations', 'org-members', 'org-people', 'invitation-page', 'api-docs', 'cli'],
+];
+
+const folderLayers = LAYERS.flatMap((layer, index) =>
+  layer.map((folder) => ({
+    target: `./src/${folder}`,
+    from: LAYERS.slice(index)
+      .flat()
+      .filter((other) => other !== folder)
+      .map((other) => `./src/${other}`),
+    message: `src/${folder} is in layer ${index + 1} of eslint.config.mjs and may import only from the layers below it.`,
+  })),
+);
+
+export default tseslint.config(
+  { ignores: ['dist/', 'coverage/', 'test-output/', 'data/', 'client/', 'examples/', 'test/support/openapi-schema.d.ts'] },
+  eslint.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.json'] })] },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': ['error', { zones: folderLayers }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+    },
+  },
+  { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: globals.node } },
+  { files: ['**/*.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  prettier,
+);
