@@ -7,12 +7,13 @@ import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { TenantEntity } from '../database/entities';
+import { TENANT_STATUSES } from '../database/entities/tenant.entity';
 import { isoTimestamp, PreparedStatements, Row } from '../database/prepared-statements';
 import { TENANT_ERRORS } from './admin-tenants.messages';
 import { CreateTenantDto } from './dto/create-tenant.dto';
 import { TenantResponse, toTenantResponse } from './dto/tenant.response';
 
-export const TENANT_INITIAL_STATUS = 'pending_owner';
+export const TENANT_INITIAL_STATUS = TENANT_STATUSES.pendingOwner;
 
 /** Every tenant, oldest first: the whole table, read without entities (10,000 tenants are one answer). */
 const SELECT_ALL_TENANTS = 'SELECT id, name, type, status, created_at FROM tenants ORDER BY created_at, id';

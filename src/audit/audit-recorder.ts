@@ -31,11 +31,11 @@ export class AuditRecorder {
    * `onlyIf`, only if that update changes its row: false, and nothing written, when it does not.
    */
   record(event: NewAuditEvent, change: Insert[] = [], onlyIf?: RequiredUpdate): Promise<boolean> {
-    return this.writer.insert([...change, ...this.rows(event)], onlyIf);
+    return this.writer.insert([...change, ...this.rowsOf(event)], onlyIf);
   }
 
-  /** The event's row and its webhook deliveries. */
-  private rows(event: NewAuditEvent): Insert[] {
+  /** The event's row and its webhook deliveries: for a change that writes several events in one transaction. */
+  rowsOf(event: NewAuditEvent): Insert[] {
     const row = toAuditEventRow(this.ids.uuid(), this.clock.now(), event);
     const shown = toAuditEvent(row);
     const deliveries = this.config.webhooks.urls.map((url): Insert => [WebhookDeliveryEntity, newWebhookDeliveryRow(this.ids.uuid(), url, shown)]);

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { TenantEntity } from '../database/entities';
+import { InvitationsModule } from '../invitations/invitations.module';
+import { MailModule } from '../mail/mail.module';
+import { InvitationIssuer } from '../org-members/invitation-issuer';
+import { TenantInvitationsController } from './tenant-invitations.controller';
+import { TenantInvitationsService } from './tenant-invitations.service';
+
+@Module({
+  imports: [InvitationsModule, MailModule, TypeOrmModule.forFeature([TenantEntity])],
+  controllers: [TenantInvitationsController],
+  providers: [TenantInvitationsService, InvitationIssuer],
+  // The operator CLI invites a tenant's first owner by the same rules.
+  exports: [TenantInvitationsService],
+})
+export class TenantInvitationsModule {}
