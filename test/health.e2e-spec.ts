@@ -130,7 +130,7 @@ describe('health (GET /health/live, GET /health/ready)', () => {
         expect(before.body).toMatchObject({
           status: 'error',
           info: { database: { status: 'up' } },
-          error: { migrations: { status: 'down', message: '7 migration(s) pending: run npm run migration:run' } },
+          error: { migrations: { status: 'down', message: '8 migration(s) pending: run npm run migration:run' } },
         });
 
         await t.dataSource.runMigrations({ transaction: 'each' });

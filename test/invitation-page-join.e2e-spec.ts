@@ -20,8 +20,8 @@ describe('invitation page: joining and signing in', () => {
     const request = t.http.get(pagePath(token));
     return cookie ? request.set('Cookie', cookie) : request;
   };
-  /** The page's own button, as a browser posts it: from the page's origin (`site` undefined: a browser that does not say). */
-  const press = (token: string, cookie?: string, site: string | undefined = 'same-origin') => {
+  /** The page's own button, as a browser posts it: from the page's origin (`site` null: a browser that does not say). */
+  const press = (token: string, cookie?: string, site: string | null = 'same-origin') => {
     const request = t.http.post(pagePath(token));
     if (site) request.set('Sec-Fetch-Site', site);
     return cookie ? request.set('Cookie', cookie) : request;
@@ -75,7 +75,7 @@ describe('invitation page: joining and signing in', () => {
 
   it('another site submitting the button with the invitee’s session: the session is not used, nothing is accepted', async () => {
     const { user, invitation, cookie } = await invitee();
-    for (const request of [press(invitation.id, cookie, 'cross-site'), press(invitation.id, cookie, undefined).set('Origin', 'https://evil.example')]) {
+    for (const request of [press(invitation.id, cookie, 'cross-site'), press(invitation.id, cookie, null).set('Origin', 'https://evil.example')]) {
       const res = await request;
       expect(res.status).toBe(401);
       expect(res.text).toContain(PAGE_TEXT.signInLink);
