@@ -6,7 +6,7 @@ import { sameEmail } from '../common/email-comparison';
 import { UNAUTHORIZED } from '../common/messages';
 import { AppConfig } from '../config/app-config';
 import { TENANT_STATUSES } from '../database/entities/tenant.entity';
-import { IdentityStore, IdentityUser } from '../identity/identity-store';
+import { IdentityStore, IdentityUser, ORG_USER_TYPE } from '../identity/identity-store';
 import { INVITATION_ERRORS } from '../invitations/dto/invitation-error';
 import { InvitationsStore } from '../invitations/invitations.store';
 import { Metrics } from '../metrics/metrics';
@@ -120,7 +120,7 @@ export class JoiningService {
       role: held.role,
       pending: pending !== null,
       change: (role, tenantId, now) => {
-        const granted = held.tenantId === tenantId && held.role === role && (pending !== null || pooled.userType === 'org');
+        const granted = held.tenantId === tenantId && held.role === role && (pending !== null || pooled.userType === ORG_USER_TYPE);
         return { store: 'pool', grant: granted ? null : this.grantsWorker.claimedGrant(userId, tenantId, role, now) };
       },
     };
