@@ -16,8 +16,9 @@ const LAYERS = [
   ['identity', 'outbox'],
   ['auth', 'mail'],
   ['audit', 'idempotency'],
-  ['invitations', 'webhooks', 'rate-limit', 'admin-tenants', 'admin-users', 'health'],
-  ['org-invitations', 'org-members', 'org-people', 'invitation-page', 'api-docs', 'cli'],
+  ['invitations', 'webhooks', 'rate-limit', 'admin-users', 'health'],
+  ['admin-tenants', 'joining', 'org-invitations', 'org-members', 'org-people', 'api-docs'],
+  ['invitation-page', 'cli'],
 ];
 
 const folderLayers = LAYERS.flatMap((layer, index) =>

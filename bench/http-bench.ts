@@ -5,7 +5,7 @@
  *   npm run bench                      # 5 s per scenario, 20 connections
  *   BENCH_SECONDS=20 BENCH_CONCURRENCY=50 npm run bench
  *   BENCH_AUDIT_EVENTS=100000 npm run bench   # fewer audit events to seed (default 1,000,000)
- *   BENCH_SCENARIOS=people npm run bench      # only these groups (core, audit, people; default all): only their data is seeded
+ *   BENCH_SCENARIOS=people npm run bench      # only these groups (core, audit, people, join; default all): only their data is seeded
  * The core group runs the four scenarios of the raw-limit comparison (docs/benchmark.md) on
  * data shaped like its seed. The server's resident memory is sampled every 250 ms throughout.
  * Numbers depend on the machine: compare runs on the same one, never assert on them in tests.
@@ -22,6 +22,7 @@ import { emailKey } from '../src/common/email-comparison';
 import { encodeCursor } from '../src/common/paging';
 import { AuditEventEntity, InvitationEntity, TenantEntity, UserEntity } from '../src/database/entities';
 import { TENANT_TYPES } from '../src/database/entities/tenant.entity';
+import { SessionTokenIssuer } from '../src/auth/session-token-issuer';
 import { factories, sessionCookie } from '../test/support/factories';
 import { builtCommand, ROOT, startServerProcess } from '../test/support/server-process';
 import { createTestApp, TEST_JWT_SECRET, TestApp } from '../test/support/test-app';
@@ -30,7 +31,7 @@ import { createTestDatabase } from '../test/support/test-database';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const AUDIT_EVENTS = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
-const GROUPS = ['core', 'audit', 'people'] as const;
+const GROUPS = ['core', 'audit', 'people', 'join'] as const;
 type Group = (typeof GROUPS)[number];
 const SELECTED = new Set(process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',').map((group) => group.trim()) : GROUPS);
 const selected = (group: Group) => SELECTED.has(group);
@@ -44,6 +45,12 @@ const GET_INVITATIONS = 20_000;
  * make: enough for this rate, above what the bare raw limit of compare.sh accepts on this machine.
  */
 const ACCEPT_RATE_CEILING = 8_000;
+/**
+ * The join group's invitees: each joins once (a join takes a fresh invitation to its own
+ * address), as many as the join and its accept beside it can take in SECONDS and the warm-up.
+ */
+const JOIN_RATE_CEILING = 3_000;
+const JOIN_WARM_UP_SECONDS = 2;
 /** compare.sh loads the 1.7 MB tenant list with 4 connections, not 32. */
 const ADMIN_CONNECTIONS = 4;
 
@@ -59,6 +66,8 @@ interface Scenario {
   pathFor?: () => string;
   /** A body for each request (the scenario keeps its own count where bodies must be unique). */
   body?: () => unknown;
+  /** A path and a session for each request, instead of `path` and `cookie`. */
+  requestFor?: () => { path: string; cookie: string };
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -119,14 +128,18 @@ async function run(url: string, scenario: Scenario, warmUp = false, rss?: () => 
     connections: scenario.connections ?? CONCURRENCY,
     duration: warmUp ? 2 : SECONDS,
     headers: { 'content-type': 'application/json', ...(scenario.cookie && { cookie: scenario.cookie }) },
-    ...((scenario.pathFor || scenario.body) && {
+    ...((scenario.pathFor || scenario.body || scenario.requestFor) && {
       requests: [
         {
-          setupRequest: (request) => ({
-            ...request,
-            ...(scenario.pathFor && { path: scenario.pathFor() }),
-            ...(scenario.body && { body: JSON.stringify(scenario.body()) }),
-          }),
+          setupRequest: (request) => {
+            const each = scenario.requestFor?.();
+            return {
+              ...request,
+              ...(scenario.pathFor && { path: scenario.pathFor() }),
+              ...(scenario.body && { body: JSON.stringify(scenario.body()) }),
+              ...(each && { path: each.path, headers: { ...request.headers, cookie: each.cookie } }),
+            };
+          },
         },
       ],
     }),
@@ -248,6 +261,42 @@ async function seedCore(seed: TestApp) {
   return { ownerCookie: big.cookie, getTokens, acceptTokens, tenants: await seed.dataSource.getRepository(TenantEntity).count() };
 }
 
+/**
+ * The join group's data: a pending_owner tenant, and in it a pending invitation for every request
+ * that `accept` and `join` can each make: for `join`, to a user of its own (without an
+ * organisation yet) with a session, so that each join makes a new member; for `accept`, as in core.
+ */
+async function seedJoin(seed: TestApp) {
+  const tenant = await factories(seed).tenant();
+  const count = JOIN_RATE_CEILING * (SECONDS + JOIN_WARM_UP_SECONDS);
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + 7 * 24 * 3600 * 1000);
+  const invitees = Array.from({ length: count }, (_, i) => ({ id: randomUUID(), email: `invitee-${i}@join.example` }));
+  await bulkInsert(seed.dataSource, UserEntity, count, (i) => ({
+    ...invitees[i],
+    emailKey: emailKey(invitees[i].email),
+    platformRole: null,
+    userType: null,
+    tenantId: null,
+    role: null,
+    createdAt: now,
+  }));
+  const invitation = (email: string): InvitationEntity => ({ id: randomUUID(), tenantId: tenant.id, email, role: 'member', status: 'pending', expiresAt, invitedBy: 'bench', createdAt: now });
+  const joins = invitees.map((invitee) => ({ invitation: invitation(invitee.email), invitee }));
+  const accepts = invitees.map((_, i) => invitation(`accepted-${i}@join.example`));
+  await bulkInsert(seed.dataSource, InvitationEntity, count, (i) => joins[i].invitation);
+  await bulkInsert(seed.dataSource, InvitationEntity, count, (i) => accepts[i]);
+  const issuer = seed.app.get(SessionTokenIssuer);
+  const cookie = seed.config.sessionCookieName;
+  return {
+    acceptTokens: accepts.map((row) => row.id),
+    joins: joins.map(({ invitation: row, invitee }) => ({
+      path: `/api/invitations/${row.id}/join`,
+      cookie: `${cookie}=${issuer.issue({ ...invitee, platformRole: null, userType: null, tenantId: null, role: null }, 3_600)}`,
+    })),
+  };
+}
+
 async function main() {
   if (process.env.BENCH_DATABASE_URL) {
     process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
@@ -266,6 +315,7 @@ async function main() {
   // Last, so that the tenants of the other groups count towards the TENANTS of the admin list.
   const seedStart = Date.now();
   const core = selected('core') ? await seedCore(seed) : undefined;
+  const joining = selected('join') ? await seedJoin(seed) : undefined;
   await seed.close();
 
   // The built server as operators start it (npm start: production, its heap bounds), without
@@ -326,8 +376,31 @@ async function main() {
           { name: 'POST /api/org/invite (invalid body)', expect: 400, method: 'POST', path: '/api/org/invite', body: () => ({ email: 'x' }) },
         ]
       : [];
+    const joinAccepted = counter();
+    const joined = counter();
+    const joinScenarios: Scenario[] = joining
+      ? [
+          // The same shape side by side: a fresh invitation each, one the spec's accept, the other a join that makes a member.
+          {
+            name: 'accept: POST /api/invitations/{new token}',
+            expect: 200,
+            method: 'POST',
+            path: '/api/invitations/',
+            pathFor: () => `/api/invitations/${joining.acceptTokens[joinAccepted() % joining.acceptTokens.length]}`,
+          },
+          {
+            name: 'join: POST /api/invitations/{new token}/join',
+            expect: 200,
+            method: 'POST',
+            path: '/api/invitations/',
+            // Past the last invitee (a rate above JOIN_RATE_CEILING), the answers are 400 ALREADY_USED: reported as unexpected.
+            requestFor: () => joining.joins[joined() % joining.joins.length],
+          },
+        ]
+      : [];
     const scenarios: (Scenario & { group: Group })[] = [
       ...coreScenarios.map((scenario) => ({ ...scenario, group: 'core' as const })),
+      ...joinScenarios.map((scenario) => ({ ...scenario, group: 'join' as const })),
       // One page of the audit trail, AUDIT_EVENTS rows in the table: first, deep and filtered pages.
       { group: 'audit', name: 'GET /api/admin/audit-events', expect: 200, method: 'GET', path: '/api/admin/audit-events', cookie: admin },
       { group: 'audit', name: 'GET /api/admin/audit-events (deep page)', expect: 200, method: 'GET', path: `/api/admin/audit-events?cursor=${middleCursor}`, cookie: admin },

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AdminTenantsModule } from './admin-tenants/admin-tenants.module';
+import { TenantInvitationsModule } from './admin-tenants/tenant-invitations.module';
 import { AdminUsersModule } from './admin-users/admin-users.module';
 import { AuditTrailModule } from './audit/audit-trail.module';
 import { AuthModule } from './auth/auth.module';
@@ -10,6 +11,7 @@ import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
 import { InvitationPageModule } from './invitation-page/invitation-page.module';
 import { InvitationsModule } from './invitations/invitations.module';
+import { JoiningModule } from './joining/joining.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { OrgInvitationsModule } from './org-invitations/org-invitations.module';
@@ -27,9 +29,11 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     IdentityModule,
     AuthModule,
     AdminTenantsModule,
+    TenantInvitationsModule,
     AdminUsersModule,
     InvitationsModule,
     InvitationPageModule,
+    JoiningModule,
     OrgMembersModule,
     OrgInvitationsModule,
     OrgPeopleModule,

@@ -184,10 +184,14 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
     expect(Object.keys(document.paths).filter((path) => !path.startsWith('/api/'))).toEqual(['/invitations/{token}']);
   });
 
-  it.each(['get', 'post'])('describes %s /invitations/{token}, the invitation page, as public HTML with every status it answers', (method) => {
+  it.each([
+    ['get', ['200', '400', '404', '500', '503', 'default']],
+    // The button also joins a signed-in visitor (202, 403, 409) and sends one without a session to sign in (401).
+    ['post', ['200', '202', '400', '401', '403', '404', '409', '500', '503', 'default']],
+  ])('describes %s /invitations/{token}, the invitation page, as public HTML with every status it answers', (method, statuses) => {
     const page = operation(method, '/invitations/{token}');
     expect(page.security).toEqual([]);
-    expect(Object.keys(page.responses).sort()).toEqual(['200', '400', '404', '500', '503', 'default']);
+    expect(Object.keys(page.responses).sort()).toEqual(statuses);
     for (const status of ['200', '400', '404', '500']) {
       expect(page.responses[status].content).toEqual({ 'text/html': { schema: { type: 'string' } } });
     }

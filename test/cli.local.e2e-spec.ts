@@ -126,7 +126,7 @@ describe('operator CLI', () => {
     const result = cli('users:drop');
     expect(result.status).not.toBe(0);
     expect(result.stderr).toBe(
-      'unknown command "users:drop"; commands: users:create, session:token, tenants:create, users:list, invitations:expire, cognito:sync-tenant-groups, dev:seed (see --help)',
+      'unknown command "users:drop"; commands: users:create, session:token, tenants:create, tenants:invite-owner, users:list, invitations:expire, cognito:sync-tenant-groups, dev:seed (see --help)',
     );
   });
 
@@ -184,6 +184,47 @@ describe('operator CLI', () => {
         const before = await t.dataSource.getRepository(TenantEntity).count();
         await expect(run('tenants:create', ...args)).rejects.toThrow(new CliInputError(message));
         expect(await t.dataSource.getRepository(TenantEntity).count()).toBe(before);
+      });
+    });
+
+    describe('tenants:invite-owner', () => {
+      it("invites the tenant's first owner by the API's rules, prints the invitation and its link; the owner's join activates the tenant", async () => {
+        const tenant = JSON.parse(await run('tenants:create', '--name', 'Initech', '--type', 'business'));
+        await run('users:create', '--email', 'first.owner@initech.example', '--id', 'first-owner');
+        const printed = JSON.parse(await run('tenants:invite-owner', '--tenant-id', tenant.id, '--email', 'First.Owner@Initech.example'));
+        expect(printed).toEqual({
+          id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          email: 'First.Owner@Initech.example',
+          role: 'owner',
+          status: 'pending',
+          expiresAt: expect.any(String),
+          link: `http://localhost:3000/invitations/${printed.id}`,
+        });
+        expect(await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: printed.id })).toMatchObject({
+          tenantId: tenant.id,
+          email: 'first.owner@initech.example',
+          invitedBy: 'operator-cli',
+        });
+        expect(await t.dataSource.getRepository(AuditEventEntity).findBy({ tenantId: tenant.id, type: 'invitation.created' })).toEqual([
+          expect.objectContaining({ actorId: 'operator-cli', actorEmail: null }),
+        ]);
+
+        const token = await run('session:token', '--user', 'first-owner');
+        const joined = await t.http.post(`/api/invitations/${printed.id}/join`).set('Cookie', `id_token=${token}`);
+        expect([joined.status, joined.body]).toEqual([200, { success: true, tenantId: tenant.id, role: 'owner', userId: 'first-owner' }]);
+        expect(await t.dataSource.getRepository(TenantEntity).findOneByOrFail({ id: tenant.id })).toMatchObject({ status: 'active' });
+      });
+
+      it.each([
+        ['no --tenant-id', ['--email', 'a@example.com'], '--tenant-id is required'],
+        ['an unknown tenant', ['--tenant-id', '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d', '--email', 'a@example.com'], 'Tenant not found'],
+        ['no e-mail', ['--tenant-id', 'TENANT'], 'Email is required'],
+        ['a role outside the list', ['--tenant-id', 'TENANT', '--email', 'a@example.com', '--role', 'king'], 'Invalid role. Must be owner, admin or member'],
+      ])("refuses %s with the API's message, inviting nobody", async (_, args, message) => {
+        const tenant = await factories(t).tenant();
+        const before = await t.dataSource.getRepository(InvitationEntity).count();
+        await expect(run('tenants:invite-owner', ...args.map((arg) => (arg === 'TENANT' ? tenant.id : arg)))).rejects.toThrow(new CliInputError(message));
+        expect(await t.dataSource.getRepository(InvitationEntity).count()).toBe(before);
       });
     });
 

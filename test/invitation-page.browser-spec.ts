@@ -138,7 +138,7 @@ describeWithChromium('invitation page in Chromium (issue 13)', () => {
       const { page, watched } = await open(pagePath(invitation.id));
       await acceptButton(page).click();
       await page.getByRole('heading', { name: PAGE_TEXT.accepted }).waitFor();
-      expect(await page.locator('main').innerText()).toContain(PAGE_TEXT.joined('Acme', 'member'));
+      expect(await page.locator('main').innerText()).toContain(PAGE_TEXT.acceptedFor('Acme', 'member'));
       expect(await page.evaluate('document.activeElement.tagName')).toBe('H1');
       expect(await page.title()).toBe(PAGE_TEXT.accepted);
       expect(watched.posts).toEqual([{ resourceType: 'fetch', url: `${baseUrl}${pagePath(invitation.id)}` }]);
@@ -169,7 +169,7 @@ describeWithChromium('invitation page in Chromium (issue 13)', () => {
       await acceptButton(page).click();
       await page.waitForLoadState();
       expect(await heading(page)).toBe(PAGE_TEXT.accepted);
-      expect(await page.locator('main').innerText()).toContain(PAGE_TEXT.joined('Acme', 'admin'));
+      expect(await page.locator('main').innerText()).toContain(PAGE_TEXT.acceptedFor('Acme', 'admin'));
       expect(watched.posts).toEqual([{ resourceType: 'document', url: `${baseUrl}${pagePath(invitation.id)}` }]);
       expect(await stored(invitation.id)).toEqual({ ...invitation, status: 'accepted' });
       await checkAndPhotograph(page, '2-accepted-without-javascript', { scan: false });

@@ -145,7 +145,7 @@ describe('invitation page (issue 13)', () => {
       const res = await submitForm(invitation.id);
       expect(res.status).toBe(200);
       expect(headingOf(res.text)).toBe(PAGE_TEXT.accepted);
-      expect(visibleText(res.text)).toContain(PAGE_TEXT.joined('Acme', 'admin'));
+      expect(visibleText(res.text)).toContain(PAGE_TEXT.acceptedFor('Acme', 'admin'));
       expect(res.headers['cache-control']).toBe('no-store');
 
       expect((await t.http.post(`/api/invitations/${viaApi.id}`)).body).toEqual({ success: true, tenantId: tenant.id, role: 'admin' });

@@ -86,6 +86,43 @@ describe('AtomicWriter', () => {
     expect((await tenants().findBy({ id: In(ids) })).map((row) => row.id)).toEqual([ids[answers.indexOf(true)]]);
   });
 
+  describe('insertIfAll: several compare-and-sets', () => {
+    const renameIfNamed = (id: string, from: string, to: string): RequiredUpdate => ['UPDATE tenants SET name = ? WHERE id = ? AND name = ?', [to, id, from]];
+
+    it('every update changes its row: all of them and the inserts are written, and it says so', async () => {
+      const id = await pending();
+      await tenants().insert(tenant(`named-${sequence}`, 'before'));
+      const inserted = tenant(`t-${sequence}`);
+      expect(await writer.insertIfAll([[TenantEntity, inserted]], [revokeIfPending(id), renameIfNamed(`named-${sequence}`, 'before', 'after')])).toBe(true);
+      expect(await statusOf(id)).toBe('revoked');
+      expect((await tenants().findOneByOrFail({ id: `named-${sequence}` })).name).toBe('after');
+      expect(await tenants().countBy({ id: inserted.id })).toBe(1);
+    });
+
+    it('a later update that changes no row undoes the earlier ones: nothing is written, and the answer is false', async () => {
+      const id = await pending();
+      await tenants().insert(tenant(`named-${sequence}`, 'changed meanwhile'));
+      const inserted = tenant(`t-${sequence}`);
+      expect(await writer.insertIfAll([[TenantEntity, inserted]], [revokeIfPending(id), renameIfNamed(`named-${sequence}`, 'before', 'after')])).toBe(false);
+      expect(await statusOf(id)).toBe('pending');
+      expect((await tenants().findOneByOrFail({ id: `named-${sequence}` })).name).toBe('changed meanwhile');
+      expect(await tenants().countBy({ id: inserted.id })).toBe(0);
+      // The connection is clean: the next write goes through.
+      expect(await writer.insertIfAll([], [revokeIfPending(id), renameIfNamed(`named-${sequence}`, 'changed meanwhile', 'after')])).toBe(true);
+    });
+
+    it('a failed insert undoes every update', async () => {
+      const id = await pending();
+      await tenants().insert([tenant(`named-${sequence}`, 'before'), tenant(`taken-${sequence}`)]);
+      const failure = await writer
+        .insertIfAll([[TenantEntity, tenant(`taken-${sequence}`)]], [revokeIfPending(id), renameIfNamed(`named-${sequence}`, 'before', 'after')])
+        .catch((error: Error) => error);
+      expect(String((failure as Error).message)).toMatch(/UNIQUE constraint failed: tenants\.id|Duplicate entry/);
+      expect(await statusOf(id)).toBe('pending');
+      expect((await tenants().findOneByOrFail({ id: `named-${sequence}` })).name).toBe('before');
+    });
+  });
+
   it('stores values as given: text that reads as SQL is not run', async () => {
     const name = "x'); DROP TABLE tenants; -- ; SELECT 1; \\' \"";
     expect(await writer.insert([[TenantEntity, tenant(`sql-${++sequence}`, name)]])).toBe(true);

@@ -116,10 +116,17 @@ describe('webhooks (issue 14)', () => {
       expect((await t.http.post('/api/admin/super-admins').set('Cookie', rootCookie).send({ email: granted.email })).status).toBe(200); // super_admin.granted
       const deleted = await factory.member(tenant.id, { role: 'member' });
       expect((await t.http.delete(`/api/admin/users/${deleted.id}`).set('Cookie', rootCookie)).status).toBe(200); // user.deleted
+      const firstOwner = await factory.user();
+      const unowned = await factory.tenant();
+      const ownerInvitation = await t.http.post(`/api/admin/tenants/${unowned.id}/invitations`).set('Cookie', rootCookie).send({ email: firstOwner.email, role: 'owner' }); // invitation.created
+      expect(ownerInvitation.status).toBe(201);
+      tokens.push(ownerInvitation.body.invitation.id);
+      const joined = await t.http.post(`/api/invitations/${ownerInvitation.body.invitation.id}/join`).set('Cookie', await sessionCookie(t, firstOwner));
+      expect(joined.status).toBe(200); // invitation.accepted, member.joined, tenant.activated
 
       const events = (await t.dataSource.getRepository(AuditEventEntity).find()).map(toAuditEvent);
       expect(events.map((event) => event.type).sort()).toEqual(
-        [...AUDIT_EVENT_TYPES, 'invitation.created', 'invitation.created'].sort(), // three invitations were created
+        [...AUDIT_EVENT_TYPES, 'invitation.created', 'invitation.created', 'invitation.created', 'invitation.accepted'].sort(), // four invitations were created, two accepted
       );
       await eventually(() => expect(receiver.acknowledged()).toHaveLength(events.length));
       await settled(t);

@@ -4,12 +4,13 @@ import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { TenantEntity } from '../database/entities';
+import { TENANT_STATUSES } from '../database/entities/tenant.entity';
 import { TENANT_ERRORS } from './admin-tenants.messages';
 import { CreateTenantDto } from './dto/create-tenant.dto';
 import { TenantResponse, toTenantResponse } from './dto/tenant.response';
 import { ListedTenant, TenantsStore } from './tenants.store';
 
-export const TENANT_INITIAL_STATUS = 'pending_owner';
+export const TENANT_INITIAL_STATUS = TENANT_STATUSES.pendingOwner;
 
 /** Spec 4.3 and 4.4; other failures are the routes' @FailureResponse. */
 @Injectable()

@@ -1,5 +1,6 @@
 import { Caller } from '../auth/caller';
 import { AuditEventEntity, InvitationEntity, TenantEntity } from '../database/entities';
+import { TENANT_STATUSES } from '../database/entities/tenant.entity';
 import { IdentityUser, SUPER_ADMIN_ROLE } from '../identity/identity-store';
 
 /** Every event type. */
@@ -14,6 +15,8 @@ export const AUDIT_EVENT_TYPES = [
   'invitation.revoked',
   'invitation.resent',
   'member.role_changed',
+  'member.joined',
+  'tenant.activated',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -83,6 +86,22 @@ export const auditEvents = {
   /** No actor: the accept is public. */
   invitationAccepted: (invitation: InvitationEntity) => aboutInvitation('invitation.accepted', invitation, null, { invitedBy: invitation.invitedBy }),
   invitationExpired: (invitation: InvitationEntity) => aboutInvitation('invitation.expired', invitation, null, expiry(invitation)),
+  /** The invitee joined by their invitation: they are actor and target. */
+  memberJoined: (invitee: AuditActor, tenantId: string, role: string): NewAuditEvent => ({
+    type: 'member.joined',
+    tenantId,
+    actor: invitee,
+    target: { type: 'user', id: invitee.id, email: invitee.email },
+    data: { role },
+  }),
+  /** A tenant's first owner joined: the tenant leaves pending_owner. */
+  tenantActivated: (tenantId: string, owner: AuditActor): NewAuditEvent => ({
+    type: 'tenant.activated',
+    tenantId,
+    actor: owner,
+    target: { type: 'tenant', id: tenantId },
+    data: { statusBefore: TENANT_STATUSES.pendingOwner, status: TENANT_STATUSES.active },
+  }),
   memberRemoved: (member: IdentityUser, actor: AuditActor) => aboutUser('member.removed', member, member.tenantId, actor, { role: member.role }),
   memberRoleChanged: (member: IdentityUser, role: string, actor: AuditActor) =>
     aboutUser('member.role_changed', member, member.tenantId, actor, { roleBefore: member.role, roleAfter: role }),

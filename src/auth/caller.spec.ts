@@ -22,3 +22,16 @@ describe(callerFromClaims.name, () => {
     expect(callerFromClaims({ sub: 'u', 'custom:role': 7 as unknown as string })?.role).toBeNull();
   });
 });
+
+describe(`${callerFromClaims.name}: email_verified`, () => {
+  it.each([
+    ['absent', {}, undefined],
+    ['true', { email_verified: true }, true],
+    ['false', { email_verified: false }, false],
+    ['the string "true": not the boolean', { email_verified: 'true' }, false],
+  ])('%s is emailVerified %p', (_, claims, verified) => {
+    const caller = callerFromClaims({ sub: 'u', ...claims });
+    expect(caller?.emailVerified).toBe(verified);
+    expect(caller && 'emailVerified' in caller).toBe(verified !== undefined);
+  });
+});

@@ -7,6 +7,8 @@ export interface Caller {
   userType: string | null;
   tenantId: string | null;
   role: string | null;
+  /** Absent when the token has no `email_verified` claim; otherwise whether the claim is `true`. */
+  emailVerified?: boolean;
 }
 
 /** A caller that OrgAdminGuard let through: a user of the organisation `tenantId`, with its stored role. */
@@ -19,6 +21,7 @@ export interface SessionClaims {
   sub?: string;
   'cognito:username'?: string;
   email?: string;
+  email_verified?: unknown;
   token_use?: string;
   exp?: number;
   iat?: number;
@@ -39,6 +42,7 @@ export function callerFromClaims(claims: SessionClaims): Caller | null {
     userType: text(claims['custom:user_type']),
     tenantId: text(claims['custom:tenant_id']),
     role: text(claims['custom:role']),
+    ...(claims.email_verified !== undefined && { emailVerified: claims.email_verified === true }),
   };
 }
 

@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminTenantsModule } from '../admin-tenants/admin-tenants.module';
+import { TenantInvitationsModule } from '../admin-tenants/tenant-invitations.module';
 import { AuthModule } from '../auth/auth.module';
 import { CommonModule } from '../common/common.module';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { InvitationEntity, TenantEntity, UserEntity } from '../database/entities';
 import { IdentityModule } from '../identity/identity.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { DevSeedService } from './dev-seed.service';
 import { LocalUsersService } from './local-users.service';
 import { TenantRecordsService } from './tenant-records.service';
@@ -18,7 +20,9 @@ import { TenantRecordsService } from './tenant-records.service';
     DatabaseModule,
     IdentityModule,
     AuthModule,
+    MetricsModule,
     AdminTenantsModule,
+    TenantInvitationsModule,
     TypeOrmModule.forFeature([UserEntity, TenantEntity, InvitationEntity]),
   ],
   providers: [LocalUsersService, TenantRecordsService, DevSeedService],

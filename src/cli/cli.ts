@@ -9,7 +9,7 @@ import { IdentityStore } from '../identity/identity-store';
 import { CliModule } from './cli.module';
 import { DevSeedService } from './dev-seed.service';
 import { CliInputError, LocalUsersService, requireLocalStore } from './local-users.service';
-import { TenantRecordsService } from './tenant-records.service';
+import { CLI_INVITER, TenantRecordsService } from './tenant-records.service';
 
 type Values = Record<string, string | undefined>;
 
@@ -72,6 +72,17 @@ const COMMANDS: Record<string, Command> = {
     options: { name: { type: 'string' }, type: { type: 'string' } },
     localOnly: false,
     run: async (app, values) => JSON.stringify(await app.get(TenantRecordsService).createTenant(values.name, values.type)),
+  },
+  'tenants:invite-owner': {
+    usage: '--tenant-id T --email E [--role owner|admin|member]',
+    description:
+      'Invites E into tenant T (default role owner), by the rules of POST /api/admin/tenants/{id}/invitations: ' +
+      'for the very first owner, when no super-admin session is at hand. The invitation is stored, e-mailed and ' +
+      `audited with invitedBy ${CLI_INVITER.id}; prints it with its link as one line of JSON.`,
+    options: { 'tenant-id': { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
+    localOnly: false,
+    run: async (app, values) =>
+      JSON.stringify(await app.get(TenantRecordsService).inviteOwner(required(values, 'tenant-id'), values.email, values.role ?? 'owner')),
   },
   'users:list': {
     usage: '--tenant T',

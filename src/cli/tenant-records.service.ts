@@ -3,11 +3,18 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AdminTenantsService } from '../admin-tenants/admin-tenants.service';
 import { CreateTenantDto } from '../admin-tenants/dto/create-tenant.dto';
+import { TenantInvitationResponse } from '../admin-tenants/dto/tenant-invitation.response';
 import { TenantResponse } from '../admin-tenants/dto/tenant.response';
+import { TenantInvitationsService } from '../admin-tenants/tenant-invitations.service';
 import { Clock } from '../common/clock';
 import { validateBody } from '../common/validate-body';
+import { AppConfig } from '../config/app-config';
 import { InvitationEntity } from '../database/entities';
+import { invitationLink } from '../mail/invitation-message';
 import { CliInputError } from './local-users.service';
+
+/** Who invites from the CLI: no signed-in user, so the invitation's invitedBy and the event's actor name the CLI. */
+export const CLI_INVITER = { id: 'operator-cli', email: null };
 
 /** An invitation as the CLI prints it: the stored record, times in ISO 8601. */
 export interface InvitationRecord {
@@ -32,20 +39,25 @@ const toInvitationRecord = (invitation: InvitationEntity): InvitationRecord => (
 export class TenantRecordsService {
   constructor(
     private readonly tenants: AdminTenantsService,
+    private readonly tenantInvitations: TenantInvitationsService,
     @InjectRepository(InvitationEntity) private readonly invitations: Repository<InvitationEntity>,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
 
   /** Spec 4.4's rules and record, without the HTTP call: a bad name or type is the API's message. */
   async createTenant(name: string | undefined, type: string | undefined): Promise<TenantResponse> {
-    try {
-      return (await this.tenants.create(validateBody(CreateTenantDto, { name, type }), null)).tenant;
-    } catch (error) {
-      if (error instanceof HttpException && error.getStatus() < 500) {
-        throw new CliInputError((error.getResponse() as { error: string }).error);
-      }
-      throw error;
-    }
+    return asCliInput(async () => (await this.tenants.create(validateBody(CreateTenantDto, { name, type }), null)).tenant);
+  }
+
+  /**
+   * POST /api/admin/tenants/{id}/invitations' rules and record, without the HTTP call: a refusal is
+   * the API's message. The link's base is PUBLIC_BASE_URL, or this host on PORT.
+   */
+  async inviteOwner(tenantId: string, email: string | undefined, role: string): Promise<TenantInvitationResponse & { link: string }> {
+    const base = this.config.publicBaseUrl ?? `http://localhost:${this.config.port}`;
+    const { invitation } = await asCliInput(() => this.tenantInvitations.invite(tenantId, { email, role }, CLI_INVITER, base));
+    return { ...invitation, link: invitationLink(base, invitation.id) };
   }
 
   /**
@@ -59,5 +71,17 @@ export class TenantRecordsService {
     invitation.expiresAt = new Date(this.clock.now().getTime() - 1_000);
     await this.invitations.update({ id }, { expiresAt: invitation.expiresAt });
     return toInvitationRecord(invitation);
+  }
+}
+
+/** The API's refusals (4xx) as bad operator input, with the API's message. */
+async function asCliInput<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof HttpException && error.getStatus() < 500) {
+      throw new CliInputError((error.getResponse() as { error: string }).error);
+    }
+    throw error;
   }
 }

@@ -20,9 +20,10 @@ export function allowedHostsFilter(allowedHosts: string[]): RequestHandler {
 /**
  * ALLOWED_ORIGINS: a cookie-authenticated state-changing request whose Origin is present and
  * not listed is refused with 403, so that another site cannot ride on the portal's session.
- * The public invitation routes are exempt (the API's accept and the invitation page's Accept
- * form): they read no session, so there is none to ride on, whatever cookies the browser sends,
- * and the page posts from the service's own origin, which the list of portals need not hold.
+ * The public invitation routes are exempt: the API's accept reads no session, so there is none to
+ * ride on, and the invitation page, which joins a signed-in visitor, refuses another site's
+ * requests itself (isCrossSite): it posts from the service's own origin, which the list of
+ * portals need not hold.
  */
 export function allowedOriginsFilter(allowedOrigins: string[]): RequestHandler {
   const allowed = new Set(allowedOrigins);

@@ -184,6 +184,16 @@ describe(parseConfig.name, () => {
     expect(parseConfig({ INVITATION_PAGE: 'true' }).invitationPage).toBe(true);
   });
 
+  it('takes SIGN_IN_URL only with PUBLIC_BASE_URL or ALLOWED_HOSTS: the return address must be on an allowed host', () => {
+    expect(parseConfig({}).signInUrl).toBeUndefined();
+    expect(parseConfig({ SIGN_IN_URL: 'https://id.example.com/sign-in', PUBLIC_BASE_URL: 'https://invites.example.com' }).signInUrl).toBe(
+      'https://id.example.com/sign-in',
+    );
+    expect(parseConfig({ SIGN_IN_URL: 'https://id.example.com/sign-in', ALLOWED_HOSTS: 'invites.example.com' }).signInUrl).toBeDefined();
+    expect(() => parseConfig({ SIGN_IN_URL: 'https://id.example.com/sign-in' })).toThrow(/^Invalid configuration: SIGN_IN_URL needs PUBLIC_BASE_URL or ALLOWED_HOSTS/);
+    expect(() => parseConfig({ SIGN_IN_URL: 'javascript:alert(1)', PUBLIC_BASE_URL: 'https://x.example' })).toThrow(/^Invalid configuration: SIGN_IN_URL must use http or https/);
+  });
+
   it('treats empty values as unset', () => {
     expect(parseConfig({ PORT: '', SMTP_URL: '  ' })).toMatchObject({ port: 3000, smtpUrl: undefined });
   });

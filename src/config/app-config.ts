@@ -83,6 +83,8 @@ export abstract class AppConfig {
   abstract readonly allowedOrigins?: string[];
   /** Serve the page that invitation links open (GET /invitations/{token}); a portal with its own page turns it off. */
   abstract readonly invitationPage: boolean;
+  /** Where the invitation page sends a visitor without a session to sign in, with the page as `return_to`. */
+  abstract readonly signInUrl?: string;
   abstract readonly logLevel: LogLevel;
   /** A request still unanswered after this long is answered 503: no request hangs on a stuck dependency. */
   abstract readonly requestTimeoutMs: number;
@@ -222,6 +224,18 @@ function publicBaseUrl(env: Env): string | undefined {
   return raw?.replace(/\/+$/, '');
 }
 
+/**
+ * SIGN_IN_URL: the page is its return address, so the page's own address must be on an allowed
+ * host, never one that a request's Host header made up: PUBLIC_BASE_URL or ALLOWED_HOSTS is required.
+ */
+function signInUrl(env: Env): string | undefined {
+  const raw = url(env, 'SIGN_IN_URL', ['http', 'https']);
+  if (raw !== undefined && read(env, 'PUBLIC_BASE_URL') === undefined && read(env, 'ALLOWED_HOSTS') === undefined) {
+    throw new ConfigError('SIGN_IN_URL', 'needs PUBLIC_BASE_URL or ALLOWED_HOSTS, so that the return address is on an allowed host');
+  }
+  return raw;
+}
+
 function outbox(env: Env): OutboxConfig {
   const retryBaseMs = integer(env, 'OUTBOX_RETRY_BASE_MS', 2_000, 10, 3_600_000);
   const retryMaxMs = integer(env, 'OUTBOX_RETRY_MAX_MS', 600_000, 10, 86_400_000);
@@ -350,6 +364,7 @@ export function parseConfig(env: Env): AppConfig {
     allowedHosts: list(env, 'ALLOWED_HOSTS')?.map((host) => host.toLowerCase()),
     allowedOrigins: list(env, 'ALLOWED_ORIGINS'),
     invitationPage: boolean(env, 'INVITATION_PAGE', true),
+    signInUrl: signInUrl(env),
     // Test suites stay quiet unless one asks for logs.
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000),

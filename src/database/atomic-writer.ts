@@ -40,8 +40,20 @@ export class AtomicWriter {
   ) {}
 
   async insert(inserts: Insert[], onlyIf?: RequiredUpdate): Promise<boolean> {
-    if (this.dataSource.options.type === 'better-sqlite3') return this.runOnSqlite(inserts, onlyIf);
+    if (this.dataSource.options.type === 'better-sqlite3') return this.runOnSqlite(inserts, onlyIf ? [onlyIf] : []);
     return this.runInOneRoundTrip(inserts, onlyIf);
+  }
+
+  /**
+   * As `insert`, after several compare-and-sets that must each change exactly one row, in order:
+   * when one does not, the whole transaction is undone and the answer is false. Each UPDATE's
+   * WHERE is its last clause, without a top-level OR (on MySQL, `AND @changed = 1` is appended).
+   * On MySQL this takes two round trips: the statements, then COMMIT or ROLLBACK as their counts say.
+   */
+  async insertIfAll(inserts: Insert[], required: RequiredUpdate[]): Promise<boolean> {
+    if (this.dataSource.options.type === 'better-sqlite3') return this.runOnSqlite(inserts, required);
+    if (required.length <= 1) return this.runInOneRoundTrip(inserts, required[0]);
+    return this.runInTwoRoundTrips(inserts, required);
   }
 
   /**
@@ -64,15 +76,20 @@ export class AtomicWriter {
     return [text, columns.map((column) => driver.preparePersistentValue(column.getEntityValue(values), column))];
   }
 
-  private runOnSqlite(inserts: Insert[], update: Statement | undefined): boolean {
+  private runOnSqlite(inserts: Insert[], updates: Statement[]): boolean {
     const statements = inserts.map((insert) => this.insertStatement(insert, false));
     const connection = sqliteDatabaseOf(this.dataSource);
-    let applied = true;
-    connection.transaction(() => {
-      applied = !update || connection.prepare(update[0]).run(...update[1]).changes === 1;
-      if (applied) for (const [sql, parameters] of statements) connection.prepare(sql).run(...parameters);
-    })();
-    return applied;
+    try {
+      connection.transaction(() => {
+        for (const [sql, parameters] of updates) if (connection.prepare(sql).run(...parameters).changes !== 1) throw UNCHANGED;
+        for (const [sql, parameters] of statements) connection.prepare(sql).run(...parameters);
+      })();
+    } catch (error) {
+      // Thrown out of the transaction function, so that better-sqlite3 rolls back what ran before it.
+      if (error === UNCHANGED) return false;
+      throw error;
+    }
+    return true;
   }
 
   private async runInOneRoundTrip(inserts: Insert[], update: Statement | undefined): Promise<boolean> {
@@ -80,11 +97,38 @@ export class AtomicWriter {
     if (update) statements.push(update, ['SET @changed = ROW_COUNT()', []]);
     for (const insert of inserts) statements.push(this.insertStatement(insert, update !== undefined));
     statements.push(['COMMIT', []]);
+    return this.onConnection(async (connection) => {
+      const results = await query(connection, statements.map(([sql]) => sql).join(';\n'), statements.flatMap(([, parameters]) => parameters));
+      return !update || results[1].affectedRows === 1;
+    });
+  }
+
+  /**
+   * Each UPDATE after the first runs only while those before it changed their row (`@changed`),
+   * and so do the inserts; whether to commit is decided on the UPDATEs' counts.
+   */
+  private async runInTwoRoundTrips(inserts: Insert[], updates: Statement[]): Promise<boolean> {
+    const statements: Statement[] = [['START TRANSACTION', []]];
+    const counted: number[] = [];
+    updates.forEach(([sql, parameters], index) => {
+      counted.push(statements.length);
+      statements.push([index === 0 ? sql : `${sql} AND @changed = 1`, parameters], ['SET @changed = ROW_COUNT()', []]);
+    });
+    for (const insert of inserts) statements.push(this.insertStatement(insert, true));
+    return this.onConnection(async (connection) => {
+      const results = await query(connection, statements.map(([sql]) => sql).join(';\n'), statements.flatMap(([, parameters]) => parameters));
+      const applied = counted.every((index) => results[index].affectedRows === 1);
+      await query(connection, applied ? 'COMMIT' : 'ROLLBACK', []);
+      return applied;
+    });
+  }
+
+  /** Runs a transaction on a connection of the pool, undoing what ran when a statement fails. */
+  private async onConnection(transaction: (connection: MysqlConnection) => Promise<boolean>): Promise<boolean> {
     const connection = await this.pool.connection();
     let broken = false;
     try {
-      const results = await query(connection, statements.map(([sql]) => sql).join(';\n'), statements.flatMap(([, parameters]) => parameters));
-      return !update || results[1].affectedRows === 1;
+      return await transaction(connection);
     } catch (error) {
       // A statement failed and those after it did not run: undo what ran. A connection that failed
       // for good has rolled back already, and is not handed to the next request.
@@ -97,6 +141,9 @@ export class AtomicWriter {
     }
   }
 }
+
+/** Thrown inside a SQLite transaction to undo it when a compare-and-set changed no row. */
+const UNCHANGED = Symbol('unchanged');
 
 const query = (connection: MysqlConnection, sql: string, parameters: unknown[]) =>
   new Promise<StatementResult[]>((resolve, reject) =>

@@ -9,6 +9,8 @@ export interface IdentityUser {
 }
 
 export const SUPER_ADMIN_ROLE = 'super_admin';
+/** The user type of an organisation's users (spec section 2, `custom:user_type`). */
+export const ORG_USER_TYPE = 'org';
 /** The tenant roles of a user record (spec section 2). */
 export const TENANT_ROLES = ['owner', 'admin', 'member'] as const;
 export const MAX_PAGE_SIZE = 60;

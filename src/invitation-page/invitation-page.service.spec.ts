@@ -2,6 +2,7 @@ import { HttpException, Logger } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { InvitationsService } from '../invitations/invitations.service';
 import { InvitationsStore } from '../invitations/invitations.store';
+import { JoiningService } from '../joining/joining.service';
 import { InvitationPageService } from './invitation-page.service';
 
 const TOKEN = '6f0c2b1e-8d7a-4b7e-9a53-2f7f2b2f5a10';
@@ -30,18 +31,28 @@ class FakeInvitations implements Pick<InvitationsService, 'validate' | 'accept'>
 class FakeStore implements Pick<InvitationsStore, 'findTenantName'> {
   findTenantName = jest.fn<Promise<string | null>, [string]>();
 }
+class FakeJoining implements Pick<JoiningService, 'join'> {
+  join = jest.fn<ReturnType<JoiningService['join']>, Parameters<JoiningService['join']>>();
+}
 
 describe(InvitationPageService.name, () => {
   let invitations: FakeInvitations;
   let store: FakeStore;
+  let joining: FakeJoining;
   let page: InvitationPageService;
   let loggedErrors: jest.SpyInstance;
 
   beforeEach(async () => {
     invitations = new FakeInvitations();
     store = new FakeStore();
+    joining = new FakeJoining();
     const moduleRef = await Test.createTestingModule({
-      providers: [InvitationPageService, { provide: InvitationsService, useValue: invitations }, { provide: InvitationsStore, useValue: store }],
+      providers: [
+        InvitationPageService,
+        { provide: InvitationsService, useValue: invitations },
+        { provide: InvitationsStore, useValue: store },
+        { provide: JoiningService, useValue: joining },
+      ],
     }).compile();
     page = moduleRef.get(InvitationPageService);
     loggedErrors = jest.spyOn(Logger.prototype, 'error').mockImplementation();
@@ -116,6 +127,63 @@ describe(InvitationPageService.name, () => {
       invitations.accept.mockRejectedValue(failure);
       expect(await page.accept(TOKEN)).toEqual({ status: 500, view: { kind: 'failed' } });
       expect(loggedErrors).toHaveBeenCalledTimes(1);
+    });
+  });
+
+  describe('a visitor who is signed in, or sent to sign in', () => {
+    const caller = (email: string | null) => ({ id: 'u-1', email, userType: null, tenantId: null, role: null });
+    const SIGN_IN = 'https://id.example.com/sign-in?return_to=x';
+
+    it('show: the invited address (in any spelling) is offered Join; another address, or none, is told so and not shown the invited one', async () => {
+      invitations.validate.mockResolvedValue(VALID);
+      expect((await page.show(TOKEN, { caller: caller('CAROL@example.com') })).view).toMatchObject({ kind: 'invitation', action: 'join' });
+      expect(await page.show(TOKEN, { caller: caller('mallory@example.com'), signInUrl: SIGN_IN })).toEqual({
+        status: 200,
+        view: { kind: 'other-address', signedInAs: 'mallory@example.com', signInUrl: SIGN_IN },
+      });
+      expect((await page.show(TOKEN, { caller: caller(null) })).view).toEqual({ kind: 'other-address', signedInAs: null });
+    });
+
+    it('show: without a session, the way forward is the sign-in link when there is one', async () => {
+      invitations.validate.mockResolvedValue(VALID);
+      expect((await page.show(TOKEN, { signInUrl: SIGN_IN })).view).toMatchObject({ kind: 'invitation', action: { signInUrl: SIGN_IN } });
+    });
+
+    it('accept: a signed-in visitor joins, and never goes through the spec accept', async () => {
+      joining.join.mockResolvedValue({ success: true, tenantId: 'tenant-1', role: 'admin', userId: 'u-1' });
+      store.findTenantName.mockResolvedValue('Acme');
+      const visitor = { caller: caller('carol@example.com') };
+      expect(await page.accept(TOKEN, visitor)).toEqual({ status: 200, view: { kind: 'joined', tenantName: 'Acme', role: 'admin', pending: false } });
+      expect(joining.join).toHaveBeenCalledWith(visitor.caller, TOKEN);
+      expect(invitations.accept).not.toHaveBeenCalled();
+    });
+
+    it('accept: a join whose membership is still on its way to the pool is 202, pending', async () => {
+      joining.join.mockResolvedValue({ success: true, tenantId: 'tenant-1', role: 'member', userId: 'u-1', pending: true });
+      store.findTenantName.mockResolvedValue('Acme');
+      expect(await page.accept(TOKEN, { caller: caller('carol@example.com') })).toEqual({
+        status: 202,
+        view: { kind: 'joined', tenantName: 'Acme', role: 'member', pending: true },
+      });
+    });
+
+    it.each([
+      [403, 'EMAIL_MISMATCH', { kind: 'other-address', signedInAs: 'carol@example.com' }],
+      [403, 'EMAIL_NOT_VERIFIED', { kind: 'not-verified' }],
+      [409, 'MEMBER_OF_ANOTHER_ORGANISATION', { kind: 'member-elsewhere' }],
+      [409, 'EMAIL_IN_USE', { kind: 'email-in-use' }],
+      [400, 'ALREADY_USED', { kind: 'already-used' }],
+    ])('accept: the join refusal %i %s is explained', async (status, error, view) => {
+      joining.join.mockRejectedValue(new HttpException({ success: false, error }, status));
+      expect(await page.accept(TOKEN, { caller: caller('carol@example.com') })).toEqual({ status, view });
+      expect(loggedErrors).not.toHaveBeenCalled();
+    });
+
+    it('accept: without a session but with a sign-in link, nothing is accepted: 401 and the invitation with the link', async () => {
+      invitations.validate.mockResolvedValue(VALID);
+      expect(await page.accept(TOKEN, { signInUrl: SIGN_IN })).toMatchObject({ status: 401, view: { kind: 'invitation', action: { signInUrl: SIGN_IN } } });
+      expect(invitations.accept).not.toHaveBeenCalled();
+      expect(joining.join).not.toHaveBeenCalled();
     });
   });
 });

@@ -1,20 +1,38 @@
 import { HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
+import { Caller } from '../auth/caller';
 import { messageOf } from '../common/api-error';
+import { sameEmail } from '../common/email-comparison';
 import { InvitationsService } from '../invitations/invitations.service';
 import { tenantDisplayName } from '../invitations/invitation';
 import { InvitationsStore } from '../invitations/invitations.store';
+import { JOIN_ERRORS } from '../joining/join-errors';
+import { JoiningService } from '../joining/joining.service';
+import { PageVisitor } from './page-visitor';
 import { InvitationPage, InvitationPageView } from './invitation-page.view';
 
-/** The refusals of spec 4.1 and 4.2 that the page explains, by error code. */
+/** The refusals of spec 4.1 and 4.2, and of a join, that the page explains, by error code. */
 const REFUSALS = new Map<unknown, InvitationPageView>([
   ['ALREADY_USED', { kind: 'already-used' }],
   ['EXPIRED', { kind: 'expired' }],
   ['INVALID', { kind: 'invalid' }],
+  [JOIN_ERRORS.emailNotVerified, { kind: 'not-verified' }],
+  [JOIN_ERRORS.memberOfAnotherOrganisation, { kind: 'member-elsewhere' }],
+  [JOIN_ERRORS.emailInUse, { kind: 'email-in-use' }],
 ]);
 
+/** The page for a visitor signed in with another address than the invited one. */
+const otherAddress = (caller: Caller, { signInUrl }: PageVisitor): InvitationPageView => ({
+  kind: 'other-address',
+  signedInAs: caller.email,
+  ...(signInUrl && { signInUrl }),
+});
+
 /**
- * The page that invitation links open. It reads and accepts through InvitationsService, the
- * service behind spec 4.1 and 4.2, so that the page and the API always agree, side effects included.
+ * The page that invitation links open. It reads, accepts and joins through InvitationsService and
+ * JoiningService, the services behind the API's routes, so that the page and the API always agree,
+ * side effects included. A visitor signed in with the invited address joins; one signed in with
+ * another is told so; one without a session is sent to sign in when SIGN_IN_URL is set, and
+ * otherwise gets the spec's accept, which makes nobody a member.
  */
 @Injectable()
 export class InvitationPageService {
@@ -23,12 +41,18 @@ export class InvitationPageService {
   constructor(
     private readonly invitations: InvitationsService,
     private readonly store: InvitationsStore,
+    private readonly joining: JoiningService,
   ) {}
 
   /** Spec 4.1: a pending invitation past expiresAt is stored expired. Opening the page never accepts. */
-  async show(token: string): Promise<InvitationPage> {
+  async show(token: string, visitor: PageVisitor = {}): Promise<InvitationPage> {
     try {
       const invitation = await this.invitations.validate(token);
+      const { caller, signInUrl } = visitor;
+      if (caller && !(caller.email && sameEmail(caller.email, invitation.email))) {
+        return { status: HttpStatus.OK, view: otherAddress(caller, visitor) };
+      }
+      const action = caller ? 'join' : signInUrl && { signInUrl };
       return {
         status: HttpStatus.OK,
         view: {
@@ -37,6 +61,7 @@ export class InvitationPageService {
           email: invitation.email,
           role: invitation.role,
           expiresAt: new Date(invitation.expiresAt),
+          ...(action && { action }),
         },
       };
     } catch (failure) {
@@ -44,8 +69,16 @@ export class InvitationPageService {
     }
   }
 
-  /** Spec 4.2: the same state as POST /api/invitations/{token}. */
-  async accept(token: string): Promise<InvitationPage> {
+  /**
+   * The button: a signed-in visitor joins (the state of POST /api/invitations/{token}/join); one
+   * without a session is sent to sign in when SIGN_IN_URL is set; otherwise spec 4.2's accept.
+   */
+  async accept(token: string, visitor: PageVisitor = {}): Promise<InvitationPage> {
+    if (visitor.caller) return this.join(token, visitor.caller, visitor);
+    if (visitor.signInUrl) {
+      const page = await this.show(token, visitor);
+      return page.view.kind === 'invitation' ? { ...page, status: HttpStatus.UNAUTHORIZED } : page;
+    }
     try {
       const accepted = await this.invitations.accept(token);
       return {
@@ -53,6 +86,22 @@ export class InvitationPageService {
         view: { kind: 'accepted', tenantName: await this.tenantName(accepted.tenantId), role: accepted.role },
       };
     } catch (failure) {
+      return this.refusal(failure);
+    }
+  }
+
+  private async join(token: string, caller: Caller, visitor: PageVisitor): Promise<InvitationPage> {
+    try {
+      const joined = await this.joining.join(caller, token);
+      const pending = 'pending' in joined;
+      return {
+        status: pending ? HttpStatus.ACCEPTED : HttpStatus.OK,
+        view: { kind: 'joined', tenantName: await this.tenantName(joined.tenantId), role: joined.role, pending },
+      };
+    } catch (failure) {
+      if (failure instanceof HttpException && (failure.getResponse() as { error?: unknown }).error === JOIN_ERRORS.emailMismatch) {
+        return { status: failure.getStatus(), view: otherAddress(caller, visitor) };
+      }
       return this.refusal(failure);
     }
   }
@@ -68,8 +117,8 @@ export class InvitationPageService {
   }
 
   /**
-   * A refusal the spec names (a 4xx whose body carries its code) gets its own message; any other
-   * failure, a spec 500 or an error that nothing turned into one, is "Something went wrong".
+   * A refusal the spec or the join names (a 4xx whose body carries its code) gets its own message;
+   * any other failure, a spec 500 or an error that nothing turned into one, is "Something went wrong".
    */
   private refusal(failure: unknown): InvitationPage {
     if (failure instanceof HttpException && failure.getStatus() < HttpStatus.INTERNAL_SERVER_ERROR) {

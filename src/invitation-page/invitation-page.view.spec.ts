@@ -47,6 +47,47 @@ describe(renderInvitationPage.name, () => {
   });
 });
 
+describe(`${renderInvitationPage.name}: joining`, () => {
+  const invitation = { kind: 'invitation', tenantName: 'Acme', email: 'carol@example.com', role: 'member', expiresAt: new Date() } as const;
+  const JOINING: InvitationPageView[] = [
+    { kind: 'joined', tenantName: 'Acme', role: 'admin', pending: false },
+    { kind: 'joined', tenantName: 'Acme', role: 'admin', pending: true },
+    { kind: 'other-address', signedInAs: 'mallory@example.com' },
+    { kind: 'not-verified' },
+    { kind: 'member-elsewhere' },
+    { kind: 'email-in-use' },
+  ];
+
+  it('a signed-in invitee gets "Accept and join" in the same form', () => {
+    const page = renderInvitationPage({ ...invitation, action: 'join' }, NONCE);
+    expect(page).toContain('<form method="post" action="">');
+    expect(page).toContain('<button type="submit">Accept and join</button>');
+  });
+
+  it('a visitor without a session gets a link to sign in, escaped, and no form', () => {
+    const page = renderInvitationPage({ ...invitation, action: { signInUrl: 'https://id.example.com/in?a=1&return_to=x"y' } }, NONCE);
+    expect(page).toContain('<a class="button" href="https://id.example.com/in?a=1&amp;return_to=x&quot;y">Sign in to accept</a>');
+    expect(page).not.toContain('<form');
+  });
+
+  it.each(JOINING.map((view) => [view.kind, view]))('%s: one h1, no form, no button', (_, view) => {
+    const page = renderInvitationPage(view as InvitationPageView, NONCE);
+    expect(page.match(/<h1[ >]/g)).toHaveLength(1);
+    expect(page).not.toContain('<form');
+  });
+
+  it('joined says the member and the role; pending says that access is still being set up', () => {
+    expect(renderInvitationPage(JOINING[0], NONCE)).toContain('<h1 tabindex="-1">You are now a member of Acme</h1>');
+    expect(renderInvitationPage(JOINING[0], NONCE)).toContain('<p>You joined <strong>Acme</strong> as admin.</p>');
+    expect(renderInvitationPage(JOINING[1], NONCE)).toContain('still being set up');
+  });
+
+  it('another address: the address signed in with is shown, escaped; the accepted page never says the visitor joined', () => {
+    expect(renderInvitationPage({ kind: 'other-address', signedInAs: INJECTION }, NONCE)).not.toContain('<script>alert');
+    expect(renderInvitationPage({ kind: 'accepted', tenantName: 'Acme', role: 'admin' }, NONCE)).not.toMatch(/joined|member of/);
+  });
+});
+
 describe(invitationPageHeaders.name, () => {
   it('a CSP that runs only the nonced script and style, no referrer, no caching, no indexing', () => {
     expect(invitationPageHeaders(NONCE)).toEqual({

@@ -2,10 +2,23 @@ import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
 import { html, SafeHtml } from '../common/html';
 
-/** What the page shows: the invitation, the result of accepting it, or why it cannot be used. */
+/**
+ * What the invitation view offers: without `action`, the spec's accept (no session, no SIGN_IN_URL);
+ * `join` for a signed-in visitor with the invited address; a link to sign in for a visitor without a session.
+ */
+export type InvitationAction = 'join' | { signInUrl: string };
+
+/** What the page shows: the invitation, the result of accepting or joining, or why it cannot be used. */
 export type InvitationPageView =
-  | { kind: 'invitation'; tenantName: string; email: string; role: string; expiresAt: Date }
+  | { kind: 'invitation'; tenantName: string; email: string; role: string; expiresAt: Date; action?: InvitationAction }
   | { kind: 'accepted'; tenantName: string; role: string }
+  /** `pending`: cognito mode, the user pool has yet to take the membership. */
+  | { kind: 'joined'; tenantName: string; role: string; pending: boolean }
+  /** Signed in with another address (or none): the invited one is not shown. */
+  | { kind: 'other-address'; signedInAs: string | null; signInUrl?: string }
+  | { kind: 'not-verified' }
+  | { kind: 'member-elsewhere' }
+  | { kind: 'email-in-use' }
   | { kind: 'already-used' }
   | { kind: 'expired' }
   | { kind: 'invalid' }
@@ -18,6 +31,17 @@ export interface InvitationPage {
 }
 
 export const FAILED_MESSAGE = 'Something went wrong, try again';
+export const ACCEPT_BUTTON = 'Accept invitation';
+export const JOIN_BUTTON = 'Accept and join';
+export const SIGN_IN_LINK = 'Sign in to accept';
+
+/** The invitation's one way forward: the form's button, or the link to sign in. */
+function actionOf(action: InvitationAction | undefined) {
+  if (typeof action === 'object') return html`<p><a class="button" href="${action.signInUrl}">${SIGN_IN_LINK}</a></p>`;
+  return html`<form method="post" action="">
+  <button type="submit">${action === 'join' ? JOIN_BUTTON : ACCEPT_BUTTON}</button>
+</form>`;
+}
 
 const EXPIRY_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
 
@@ -33,15 +57,41 @@ function contentOf(view: InvitationPageView): { title: string; body: SafeHtml } 
   <dt>Role</dt><dd>${view.role}</dd>
   <dt>Expires</dt><dd><time datetime="${view.expiresAt.toISOString()}">${EXPIRY_FORMAT.format(view.expiresAt)} UTC</time></dd>
 </dl>
-<form method="post" action="">
-  <button type="submit">Accept invitation</button>
-</form>`,
+${actionOf(view.action)}`,
       };
     case 'accepted':
+      // The spec's accept makes nobody a member: the page does not say it did.
       return {
         title: 'Invitation accepted',
-        body: html`<p>You have joined <strong>${view.tenantName}</strong> as ${view.role}.</p>
+        body: html`<p>The invitation to join <strong>${view.tenantName}</strong> as ${view.role} is accepted.</p>
 <p>You can close this page.</p>`,
+      };
+    case 'joined':
+      return {
+        title: `You are now a member of ${view.tenantName}`,
+        body: html`<p>You joined <strong>${view.tenantName}</strong> as ${view.role}.</p>
+${view.pending ? html`<p>Your access is still being set up: sign in again in a few minutes to use it.</p>` : html`<p>Sign in again to use your new access.</p>`}`,
+      };
+    case 'other-address':
+      return {
+        title: 'This invitation is for another address',
+        body: html`<p>${view.signedInAs ? html`You are signed in as <strong>${view.signedInAs}</strong>.` : 'Your session has no e\u2011mail address.'} Sign in with the address that the invitation was sent to, then open this link again.</p>
+${view.signInUrl && html`<p><a class="button" href="${view.signInUrl}">Sign in with another account</a></p>`}`,
+      };
+    case 'not-verified':
+      return {
+        title: 'Verify your e\u2011mail address first',
+        body: html`<p>Your sign-in does not show your address as verified. Verify it with your sign-in provider, then open this link again.</p>`,
+      };
+    case 'member-elsewhere':
+      return {
+        title: 'You are already a member of another organisation',
+        body: html`<p>An account belongs to one organisation. Ask an owner or admin of yours to remove you first, or sign in with another account.</p>`,
+      };
+    case 'email-in-use':
+      return {
+        title: 'Another account has this address',
+        body: html`<p>Sign in with the account that has the invited address to join.</p>`,
       };
     case 'already-used':
       return {
@@ -83,13 +133,16 @@ button { width: 100%; padding: .75rem 1rem; font: inherit; font-weight: 600; col
 button:hover { background: #1e40af; }
 button:disabled { background: #4b5563; cursor: progress; }
 a { color: #1d4ed8; }
+a.button { display: block; box-sizing: border-box; width: 100%; padding: .75rem 1rem; font-weight: 600; text-align: center; text-decoration: none; color: #fff; background: #1d4ed8; border-radius: .5rem; }
+a.button:hover { background: #1e40af; }
 button:focus-visible, a:focus-visible { outline: 3px solid #b45309; outline-offset: 3px; }
 `;
 
 /**
  * With JavaScript, Accept posts to the same URL in the background and puts the answer's <main>
  * in place: no second submission, no "resend the form?" on reload, focus on the result's
- * heading. Without it (or when that fails), the form posts as a plain form.
+ * heading. Without it (or when that fails), the form posts as a plain form. The session cookie
+ * goes along: a signed-in invitee joins.
  */
 const SCRIPT = `
 (() => {
@@ -101,7 +154,7 @@ const SCRIPT = `
     button.disabled = true;
     button.textContent = 'Accepting…';
     try {
-      const response = await fetch(form.action, { method: 'POST', credentials: 'omit' });
+      const response = await fetch(form.action, { method: 'POST', credentials: 'same-origin' });
       if (!/^text\\/html/.test(response.headers.get('content-type') || '')) throw new Error('not a page');
       // A template's content is inert: the answer's style and script are neither applied nor run.
       const answer = document.createElement('template');

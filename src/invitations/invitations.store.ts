@@ -106,7 +106,7 @@ export class InvitationsStore {
    */
   async accept(invitation: InvitationEntity, now: Date): Promise<boolean> {
     const event = auditEvents.invitationAccepted(invitation);
-    return this.writer.insert(this.auditRows.of(event), [ACCEPT_IF_OPEN, [invitation.id, sqlTimestamp(now)]]);
+    return this.writer.insert(this.auditRows.of(event), acceptIfOpen(invitation.id, now));
   }
 
   /**
@@ -156,6 +156,9 @@ const toInvitation = (row: Row): InvitationEntity => ({
   invitedBy: row.invited_by as string,
   createdAt: timestamp(row.created_at),
 });
+
+/** The compare-and-set of an acceptance (by the spec's accept, or by a join): open, and not expired at `now`. */
+export const acceptIfOpen = (id: string, now: Date): RequiredUpdate => [ACCEPT_IF_OPEN, [id, sqlTimestamp(now)]];
 
 /** The compare-and-set of a revocation (by revoke, or by a resend that replaces the invitation). */
 const revokeIfOpen = (id: string): RequiredUpdate => [REVOKE_IF_OPEN, [id]];

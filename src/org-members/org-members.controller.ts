@@ -10,9 +10,10 @@ import { PageQueryDto } from '../common/paging';
 import { BodyGuard, DtoPipe } from '../common/validate-body';
 import { InviteThrottlerGuard } from '../rate-limit/invite-throttler.guard';
 import { ChangeRoleDto } from './dto/change-role.dto';
-import { InviteDto } from './dto/invite.dto';
+import { InviteDto } from '../invitations/dto/invite.dto';
 import { ApiChangeMemberRole, ApiInviteMember, ApiListMembers, ApiOrgMembers, ApiRemoveMember } from './org-members.docs';
-import { INVITE_ERRORS, MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
+import { INVITE_ERRORS } from '../invitations/invitation.messages';
+import { MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
 import { OrgMembersService } from './org-members.service';
 
 /** Guards run in the order listed: that order is the spec's order of rules. */

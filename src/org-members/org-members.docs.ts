@@ -10,7 +10,8 @@ import { InviteMemberResponse } from '../invitations/dto/created-invitation.resp
 import { RATE_LIMIT_RESPONSE_HEADERS, RATE_LIMITED_RESPONSE_HEADERS } from '../rate-limit/invite-quota.docs';
 import { RATE_LIMITED } from '../rate-limit/rate-limit.module';
 import { ChangeRoleResponse, ListMembersResponse, RemoveMemberResponse } from './dto/member.response';
-import { INVITE_ERRORS, MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
+import { INVITE_ERRORS } from '../invitations/invitation.messages';
+import { MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
 
 /**
  * The API document's part for OrgMembersController (spec 4.9 and 4.10), kept here so that the

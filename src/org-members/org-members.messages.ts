@@ -1,15 +1,6 @@
 import { NOT_ORG_USER } from '../common/messages';
 
-/** Spec 4.9 and 4.10: the error messages of the organisation routes. */
-export const INVITE_ERRORS = {
-  invalidEmail: 'Invalid email address',
-  invalidRole: 'Invalid role. Must be admin or member',
-  notOrgUser: 'Only organisation users can invite',
-  notOwnerOrAdmin: 'Only owner or admin can invite users',
-  alreadyMember: 'User is already a member of this organisation',
-  createFailed: 'Failed to create invitation',
-} as const;
-
+/** Spec 4.10 and the member routes: the error messages of the organisation routes. */
 export const REMOVE_MEMBER_ERRORS = {
   notOrgUser: NOT_ORG_USER,
   notOwnerOrAdmin: 'Only owner or admin can remove users',

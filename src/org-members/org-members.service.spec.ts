@@ -13,7 +13,7 @@ import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker';
 import { Metrics } from '../metrics/metrics';
 import { ChangeRoleDto } from './dto/change-role.dto';
-import { InviteDto } from './dto/invite.dto';
+import { InviteDto } from '../invitations/dto/invite.dto';
 import { OrgMembersController } from './org-members.controller';
 import { OrgMembersService } from './org-members.service';
 

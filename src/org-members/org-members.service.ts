@@ -9,9 +9,10 @@ import { InviteMemberResponse, toCreatedInvitationResponse } from '../invitation
 import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { PageQueryDto, pageRequest, toPage } from '../common/paging';
 import { ChangeRoleDto } from './dto/change-role.dto';
-import { InviteDto } from './dto/invite.dto';
+import { InviteDto } from '../invitations/dto/invite.dto';
 import { ChangeRoleResponse, ListMembersResponse, toMemberResponse } from './dto/member.response';
-import { INVITE_ERRORS, MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
+import { INVITE_ERRORS } from '../invitations/invitation.messages';
+import { MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
 
 /**
  * Spec 4.9 and 4.10: an organisation's owners and admins invite and remove members. Unexpected

@@ -210,6 +210,6 @@ export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLite
 }
 
 /** The delay before retry number `attempts` (1 = after the first failure): doubling from `baseMs`, up to `maxMs`. */
-const backoffMs = (attempts: number, baseMs: number, maxMs: number): number => Math.min(baseMs * 2 ** (attempts - 1), maxMs);
+export const backoffMs = (attempts: number, baseMs: number, maxMs: number): number => Math.min(baseMs * 2 ** (attempts - 1), maxMs);
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10}s`;

@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { freePort } from './server-process';
 import { tmpdir } from 'node:os';
@@ -54,11 +54,18 @@ async function stopChild(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-async function startOnce(): Promise<CognitoEmulator & { log: () => string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'cognito-local-'));
-  const port = await freePort();
+/** To stop an emulator and start it again with its pools: the same port (so the same endpoint and issuer) and directory. */
+export interface EmulatorPlace {
+  port: number;
+  /** Kept by `stop()`: the caller removes it. */
+  dir: string;
+}
+
+async function startOnce(place?: EmulatorPlace): Promise<CognitoEmulator & { log: () => string }> {
+  const dir = place?.dir ?? mkdtempSync(join(tmpdir(), 'cognito-local-'));
+  const port = place?.port ?? (await freePort());
   const endpoint = `http://127.0.0.1:${port}`;
-  mkdirSync(join(dir, '.cognito'));
+  if (!existsSync(join(dir, '.cognito'))) mkdirSync(join(dir, '.cognito'));
   writeFileSync(
     join(dir, '.cognito', 'config.json'),
     JSON.stringify({
@@ -91,7 +98,7 @@ async function startOnce(): Promise<CognitoEmulator & { log: () => string }> {
   };
   const stop = async () => {
     await stopChild(child);
-    rmSync(dir, { recursive: true, force: true });
+    if (!place) rmSync(dir, { recursive: true, force: true });
   };
 
   const deadline = Date.now() + START_TIMEOUT_MS;
@@ -109,12 +116,15 @@ async function startOnce(): Promise<CognitoEmulator & { log: () => string }> {
   return { endpoint, pid: child.pid!, stop, log };
 }
 
-/** Starts the emulator; a port taken between choosing and binding it is tried again. */
-export async function startCognitoEmulator(): Promise<CognitoEmulator> {
+/**
+ * Starts the emulator; a port taken between choosing and binding it is tried again. In `place`,
+ * it serves the pools that an emulator stopped there kept.
+ */
+export async function startCognitoEmulator(place?: EmulatorPlace): Promise<CognitoEmulator> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const { endpoint, pid, stop } = await startOnce();
+      const { endpoint, pid, stop } = await startOnce(place);
       return { endpoint, pid, stop };
     } catch (error) {
       lastError = error;

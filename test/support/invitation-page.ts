@@ -2,8 +2,14 @@
 export const PAGE_TEXT = {
   invited: (tenantName: string) => `You are invited to join ${tenantName}`,
   acceptButton: 'Accept invitation',
+  joinButton: 'Accept and join',
+  signInLink: 'Sign in to accept',
   accepted: 'Invitation accepted',
-  joined: (tenantName: string, role: string) => `You have joined ${tenantName} as ${role}.`,
+  /** The spec accept's result: it names the organisation and role, and makes nobody a member. */
+  acceptedFor: (tenantName: string, role: string) => `The invitation to join ${tenantName} as ${role} is accepted.`,
+  member: (tenantName: string) => `You are now a member of ${tenantName}`,
+  joined: (tenantName: string, role: string) => `You joined ${tenantName} as ${role}.`,
+  otherAddress: 'This invitation is for another address',
   alreadyUsed: 'This invitation has already been accepted',
   expired: 'This invitation has expired',
   invalid: 'This invitation link is not valid',

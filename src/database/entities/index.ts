@@ -2,9 +2,10 @@ import { AuditEventEntity } from './audit-event.entity';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { InvitationEmailOutboxEntity } from './invitation-email-outbox.entity';
 import { InvitationEntity } from './invitation.entity';
+import { MembershipGrantEntity } from './membership-grant.entity';
 import { TenantEntity } from './tenant.entity';
 import { UserEntity } from './user.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 
-export { AuditEventEntity, IdempotencyKeyEntity, InvitationEmailOutboxEntity, InvitationEntity, TenantEntity, UserEntity, WebhookDeliveryEntity };
-export const ENTITIES = [TenantEntity, InvitationEntity, UserEntity, InvitationEmailOutboxEntity, AuditEventEntity, IdempotencyKeyEntity, WebhookDeliveryEntity];
+export { AuditEventEntity, IdempotencyKeyEntity, InvitationEmailOutboxEntity, InvitationEntity, MembershipGrantEntity, TenantEntity, UserEntity, WebhookDeliveryEntity };
+export const ENTITIES = [TenantEntity, InvitationEntity, UserEntity, InvitationEmailOutboxEntity, AuditEventEntity, IdempotencyKeyEntity, WebhookDeliveryEntity, MembershipGrantEntity];

@@ -27,6 +27,7 @@ import {
   InvalidPageTokenError,
   MAX_PAGE_SIZE,
   MemberKey,
+  ORG_USER_TYPE,
   SUPER_ADMIN_ROLE,
   UserPage,
 } from '../identity-store';
@@ -311,6 +312,26 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
         UserPoolId: this.userPoolId,
         Username: id,
         UserAttributes: [{ Name: COGNITO_ATTRIBUTES.role, Value: role }],
+      }),
+    );
+  }
+
+  /**
+   * Makes the user an org user of the tenant with the role, in the order of a role change: the
+   * tenant's group first, then the attributes, so that a half-done grant never hides a member.
+   * Safe to repeat: the join's grants are retried until the pool takes them.
+   */
+  async grantMembership(id: string, tenantId: string, role: string): Promise<void> {
+    await this.joinTenantGroup(id, tenantId);
+    await this.client.send(
+      new AdminUpdateUserAttributesCommand({
+        UserPoolId: this.userPoolId,
+        Username: id,
+        UserAttributes: [
+          { Name: COGNITO_ATTRIBUTES.userType, Value: ORG_USER_TYPE },
+          { Name: COGNITO_ATTRIBUTES.tenantId, Value: tenantId },
+          { Name: COGNITO_ATTRIBUTES.role, Value: role },
+        ],
       }),
     );
   }

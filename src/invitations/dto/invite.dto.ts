@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsNotEmpty, Matches } from 'class-validator';
 import { EMAIL_REQUIRED } from '../../common/messages';
 import { INVITATION_ROLES } from '../../database/entities/invitation.entity';
-import { INVITE_ERRORS } from '../org-members.messages';
+import { INVITE_ERRORS } from '../invitation.messages';
 
 /** IsEmail lets control characters through in a quoted local part: CR/LF there would reach the e-mail's headers. */
 const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;

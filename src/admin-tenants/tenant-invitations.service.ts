@@ -1,0 +1,44 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { Caller, OrgCaller } from '../auth/caller';
+import { ApiError } from '../common/api-error';
+import { validateBody } from '../common/validate-body';
+import { TenantEntity } from '../database/entities';
+import { IdentityStore } from '../identity/identity-store';
+import { toCreatedInvitationResponse } from '../invitations/dto/created-invitation.response';
+import { InvitationIssuer } from '../invitations/invitation-issuer';
+import { CreatedTenantInvitationResponse } from './dto/tenant-invitation.response';
+import { TenantInvitationDto } from './dto/tenant-invitation.dto';
+import { TENANT_INVITATION_ERRORS } from './tenant-invitations.messages';
+
+/**
+ * A super-admin (or the operator CLI) invites someone into a tenant with any role: how a tenant
+ * gets its first owner. The invitation is stored, e-mailed and audited as an org invitation is.
+ */
+@Injectable()
+export class TenantInvitationsService {
+  constructor(
+    @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
+    private readonly identity: IdentityStore,
+    private readonly issuer: InvitationIssuer,
+  ) {}
+
+  /**
+   * In order: an unknown tenant (404), the body (400), an address that a member of the tenant
+   * already has (400, as spec 4.9 rule 8); then the invitation, from `inviter`. `origin` is the
+   * links' base unless PUBLIC_BASE_URL is set.
+   */
+  async invite(tenantId: string, body: unknown, inviter: Pick<Caller, 'id' | 'email'>, origin: string): Promise<CreatedTenantInvitationResponse> {
+    const tenant = await this.tenants.findOneBy({ id: tenantId });
+    // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
+    if (tenant?.id !== tenantId) throw new ApiError(HttpStatus.NOT_FOUND, TENANT_INVITATION_ERRORS.tenantNotFound);
+    const dto = validateBody(TenantInvitationDto, body);
+    if (await this.identity.findTenantMemberByEmail(tenantId, dto.email)) {
+      throw new ApiError(HttpStatus.BAD_REQUEST, TENANT_INVITATION_ERRORS.alreadyMember);
+    }
+    const caller: OrgCaller = { id: inviter.id, email: inviter.email, userType: null, tenantId, role: null };
+    const invitation = (await this.issuer.issue(caller, dto.email, dto.role, origin))!;
+    return { success: true, invitation: toCreatedInvitationResponse(invitation, dto.email) };
+  }
+}

@@ -1,0 +1,140 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { Caller } from '../auth/caller';
+import { ApiError } from '../common/api-error';
+import { Clock } from '../common/clock';
+import { sameEmail } from '../common/email-comparison';
+import { UNAUTHORIZED } from '../common/messages';
+import { AppConfig } from '../config/app-config';
+import { TENANT_STATUSES } from '../database/entities/tenant.entity';
+import { IdentityStore, IdentityUser, ORG_USER_TYPE } from '../identity/identity-store';
+import { INVITATION_ERRORS } from '../invitations/dto/invitation-error';
+import { InvitationsStore } from '../invitations/invitations.store';
+import { Metrics } from '../metrics/metrics';
+import { JoinedResponse, JoinPendingResponse } from './dto/joined.response';
+import { JOIN_ERRORS, joinRefusal } from './join-errors';
+import { MembershipGrantsRepository } from './membership-grants.repository';
+import { MembershipGrantsWorker } from './membership-grants.worker';
+import { Join, MembershipChange, MembershipsRepository } from './memberships.repository';
+
+/** How often a join is judged again after its transaction lost to a concurrent change. */
+export const JOIN_ATTEMPTS = 3;
+
+/** The caller's membership as a join judges it. `pending`: a grant on its way to the user pool. */
+interface CurrentMembership {
+  tenantId: string | null;
+  role: string | null;
+  pending: boolean;
+  change: (role: string, tenantId: string, now: Date) => MembershipChange;
+}
+
+/**
+ * POST /api/invitations/{token}/join: the signed-in invitee becomes a member of the invitation's
+ * tenant. The rules run in order, each on what the store holds now; the write is one transaction
+ * that also accepts the invitation, so that of parallel joins, accepts and revokes one wins. A
+ * transaction that finds the invitation, the users row or the tenant changed since the rules read
+ * them writes nothing, and the rules are judged again (the loser of a race gets its refusal).
+ */
+@Injectable()
+export class JoiningService {
+  constructor(
+    private readonly invitations: InvitationsStore,
+    private readonly identity: IdentityStore,
+    private readonly memberships: MembershipsRepository,
+    private readonly grants: MembershipGrantsRepository,
+    private readonly grantsWorker: MembershipGrantsWorker,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {}
+
+  async join(caller: Caller | undefined, token: string): Promise<JoinedResponse | JoinPendingResponse> {
+    // Rule 1.
+    if (!caller) throw new ApiError(HttpStatus.UNAUTHORIZED, UNAUTHORIZED);
+    let lastFailure: unknown = new Error(`The join lost to concurrent changes ${JOIN_ATTEMPTS} times`);
+    for (let attempt = 0; attempt < JOIN_ATTEMPTS; attempt++) {
+      const { join, pending } = await this.decide(caller, token);
+      try {
+        if (await this.memberships.join(join)) return this.joined(join, pending);
+      } catch (failure) {
+        // A users row or grant that a parallel join made first fails the insert: judged again.
+        lastFailure = failure;
+      }
+    }
+    throw lastFailure;
+  }
+
+  /** Rules 2–5, in order; then what rule 6 writes. `pending`: the caller's membership is a grant still on its way to the pool. */
+  private async decide(caller: Caller, token: string): Promise<{ join: Join; pending: boolean }> {
+    const now = this.clock.now();
+    // Rule 2: spec 4.2's refusals, except that an empty token is unknown too.
+    const invitation = token.trim() === '' ? null : await this.invitations.findById(token);
+    if (!invitation || invitation.status === 'revoked') throw joinRefusal(HttpStatus.NOT_FOUND, INVITATION_ERRORS.invalid);
+    if (invitation.status === 'accepted') throw joinRefusal(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.alreadyUsed);
+    if (invitation.expiresAt.getTime() < now.getTime()) throw joinRefusal(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.expired);
+    // Rule 3: the answer never says which address was invited.
+    const email = caller.email;
+    if (!email || !sameEmail(email, invitation.email)) throw joinRefusal(HttpStatus.FORBIDDEN, JOIN_ERRORS.emailMismatch);
+    // Rule 4: a local issuer may leave the claim out; Cognito always sets it.
+    const mustBeVerified = this.config.identityStore === 'cognito';
+    if (caller.emailVerified === false || (mustBeVerified && caller.emailVerified !== true)) {
+      throw joinRefusal(HttpStatus.FORBIDDEN, JOIN_ERRORS.emailNotVerified);
+    }
+    // Rule 5.
+    const current = await this.currentMembership(caller.id);
+    if (current.tenantId !== null && current.tenantId !== invitation.tenantId) {
+      throw joinRefusal(HttpStatus.CONFLICT, JOIN_ERRORS.memberOfAnotherOrganisation);
+    }
+    if ((await this.identity.findByEmail(email)).some((user) => user.id !== caller.id)) {
+      throw joinRefusal(HttpStatus.CONFLICT, JOIN_ERRORS.emailInUse);
+    }
+    // Rule 6: a member of this tenant keeps the role they hold.
+    const role = current.tenantId === invitation.tenantId && current.role ? current.role : invitation.role;
+    const activatesTenant = role === 'owner' && (await this.memberships.tenantStatus(invitation.tenantId)) === TENANT_STATUSES.pendingOwner;
+    const join: Join = {
+      invitation,
+      invitee: { id: caller.id, email },
+      role,
+      activatesTenant,
+      now,
+      membership: current.change(role, invitation.tenantId, now),
+    };
+    return { join, pending: current.pending };
+  }
+
+  /**
+   * Local store: the users row. User pool: a grant still on its way there counts first (read before
+   * the pool, so that a grant written to the pool meanwhile is seen in one or the other).
+   */
+  private async currentMembership(userId: string): Promise<CurrentMembership> {
+    if (this.config.identityStore !== 'cognito') {
+      const stored = await this.identity.findById(userId);
+      return { tenantId: stored?.tenantId ?? null, role: stored?.role ?? null, pending: false, change: () => ({ store: 'local', stored }) };
+    }
+    const pending = await this.grants.pendingFor(userId);
+    const pooled = await this.identity.findById(userId);
+    // The session's account is gone from the pool: nobody to make a member.
+    if (!pooled) throw new ApiError(HttpStatus.UNAUTHORIZED, UNAUTHORIZED);
+    const held: Pick<IdentityUser, 'tenantId' | 'role'> = pending ?? pooled;
+    return {
+      tenantId: held.tenantId,
+      role: held.role,
+      pending: pending !== null,
+      change: (role, tenantId, now) => {
+        const granted = held.tenantId === tenantId && held.role === role && (pending !== null || pooled.userType === ORG_USER_TYPE);
+        return { store: 'pool', grant: granted ? null : this.grantsWorker.claimedGrant(userId, tenantId, role, now) };
+      },
+    };
+  }
+
+  /**
+   * After the commit. In cognito mode the grant goes to the pool now; when the pool does not take
+   * it, or an earlier grant is still on its way, the membership is pending: answered 202.
+   */
+  private async joined(join: Join, alreadyPending: boolean): Promise<JoinedResponse | JoinPendingResponse> {
+    this.metrics.invitationAccepted();
+    const answer: JoinedResponse = { success: true, tenantId: join.invitation.tenantId, role: join.role, userId: join.invitee.id };
+    const { membership } = join;
+    const inPool = membership.store === 'pool' && membership.grant ? await this.grantsWorker.write(membership.grant) : !alreadyPending;
+    return inPool ? answer : { ...answer, pending: true };
+  }
+}

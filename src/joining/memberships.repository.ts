@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { AuditActor, auditEvents } from '../audit/audit-event';
+import { AuditRows } from '../audit/audit-rows';
+import { emailKey } from '../common/email-comparison';
+import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
+import { InvitationEntity, MembershipGrantEntity, UserEntity } from '../database/entities';
+import { TENANT_STATUSES } from '../database/entities/tenant.entity';
+import { PreparedStatements } from '../database/prepared-statements';
+import { IdentityUser, ORG_USER_TYPE } from '../identity/identity-store';
+import { acceptIfOpen } from '../invitations/invitations.store';
+
+const SELECT_TENANT_STATUS = 'SELECT status FROM tenants WHERE id = ?';
+/** Null-safe equality in both dialects; its parameters are the value, twice. */
+const isAsRead = (column: string) => `(${column} = ? OR (${column} IS NULL AND ? IS NULL))`;
+/** The users row becomes the membership, only if its tenant and role are still the ones the join judged. */
+const UPDATE_MEMBERSHIP =
+  `UPDATE users SET user_type = '${ORG_USER_TYPE}', tenant_id = ?, role = ? ` +
+  `WHERE id = ? AND ${isAsRead('tenant_id')} AND ${isAsRead('role')}`;
+const ACTIVATE_TENANT = `UPDATE tenants SET status = '${TENANT_STATUSES.active}' WHERE id = ? AND status = '${TENANT_STATUSES.pendingOwner}'`;
+
+/** Where the membership is written, by identity store. */
+export type MembershipChange =
+  /** Local store: the users row as the join read it (null: there was none, and one is made). */
+  | { store: 'local'; stored: IdentityUser | null }
+  /** User pool: the grant to queue, or none when the pool (or a grant on its way) has the membership already. */
+  | { store: 'pool'; grant: MembershipGrantEntity | null };
+
+/** A join, as the rules decided it. */
+export interface Join {
+  invitation: InvitationEntity;
+  /** From the session: their id and e-mail. */
+  invitee: AuditActor & { email: string };
+  /** The role they hold after the join. */
+  role: string;
+  /** The owner of a pending_owner tenant joins: the tenant becomes active. */
+  activatesTenant: boolean;
+  now: Date;
+  membership: MembershipChange;
+}
+
+/**
+ * The SQL of a join: one transaction (AtomicWriter) that accepts the invitation (the compare-and-set
+ * that lets one of parallel joins and accepts win), writes the membership (the users row, or the
+ * grant for the pool), activates the tenant of a first owner, and records the events.
+ */
+@Injectable()
+export class MembershipsRepository {
+  constructor(
+    private readonly statements: PreparedStatements,
+    private readonly writer: AtomicWriter,
+    private readonly auditRows: AuditRows,
+  ) {}
+
+  /** The tenant's status, or null when there is no such tenant. */
+  async tenantStatus(tenantId: string): Promise<string | null> {
+    const row = await this.statements.first(SELECT_TENANT_STATUS, [tenantId]);
+    return (row?.status as string | undefined) ?? null;
+  }
+
+  /**
+   * All or nothing: false, and nothing written, when the invitation, the users row or the tenant
+   * is no longer as the rules read it; a users row or grant made meanwhile fails the insert.
+   */
+  async join(join: Join): Promise<boolean> {
+    const { invitation, invitee, role, now, membership } = join;
+    const required: RequiredUpdate[] = [acceptIfOpen(invitation.id, now)];
+    const inserts: Insert[] = [];
+    if (membership.store === 'local' && membership.stored) {
+      const { stored } = membership;
+      required.push([UPDATE_MEMBERSHIP, [invitation.tenantId, role, stored.id, stored.tenantId, stored.tenantId, stored.role, stored.role]]);
+    } else if (membership.store === 'local') {
+      inserts.push([UserEntity, newMember(join)]);
+    } else if (membership.grant) {
+      inserts.push([MembershipGrantEntity, membership.grant]);
+    }
+    if (join.activatesTenant) required.push([ACTIVATE_TENANT, [invitation.tenantId]]);
+    const events = [auditEvents.invitationAccepted(invitation), auditEvents.memberJoined(invitee, invitation.tenantId, role)];
+    if (join.activatesTenant) events.push(auditEvents.tenantActivated(invitation.tenantId, invitee));
+    for (const event of events) inserts.push(...this.auditRows.of(event));
+    return this.writer.insertIfAll(inserts, required);
+  }
+}
+
+/** A users row made from the session: its id and e-mail (stored lower-cased, as the CLI stores it). */
+const newMember = ({ invitation, invitee, role, now }: Join): UserEntity => ({
+  id: invitee.id,
+  email: invitee.email.toLowerCase(),
+  emailKey: emailKey(invitee.email),
+  platformRole: null,
+  userType: ORG_USER_TYPE,
+  tenantId: invitation.tenantId,
+  role,
+  createdAt: now,
+});
