@@ -19,7 +19,7 @@ const ApiInvitationPage = (success: string) =>
     ApiResponse({ status: 500, description: `A page saying "${FAILED_MESSAGE}"`, ...PAGE }),
   );
 
-/** Issue 13: the page at `<base>/invitations/<token>`, the link of the invitation e-mail. Outside /api. */
+/** The page at `<base>/invitations/<token>`, the link of the invitation e-mail. Outside /api. */
 @ApiTags('Invitation page (HTML)')
 @ApiPublic()
 @ApiProduces('text/html')
