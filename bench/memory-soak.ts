@@ -1,5 +1,5 @@
 /**
- * Memory under hostile traffic (issue 9 part 3 item 7): the real server in its own process
+ * Memory under hostile traffic (docs/deploying.md, "Memory"): the real server in its own process
  * (SQLite, local identity store, in-memory rate-limit counters, logs at info) gets SOAK_REQUESTS
  * (10,000) requests in a mix of forged cookies, bad bodies, over-limit invites and invites by
  * fresh users, SOAK_CONCURRENCY (10) at a time. It prints the server's resident memory and V8

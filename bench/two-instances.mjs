@@ -1,4 +1,4 @@
-// Two instances of this service against one, on one MariaDB database (issue 11): throughput of
+// Two instances of this service against one, on one MariaDB database (docs/benchmark.md): throughput of
 // GET /api/invitations/{token} and POST /api/org/invite with 32 connections on one server, then
 // 16 on each of two at once. Needs MariaDB as root without a password on 127.0.0.1:3306
 // (BENCH_MYSQL_URL to change it) and a build (npm run build); uses ports 39611 and 39612.

@@ -8,7 +8,10 @@ const id = (name: string, length: number, collation?: string): TableColumnOption
 });
 const timestamp = (name: string): TableColumnOptions => ({ name, type: 'datetime', precision: 3 });
 
-/** The contract's three tables. Dialect-neutral: the same migration runs on SQLite and MySQL. */
+/**
+ * The three tables that operators and tests rely on (docs/deploying.md). Dialect-neutral: the same
+ * migration runs on SQLite and MySQL.
+ */
 export class CreateTables1763800000000 implements MigrationInterface {
   name = 'CreateTables1763800000000';
 

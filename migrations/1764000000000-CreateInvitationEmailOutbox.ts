@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 
 /**
- * The invitation e-mail outbox (issue 5, item 7). Dialect-neutral, like CreateTables.
+ * The invitation e-mail outbox. Dialect-neutral, like CreateTables.
  * The worker looks rows up by status and due time, and by status and lapsed claim.
  */
 export class CreateInvitationEmailOutbox1764000000000 implements MigrationInterface {

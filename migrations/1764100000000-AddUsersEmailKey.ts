@@ -10,7 +10,7 @@ const BATCH = 500;
 const isSqlite = (queryRunner: QueryRunner) => queryRunner.connection.options.type !== 'mysql';
 
 /**
- * `users.email_key` (issue 15): the e-mail comparison made in the application, not by the
+ * `users.email_key`: the e-mail comparison made in the application, not by the
  * column's collation, which differs between SQLite and MySQL. Every existing row is back-filled;
  * no row is merged or dropped, and the key is not unique, since rows that the old collation kept
  * apart may now compare equal. Dialect-neutral, like CreateTables.

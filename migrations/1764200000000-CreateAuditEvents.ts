@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 
 /**
- * The audit trail (issue 14). Dialect-neutral, like CreateTables. Every listing reads newest
+ * The audit trail. Dialect-neutral, like CreateTables. Every listing reads newest
  * first by (occurred_at, id), after an optional equality filter: each index leads with the
  * filtered column and ends with the order, so that one page reads one index range whatever
  * the table's size.

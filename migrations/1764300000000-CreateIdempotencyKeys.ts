@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 
 /**
- * The Idempotency-Key records (issue 12 item 8). Dialect-neutral, like CreateTables. The primary
+ * The Idempotency-Key records. Dialect-neutral, like CreateTables. The primary
  * key (caller, key) is what makes a claim exclusive: of parallel requests with one key, on any
  * instance, one INSERT succeeds. The purge reads by age through the created_at index.
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 
 /**
- * The webhook delivery outbox (issue 14). Dialect-neutral, like CreateTables; the same lookups as
+ * The webhook delivery outbox. Dialect-neutral, like CreateTables; the same lookups as
  * the invitation e-mail outbox: by status and due time, by status and lapsed claim.
  */
 export class CreateWebhookDeliveries1764400000000 implements MigrationInterface {

@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner, TableIndex } from 'typeorm';
 const isMysql = (queryRunner: QueryRunner) => queryRunner.connection.options.type === 'mysql';
 
 /**
- * One order of e-mails for every list (issue 12, GET /api/org/people merges members and
+ * One order of e-mails for every list (GET /api/org/people merges members and
  * invitations): code-point order, the order of SQLite's BINARY, MySQL's utf8mb4_bin and
  * compareKeys (common/paging), so that the database and the code agree. Each list reads it
  * from an index, so that a page costs the same whatever the tenant's size.

@@ -194,7 +194,7 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
       expect(res.body).toEqual(TENANT_ERRORS.fetchFailed);
     });
 
-    // audit_events: the tenant and its audit event are written in one transaction (issue 14).
+    // audit_events: the tenant and its audit event are written in one transaction.
     it.each(['tenants', 'audit_events'])('4.4 rule 6: a create failure (%s cannot be written) is 500 {error:"Failed to create tenant"} and stores nothing', async (table) => {
       const res = await withoutTable(t.dataSource, table, () =>
         t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'Acme', type: 'business' }),

@@ -29,7 +29,7 @@ const asServerAdaptersWriteThem = (cookies: Cookie[]) =>
   cookies.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('; ');
 
 /**
- * Issue 9 part 2: Amplify's cookies for a pool whose usernames are e-mail addresses, against
+ * Amplify's cookies for a pool whose usernames are e-mail addresses, against
  * real cognito-local sign-ins. js-cookie percent-encodes the `@` in the idToken cookie's name.
  */
 describe("Amplify's cookies with e-mail usernames (cognito mode)", () => {

@@ -111,7 +111,7 @@ async function redoclyLint(file: string): Promise<LintProblem[]> {
   return (JSON.parse(output.stdout) as { problems: LintProblem[] }).problems;
 }
 
-/** Issue 5 item 5: the OpenAPI document and the browsable page. */
+/** The OpenAPI document and the browsable page. */
 describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
   let t: TestApp;
   let document: {
@@ -197,7 +197,7 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
     }
   });
 
-  describe('issue 10: exact for generated clients', () => {
+  describe('exact for generated clients', () => {
     const operations = () =>
       Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
     const examplesOf = (op: Operation, status: string) =>

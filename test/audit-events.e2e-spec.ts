@@ -6,10 +6,10 @@ import { useOrganisationSuite } from './support/suites';
 import { TestUser } from './support/test-identity';
 
 /**
- * Issue 14, "Events": each state change of the routes stores one event with its change, and
+ * Each state change of the routes stores one event with its change, and
  * a refused change stores none. Runs on SQLite, MariaDB and in Cognito mode.
  */
-describe('audit events written by the spec routes (issue 14)', () => {
+describe('audit events written by the spec routes', () => {
   const { t, factory, org } = useOrganisationSuite();
   let root: TestUser;
   let rootCookie: string;

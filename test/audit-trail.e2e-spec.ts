@@ -8,8 +8,8 @@ import { FORBIDDEN, UNAUTHORIZED } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
-/** Issue 14, "Audit trail": the two listings, their filters, paging and tenant isolation. */
-describe('audit trail listings (issue 14)', () => {
+/** The audit trail (docs/audit.md): the two listings, their filters, paging and tenant isolation. */
+describe('audit trail listings', () => {
   let database: TestDatabase;
   let t: TestApp;
   let factory: ReturnType<typeof factories>;

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 
-/** CONTRACT "Operator CLI" is for the local store: in cognito mode it refuses, and says why, without needing a database. */
+/** The operator CLI is for the local store: in cognito mode it refuses, and says why, without needing a database. */
 describe('operator CLI in cognito mode', () => {
   const env = {
     ...process.env,

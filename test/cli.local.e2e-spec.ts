@@ -7,14 +7,14 @@ import { INVITATION_GET, INVITE_ERRORS, TENANT_ERRORS } from './support/spec-bod
 import { createTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
-/** CONTRACT "Operator CLI", run as an operator would: `npm run cli -- …` with the server's configuration. */
+/** The operator CLI (README), run as an operator would: `npm run cli -- …` with the server's configuration. */
 describe('operator CLI', () => {
   let database: TestDatabase;
   let t: TestApp;
   // An operator's shell: none of the npm_* settings of the `npm test` running this suite.
   const shell = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
   const env = () => ({ ...shell(), NODE_ENV: 'test', DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET });
-  /** Exactly CONTRACT's form, `npm run cli -- …` (no --silent): stdout and stderr carry the command's output alone. */
+  /** The README's form, `npm run cli -- …` (no --silent): stdout and stderr carry the command's output alone. */
   const cli = (...args: string[]) => {
     const result = spawnSync('npm', ['run', 'cli', '--', ...args], { env: env(), encoding: 'utf8', timeout: 60_000 });
     return { status: result.status, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
@@ -131,7 +131,7 @@ describe('operator CLI', () => {
   });
 
   /**
-   * Issue 10 item 7. The new commands run in-process (runCli is what main.ts runs, with this
+   * These commands run in-process (runCli is what main.ts runs, with this
    * process's environment): spawning npm for each case would cost seconds apiece. The spawned
    * cases above and --help below check what only a process shows: stdout, stderr, exit code.
    */
@@ -170,7 +170,7 @@ describe('operator CLI', () => {
         const tenant = JSON.parse(await run('tenants:create', '--name', 'Acme', '--type', 'business'));
         expect(tenant).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Acme', type: 'business', status: 'pending_owner', createdAt: expect.any(String) });
         expect(await t.dataSource.getRepository(TenantEntity).findOneByOrFail({ id: tenant.id })).toMatchObject({ name: 'Acme', type: 'business', status: 'pending_owner' });
-        // Issue 14: recorded like the API's creation, with no actor (an operator at the console).
+        // Recorded like the API's creation, with no actor (an operator at the console).
         expect(await t.dataSource.getRepository(AuditEventEntity).findBy({ targetId: tenant.id })).toEqual([
           expect.objectContaining({ type: 'tenant.created', tenantId: tenant.id, actorId: null, actorEmail: null }),
         ]);

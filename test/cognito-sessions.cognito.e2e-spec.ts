@@ -15,7 +15,7 @@ import { TestUser } from './support/test-identity';
 const emulatorKey = EMULATOR_SIGNING_KEY;
 
 /**
- * CONTRACT "Sessions" in cognito mode, against cognito-local: the pool's RS256 id tokens from a
+ * Sessions (docs/api.md) in cognito mode, against cognito-local: the pool's RS256 id tokens from a
  * real sign-in, read from SESSION_COOKIE_NAME or from Amplify's cookies, verified against the
  * pool's JWKS with issuer, audience, exp and token_use checked.
  */
@@ -63,7 +63,7 @@ describe('sessions (cognito mode)', () => {
   };
 
   describe('accepted', () => {
-    it("the id token of a real sign-in carries what the contract says: RS256, issuer <COGNITO_ENDPOINT>/<pool id>, the app client as audience, custom claims", async () => {
+    it("the id token of a real sign-in carries what the service expects: RS256, issuer <COGNITO_ENDPOINT>/<pool id>, the app client as audience, custom claims", async () => {
       const token = await cognito.sessionToken(owner);
       const { header, payload } = decode(token, { complete: true }) as { header: { alg: string }; payload: Record<string, unknown> };
       expect(header.alg).toBe('RS256');

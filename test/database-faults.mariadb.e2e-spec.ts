@@ -12,7 +12,7 @@ import { createTestDatabase, TestDatabase } from './support/test-database';
 const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
- * Issue 5, item 8: the database goes away under a running instance. A TCP proxy that the test
+ * The database goes away under a running instance. A TCP proxy that the test
  * controls sits between the app and MariaDB (this suite runs in e2e:mariadb only).
  */
 describe('database faults (MariaDB behind a proxy)', () => {

@@ -8,10 +8,10 @@ import { INVITE_ERRORS, ISO_8601, SUPER_ADMIN_ERRORS, UUID } from './support/spe
 import { createTestApp, TestApp } from './support/test-app';
 
 /**
- * Issue 15: one answer per address, whatever the store. The same table runs on SQLite, MariaDB
- * (local identity store) and Cognito (cognito-local), with the same expected answers: status,
- * body, stored rows and what the SMTP server received. Each row has its own domain, so that
- * rows never see each other's users.
+ * One answer per address, whatever the store (docs/invitations.md, "Comparing e-mail addresses").
+ * The same table runs on SQLite, MariaDB (local identity store) and Cognito (cognito-local), with
+ * the same expected answers: status, body, stored rows and what the SMTP server received. Each row
+ * has its own domain, so that rows never see each other's users.
  */
 const SAME_ADDRESS: [string, string, string][] = [
   // [what it tests, the address given, the user's stored address (its local part)]
@@ -30,7 +30,7 @@ const OTHER_ADDRESS: [string, string, string][] = [
 
 const freshDomain = () => `d${randomUUID().slice(0, 8)}.example.com`;
 
-describe('one answer per address (issue 15)', () => {
+describe('one answer per address', () => {
   let t: TestApp;
   let smtp: SmtpCatcher;
 

@@ -8,7 +8,7 @@ import { createTestDatabase, TestDatabase } from './support/test-database';
 import { TEST_REDIS_URL, describeWithRedis, testRedisPrefix, deleteRedisKeys } from './support/test-redis';
 
 /**
- * Issue 5, item 9: two instances behind a load balancer, on one database (MariaDB in e2e:mariadb,
+ * Two instances behind a load balancer, on one database (MariaDB in e2e:mariadb,
  * one SQLite file in e2e:sqlite), one Redis and one SMTP server, with requests spread over both.
  */
 describeWithRedis('a fleet of two instances (needs TEST_REDIS_URL)', () => {

@@ -43,7 +43,7 @@ function slowAccept(port: number, token: string, agent: Agent | false) {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Issue 5 item 2, on the real server process. */
+/** SIGTERM (docs/deploying.md, "Stopping: SIGTERM"), on the real server process. */
 describe('graceful shutdown (SIGTERM on the server process)', () => {
   let database: TestDatabase;
   let server: ServerProcess;

@@ -1,7 +1,7 @@
 import { HTTP_SERVER_LIMITS } from '../src/app.setup';
 import { createTestApp, TestApp } from './support/test-app';
 
-/** Issue 5 item 6: headers, limits and the request filters' exceptions for probes. */
+/** Headers, limits and the request filters' exceptions for probes. */
 describe('hardening', () => {
   describe('headers and limits', () => {
     let t: TestApp;

@@ -11,7 +11,7 @@ const cognitoOnly = e2eIdentityMode() === 'cognito' ? it : notApplicable;
 const localOnly = e2eIdentityMode() === 'local' ? it : notApplicable;
 const withRedis = TEST_REDIS_URL ? it : it.skip;
 
-/** Issue 5 item 1: liveness and readiness for the load balancer. */
+/** Liveness and readiness for the load balancer. */
 describe('health (GET /health/live, GET /health/ready)', () => {
   describe('one instance', () => {
     let t: TestApp;
@@ -113,7 +113,7 @@ describe('health (GET /health/live, GET /health/ready)', () => {
     });
   });
 
-  describe('with DB_MIGRATIONS_RUN=false (issue 10 item 4)', () => {
+  describe('with DB_MIGRATIONS_RUN=false', () => {
     it('ready: 503 naming the pending migrations until they are applied, with one log line saying so at start', async () => {
       const logged = jest.spyOn(Logger.prototype, 'error');
       const t = await createTestApp({ env: { DB_MIGRATIONS_RUN: 'false' } });

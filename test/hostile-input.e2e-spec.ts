@@ -86,7 +86,7 @@ function slowChunkedUpload(port: number, head: string, chunks: number, chunkByte
   });
 }
 
-describe('hostile input (issue 9 part 3)', () => {
+describe('hostile input', () => {
   let database: TestDatabase;
   let smtp: SmtpCatcher;
   let t: TestApp;

@@ -4,7 +4,7 @@ import { factories, sessionCookie } from './support/factories';
 import { INVITATION_POST } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
 
-/** CONTRACT "Error bodies not fixed by the spec" and the request filters of its configuration. */
+/** Error bodies not fixed by the spec (README, "Errors") and the request filters of the configuration. */
 describe('HTTP surface', () => {
   describe('errors outside the spec', () => {
     let t: TestApp;

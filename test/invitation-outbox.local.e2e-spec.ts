@@ -9,7 +9,7 @@ import { createTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
 /**
- * Issue 5, item 7: the invitation e-mail goes through an outbox written with the invitation and
+ * The invitation e-mail goes through an outbox written with the invitation and
  * delivered by a background worker, so that a slow or absent mail server never affects the
  * response and no e-mail is lost or sent twice. The SMTP server sits behind a TCP proxy that
  * the tests cut off and slow down.

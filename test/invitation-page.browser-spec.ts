@@ -11,11 +11,11 @@ import { createTestApp, TestApp } from './support/test-app';
 const DAY = 24 * 3600 * 1000;
 
 /**
- * Issue 13: the page that the invitation link opens, in Debian's Chromium driven by
+ * The page that the invitation link opens, in Debian's Chromium driven by
  * playwright-core, against the app served on a real port (SQLite; run once, project `browser`).
  * Each state is scanned by axe-core and photographed at desktop and phone sizes.
  */
-describeWithChromium('invitation page in Chromium (issue 13)', () => {
+describeWithChromium('invitation page in Chromium', () => {
   jest.setTimeout(60_000);
 
   let t: TestApp;

@@ -11,10 +11,10 @@ const DAY = 24 * 3600 * 1000;
 const FORM = 'application/x-www-form-urlencoded';
 
 /**
- * Issue 13: the page that the invitation link opens, over HTTP (test/invitation-page.browser-spec.ts
+ * The page that the invitation link opens, over HTTP (test/invitation-page.browser-spec.ts
  * drives it in Chromium). Identity-store neutral: run on the local store only, on each database.
  */
-describe('invitation page (issue 13)', () => {
+describe('invitation page', () => {
   let t: TestApp;
   let factory: ReturnType<typeof factories>;
 
@@ -220,7 +220,7 @@ describe('invitation page (issue 13)', () => {
       expect(row.status).toBe('accepted');
     });
 
-    it('a cookie-authenticated route keeps the CONTRACT rule: the same cookie and Origin on POST /api/org/invite are refused', async () => {
+    it('a cookie-authenticated route keeps the ALLOWED_ORIGINS rule: the same cookie and Origin on POST /api/org/invite are refused', async () => {
       const res = await filtered.http.post('/api/org/invite').set('Cookie', 'id_token=anything').set('Origin', 'http://127.0.0.1:3000').send({});
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ error: 'Origin not allowed' });

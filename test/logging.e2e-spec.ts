@@ -12,7 +12,7 @@ interface LogLine {
 }
 
 /**
- * Issue 5 item 3: one JSON line per request, and no secret in any line. The app logs to stdout;
+ * One JSON line per request, and no secret in any line. The app logs to stdout;
  * this suite captures what is written there (and keeps it off the console).
  */
 describe('structured logs', () => {
@@ -47,7 +47,7 @@ describe('structured logs', () => {
     written.length = 0;
   });
 
-  it("writes nothing but JSON lines, start-up included; Nest's wiring lines are debug, not info (issue 10 item 5)", () => {
+  it("writes nothing but JSON lines, start-up included; Nest's wiring lines are debug, not info", () => {
     const parsed = startup.split('\n').filter(Boolean).map((line) => JSON.parse(line) as LogLine);
     expect(parsed.filter((line) => WIRING_CONTEXTS.has(line.context ?? ''))).toEqual([]);
   });

@@ -6,7 +6,7 @@ import { createTestApp, TestApp } from './support/test-app';
 
 const DAY = 24 * 3600 * 1000;
 
-/** Issue 5 item 4: GET /metrics in Prometheus format. */
+/** GET /metrics in Prometheus format. */
 describe('metrics (GET /metrics)', () => {
   let t: TestApp;
   let factory: ReturnType<typeof factories>;

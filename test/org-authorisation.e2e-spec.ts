@@ -5,7 +5,7 @@ import { useOrganisationSuite } from './support/suites';
 import { TestUser } from './support/test-identity';
 
 /**
- * Issue 9 part 1: every org route confirms the caller against the identity store, so that a
+ * Every org route confirms the caller against the identity store, so that a
  * removal, demotion or deletion takes effect at once, not when the caller's id token expires.
  * Each caller below holds a token issued before the change; the store no longer agrees with it.
  */

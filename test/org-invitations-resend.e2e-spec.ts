@@ -7,8 +7,7 @@ import { useOrganisationSuite } from './support/suites';
 
 const DAY = 24 * 3600 * 1000;
 
-/** Issue 12 route 5: POST /api/org/invitations/{id}/resend. */
-describe('POST /api/org/invitations/{id}/resend (issue 12)', () => {
+describe('POST /api/org/invitations/{id}/resend', () => {
   // A limit of 3 an hour, so that the shared counter shows within a few requests.
   const { t, factory, org } = useOrganisationSuite({ app: { env: { INVITE_RATE_LIMIT: '3' } } });
 

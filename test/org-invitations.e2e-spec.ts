@@ -7,8 +7,8 @@ import { useOrganisationSuite } from './support/suites';
 
 const DAY = 24 * 3600 * 1000;
 
-/** Issue 12 routes 3 and 4: an organisation's invitations, listed and revoked by its owners and admins. */
-describe('organisation invitations (issue 12)', () => {
+/** GET and DELETE /api/org/invitations: an organisation's invitations, listed and revoked by its owners and admins. */
+describe('organisation invitations', () => {
   const { t, factory, org } = useOrganisationSuite();
 
   /** An invitation of the test's tenant to an address that starts with `name`, so that the test picks the order. */

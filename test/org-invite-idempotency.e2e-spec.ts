@@ -39,7 +39,7 @@ const outboxOf = async (app: TestApp, invitations: InvitationEntity[]) =>
   app.dataSource.getRepository(InvitationEmailOutboxEntity).findBy({ invitationId: In(invitations.map((row) => row.id)) });
 const keysOf = (app: TestApp, callerId: string) => app.dataSource.getRepository(IdempotencyKeyEntity).findBy({ callerId });
 
-describe('POST /api/org/invite with an Idempotency-Key (issue 12 item 8)', () => {
+describe('POST /api/org/invite with an Idempotency-Key', () => {
   let database: TestDatabase;
   let t: TestApp;
   let me: Inviter;
@@ -236,7 +236,7 @@ describe('POST /api/org/invite with an Idempotency-Key (issue 12 item 8)', () =>
   };
 });
 
-describe('POST /api/org/invitations/{id}/resend with an Idempotency-Key (issue 12 item 8)', () => {
+describe('POST /api/org/invitations/{id}/resend with an Idempotency-Key', () => {
   let t: TestApp;
   let me: Inviter;
   beforeAll(async () => {
@@ -306,7 +306,7 @@ describe('POST /api/org/invitations/{id}/resend with an Idempotency-Key (issue 1
   });
 });
 
-describe('Idempotency-Keys: purge after 24 hours (issue 12 item 8)', () => {
+describe('Idempotency-Keys: purge after 24 hours', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

@@ -33,7 +33,7 @@ const expectResetIn = (resetAt: string, seconds: number) => {
   expect(inSeconds).toBeLessThanOrEqual(seconds + 1);
 };
 
-describe('POST /api/org/invite and POST /api/org/invitations/{id}/resend: the RateLimit header fields (issue 12 item 7)', () => {
+describe('POST /api/org/invite and POST /api/org/invitations/{id}/resend: the RateLimit header fields', () => {
   let t: TestApp;
   let me: Inviter;
   beforeAll(async () => {
@@ -94,7 +94,7 @@ describe('POST /api/org/invite and POST /api/org/invitations/{id}/resend: the Ra
   });
 });
 
-describe('GET /api/org/invite/quota (issue 12 item 7)', () => {
+describe('GET /api/org/invite/quota', () => {
   let database: TestDatabase;
   let t: TestApp;
   let me: Inviter;

@@ -8,11 +8,12 @@ import { createTestDatabase, TestDatabase } from './support/test-database';
 import { TestUser } from './support/test-identity';
 
 /**
- * Issue 12, Cognito mode: a tenant's members are listed from the pool group `tenant_<id>`, which the
- * service keeps in step on every change it makes, and which `cognito:sync-tenant-groups` back-fills
- * for users given a tenant outside the service.
+ * Cognito mode (docs/organisation.md, "Cognito mode: the tenant groups"): a tenant's members are
+ * listed from the pool group `tenant_<id>`, which the service keeps in step on every change it
+ * makes, and which `cognito:sync-tenant-groups` back-fills for users given a tenant outside the
+ * service.
  */
-describe('tenant groups in the Cognito pool (issue 12)', () => {
+describe('tenant groups in the Cognito pool', () => {
   // The suite makes the database, whose URL the CLI needs. Hooks run in the order they are
   // registered: the database is made before the app starts on it, and dropped after it closes.
   let database: TestDatabase;

@@ -3,8 +3,8 @@ import { MEMBER_ERRORS, PAGING_ERRORS, UNAUTHORIZED, USER_NOT_FOUND } from './su
 import { useOrganisationSuite } from './support/suites';
 import { TestUser } from './support/test-identity';
 
-/** Issue 12 routes 1 and 2: the members of the caller's organisation, and their roles. */
-describe('organisation members (issue 12)', () => {
+/** GET and PATCH /api/org/members: the members of the caller's organisation, and their roles. */
+describe('organisation members', () => {
   // Each test gets its own tenant, whose owner's e-mail sorts first.
   const { t, factory, org, notOrgUsers } = useOrganisationSuite({ ownerSortsFirst: true });
 

@@ -24,8 +24,8 @@ const inListOrder = (people: Shown[]) =>
       Buffer.compare(Buffer.from(a.id ?? ''), Buffer.from(b.id ?? '')),
   );
 
-/** Issue 12 route 6: the members and open invitations of the caller's organisation, in one list. */
-describe('organisation people (issue 12)', () => {
+/** GET /api/org/people: the members and open invitations of the caller's organisation, in one list. */
+describe('organisation people', () => {
   // Each test gets its own tenant, whose owner's e-mail sorts first.
   const { t, factory, org, notOrgUsers } = useOrganisationSuite({ ownerSortsFirst: true });
 

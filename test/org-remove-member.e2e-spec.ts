@@ -117,7 +117,7 @@ describe('DELETE /api/org/users/{id} (spec 4.10)', () => {
     await expectStillMember(org.owner);
   });
 
-  it('rule 2 on the stored record before rule 4: once your account is gone, even your own id is 403 (issue 9)', async () => {
+  it('rule 2 on the stored record before rule 4: once your account is gone, even your own id is 403', async () => {
     await t.identity.deleteUser(org.owner.id);
     const res = await remove(org.owner.id, org.ownerCookie);
     expect(res.status).toBe(403);

@@ -13,7 +13,7 @@ function dataOf<T>({ data, error, response }: { data?: T; error?: unknown; respo
 }
 
 /**
- * Issue 10 item 10: a portal's client, generated from the committed openapi.json by
+ * A portal's client, generated from the committed openapi.json by
  * openapi-typescript (`npm run openapi:types`, which `npm run typecheck` runs first), runs the
  * flows against the live server with openapi-fetch and no casts. `npm run typecheck` compiles this
  * file against the generated types: a document that forces a cast fails it. Every answer is also

@@ -9,9 +9,10 @@ import { createTestApp, TestApp } from './support/test-app';
 import { TEST_REDIS_URL, describeWithRedis, testRedisPrefix, deleteRedisKeys } from './support/test-redis';
 
 /**
- * Issue 5, item 8: Redis goes away under a running instance (a TCP proxy that the test controls
- * sits between the app and Redis). Invitations go on, counted in the instance's memory, and
- * answer quickly; counting returns to Redis when it is back (CONTRACT, Decisions).
+ * Redis goes away under a running instance (a TCP proxy that the test controls sits between the
+ * app and Redis). Invitations go on, counted in the instance's memory, and answer quickly;
+ * counting returns to Redis when it is back (docs/invitations.md, "The rate limit and several
+ * instances").
  */
 describeWithRedis('Redis faults (needs TEST_REDIS_URL)', () => {
   const prefix = testRedisPrefix();

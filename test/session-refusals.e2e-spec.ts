@@ -4,7 +4,7 @@ import { createTestApp, TestApp } from './support/test-app';
 import { TestUser } from './support/test-identity';
 
 /**
- * Issue 10 item 6: a 401 never says why, but the debug log does: which check failed, never the
+ * A 401 never says why, but the debug log does: which check failed, never the
  * token. The app logs to stdout; this suite captures what is written there.
  */
 describe('why a request has no session (LOG_LEVEL=debug)', () => {

@@ -4,7 +4,7 @@ import { FORBIDDEN, UNAUTHORIZED } from './support/spec-bodies';
 import { createTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { TestUser } from './support/test-identity';
 
-/** CONTRACT "Sessions" in local mode: HS256 id tokens from the session cookie, verified before use. */
+/** Sessions (docs/api.md) in local mode: HS256 id tokens from the session cookie, verified before use. */
 describe('sessions (local mode)', () => {
   let t: TestApp;
   let superAdmin: TestUser;

@@ -30,7 +30,7 @@ function startToFailure(env: Record<string, string>) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Issue 10 items 2, 3 and 5: starting, stopping and failing to start, as operators run it. */
+/** Starting, stopping and failing to start, as operators run it. */
 describe('start and stop (the built service as a process)', () => {
   let database: TestDatabase;
   const servers: ServerProcess[] = [];
@@ -98,7 +98,7 @@ describe('start and stop (the built service as a process)', () => {
     expect(server.output()).not.toMatch(/password|mailer/);
   }, 60_000);
 
-  it('an install whose build script fails says why, with the project\'s .npmrc (issue 10 item 1)', () => {
+  it('an install whose build script fails says why, with the project\'s .npmrc', () => {
     // A package whose install script fails as a native build does, installed from disk (no registry)
     // with this project's .npmrc, in an operator's shell (none of the npm_* of the `npm test` running this).
     const dir = mkdtempSync(join(tmpdir(), 'npmrc-install-'));

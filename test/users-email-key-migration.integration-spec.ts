@@ -12,7 +12,7 @@ import { undoMigrationsThrough } from './support/undo-migrations';
  * The AddUsersEmailKey migration on a real database (SQLite, and MariaDB in e2e:mariadb):
  * users written before it keep working, none is lost or merged.
  */
-describe('migration AddUsersEmailKey (issue 15)', () => {
+describe('migration AddUsersEmailKey', () => {
   let database: TestDatabase;
   let dataSource: DataSource;
 

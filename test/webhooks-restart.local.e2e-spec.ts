@@ -10,7 +10,7 @@ import { TEST_WEBHOOK_SECRET, WebhookReceiver } from './support/webhook-receiver
 const PROCESS_TEST_MS = 90_000;
 
 /**
- * Issue 14, "Webhooks": a change committed with its delivery row is delivered even when the
+ * Webhooks (docs/webhooks.md): a change committed with its delivery row is delivered even when the
  * instance stops before delivering it. Real server processes on one database (local identity
  * store: an in-process app without webhooks makes the super-admin and signs the session).
  */

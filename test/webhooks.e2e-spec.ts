@@ -14,11 +14,11 @@ import { createTestDatabase, TestDatabase } from './support/test-database';
 import { TEST_WEBHOOK_SECRET, WebhookReceiver } from './support/webhook-receiver';
 
 /**
- * Issue 14, "Webhooks": every audit event is sent, signed per Standard Webhooks, to each
+ * Every audit event is sent, signed per Standard Webhooks, to each
  * WEBHOOK_URLS receiver through the webhook outbox. A real HTTP receiver verifies every request
  * with the `standardwebhooks` library, and plays down, slow, 5xx and 410.
  */
-describe('webhooks (issue 14)', () => {
+describe('webhooks', () => {
   let receiver: WebhookReceiver;
   const apps: TestApp[] = [];
   const databases: TestDatabase[] = [];

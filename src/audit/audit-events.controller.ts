@@ -34,7 +34,7 @@ export class AdminAuditEventsController {
 
   /** Section 5: on /api/admin routes other than tenants, any failed check is 403. */
   @Get()
-  @ApiAuditEventList('Every tenant’s audit events, newest first (issue 14)')
+  @ApiAuditEventList('Every tenant’s audit events, newest first')
   @ApiErrorResponse(403, 'No session, or the caller is not a super-administrator', [FORBIDDEN_BODY])
   listAuditEvents(@Query(DtoPipe(ListAuditEventsQuery)) query: ListAuditEventsQuery) {
     return this.service.list(query, null);
@@ -47,7 +47,7 @@ export class OrgAuditEventsController {
 
   /** Session, org admin by claims then by the stored record, then the filters. */
   @Get()
-  @ApiAuditEventList('The caller’s organisation’s audit events, newest first (issue 14)')
+  @ApiAuditEventList('The caller’s organisation’s audit events, newest first')
   @ApiErrorResponse(401, 'No session', [UNAUTHORIZED_BODY])
   @ApiErrorResponse(403, 'Not an owner or admin of an organisation', [
     { error: AUDIT_MESSAGES.notOrgUser },

@@ -4,7 +4,7 @@ import { Caller } from './caller';
 
 /**
  * The spec's messages for one org route (4.9 rules 5–6, 4.10 rules 2–3). A route without
- * `notOwnerOrAdmin` is open to every role of the organisation (issue 12's member reads).
+ * `notOwnerOrAdmin` is open to every role of the organisation (the members and people lists).
  */
 export interface OrgAdminMessages {
   notOrgUser: string;

@@ -48,7 +48,7 @@ function single(cookies: Map<string, string[]>, name: string, what: string): Ses
   return { token: values[0] };
 }
 
-/** The id token of the request, read from cookies only (CONTRACT: Sessions). */
+/** The id token of the request, read from cookies only (docs/api.md, "Sessions"). */
 export function sessionTokenFromRequest(config: AppConfig, request: Request): SessionTokenLookup {
   const cookies = parseCookieHeader(request.headers.cookie ?? '');
   const own = single(cookies, config.sessionCookieName, 'session');

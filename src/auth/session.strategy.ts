@@ -39,7 +39,7 @@ function tokenFromRequest(config: AppConfig, request: Request): string | null {
 }
 
 /**
- * How id tokens are verified in each mode (CONTRACT: Sessions). `local`: HS256 with
+ * How id tokens are verified in each mode (docs/api.md, "Sessions"). `local`: HS256 with
  * AUTH_JWT_SECRET. `cognito`: RS256 against the pool's JWKS, with issuer and audience
  * (the app client) checked. Keys are cached and fetched again for an unknown `kid`, at most
  * ten fetches a minute, so that forged `kid`s cannot turn every request into a JWKS download.

@@ -166,7 +166,7 @@ async function loadConfig(): Promise<AppConfig> {
   }
 }
 
-/** Runs one CLI command (CONTRACT: Operator CLI) and returns what it prints; bad input throws CliInputError. */
+/** Runs one CLI command (README, "The operator CLI") and returns what it prints; bad input throws CliInputError. */
 export async function runCli(argv: string[]): Promise<string> {
   const [name, ...rest] = argv;
   // No command at all asks what there is, as with gh, docker or kubectl: the help, exit 0.

@@ -25,7 +25,7 @@ export class CliInputError extends Error {}
 
 const MAX_TTL_SECONDS = 30 * 24 * 3600;
 
-/** The operator CLI's commands over the `local` identity store (CONTRACT: Operator CLI). */
+/** The operator CLI's commands over the `local` identity store. */
 @Injectable()
 export class LocalUsersService {
   constructor(

@@ -1,4 +1,4 @@
-/** Spec and CONTRACT messages that several features answer with; each feature's own live beside it. */
+/** Messages that several features answer with; each feature's own live beside it. */
 export const UNAUTHORIZED = 'Unauthorized';
 export const FORBIDDEN = 'Forbidden';
 export const EMAIL_REQUIRED = 'Email is required';

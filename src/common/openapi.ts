@@ -55,6 +55,6 @@ const API_SECURITY_METADATA = 'swagger/apiSecurity';
 /** Public routes: `security: []`, so that clients send no credentials and linters know it is meant. */
 export const ApiPublic = () => SetMetadata(API_SECURITY_METADATA, []);
 
-/** Spec section 5 and CONTRACT: the bodies of a failed session or role check. */
+/** Spec sections 5 and 7: the bodies of a failed session or role check. */
 export const UNAUTHORIZED_BODY = { error: UNAUTHORIZED };
 export const FORBIDDEN_BODY = { error: FORBIDDEN };

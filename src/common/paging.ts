@@ -15,8 +15,8 @@ export const PAGING_ERRORS = {
 const MAX_CURSOR_LENGTH = 2_048;
 
 /**
- * `?limit=&cursor=` of the organisation's list routes (issue 12). Each is at most once: a
- * repeated parameter arrives as an array and fails the pattern.
+ * `?limit=&cursor=` of the organisation's list routes (paging: docs/organisation.md, "Listing
+ * members"). Each is at most once: a repeated parameter arrives as an array and fails the pattern.
  */
 export class PageQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT, type: 'integer' })

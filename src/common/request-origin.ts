@@ -26,7 +26,7 @@ function hostOf(headers: IncomingHttpHeaders): string {
 }
 
 /**
- * The request's origin, protocol + "://" + host (spec 4.9 rule 10, CONTRACT "Decisions"): anything
+ * The request's origin, protocol + "://" + host (spec 4.9 rule 10 and its note): anything
  * but http/https, and a host that is not a plain hostname[:port], count as absent, so that a
  * forged header cannot put another kind of address into an e-mail.
  */

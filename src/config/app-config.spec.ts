@@ -1,7 +1,7 @@
 import { DEFAULT_SQLITE_FILE, parseConfig } from './app-config';
 
 describe(parseConfig.name, () => {
-  it('gives the CONTRACT defaults for an empty environment', () => {
+  it('gives the documented defaults for an empty environment', () => {
     const config = parseConfig({});
     expect(config).toMatchObject({
       port: 3000,

@@ -28,7 +28,7 @@ export interface OutboxConfig {
   retryMaxMs: number;
 }
 
-/** Webhooks (issue 14): where every audit event is sent, signed per Standard Webhooks, and how. */
+/** Webhooks (docs/webhooks.md): where every audit event is sent, signed per Standard Webhooks, and how. */
 export interface WebhooksConfig {
   /** The receivers; empty when webhooks are off. */
   urls: string[];
@@ -90,7 +90,7 @@ export abstract class AppConfig {
   abstract readonly requestTimeoutMs: number;
   abstract readonly shutdown: ShutdownConfig;
   abstract readonly outbox: OutboxConfig;
-  /** Audit events older than this many days are deleted (issue 14). */
+  /** Audit events older than this many days are deleted. */
   abstract readonly auditRetentionDays: number;
   /** How long a tenant's name is reused from memory before it is read again; 0 reads it every time. */
   abstract readonly tenantNameCacheSeconds: number;

@@ -18,9 +18,9 @@ export type RequiredUpdate = Statement;
  * UPDATE runs first in the same transaction, and when it changes no row nothing is written and
  * the answer is false: of parallel calls with the same condition, exactly one goes through.
  *
- * These writes are on every invite and accept (issue 11), where the round trips to the database
- * cost more than the statements. The inserts are built from the entities' metadata, once per table
- * and column list, and everything runs on the driver itself:
+ * These writes are on every invite and accept, the paths that carry load (docs/benchmark.md), where
+ * the round trips to the database cost more than the statements. The inserts are built from the
+ * entities' metadata, once per table and column list, and everything runs on the driver itself:
  * - MySQL: the whole transaction in one round trip, `START TRANSACTION; UPDATE …; INSERT …; COMMIT`,
  *   on a connection of the MultiStatementPool. The inserts after a compare-and-set are
  *   `INSERT … SELECT … WHERE @changed = 1`, so that a lost race writes nothing.

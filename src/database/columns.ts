@@ -7,6 +7,6 @@ export const IdColumn = (length = 36) => PrimaryColumn({ type: 'varchar', length
 
 export const VarcharColumn = (length: number, options: Options = {}) => Column({ type: 'varchar', length, ...options });
 
-/** Millisecond precision on both dialects; stored in UTC (CONTRACT "Database tables"). */
+/** Millisecond precision on both dialects; stored in UTC, which operators rely on (docs/deploying.md). */
 export const TimestampColumn = (name: string, options: Omit<Options, 'name'> = {}) =>
   Column({ name, type: 'datetime', precision: 3, ...options });

@@ -9,8 +9,8 @@ export interface StatementResult {
 
 /**
  * On MySQL, a second mysql2 pool, with TypeORM's connection settings, that takes several statements
- * in one query: for the writes on the paths that carry load (issue 11), whose round trips to the
- * database cost more than the statements. TypeORM's own pool does not allow it, so that every
+ * in one query: for the writes on the paths that carry load (docs/benchmark.md), whose round trips
+ * to the database cost more than the statements. TypeORM's own pool does not allow it, so that every
  * other query keeps that protection against injected statements; here values are escaped by
  * mysql2 (TypeORM's settings, objects never expanded) and nothing is interpolated.
  * Opened on first use, closed at shutdown, after the workers (the database module is global, and

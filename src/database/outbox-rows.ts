@@ -172,8 +172,9 @@ const CLAIMABLE = `((${PENDING_DUE}) OR (${SENDING_CLAIMABLE}))`;
 /**
  * The read of `due`, for a limit: CLAIMABLE (same parameters), the longest due first. Written as two
  * index range reads, each stopped at the limit, because the OR of CLAIMABLE makes MySQL read and sort
- * every pending row: a round then cost as much as the backlog was long (issue 11). Pending rows come
- * by (status, next_attempt_at) in order; rows being sent, a few per worker, by (status, claimed_until).
+ * every pending row, so that a round would cost as much as the backlog is long (docs/benchmark.md).
+ * Pending rows come by (status, next_attempt_at) in order; rows being sent, a few per worker, by
+ * (status, claimed_until).
  */
 function dueSql(table: string, columns: string): (limit: number) => string {
   const part = (condition: string, limit: number) =>

@@ -10,8 +10,8 @@ export const REDIS_PING_TIMEOUT_MS = 1_000;
  * Readiness of Redis (REDIS_URL): a PING over a connection of its own, answered within a second.
  *
  * An unreachable Redis is reported but does not fail readiness: the invitation rate limit falls
- * back to each instance's memory (CONTRACT), so the instance still serves every request. Failing
- * readiness would take every instance out of the load balancer at once over a degraded feature.
+ * back to each instance's memory (docs/invitations.md), so the instance still serves every request.
+ * Failing readiness would take every instance out of the load balancer at once over a degraded feature.
  */
 @Injectable()
 export class RedisHealthIndicator implements OnApplicationShutdown {

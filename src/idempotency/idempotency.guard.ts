@@ -23,7 +23,7 @@ const POLL_EVERY_MS = 50;
 const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
 
 /**
- * Issue 12 item 8, on a route that lists it after its authorisation guards and before the rate
+ * Idempotency-Key, on a route that lists it after its authorisation guards and before the rate
  * limit. A request without Idempotency-Key passes untouched. With one, in this order:
  * - a key that is not 1–255 printable ASCII characters, or sent twice: 400;
  * - the key is claimed with an INSERT (caller, key): the first request does the work, and

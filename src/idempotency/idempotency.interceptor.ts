@@ -16,9 +16,9 @@ import { IdempotencyClaim, IdempotencyStore } from './idempotency.store';
 const isStored = (status: number) => status < HttpStatus.BAD_REQUEST || (status < HttpStatus.INTERNAL_SERVER_ERROR && status !== HttpStatus.TOO_MANY_REQUESTS);
 
 /**
- * Issue 12 item 8, with IdempotencyGuard: gives a replay its stored answer (and
- * `Idempotent-Replayed: true`) without running the handler; for the key's first request, stores
- * the handler's answer when the work ends, or releases the key when it failed.
+ * With IdempotencyGuard: gives a replay its stored answer (and `Idempotent-Replayed: true`) without
+ * running the handler; for the key's first request, stores the handler's answer when the work
+ * ends, or releases the key when it failed.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {

@@ -1,4 +1,4 @@
-/** Issue 12 item 8: the request header, the replay's header, and the refusals. */
+/** Idempotency-Key: the request header, the replay's header, and the refusals. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'Idempotent-Replayed';
 

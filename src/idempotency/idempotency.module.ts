@@ -4,7 +4,7 @@ import { IdempotencyGuard } from './idempotency.guard';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyStore } from './idempotency.store';
 
-/** Issue 12 item 8: Idempotency-Key on the routes that list IdempotencyGuard and carry @Idempotent(). */
+/** Idempotency-Key (docs/organisation.md) on the routes that list IdempotencyGuard and carry @Idempotent(). */
 @Module({
   providers: [IdempotencyStore, IdempotencyGuard, IdempotencyInterceptor, IdempotencyKeyPurge],
   exports: [IdempotencyStore, IdempotencyGuard, IdempotencyInterceptor],

@@ -24,7 +24,7 @@ const ApiInvitationPage = (success: string) =>
   );
 
 /**
- * Issue 13: the page at `<base>/invitations/<token>`, the link of the invitation e-mail. Outside /api.
+ * The page at `<base>/invitations/<token>`, the link of the invitation e-mail. Outside /api.
  * It reads the visitor's session, when there is one (SessionGuard never refuses).
  */
 @ApiTags('Invitation page (HTML)')

@@ -91,7 +91,7 @@ describe(InvitationsService.name, () => {
     it.each([
       ['a revoked invitation', {}],
       ['a revoked invitation past expiresAt', { expiresAt: new Date(NOW.getTime() - DAY) }],
-    ])('rule 2: %s is 404 INVALID, as an unknown token, and stays revoked (issue 12)', async (_, overrides) => {
+    ])('rule 2: %s is 404 INVALID, as an unknown token, and stays revoked', async (_, overrides) => {
       store.add({ status: 'revoked', ...overrides });
       expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({ status: 404, body: invalid });
       expect(store.rows.get(TOKEN)!.status).toBe('revoked');
@@ -193,7 +193,7 @@ describe(InvitationsService.name, () => {
       expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 404, body: refused('INVALID') });
     });
 
-    it('rule 2: a revoked invitation is 404 INVALID, as an unknown token, and is not accepted (issue 12)', async () => {
+    it('rule 2: a revoked invitation is 404 INVALID, as an unknown token, and is not accepted', async () => {
       store.add({ status: 'revoked' });
       expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 404, body: refused('INVALID') });
       expect(store.rows.get(TOKEN)!.status).toBe('revoked');

@@ -15,10 +15,10 @@ const requestIds = new AsyncLocalStorage<string>();
  * mounts the middleware before every other one, so that requests refused early (unknown Host,
  * body too large) are logged too; nestjs-pino's Logger writes through the same logger.
  *
- * Cheap on purpose (issue 11): no child logger per request (the logger's mixin adds the request
- * id from an AsyncLocalStorage), and the request line goes through a second pino logger on the
- * same destination without redaction, because it is built here from fields that hold no secret
- * (the URL is masked by loggableUrl).
+ * Cheap on purpose, since every request pays for it (docs/benchmark.md): no child logger per
+ * request (the logger's mixin adds the request id from an AsyncLocalStorage), and the request line
+ * goes through a second pino logger on the same destination without redaction, because it is built
+ * here from fields that hold no secret (the URL is masked by loggableUrl).
  */
 export class HttpLogger {
   constructor(

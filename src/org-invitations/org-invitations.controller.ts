@@ -13,7 +13,7 @@ import { ApiListInvitations, ApiOrgInvitations, ApiResendInvitation, ApiRevokeIn
 import { ORG_INVITATION_ERRORS } from './org-invitations.messages';
 import { OrgInvitationsService } from './org-invitations.service';
 
-/** Issue 12: owners and admins only (the id is the token); the session first, then the query. */
+/** Owners and admins only (the id is the token); the session first, then the query. */
 @Controller('api/org/invitations')
 @ApiOrgInvitations()
 @UseGuards(SessionGuard, OrgAdminGuard)

@@ -10,7 +10,7 @@ import { RATE_LIMITED } from '../rate-limit/rate-limit.module';
 import { ListInvitationsResponse, RevokeInvitationResponse } from './dto/org-invitation.response';
 import { ORG_INVITATION_ERRORS } from './org-invitations.messages';
 
-/** The API document's part for OrgInvitationsController (issue 12). The 500s are the handlers' @FailureResponse. */
+/** The API document's part for OrgInvitationsController. The 500s are the handlers' @FailureResponse. */
 export const ApiOrgInvitations = () =>
   applyDecorators(
     ApiTags('Organisation invitations'),

@@ -1,7 +1,7 @@
 import { NOT_ORG_USER, NOT_OWNER_OR_ADMIN_FOR_INVITATIONS } from '../common/messages';
 import { INVITATION_STATUSES } from '../database/entities/invitation.entity';
 
-/** Issue 12: the organisation's invitation routes. */
+/** The organisation's invitation routes, /api/org/invitations. */
 export const ORG_INVITATION_ERRORS = {
   notOrgUser: NOT_ORG_USER,
   notOwnerOrAdmin: NOT_OWNER_OR_ADMIN_FOR_INVITATIONS,

@@ -14,7 +14,7 @@ import { ListInvitationsResponse, RevokeInvitationResponse, toOrgInvitationRespo
 import { ORG_INVITATION_ERRORS } from './org-invitations.messages';
 
 /**
- * Issue 12 routes 3 and 4: an organisation's owners and admins list and revoke its invitations.
+ * An organisation's owners and admins list, revoke and resend its invitations.
  * The guards confirmed the caller; unexpected failures are the routes' @FailureResponse.
  */
 @Injectable()

@@ -24,7 +24,7 @@ export class OrgMembersController {
 
   /**
    * Spec 4.9: body (rules 1–3), session (4), org admin by claims then by the stored record (5–6),
-   * rate limit (7), then the service. An Idempotency-Key (issue 12) is checked between 6 and 7.
+   * rate limit (7), then the service. An Idempotency-Key (docs/organisation.md) is checked between 6 and 7.
    */
   @Post('invite')
   @ApiInviteMember()
@@ -47,7 +47,7 @@ export class OrgMembersController {
     return this.service.removeMember(caller, id);
   }
 
-  /** Issue 12 route 1: any role of the organisation; the query is checked after the session. */
+  /** Any role of the organisation; the query is checked after the session. */
   @Get('members')
   @ApiListMembers()
   @FailureResponse({ error: MEMBER_ERRORS.listFailed })
@@ -57,7 +57,7 @@ export class OrgMembersController {
     return this.service.listMembers(caller, query);
   }
 
-  /** Issue 12 route 2: owners and admins; the body is checked after the session. */
+  /** Owners and admins; the body is checked after the session. */
   @Patch('members/:id')
   @ApiChangeMemberRole()
   @FailureResponse({ error: MEMBER_ERRORS.updateFailed })

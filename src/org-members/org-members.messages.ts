@@ -10,7 +10,7 @@ export const REMOVE_MEMBER_ERRORS = {
   removeFailed: 'Failed to remove user',
 } as const;
 
-/** Issue 12: the member routes (GET /api/org/members, PATCH /api/org/members/{id}). */
+/** The member routes (GET /api/org/members, PATCH /api/org/members/{id}). */
 export const MEMBER_ERRORS = {
   notOrgUser: NOT_ORG_USER,
   notOwnerOrAdmin: 'Only owner or admin can manage members',

@@ -274,7 +274,7 @@ describe(OrgMembersService.name, () => {
     });
   });
 
-  describe('listMembers (issue 12 route 1)', () => {
+  describe('listMembers', () => {
     it('asks the store for one row more than the page and turns it into nextCursor', async () => {
       for (const id of ['c', 'a', 'b']) identity.add({ id, email: `${id}@acme.example`, tenantId: TENANT, role: 'member' });
       identity.add({ id: 'elsewhere', tenantId: 'tenant-2', role: 'owner' });
@@ -292,7 +292,7 @@ describe(OrgMembersService.name, () => {
     });
   });
 
-  describe('changeRole (issue 12 route 2)', () => {
+  describe('changeRole', () => {
     const role = (value: string) => Object.assign(new ChangeRoleDto(), { role: value });
 
     it('sets the role in the store and answers the member', async () => {

@@ -65,7 +65,7 @@ export class OrgMembersService {
     return { success: true };
   }
 
-  /** Issue 12 route 1: a page of the caller's tenant, by e-mail then id; the guards confirmed the caller. */
+  /** GET /api/org/members: a page of the caller's tenant, by e-mail then id; the guards confirmed the caller. */
   async listMembers(caller: OrgCaller, query: PageQueryDto): Promise<ListMembersResponse> {
     const request = pageRequest(query, 2);
     const after = request.after && { email: request.after[0], id: request.after[1] };
@@ -75,8 +75,8 @@ export class OrgMembersService {
   }
 
   /**
-   * Issue 12 route 2, checks in the issue's order (the role itself was checked by the body's DTO).
-   * `caller.role` is the stored one (OrgAdminGuard).
+   * PATCH /api/org/members/{id}, checks in the order of docs/organisation.md (the role itself was
+   * checked by the body's DTO). `caller.role` is the stored one (OrgAdminGuard).
    */
   async changeRole(caller: OrgCaller, id: string, dto: ChangeRoleDto): Promise<ChangeRoleResponse> {
     if (id === caller.id) throw new ApiError(HttpStatus.BAD_REQUEST, MEMBER_ERRORS.cannotChangeOwnRole);

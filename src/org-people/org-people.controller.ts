@@ -14,7 +14,7 @@ import { OrgPeopleService } from './org-people.service';
 export class OrgPeopleController {
   constructor(private readonly service: OrgPeopleService) {}
 
-  /** Issue 12 route 6: any role of the organisation; the query is checked after the session. */
+  /** Any role of the organisation; the query is checked after the session. */
   @Get()
   @ApiListPeople()
   @FailureResponse({ error: PEOPLE_ERRORS.listFailed })

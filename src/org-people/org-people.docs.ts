@@ -5,7 +5,7 @@ import { ApiPagingErrors } from '../common/paging';
 import { ListPeopleResponse } from './dto/person.response';
 import { PEOPLE_ERRORS } from './org-people.messages';
 
-/** The API document's part for OrgPeopleController (issue 12 route 6); the 500 is the handler's @FailureResponse. */
+/** The API document's part for OrgPeopleController; the 500 is the handler's @FailureResponse. */
 export const ApiOrgPeople = () =>
   applyDecorators(ApiTags('Organisation members'), ApiSession(), ApiErrorResponse(401, 'No session', [UNAUTHORIZED_BODY]));
 

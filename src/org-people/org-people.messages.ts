@@ -1,6 +1,6 @@
 import { NOT_ORG_USER } from '../common/messages';
 
-/** Issue 12 route 6: GET /api/org/people. */
+/** GET /api/org/people. */
 export const PEOPLE_ERRORS = {
   notOrgUser: NOT_ORG_USER,
   listFailed: 'Failed to list people',

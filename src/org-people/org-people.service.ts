@@ -20,7 +20,7 @@ import {
 } from './people-page';
 
 /**
- * Issue 12 route 6: the caller's organisation, its members and open invitations in one list (see
+ * GET /api/org/people: the caller's organisation, its members and open invitations in one list (see
  * people-page). The guards confirmed the caller; unexpected failures are the route's @FailureResponse.
  */
 @Injectable()

@@ -6,11 +6,11 @@ import { IdentityUser, MemberKey } from '../identity/identity-store';
 import { effectiveStatus } from '../invitations/invitation';
 
 /**
- * GET /api/org/people (issue 12 route 6): members (from the identity store) and open invitations
- * (from the database) in one list, paged by one keyset over both. The list's key is
- * [e-mail, kind, id] in compareKeys order (code points), the order that both sources read from
- * their indexes, so that the first `limit + 1` rows of each after a cursor, merged, are the
- * first `limit + 1` rows of the list after it.
+ * GET /api/org/people: members (from the identity store) and open invitations (from the database)
+ * in one list, paged by one keyset over both. The list's key is [e-mail, kind, id] in compareKeys
+ * order (code points), the order that both sources read from their indexes, so that the first
+ * `limit + 1` rows of each after a cursor, merged, are the first `limit + 1` rows of the list
+ * after it.
  */
 
 /** In list order: for one e-mail, its invitations come before its member. */

@@ -6,7 +6,7 @@ import { FailureResponse } from '../common/failure-response';
 import { ApiInviteQuota, INVITE_QUOTA_ERRORS } from './invite-quota.docs';
 import { InviteQuota } from './invite-quota';
 
-/** Issue 12 item 7: owners and admins, as the invite and the resend whose quota it is. */
+/** Owners and admins, as the invite and the resend whose quota it is. */
 @Controller('api/org/invite/quota')
 export class InviteQuotaController {
   constructor(private readonly quota: InviteQuota) {}

@@ -7,8 +7,8 @@ import { InviteQuotaResponse } from './dto/invite-quota.response';
 import { RATE_LIMIT_HEADERS } from './invite-throttler.guard';
 
 /**
- * Issue 12's shared rules: the organisation check of spec 4.10, then owner or admin. The quota is
- * the invitations' (the invite and the resend spend it): the invitation routes' message.
+ * The organisation routes' shared rules: the organisation check of spec 4.10, then owner or admin.
+ * The quota is the invitations' (the invite and the resend spend it): the invitation routes' message.
  */
 export const INVITE_QUOTA_ERRORS = {
   notOrgUser: NOT_ORG_USER,

@@ -8,8 +8,9 @@ import { INVITE_THROTTLER, inviteLimitKey } from './invite-throttler.guard';
 import { InviteLimitStorage } from './invite-limit-storage';
 
 /**
- * Issue 12 item 7: the caller's invitation quota, read from the counter that InviteThrottlerGuard
- * spends (Redis when configured, so every instance answers alike) without counting anything.
+ * The caller's invitation quota (docs/organisation.md, "Quota"), read from the counter that
+ * InviteThrottlerGuard spends (Redis when configured, so every instance answers alike) without
+ * counting anything.
  */
 @Injectable()
 export class InviteQuota {

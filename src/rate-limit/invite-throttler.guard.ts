@@ -23,7 +23,7 @@ export const RATE_LIMIT_HEADERS = { limit: 'RateLimit-Limit', remaining: 'RateLi
  * Spec 4.9 rule 7 and section 8: invitations are counted per caller user id, not per address.
  * Listed after OrgAdminGuard, so only authorised requests are counted, each one whatever its
  * outcome; the duplicate check comes later, in the service. Every route that sends an invitation
- * (the invite, and issue 12's resend) spends from the same counter.
+ * (the invite, and the resend) spends from the same counter.
  *
  * Every answer that reaches it carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset;
  * a 429 adds Retry-After, and its Reset is the Retry-After. These replace the framework's

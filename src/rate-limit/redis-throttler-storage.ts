@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { InviteLimitState, InviteLimitStorage, ThrottlerStorageRecord } from './invite-limit-storage';
 import { MemoryThrottlerStorage } from './memory-throttler-storage';
 
-/** How long a request may wait on Redis before this instance counts in its own memory (CONTRACT, Decisions). */
+/** How long a request may wait on Redis before this instance counts in its own memory (spec section 8's note). */
 export const REDIS_WAIT_MS = 1_000;
 
 /**

@@ -71,7 +71,7 @@ async function startOnce(place?: EmulatorPlace): Promise<CognitoEmulator & { log
     JSON.stringify({
       // The emulator's default makes the e-mail the username; our pools keep Username and email apart.
       UserPoolDefaults: { UsernameAttributes: [] },
-      // The issuer of its tokens is `<IssuerDomain>/<pool id>`: the same as COGNITO_ENDPOINT's, as the contract expects.
+      // The issuer of its tokens is `<IssuerDomain>/<pool id>`, as cognitoIssuer expects.
       TokenConfig: { IssuerDomain: endpoint },
     }),
   );

@@ -1,4 +1,4 @@
-/** What the invitation page says in each state (issue 13), for the HTTP and the browser suites. */
+/** What the invitation page says in each state, for the HTTP and the browser suites. */
 export const PAGE_TEXT = {
   invited: (tenantName: string) => `You are invited to join ${tenantName}`,
   acceptButton: 'Accept invitation',

@@ -1,4 +1,4 @@
-/** The spec's expected bodies, in one place (SPEC sections 4, 5 and 7; CONTRACT error bodies). */
+/** The spec's expected bodies, in one place (spec sections 4, 5 and 7, and the README's Errors). */
 export const UNAUTHORIZED = { error: 'Unauthorized' };
 export const FORBIDDEN = { error: 'Forbidden' };
 
@@ -50,7 +50,7 @@ export const REMOVE_MEMBER_ERRORS = {
   removeFailed: { error: 'Failed to remove user' },
 };
 
-/** Issue 12: the member routes and the paging of every list. */
+/** The member routes and the paging of every list. */
 export const MEMBER_ERRORS = {
   notOrgUser: { error: 'Only organisation users can access this' },
   notOwnerOrAdmin: { error: 'Only owner or admin can manage members' },

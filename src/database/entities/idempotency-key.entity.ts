@@ -2,8 +2,8 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { TimestampColumn, VarcharColumn } from '../columns';
 
 /**
- * One Idempotency-Key of one caller (issue 12 item 8): claimed by the first request before it
- * does its work, then holding that request's answer for replays, for 24 hours.
+ * One Idempotency-Key of one caller (docs/organisation.md, "Safe retries"): claimed by the first
+ * request before it does its work, then holding that request's answer for replays, for 24 hours.
  */
 @Entity({ name: 'idempotency_keys' })
 export class IdempotencyKeyEntity {

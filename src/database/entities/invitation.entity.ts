@@ -1,7 +1,7 @@
 import { Entity } from 'typeorm';
 import { IdColumn, VarcharColumn, TimestampColumn } from '../columns';
 
-/** Spec section 2's statuses, and `revoked` (issue 12): an invitation withdrawn by its organisation. */
+/** Spec section 2's statuses, and `revoked`: an invitation withdrawn by its organisation (docs/organisation.md). */
 export const INVITATION_STATUSES = ['pending', 'accepted', 'expired', 'revoked'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 export const INVITATION_ROLES = ['admin', 'member'] as const;

@@ -1,7 +1,7 @@
 import { CognitoConfig } from '../../config/app-config';
 
 /**
- * Where the pool's id tokens come from (CONTRACT: Configuration). With COGNITO_ENDPOINT set
+ * Where the pool's id tokens come from. With COGNITO_ENDPOINT set
  * (an emulator such as cognito-local), issuer and keys live under that endpoint.
  */
 export function cognitoIssuer(cognito: CognitoConfig): string {

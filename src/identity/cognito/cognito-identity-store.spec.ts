@@ -391,7 +391,7 @@ describe(CognitoIdentityStore.name, () => {
     });
   });
 
-  describe('tenant groups (issue 12): what cognito-local cannot show', () => {
+  describe('tenant groups: what cognito-local cannot show', () => {
     const member = (username: string, tenantId: string, role = 'member') =>
       poolUser(username, { 'custom:tenant_id': tenantId, 'custom:role': role });
     const notFound = () => new ResourceNotFoundException({ message: 'Group not found', ...metadata });

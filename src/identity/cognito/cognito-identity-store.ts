@@ -32,7 +32,7 @@ import {
   UserPage,
 } from '../identity-store';
 
-/** The pool attributes of the user record (CONTRACT: Cognito user pool). */
+/** The pool attributes of the user record (docs/cognito.md, "The user pool"). */
 export const COGNITO_ATTRIBUTES = {
   email: 'email',
   platformRole: 'custom:platform_role',
@@ -65,7 +65,7 @@ function attributeValue(attributes: AttributeType[] | undefined, name: string): 
 export function toIdentityUser(username: string, attributes: AttributeType[] | undefined): IdentityUser {
   return {
     id: username,
-    // Stored lower-cased by contract; lower-cased on read as well, so that a mixed-case
+    // Stored lower-cased (docs/cognito.md); lower-cased on read as well, so that a mixed-case
     // address already in the pool still compares equal to the one the API was given.
     email: (attributeValue(attributes, COGNITO_ATTRIBUTES.email) ?? '').toLowerCase(),
     platformRole: attributeValue(attributes, COGNITO_ATTRIBUTES.platformRole),
@@ -142,8 +142,8 @@ export function decodePageToken(token: string): PageCursor {
 }
 
 /**
- * Users in an Amazon Cognito user pool (IDENTITY_STORE=cognito). Mapping per CONTRACT: id is the
- * pool's Username, the rest are the `email` and `custom:*` attributes.
+ * Users in an Amazon Cognito user pool (IDENTITY_STORE=cognito). Mapping (docs/cognito.md): id is
+ * the pool's Username, the rest are the `email` and `custom:*` attributes.
  *
  * Super-admins: `custom:platform_role` is the source of truth (it authorizes, and spec 4.6 rule 4
  * reads it); the COGNITO_SUPER_ADMIN_GROUP group is the index that lists them, since Cognito

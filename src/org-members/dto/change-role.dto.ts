@@ -3,7 +3,7 @@ import { IsIn } from 'class-validator';
 import { TENANT_ROLES } from '../../identity/identity-store';
 import { MEMBER_ERRORS } from '../org-members.messages';
 
-/** PATCH /api/org/members/{id} (issue 12). */
+/** The body of PATCH /api/org/members/{id}. */
 export class ChangeRoleDto {
   @ApiProperty({ enum: TENANT_ROLES })
   @IsIn(TENANT_ROLES, { message: MEMBER_ERRORS.invalidRole })
