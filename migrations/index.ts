@@ -5,6 +5,7 @@ import { CreateAuditEvents1764200000000 } from './1764200000000-CreateAuditEvent
 import { CreateIdempotencyKeys1764300000000 } from './1764300000000-CreateIdempotencyKeys';
 import { CreateWebhookDeliveries1764400000000 } from './1764400000000-CreateWebhookDeliveries';
 import { OrderEmailsByCodePoint1764500000000 } from './1764500000000-OrderEmailsByCodePoint';
+import { AddTenantLifecycle1764650000000 } from './1764650000000-AddTenantLifecycle';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   CreateIdempotencyKeys1764300000000,
   CreateWebhookDeliveries1764400000000,
   OrderEmailsByCodePoint1764500000000,
+  AddTenantLifecycle1764650000000,
 ];

@@ -7,6 +7,7 @@ import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { TenantEntity } from '../database/entities';
+import { TenantStatus } from '../database/entities/tenant.entity';
 import { isoTimestamp, PreparedStatements, Row } from '../database/prepared-statements';
 import { TENANT_ERRORS } from './admin-tenants.messages';
 import { CreateTenantDto } from './dto/create-tenant.dto';
@@ -14,8 +15,14 @@ import { TenantResponse, toTenantResponse } from './dto/tenant.response';
 
 export const TENANT_INITIAL_STATUS = 'pending_owner';
 
-/** Every tenant, oldest first: the whole table, read without entities (10,000 tenants are one answer). */
-const SELECT_ALL_TENANTS = 'SELECT id, name, type, status, created_at FROM tenants ORDER BY created_at, id';
+/**
+ * The tenants of the list, oldest first, read without entities (10,000 tenants are one answer):
+ * every one but the deleted ones (kept for the audit trail), or those with the statuses asked for.
+ */
+const SELECT_TENANTS = 'SELECT id, name, type, status, created_at FROM tenants';
+const SELECT_LISTED_TENANTS = `${SELECT_TENANTS} WHERE status <> 'deleted' ORDER BY created_at, id`;
+const selectTenantsWithStatus = (count: number) =>
+  `${SELECT_TENANTS} WHERE status IN (${Array(count).fill('?').join(', ')}) ORDER BY created_at, id`;
 
 /** Spec 4.3 and 4.4; other failures are the routes' @FailureResponse. */
 @Injectable()
@@ -33,10 +40,10 @@ export class AdminTenantsService {
   }
 
   /** Spec 4.3: a failure when fetching has a message of its own. */
-  async list(): Promise<{ tenants: TenantResponse[] }> {
+  async list(statuses?: TenantStatus[]): Promise<{ tenants: TenantResponse[] }> {
     let rows: Row[];
     try {
-      rows = await this.statements.manyRows(SELECT_ALL_TENANTS);
+      rows = statuses ? await this.statements.manyRows(selectTenantsWithStatus(statuses.length), statuses) : await this.statements.manyRows(SELECT_LISTED_TENANTS);
     } catch (error) {
       throw new ApiError(HttpStatus.INTERNAL_SERVER_ERROR, TENANT_ERRORS.fetchFailed, error);
     }

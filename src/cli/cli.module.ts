@@ -7,6 +7,7 @@ import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { InvitationEntity, TenantEntity, UserEntity } from '../database/entities';
 import { IdentityModule } from '../identity/identity.module';
+import { MetricsModule } from '../metrics/metrics.module';
 import { DevSeedService } from './dev-seed.service';
 import { LocalUsersService } from './local-users.service';
 import { TenantRecordsService } from './tenant-records.service';
@@ -18,6 +19,8 @@ import { TenantRecordsService } from './tenant-records.service';
     DatabaseModule,
     IdentityModule,
     AuthModule,
+    // The tenant lifecycle reaches the invitations' module (a rename drops a cached name), whose service counts in Metrics.
+    MetricsModule,
     AdminTenantsModule,
     TypeOrmModule.forFeature([UserEntity, TenantEntity, InvitationEntity]),
   ],

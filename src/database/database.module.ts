@@ -6,6 +6,7 @@ import { describeDatabase } from '../config/config-summary';
 import { AtomicWriter } from './atomic-writer';
 import { dataSourceOptions } from './data-source-options';
 import { MultiStatementPool } from './multi-statement-pool';
+import { TenantStatusReader } from './tenant-status-reader';
 
 /** The database could not be opened (or migrated) at start-up: main.ts prints it as one line. */
 export class DatabaseStartupError extends Error {
@@ -19,7 +20,10 @@ export class DatabaseStartupError extends Error {
   }
 }
 
-/** The database for the whole app: TypeORM's DataSource (global of its own), the MultiStatementPool and the AtomicWriter. */
+/**
+ * The database for the whole app: TypeORM's DataSource (global of its own), the MultiStatementPool,
+ * the AtomicWriter, and the TenantStatusReader that every feature of a tenant's people checks.
+ */
 @Global()
 @Module({
   imports: [
@@ -40,8 +44,8 @@ export class DatabaseStartupError extends Error {
       },
     }),
   ],
-  providers: [MultiStatementPool, AtomicWriter],
-  exports: [MultiStatementPool, AtomicWriter],
+  providers: [MultiStatementPool, AtomicWriter, TenantStatusReader],
+  exports: [MultiStatementPool, AtomicWriter, TenantStatusReader],
 })
 export class DatabaseModule {}
 

@@ -4,6 +4,10 @@ import { IdColumn, VarcharColumn, TimestampColumn } from '../columns';
 export const TENANT_TYPES = ['personal', 'organisation', 'charity', 'business', 'nonprofit'] as const;
 export type TenantType = (typeof TENANT_TYPES)[number];
 
+/** Spec section 2's initial status, then the lifecycle's (docs/tenant-lifecycle.md). */
+export const TENANT_STATUSES = ['pending_owner', 'active', 'suspended', 'deleted'] as const;
+export type TenantStatus = (typeof TENANT_STATUSES)[number];
+
 @Entity({ name: 'tenants' })
 export class TenantEntity {
   @IdColumn()
@@ -20,4 +24,12 @@ export class TenantEntity {
 
   @TimestampColumn('created_at')
   createdAt: Date;
+
+  /** While suspended: the status that reactivation gives back. */
+  @VarcharColumn(32, { name: 'status_before_suspension', nullable: true })
+  statusBeforeSuspension?: string | null;
+
+  /** When a deletion finished; null while one is under way (status `deleted`) and on every other tenant. */
+  @TimestampColumn('deleted_at', { nullable: true })
+  deletedAt?: Date | null;
 }

@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { NewAuditEvent } from '../audit/audit-event';
+import { AuditRecorder } from '../audit/audit-recorder';
+import { TenantEntity } from '../database/entities';
+import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
+import { OPEN_STATUSES } from '../invitations/invitations.store';
+
+/** The status that reactivation gives back to a tenant suspended without one on record (by hand, in the database). */
+export const STATUS_AFTER_SUSPENSION_FALLBACK = 'active';
+
+const OPEN = OPEN_STATUSES.map((status) => `'${status}'`).join(', ');
+const SELECT_TENANT = 'SELECT id, name, type, status, created_at, status_before_suspension, deleted_at FROM tenants WHERE id = ?';
+/** Read from the (tenant_id, status, expires_at) index alone. */
+const COUNT_PENDING_INVITATIONS = "SELECT COUNT(*) AS pending FROM tenant_invitations WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?";
+
+/** The compare-and-sets of the lifecycle, each written with its audit event (AuditRecorder). */
+const UPDATE_UNLESS_DELETED = "UPDATE tenants SET name = ?, type = ? WHERE id = ? AND status <> 'deleted'";
+// MySQL assigns left to right, each assignment seeing the ones before it; SQLite assigns from the
+// row as it was. In this order both keep the status before changing it.
+const SUSPEND_IF_STATUS = "UPDATE tenants SET status_before_suspension = status, status = 'suspended' WHERE id = ? AND status = ?";
+const REACTIVATE_IF_SUSPENDED =
+  `UPDATE tenants SET status = COALESCE(status_before_suspension, '${STATUS_AFTER_SUSPENSION_FALLBACK}'), ` +
+  "status_before_suspension = NULL WHERE id = ? AND status = 'suspended'";
+const BEGIN_DELETION = "UPDATE tenants SET status = 'deleted', status_before_suspension = NULL WHERE id = ? AND status <> 'deleted'";
+const FINISH_DELETION = "UPDATE tenants SET deleted_at = ? WHERE id = ? AND status = 'deleted' AND deleted_at IS NULL";
+
+/** The e-mails that the outbox held back during the suspension (InvitationOutboxWorker), due again at once. */
+const RELEASE_HELD_EMAILS =
+  'UPDATE invitation_email_outbox SET next_attempt_at = ? ' +
+  `WHERE status = 'pending' AND invitation_id IN (SELECT id FROM tenant_invitations WHERE tenant_id = ? AND status IN (${OPEN}))`;
+
+/** A batch of a tenant's open invitations, by the (tenant_id, status, expires_at) index; the limit is ours, written in. */
+const selectOpenInvitationIds = (limit: number) =>
+  `SELECT id FROM tenant_invitations WHERE tenant_id = ? AND status IN (${OPEN}) LIMIT ${Math.trunc(limit)}`;
+const revokeInvitations = (count: number) =>
+  `UPDATE tenant_invitations SET status = 'revoked' WHERE status IN (${OPEN}) AND id IN (${Array(count).fill('?').join(', ')})`;
+
+const toTenant = (row: Row): TenantEntity => ({
+  id: row.id as string,
+  name: row.name as string | null,
+  type: row.type as string,
+  status: row.status as string,
+  createdAt: timestamp(row.created_at),
+  statusBeforeSuspension: row.status_before_suspension as string | null,
+  deletedAt: row.deleted_at === null ? null : timestamp(row.deleted_at),
+});
+
+/**
+ * The tenants rows of the lifecycle (docs/tenant-lifecycle.md): each change is a compare-and-set
+ * on the state it was decided on, written with its audit event, so that of two operators acting
+ * at once exactly one changes the tenant. Parameterised statements only.
+ */
+@Injectable()
+export class TenantsRepository {
+  private readonly statements: PreparedStatements;
+
+  constructor(
+    dataSource: DataSource,
+    private readonly audit: AuditRecorder,
+  ) {
+    this.statements = new PreparedStatements(dataSource);
+  }
+
+  /** The tenant whose id is exactly `id`, or null. */
+  async find(id: string): Promise<TenantEntity | null> {
+    const row = await this.statements.first(SELECT_TENANT, [id]);
+    // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
+    return row?.id === id ? toTenant(row) : null;
+  }
+
+  /** Invitations still pending at `now` (a pending one past its expiry is expired). */
+  async countPendingInvitations(tenantId: string, now: Date): Promise<number> {
+    const row = await this.statements.first(COUNT_PENDING_INVITATIONS, [tenantId, sqlTimestamp(now)]);
+    return Number(row?.pending ?? 0);
+  }
+
+  /** Writes `tenant`'s name and type unless it has been deleted meanwhile; false when it has (or is gone). */
+  async update(tenant: TenantEntity, event: NewAuditEvent): Promise<boolean> {
+    return this.audit.record(event, [], [UPDATE_UNLESS_DELETED, [tenant.name, tenant.type, tenant.id]]);
+  }
+
+  /** Suspends the tenant if its status is still `tenant.status`, which reactivation gives back. */
+  async suspend(tenant: TenantEntity, event: NewAuditEvent): Promise<boolean> {
+    return this.audit.record(event, [], [SUSPEND_IF_STATUS, [tenant.id, tenant.status]]);
+  }
+
+  /** Gives a suspended tenant back its status from before the suspension. */
+  async reactivate(tenantId: string, event: NewAuditEvent): Promise<boolean> {
+    return this.audit.record(event, [], [REACTIVATE_IF_SUSPENDED, [tenantId]]);
+  }
+
+  /**
+   * Makes the tenant's pending e-mails due at `now`: those that the outbox held back while the
+   * tenant was suspended go out at its next round rather than at their next check.
+   */
+  async releaseHeldEmails(tenantId: string, now: Date): Promise<void> {
+    await this.statements.changes(RELEASE_HELD_EMAILS, [sqlTimestamp(now), tenantId]);
+  }
+
+  /**
+   * The first step of a deletion: status `deleted`, which shuts the tenant's people out at once,
+   * with no `deleted_at` yet. False when the tenant was already deleted (or is gone).
+   */
+  async beginDeletion(tenantId: string): Promise<boolean> {
+    return (await this.statements.changes(BEGIN_DELETION, [tenantId])) === 1;
+  }
+
+  /** Revokes up to `limit` of the tenant's open invitations in one statement; how many. */
+  async revokeOpenInvitations(tenantId: string, limit: number): Promise<number> {
+    const ids = (await this.statements.rows(selectOpenInvitationIds(limit), [tenantId])).map((row) => row.id);
+    if (!ids.length) return 0;
+    return this.statements.changes(revokeInvitations(ids.length), ids);
+  }
+
+  /** The last step of a deletion, with its event: false when another request finished it first. */
+  async finishDeletion(tenantId: string, now: Date, event: NewAuditEvent): Promise<boolean> {
+    return this.audit.record(event, [], [FINISH_DELETION, [sqlTimestamp(now), tenantId]]);
+  }
+}
