@@ -1,5 +1,6 @@
 import { HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { messageOf } from '../common/api-error';
+import { TenantStatusReader } from '../database/tenant-status-reader';
 import { InvitationsService } from '../invitations/invitations.service';
 import { InvitationsStore, tenantDisplayName } from '../invitations/invitations.store';
 import { InvitationPage, InvitationPageView } from './invitation-page.view';
@@ -9,6 +10,7 @@ const REFUSALS = new Map<unknown, InvitationPageView>([
   ['ALREADY_USED', { kind: 'already-used' }],
   ['EXPIRED', { kind: 'expired' }],
   ['INVALID', { kind: 'invalid' }],
+  ['ORGANISATION_SUSPENDED', { kind: 'suspended' }],
 ]);
 
 /**
@@ -22,12 +24,18 @@ export class InvitationPageService {
   constructor(
     private readonly invitations: InvitationsService,
     private readonly store: InvitationsStore,
+    private readonly tenants: TenantStatusReader,
   ) {}
 
-  /** Spec 4.1: a pending invitation past expiresAt is stored expired. Opening the page never accepts. */
+  /**
+   * Spec 4.1: a pending invitation past expiresAt is stored expired. Opening the page never accepts.
+   * A valid invitation of a suspended tenant is shown as such, without the Accept button (the
+   * accept would be refused): the status stays the API's, 200.
+   */
   async show(token: string): Promise<InvitationPage> {
     try {
       const invitation = await this.invitations.validate(token);
+      if ((await this.tenants.statusOf(invitation.tenantId)) === 'suspended') return { status: HttpStatus.OK, view: { kind: 'suspended' } };
       return {
         status: HttpStatus.OK,
         view: {
