@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AuditEvent, toAuditEvent } from '../src/audit/audit-event';
 import { AuditEventEntity, InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../src/database/entities';
+import { TenantsRepository } from '../src/admin-tenants/tenants.repository';
 import { newOutboxRow } from '../src/mail/outbox/invitation-outbox';
 import { eventually } from './support/eventually';
 import { factories, sessionCookie } from './support/factories';
@@ -75,7 +76,8 @@ describe('the tenant lifecycle', () => {
     delete: (id: string, cookie = rootCookie) => t.http.delete(`/api/admin/tenants/${id}`).set('Cookie', cookie),
     list: (query: Record<string, string | string[]> = {}, cookie = rootCookie) => t.http.get('/api/admin/tenants').query(query).set('Cookie', cookie),
   };
-  const tenantRow = (id: string) => t.dataSource.getRepository(TenantEntity).findOneByOrFail({ id });
+  /** The tenant's row, the lifecycle's columns included. */
+  const tenantRow = (id: string) => t.app.get(TenantsRepository).find(id);
   const invitationRow = (id: string) => t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id });
   const eventsOf = async (tenantId: string): Promise<AuditEvent[]> =>
     (await t.dataSource.getRepository(AuditEventEntity).find({ where: { tenantId }, order: { occurredAt: 'ASC' } })).map(toAuditEvent);
@@ -85,7 +87,7 @@ describe('the tenant lifecycle', () => {
   /** What a refusal must leave as it was: the tenant's row, its members, its invitations and its events. */
   async function state(tenantId: string) {
     return {
-      tenant: await t.dataSource.getRepository(TenantEntity).findOneBy({ id: tenantId }),
+      tenant: await tenantRow(tenantId),
       members: await t.identity.listTenantMembers(tenantId, undefined, 100),
       invitations: await t.dataSource.getRepository(InvitationEntity).find({ where: { tenantId }, order: { id: 'ASC' } }),
       events: await eventsOf(tenantId),

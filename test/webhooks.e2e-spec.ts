@@ -116,6 +116,11 @@ describe('webhooks (issue 14)', () => {
       expect((await t.http.post('/api/admin/super-admins').set('Cookie', rootCookie).send({ email: granted.email })).status).toBe(200); // super_admin.granted
       const deleted = await factory.member(tenant.id, { role: 'member' });
       expect((await t.http.delete(`/api/admin/users/${deleted.id}`).set('Cookie', rootCookie)).status).toBe(200); // user.deleted
+      const lifecycle = `/api/admin/tenants/${(await factory.tenant({ status: 'active' })).id}`;
+      expect((await t.http.patch(lifecycle).set('Cookie', rootCookie).send({ name: 'Initech' })).status).toBe(200); // tenant.updated
+      expect((await t.http.post(`${lifecycle}/suspend`).set('Cookie', rootCookie)).status).toBe(200); // tenant.suspended
+      expect((await t.http.post(`${lifecycle}/reactivate`).set('Cookie', rootCookie)).status).toBe(200); // tenant.reactivated
+      expect((await t.http.delete(lifecycle).set('Cookie', rootCookie)).status).toBe(200); // tenant.deleted
 
       const events = (await t.dataSource.getRepository(AuditEventEntity).find()).map(toAuditEvent);
       expect(events.map((event) => event.type).sort()).toEqual(

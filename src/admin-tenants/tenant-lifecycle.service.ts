@@ -2,7 +2,6 @@ import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { AuditActor, auditEvents, TenantChanges } from '../audit/audit-event';
 import { ApiError, messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
-import { TenantEntity } from '../database/entities';
 import { IdentityStore } from '../identity/identity-store';
 import { InvitationsStore } from '../invitations/invitations.store';
 import { SuspendTenantDto } from './dto/suspend-tenant.dto';
@@ -10,13 +9,13 @@ import { ChangedTenantResponse, TenantDetailsResponse } from './dto/tenant-detai
 import { toTenantResponse } from './dto/tenant.response';
 import { UpdateTenantDto } from './dto/update-tenant.dto';
 import { TENANT_LIFECYCLE_ERRORS } from './tenant-lifecycle.messages';
-import { STATUS_AFTER_SUSPENSION_FALLBACK, TenantsRepository } from './tenants.repository';
+import { STATUS_AFTER_SUSPENSION_FALLBACK, TenantRecord, TenantsRepository } from './tenants.repository';
 
 /** Members detached, and invitations revoked, per statement of a deletion: short transactions, whatever the tenant's size. */
 export const DELETION_BATCH_SIZE = 500;
 
 /** Why the tenant, as it is, refuses the change: a 409 message, or null when it can be made. */
-type Refusal = (tenant: TenantEntity) => string | null;
+type Refusal = (tenant: TenantRecord) => string | null;
 
 const refuseDeleted: Refusal = (tenant) => (tenant.status === 'deleted' ? TENANT_LIFECYCLE_ERRORS.deleted : null);
 const refuseSuspension: Refusal = (tenant) =>
@@ -25,7 +24,7 @@ const refuseReactivation: Refusal = (tenant) =>
   refuseDeleted(tenant) ?? (tenant.status !== 'suspended' ? TENANT_LIFECYCLE_ERRORS.notSuspended : null);
 
 /** The fields whose value the update changes, before and after. */
-function changesOf(before: TenantEntity, after: TenantEntity): TenantChanges {
+function changesOf(before: TenantRecord, after: TenantRecord): TenantChanges {
   const changes: TenantChanges = {};
   for (const field of ['name', 'type'] as const) {
     if (before[field] !== after[field]) changes[field] = { before: before[field], after: after[field] };
@@ -120,7 +119,7 @@ export class TenantLifecycleService {
     return { success: true };
   }
 
-  private async existing(id: string): Promise<TenantEntity> {
+  private async existing(id: string): Promise<TenantRecord> {
     const tenant = await this.tenants.find(id);
     if (!tenant) throw new ApiError(HttpStatus.NOT_FOUND, TENANT_LIFECYCLE_ERRORS.notFound);
     return tenant;
@@ -131,7 +130,7 @@ export class TenantLifecycleService {
    * answers false when it changed nothing). When another request changed the tenant in between,
    * the answer is the refusal of its state now.
    */
-  private async transition<T>(id: string, refusal: Refusal, write: (tenant: TenantEntity) => Promise<T | false>): Promise<T> {
+  private async transition<T>(id: string, refusal: Refusal, write: (tenant: TenantRecord) => Promise<T | false>): Promise<T> {
     const tenant = await this.existing(id);
     refuseIf(refusal(tenant));
     const written = await write(tenant);

@@ -36,7 +36,18 @@ const selectOpenInvitationIds = (limit: number) =>
 const revokeInvitations = (count: number) =>
   `UPDATE tenant_invitations SET status = 'revoked' WHERE status IN (${OPEN}) AND id IN (${Array(count).fill('?').join(', ')})`;
 
-const toTenant = (row: Row): TenantEntity => ({
+/**
+ * A tenant with the lifecycle's own columns (migration AddTenantLifecycle). The entity leaves them
+ * out: everything else reads the contract's columns, and only this repository needs these.
+ */
+export interface TenantRecord extends TenantEntity {
+  /** While suspended: the status that reactivation gives back. */
+  statusBeforeSuspension: string | null;
+  /** When a deletion finished; null while one is under way (status `deleted`) and on every other tenant. */
+  deletedAt: Date | null;
+}
+
+const toTenant = (row: Row): TenantRecord => ({
   id: row.id as string,
   name: row.name as string | null,
   type: row.type as string,
@@ -63,7 +74,7 @@ export class TenantsRepository {
   }
 
   /** The tenant whose id is exactly `id`, or null. */
-  async find(id: string): Promise<TenantEntity | null> {
+  async find(id: string): Promise<TenantRecord | null> {
     const row = await this.statements.first(SELECT_TENANT, [id]);
     // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
     return row?.id === id ? toTenant(row) : null;

@@ -24,12 +24,4 @@ export class TenantEntity {
 
   @TimestampColumn('created_at')
   createdAt: Date;
-
-  /** While suspended: the status that reactivation gives back. */
-  @VarcharColumn(32, { name: 'status_before_suspension', nullable: true })
-  statusBeforeSuspension?: string | null;
-
-  /** When a deletion finished; null while one is under way (status `deleted`) and on every other tenant. */
-  @TimestampColumn('deleted_at', { nullable: true })
-  deletedAt?: Date | null;
 }
