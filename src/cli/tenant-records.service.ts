@@ -3,7 +3,9 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AdminTenantsService } from '../admin-tenants/admin-tenants.service';
 import { CreateTenantDto } from '../admin-tenants/dto/create-tenant.dto';
+import { SuspendTenantDto } from '../admin-tenants/dto/suspend-tenant.dto';
 import { TenantResponse } from '../admin-tenants/dto/tenant.response';
+import { TenantLifecycleService } from '../admin-tenants/tenant-lifecycle.service';
 import { Clock } from '../common/clock';
 import { validateBody } from '../common/validate-body';
 import { InvitationEntity } from '../database/entities';
@@ -21,6 +23,18 @@ export interface InvitationRecord {
   createdAt: string;
 }
 
+/** The API's refusals (4xx) are bad input on the command line, with the API's message. */
+async function refusedAsInput<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof HttpException && error.getStatus() < 500) {
+      throw new CliInputError((error.getResponse() as { error: string }).error);
+    }
+    throw error;
+  }
+}
+
 const toInvitationRecord = (invitation: InvitationEntity): InvitationRecord => ({
   ...invitation,
   expiresAt: invitation.expiresAt.toISOString(),
@@ -32,20 +46,32 @@ const toInvitationRecord = (invitation: InvitationEntity): InvitationRecord => (
 export class TenantRecordsService {
   constructor(
     private readonly tenants: AdminTenantsService,
+    private readonly lifecycle: TenantLifecycleService,
     @InjectRepository(InvitationEntity) private readonly invitations: Repository<InvitationEntity>,
     private readonly clock: Clock,
   ) {}
 
   /** Spec 4.4's rules and record, without the HTTP call: a bad name or type is the API's message. */
   async createTenant(name: string | undefined, type: string | undefined): Promise<TenantResponse> {
-    try {
-      return (await this.tenants.create(validateBody(CreateTenantDto, { name, type }), null)).tenant;
-    } catch (error) {
-      if (error instanceof HttpException && error.getStatus() < 500) {
-        throw new CliInputError((error.getResponse() as { error: string }).error);
-      }
-      throw error;
-    }
+    return refusedAsInput(async () => (await this.tenants.create(validateBody(CreateTenantDto, { name, type }), null)).tenant);
+  }
+
+  /** As POST /api/admin/tenants/{id}/suspend, for an operator without a session: no actor in the event. */
+  async suspendTenant(id: string, reason: string | undefined): Promise<TenantResponse> {
+    return refusedAsInput(async () => (await this.lifecycle.suspend(id, validateBody(SuspendTenantDto, { reason }), null)).tenant);
+  }
+
+  /** As POST /api/admin/tenants/{id}/reactivate. */
+  async reactivateTenant(id: string): Promise<TenantResponse> {
+    return refusedAsInput(async () => (await this.lifecycle.reactivate(id, null)).tenant);
+  }
+
+  /** As DELETE /api/admin/tenants/{id}; the tenant as it is kept afterwards. */
+  async deleteTenant(id: string): Promise<TenantResponse> {
+    return refusedAsInput(async () => {
+      await this.lifecycle.delete(id, null);
+      return (await this.lifecycle.read(id)).tenant;
+    });
   }
 
   /**
