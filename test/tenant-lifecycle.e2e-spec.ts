@@ -522,6 +522,37 @@ describe('the tenant lifecycle', () => {
       expect([res.status, res.body]).toEqual([400, INVALID_STATUS]);
     });
   });
+
+  describe('the API document', () => {
+    type Operation = { security?: unknown[]; responses: Record<string, { content?: { 'application/json': { examples?: Record<string, { value: unknown }> } } }> };
+    let paths: Record<string, Record<string, Operation>>;
+    const examples = (op: Operation, status: string) => Object.values(op.responses[status]?.content?.['application/json'].examples ?? {}).map((example) => example.value);
+    beforeAll(async () => {
+      paths = (await t.http.get('/api/openapi.json')).body.paths;
+    });
+
+    it.each([
+      ['get', '/api/admin/tenants/{id}', ['200', '403', '404', '500']],
+      ['patch', '/api/admin/tenants/{id}', ['200', '400', '403', '404', '409', '500']],
+      ['delete', '/api/admin/tenants/{id}', ['200', '403', '404', '409', '500']],
+      ['post', '/api/admin/tenants/{id}/suspend', ['200', '400', '403', '404', '409', '500']],
+      ['post', '/api/admin/tenants/{id}/reactivate', ['200', '403', '404', '409', '500']],
+    ])('lists %s %s, behind the session, with each status it answers', (method, path, statuses) => {
+      const op = paths[path][method];
+      expect(op.security).toEqual([{ session: [] }]);
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(statuses));
+      expect(examples(op, '403')).toEqual([FORBIDDEN]);
+      expect(examples(op, '404')).toEqual([TENANT_NOT_FOUND]);
+    });
+
+    it('the list documents ?status= and its 400; the accept its 403; every org route its suspended 403', () => {
+      expect(examples(paths['/api/admin/tenants'].get, '400')).toEqual([INVALID_STATUS]);
+      expect(examples(paths['/api/invitations/{token}'].post, '403')).toEqual([ACCEPT_SUSPENDED]);
+      const orgOperations = Object.entries(paths).filter(([path]) => path.startsWith('/api/org/')).flatMap(([, methods]) => Object.values(methods));
+      expect(orgOperations).toHaveLength(ORG_ROUTES.length);
+      for (const op of orgOperations) expect(examples(op, '403')).toContainEqual(SUSPENDED);
+    });
+  });
 });
 
 /** The suspension holds from the next request on every instance: two instances on one database. */

@@ -3,6 +3,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiCookieAuth, ApiProperty, ApiResponse, ApiResponseOptions, DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { HeaderObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { version } from '../../package.json';
+import { ORGANISATION_SUSPENDED } from '../auth/org-admin.policy';
 import { FORBIDDEN, UNAUTHORIZED } from '../common/messages';
 import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters';
 import { REQUEST_TIMED_OUT } from '../common/request-timeout';
@@ -86,6 +87,22 @@ function withRequestIdHeader(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+/**
+ * OrgAdminGuard answers every member of a suspended tenant 403 "Organisation is suspended", on
+ * every org route: one more example beside each /api/org route's own 403 bodies.
+ */
+function withSuspendedOrganisation(document: OpenAPIObject): OpenAPIObject {
+  const example = { summary: ORGANISATION_SUSPENDED, value: { error: ORGANISATION_SUSPENDED } };
+  for (const [path, operations] of Object.entries(document.paths)) {
+    if (!path.startsWith('/api/org/')) continue;
+    for (const operation of Object.values(operations) as { responses?: Record<string, ResponseObject> }[]) {
+      const json = operation.responses?.['403']?.content?.['application/json'];
+      if (json) json.examples = { ...json.examples, [ORGANISATION_SUSPENDED]: example };
+    }
+  }
+  return document;
+}
+
 /** Spec section 5 and CONTRACT: the bodies of a failed session or role check. */
 export const UNAUTHORIZED_BODY = { error: UNAUTHORIZED };
 export const FORBIDDEN_BODY = { error: FORBIDDEN };
@@ -111,11 +128,13 @@ export function buildOpenApiDocument(app: NestExpressApplication, config: AppCon
     .addServer(config.publicBaseUrl ?? '/', config.publicBaseUrl ? 'PUBLIC_BASE_URL' : 'This server (PUBLIC_BASE_URL is not set)')
     .addGlobalResponse(...EVERY_ROUTE_RESPONSES)
     .build();
-  return withRequestIdHeader(
-    SwaggerModule.createDocument(app, options, {
-      // Handler names are unique across the API: they make readable operation ids.
-      operationIdFactory: (_controller, method) => method,
-    }),
+  return withSuspendedOrganisation(
+    withRequestIdHeader(
+      SwaggerModule.createDocument(app, options, {
+        // Handler names are unique across the API: they make readable operation ids.
+        operationIdFactory: (_controller, method) => method,
+      }),
+    ),
   );
 }
 
