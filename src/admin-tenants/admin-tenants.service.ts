@@ -41,9 +41,10 @@ export class AdminTenantsService {
 
   /** Spec 4.3: a failure when fetching has a message of its own. */
   async list(statuses?: TenantStatus[]): Promise<{ tenants: TenantResponse[] }> {
+    const [sql, parameters] = statuses ? [selectTenantsWithStatus(statuses.length), statuses] : [SELECT_LISTED_TENANTS, []];
     let rows: Row[];
     try {
-      rows = statuses ? await this.statements.manyRows(selectTenantsWithStatus(statuses.length), statuses) : await this.statements.manyRows(SELECT_LISTED_TENANTS);
+      rows = await this.statements.manyRows(sql, parameters);
     } catch (error) {
       throw new ApiError(HttpStatus.INTERNAL_SERVER_ERROR, TENANT_ERRORS.fetchFailed, error);
     }
