@@ -6,6 +6,7 @@ import { CreateIdempotencyKeys1764300000000 } from './1764300000000-CreateIdempo
 import { CreateWebhookDeliveries1764400000000 } from './1764400000000-CreateWebhookDeliveries';
 import { OrderEmailsByCodePoint1764500000000 } from './1764500000000-OrderEmailsByCodePoint';
 import { CreateMembershipGrants1764600000000 } from './1764600000000-CreateMembershipGrants';
+import { AddTenantLifecycle1764650000000 } from './1764650000000-AddTenantLifecycle';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   CreateWebhookDeliveries1764400000000,
   OrderEmailsByCodePoint1764500000000,
   CreateMembershipGrants1764600000000,
+  AddTenantLifecycle1764650000000,
 ];

@@ -126,7 +126,7 @@ describe('operator CLI', () => {
     const result = cli('users:drop');
     expect(result.status).not.toBe(0);
     expect(result.stderr).toBe(
-      'unknown command "users:drop"; commands: users:create, session:token, tenants:create, tenants:invite-owner, users:list, invitations:expire, cognito:sync-tenant-groups, dev:seed (see --help)',
+      'unknown command "users:drop"; commands: users:create, session:token, tenants:create, tenants:invite-owner, tenants:suspend, tenants:reactivate, tenants:delete, users:list, invitations:expire, cognito:sync-tenant-groups, dev:seed (see --help)',
     );
   });
 

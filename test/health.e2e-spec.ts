@@ -121,7 +121,7 @@ describe('health (GET /health/live, GET /health/ready)', () => {
         const lines = logged.mock.contexts.flatMap((logger, i) => ((logger as { context?: string }).context === 'Migrations' ? [logged.mock.calls[i][0]] : []));
         expect(lines).toEqual([
           expect.stringMatching(
-            /^8 database migration\(s\) pending \(CreateTables\d+, CreateInvitationEmailOutbox\d+, AddUsersEmailKey\d+, CreateAuditEvents\d+, CreateIdempotencyKeys\d+, CreateWebhookDeliveries\d+, OrderEmailsByCodePoint\d+, CreateMembershipGrants\d+\) and DB_MIGRATIONS_RUN=false: readiness fails until `npm run migration:run` applies them$/,
+            /^9 database migration\(s\) pending \(CreateTables\d+, CreateInvitationEmailOutbox\d+, AddUsersEmailKey\d+, CreateAuditEvents\d+, CreateIdempotencyKeys\d+, CreateWebhookDeliveries\d+, OrderEmailsByCodePoint\d+, CreateMembershipGrants\d+, AddTenantLifecycle\d+\) and DB_MIGRATIONS_RUN=false: readiness fails until `npm run migration:run` applies them$/,
           ),
         ]);
 
@@ -130,7 +130,7 @@ describe('health (GET /health/live, GET /health/ready)', () => {
         expect(before.body).toMatchObject({
           status: 'error',
           info: { database: { status: 'up' } },
-          error: { migrations: { status: 'down', message: '8 migration(s) pending: run npm run migration:run' } },
+          error: { migrations: { status: 'down', message: '9 migration(s) pending: run npm run migration:run' } },
         });
 
         await t.dataSource.runMigrations({ transaction: 'each' });

@@ -87,6 +87,19 @@ describe('joining by an invitation', () => {
       await expectRefusal(late, user.id, cookie, 400, INVITATION_POST.expired);
     });
 
+    it("2: a suspended tenant's invitation is 403 ORGANISATION_SUSPENDED, after the spec's refusals and before the address; a deleted tenant's is 404 INVALID", async () => {
+      const { user, cookie, invitation } = await invitee();
+      const late = await invitationFor(user.email, { expiresAt: new Date(Date.now() - 1_000) });
+      const tenants = t.dataSource.getRepository(TenantEntity);
+      await tenants.update({ id: org.tenant.id }, { status: 'suspended' });
+      await expectRefusal(invitation, user.id, cookie, 403, refused('ORGANISATION_SUSPENDED'));
+      await expectRefusal(late, user.id, cookie, 400, INVITATION_POST.expired);
+      const someoneElse = await factory.user({ email: address() });
+      await expectRefusal(invitation, someoneElse.id, await sessionCookie(t, someoneElse), 403, refused('ORGANISATION_SUSPENDED'));
+      await tenants.update({ id: org.tenant.id }, { status: 'deleted' });
+      await expectRefusal(invitation, user.id, cookie, 404, INVITATION_POST.invalid);
+    });
+
     it('3: a session for another address is 403 EMAIL_MISMATCH, and the answer does not name the invited one', async () => {
       const { user, cookie } = await invitee();
       const invitation = await invitationFor(address());

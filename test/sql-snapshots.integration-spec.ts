@@ -119,7 +119,8 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     ['InvitationsStore.revoke', (s) => s.invitations.revoke(invitation('to-revoke'), ACTOR)],
   ],
   'tenants.store': [
-    ['TenantsStore.listAll', (s) => s.tenants.listAll()],
+    ['TenantsStore.list', (s) => s.tenants.list()],
+    ['TenantsStore.list (statuses)', (s) => s.tenants.list(['active', 'suspended'])],
     ['TenantsStore.create', (s) => s.tenants.create({ id: 'tenant-2', name: 'Beta', type: 'charity', status: 'pending_owner', createdAt: NOW }, ACTOR)],
   ],
   'local-identity-store': [

@@ -123,6 +123,11 @@ describe('webhooks', () => {
       tokens.push(ownerInvitation.body.invitation.id);
       const joined = await t.http.post(`/api/invitations/${ownerInvitation.body.invitation.id}/join`).set('Cookie', await sessionCookie(t, firstOwner));
       expect(joined.status).toBe(200); // invitation.accepted, member.joined, tenant.activated
+      const lifecycle = `/api/admin/tenants/${(await factory.tenant({ status: 'active' })).id}`;
+      expect((await t.http.patch(lifecycle).set('Cookie', rootCookie).send({ name: 'Initech' })).status).toBe(200); // tenant.updated
+      expect((await t.http.post(`${lifecycle}/suspend`).set('Cookie', rootCookie)).status).toBe(200); // tenant.suspended
+      expect((await t.http.post(`${lifecycle}/reactivate`).set('Cookie', rootCookie)).status).toBe(200); // tenant.reactivated
+      expect((await t.http.delete(lifecycle).set('Cookie', rootCookie)).status).toBe(200); // tenant.deleted
 
       const events = (await t.dataSource.getRepository(AuditEventEntity).find()).map(toAuditEvent);
       expect(events.map((event) => event.type).sort()).toEqual(

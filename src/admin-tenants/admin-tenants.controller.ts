@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, HttpStatus, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, HttpStatus, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { auditActor } from '../audit/audit-event';
 import { Caller, CurrentCaller } from '../auth/caller';
@@ -10,7 +10,9 @@ import { ApiJsonBody, DtoPipe } from '../common/validate-body';
 import { TENANT_ERRORS } from './admin-tenants.messages';
 import { AdminTenantsService } from './admin-tenants.service';
 import { CreateTenantDto } from './dto/create-tenant.dto';
+import { ListTenantsQueryDto, statusesOf } from './dto/list-tenants.query';
 import { CreatedTenantResponse, TenantListResponse } from './dto/tenant.response';
+import { TENANT_LIFECYCLE_ERRORS } from './tenant-lifecycle.messages';
 
 @ApiTags('Admin: tenants')
 @ApiSession()
@@ -23,11 +25,12 @@ export class AdminTenantsController {
   constructor(private readonly service: AdminTenantsService) {}
 
   @Get()
-  @ApiOperation({ summary: 'List every tenant (spec 4.3)' })
+  @ApiOperation({ summary: 'List every tenant but the deleted ones (spec 4.3), or those with the statuses asked for' })
   @ApiOkResponse({ type: TenantListResponse })
+  @ApiErrorResponse(400, 'A status outside the list', [{ error: TENANT_LIFECYCLE_ERRORS.invalidStatus }])
   @FailureResponse({ error: TENANT_ERRORS.listFailed }, { documentedWith: [{ error: TENANT_ERRORS.fetchFailed }] })
-  listTenants() {
-    return this.service.list();
+  listTenants(@Query(DtoPipe(ListTenantsQueryDto)) query: ListTenantsQueryDto) {
+    return this.service.list(statusesOf(query));
   }
 
   @Post()

@@ -4,13 +4,13 @@ import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { TenantEntity } from '../database/entities';
-import { TENANT_STATUSES } from '../database/entities/tenant.entity';
+import { TenantStatus } from '../database/entities/tenant.entity';
 import { TENANT_ERRORS } from './admin-tenants.messages';
 import { CreateTenantDto } from './dto/create-tenant.dto';
 import { TenantResponse, toTenantResponse } from './dto/tenant.response';
 import { ListedTenant, TenantsStore } from './tenants.store';
 
-export const TENANT_INITIAL_STATUS = TENANT_STATUSES.pendingOwner;
+export const TENANT_INITIAL_STATUS: TenantStatus = 'pending_owner';
 
 /** Spec 4.3 and 4.4; other failures are the routes' @FailureResponse. */
 @Injectable()
@@ -22,10 +22,10 @@ export class AdminTenantsService {
   ) {}
 
   /** Spec 4.3: a failure when fetching has a message of its own. */
-  async list(): Promise<{ tenants: TenantResponse[] }> {
+  async list(statuses?: TenantStatus[]): Promise<{ tenants: TenantResponse[] }> {
     let tenants: ListedTenant[];
     try {
-      tenants = await this.tenants.listAll();
+      tenants = await this.tenants.list(statuses);
     } catch (error) {
       throw new ApiError(HttpStatus.INTERNAL_SERVER_ERROR, TENANT_ERRORS.fetchFailed, error);
     }

@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { TenantEntity } from '../database/entities';
 import { InvitationsModule } from '../invitations/invitations.module';
 import { TenantInvitationsController } from './tenant-invitations.controller';
 import { TenantInvitationsService } from './tenant-invitations.service';
 
 @Module({
-  imports: [InvitationsModule, TypeOrmModule.forFeature([TenantEntity])],
+  imports: [InvitationsModule],
   controllers: [TenantInvitationsController],
   providers: [TenantInvitationsService],
   // The operator CLI invites a tenant's first owner by the same rules.

@@ -1,10 +1,8 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { Caller, OrgCaller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
 import { validateBody } from '../common/validate-body';
-import { TenantEntity } from '../database/entities';
+import { TenantStatusReader } from '../database/tenant-status-reader';
 import { IdentityStore } from '../identity/identity-store';
 import { toCreatedInvitationResponse } from '../invitations/dto/created-invitation.response';
 import { InvitationIssuer } from '../invitations/invitation-issuer';
@@ -19,20 +17,20 @@ import { TENANT_INVITATION_ERRORS } from './tenant-invitations.messages';
 @Injectable()
 export class TenantInvitationsService {
   constructor(
-    @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
+    private readonly tenants: TenantStatusReader,
     private readonly identity: IdentityStore,
     private readonly issuer: InvitationIssuer,
   ) {}
 
   /**
-   * In order: an unknown tenant (404), the body (400), an address that a member of the tenant
+   * In order: an unknown tenant (404) or a deleted one (409), the body (400), an address that a member of the tenant
    * already has (400, as spec 4.9 rule 8); then the invitation, from `inviter`. `origin` is the
    * links' base unless PUBLIC_BASE_URL is set.
    */
   async invite(tenantId: string, body: unknown, inviter: Pick<Caller, 'id' | 'email'>, origin: string): Promise<CreatedTenantInvitationResponse> {
-    const tenant = await this.tenants.findOneBy({ id: tenantId });
-    // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
-    if (tenant?.id !== tenantId) throw new ApiError(HttpStatus.NOT_FOUND, TENANT_INVITATION_ERRORS.tenantNotFound);
+    const status = await this.tenants.statusOf(tenantId);
+    if (status === null) throw new ApiError(HttpStatus.NOT_FOUND, TENANT_INVITATION_ERRORS.tenantNotFound);
+    if (status === 'deleted') throw new ApiError(HttpStatus.CONFLICT, TENANT_INVITATION_ERRORS.tenantDeleted);
     const dto = validateBody(TenantInvitationDto, body);
     if (await this.identity.findTenantMemberByEmail(tenantId, dto.email)) {
       throw new ApiError(HttpStatus.BAD_REQUEST, TENANT_INVITATION_ERRORS.alreadyMember);

@@ -3,6 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { HeaderObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { version } from '../../package.json';
 import { errorResponse, SESSION_SCHEME } from '../common/openapi';
+import { ORGANISATION_SUSPENDED } from '../auth/org-admin.policy';
 import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters';
 import { REQUEST_TIMED_OUT } from '../common/request-timeout';
 import { AppConfig } from '../config/app-config';
@@ -40,6 +41,22 @@ function withRequestIdHeader(document: OpenAPIObject): OpenAPIObject {
 }
 
 /**
+ * OrgAdminGuard answers every member of a suspended tenant 403 "Organisation is suspended", on
+ * every org route: one more example beside each /api/org route's own 403 bodies.
+ */
+function withSuspendedOrganisation(document: OpenAPIObject): OpenAPIObject {
+  const example = { summary: ORGANISATION_SUSPENDED, value: { error: ORGANISATION_SUSPENDED } };
+  for (const [path, operations] of Object.entries(document.paths)) {
+    if (!path.startsWith('/api/org/')) continue;
+    for (const operation of Object.values(operations) as { responses?: Record<string, ResponseObject> }[]) {
+      const json = operation.responses?.['403']?.content?.['application/json'];
+      if (json) json.examples = { ...json.examples, [ORGANISATION_SUSPENDED]: example };
+    }
+  }
+  return document;
+}
+
+/**
  * The OpenAPI 3 document, built from the controllers' decorators. The repository holds a copy,
  * openapi.json (`npm run openapi:write`), which a test keeps equal to this.
  */
@@ -60,11 +77,13 @@ export function buildOpenApiDocument(app: NestExpressApplication, config: AppCon
     .addServer(config.publicBaseUrl ?? '/', config.publicBaseUrl ? 'PUBLIC_BASE_URL' : 'This server (PUBLIC_BASE_URL is not set)')
     .addGlobalResponse(...EVERY_ROUTE_RESPONSES)
     .build();
-  return withRequestIdHeader(
-    SwaggerModule.createDocument(app, options, {
-      // Handler names are unique across the API: they make readable operation ids.
-      operationIdFactory: (_controller, method) => method,
-    }),
+  return withSuspendedOrganisation(
+    withRequestIdHeader(
+      SwaggerModule.createDocument(app, options, {
+        // Handler names are unique across the API: they make readable operation ids.
+        operationIdFactory: (_controller, method) => method,
+      }),
+    ),
   );
 }
 

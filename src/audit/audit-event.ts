@@ -1,6 +1,5 @@
 import { Caller } from '../auth/caller';
 import { AuditEventEntity, InvitationEntity, TenantEntity } from '../database/entities';
-import { TENANT_STATUSES } from '../database/entities/tenant.entity';
 import { IdentityUser, SUPER_ADMIN_ROLE } from '../identity/identity-store';
 
 /** Every event type. */
@@ -17,6 +16,10 @@ export const AUDIT_EVENT_TYPES = [
   'member.role_changed',
   'member.joined',
   'tenant.activated',
+  'tenant.updated',
+  'tenant.suspended',
+  'tenant.reactivated',
+  'tenant.deleted',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -67,17 +70,31 @@ const aboutUser = (type: AuditEventType, user: IdentityUser, tenantId: string | 
   data,
 });
 
+/** An event about a tenant, filed under it. */
+const aboutTenant = (type: AuditEventType, tenant: TenantEntity, actor: AuditActor | null, data: Record<string, unknown>): NewAuditEvent => ({
+  type,
+  tenantId: tenant.id,
+  actor,
+  target: { type: 'tenant', id: tenant.id },
+  data,
+});
+
+/** What a tenant's update changed: each field's value before and after. */
+export type TenantChanges = Partial<Record<'name' | 'type', { before: string | null; after: string | null }>>;
+
 const expiry = (invitation: InvitationEntity) => ({ expiresAt: invitation.expiresAt.toISOString() });
 
 /** One builder per change, so that every route records the same shape. */
 export const auditEvents = {
-  tenantCreated: (tenant: TenantEntity, actor: AuditActor | null): NewAuditEvent => ({
-    type: 'tenant.created',
-    tenantId: tenant.id,
-    actor,
-    target: { type: 'tenant', id: tenant.id },
-    data: { name: tenant.name, type: tenant.type, status: tenant.status },
-  }),
+  tenantCreated: (tenant: TenantEntity, actor: AuditActor | null) =>
+    aboutTenant('tenant.created', tenant, actor, { name: tenant.name, type: tenant.type, status: tenant.status }),
+  /** The actor is null when the operator CLI made the change, as for every tenant event below. */
+  tenantUpdated: (tenant: TenantEntity, changes: TenantChanges, actor: AuditActor | null) => aboutTenant('tenant.updated', tenant, actor, changes),
+  tenantSuspended: (tenant: TenantEntity, reason: string | null, actor: AuditActor | null) =>
+    aboutTenant('tenant.suspended', tenant, actor, { reason, statusBefore: tenant.status }),
+  tenantReactivated: (tenant: TenantEntity, status: string, actor: AuditActor | null) => aboutTenant('tenant.reactivated', tenant, actor, { status }),
+  tenantDeleted: (tenant: TenantEntity, counts: { membersDetached: number; invitationsRevoked: number }, actor: AuditActor | null) =>
+    aboutTenant('tenant.deleted', tenant, actor, { name: tenant.name, ...counts }),
   invitationCreated: (invitation: InvitationEntity, actor: AuditActor) => aboutInvitation('invitation.created', invitation, actor, expiry(invitation)),
   /** The new invitation of a resend; the one it replaces was revoked in the same transaction. */
   invitationResent: (invitation: InvitationEntity, actor: AuditActor) => aboutInvitation('invitation.resent', invitation, actor, expiry(invitation)),
@@ -100,7 +117,7 @@ export const auditEvents = {
     tenantId,
     actor: owner,
     target: { type: 'tenant', id: tenantId },
-    data: { statusBefore: TENANT_STATUSES.pendingOwner, status: TENANT_STATUSES.active },
+    data: { statusBefore: 'pending_owner', status: 'active' },
   }),
   memberRemoved: (member: IdentityUser, actor: AuditActor) => aboutUser('member.removed', member, member.tenantId, actor, { role: member.role }),
   memberRoleChanged: (member: IdentityUser, role: string, actor: AuditActor) =>

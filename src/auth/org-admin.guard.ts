@@ -5,9 +5,11 @@ import { failureResponse } from '../common/failure-response';
 import { callerCheckTimeoutMs } from '../common/request-timeout';
 import { withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
+import { TenantStatus } from '../database/entities/tenant.entity';
+import { TenantStatusReader } from '../database/tenant-status-reader';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
 import { Caller, OrgCaller } from './caller';
-import { confirmOrgAdmin, decideOrgAdmin, OrgAdminDecision, OrgAdminMessages } from './org-admin.policy';
+import { confirmOrgAdmin, decideOrgAdmin, isRoleRefusal, OrgAdminDecision, OrgAdminMessages, refuseClaimedRole } from './org-admin.policy';
 
 const ORG_ADMIN_MESSAGES = 'orgAdmin:messages';
 
@@ -17,7 +19,9 @@ export const OrgAdminMessagesFor = (messages: OrgAdminMessages) => SetMetadata(O
 /**
  * Runs after SessionGuard: the caller must be an owner or admin of an organisation, by the
  * token's claims (the spec's rules) and then by the identity store's record, read once per
- * request. The caller then acts with the stored role, as an OrgCaller (@CurrentOrgCaller()).
+ * request together with the tenant's status (a primary-key read, side by side with the record's),
+ * so that a suspension holds from the next request. The caller then acts with the stored role, as an
+ * OrgCaller (@CurrentOrgCaller()).
  */
 @Injectable()
 export class OrgAdminGuard implements CanActivate {
@@ -25,6 +29,7 @@ export class OrgAdminGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly identity: IdentityStore,
     private readonly config: AppConfig,
+    private readonly tenants: TenantStatusReader,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -34,10 +39,12 @@ export class OrgAdminGuard implements CanActivate {
       context.getHandler(),
       context.getClass(),
     ]);
-    refuseUnless(decideOrgAdmin(caller, messages));
+    const claimed = decideOrgAdmin(caller, messages);
     const confirmed = caller!;
-    const record = await this.storedRecord(confirmed, context.getHandler());
-    refuseUnless(confirmOrgAdmin(confirmed, record, messages));
+    if (isRoleRefusal(claimed, messages)) refuseUnless(refuseClaimedRole(claimed, await this.claimedTenantStatus(confirmed)));
+    refuseUnless(claimed);
+    const [record, tenantStatus] = await this.storedRecord(confirmed, context.getHandler());
+    refuseUnless(confirmOrgAdmin(confirmed, record, messages, tenantStatus));
     // Both allowed it: the claims name a tenant, and the record is of an organisation user in it.
     request.user = { ...confirmed, tenantId: confirmed.tenantId!, role: record!.role } satisfies OrgCaller;
     return true;
@@ -47,11 +54,24 @@ export class OrgAdminGuard implements CanActivate {
    * Bounded within the request's deadline (callerCheckTimeoutMs).
    * A store that fails answers the route's own @FailureResponse, as the handler's failure would.
    */
-  private async storedRecord(caller: Caller, handler: object): Promise<IdentityUser | null> {
+  private async storedRecord(caller: Caller, handler: object): Promise<[IdentityUser | null, TenantStatus | null]> {
     try {
-      return await withTimeout(this.identity.findById(caller.id), callerCheckTimeoutMs(this.config.requestTimeoutMs));
+      const both = Promise.all([this.identity.findById(caller.id), this.tenants.statusOf(caller.tenantId!)]);
+      return await withTimeout(both, callerCheckTimeoutMs(this.config.requestTimeoutMs));
     } catch (error) {
       throw failureResponse(handler, error);
+    }
+  }
+
+  /**
+   * The status of the tenant named by the claims of a caller whom they refuse by role. Only a
+   * suspension changes that refusal, so a read that fails leaves it as it is.
+   */
+  private async claimedTenantStatus(caller: Caller): Promise<TenantStatus | null> {
+    try {
+      return await withTimeout(this.tenants.statusOf(caller.tenantId!), callerCheckTimeoutMs(this.config.requestTimeoutMs));
+    } catch {
+      return null;
     }
   }
 }

@@ -1,6 +1,6 @@
 import { IdentityUser } from '../identity/identity-store';
 import { Caller } from './caller';
-import { confirmOrgAdmin, decideOrgAdmin } from './org-admin.policy';
+import { confirmOrgAdmin, decideOrgAdmin, isRoleRefusal, refuseClaimedRole } from './org-admin.policy';
 
 const messages = { notOrgUser: 'not org', notOwnerOrAdmin: 'not owner or admin' };
 const caller = (overrides: Partial<Caller> = {}): Caller => ({
@@ -77,5 +77,39 @@ describe('a route open to every role of the organisation (no notOwnerOrAdmin)', 
   it('still refuses a caller who is not an org user, by claims and by record', () => {
     expect(decideOrgAdmin(caller({ tenantId: null }), anyRole)).toEqual({ allowed: false, status: 403, error: 'not org' });
     expect(confirmOrgAdmin(caller(), record({ tenantId: 't2' }), anyRole)).toEqual({ allowed: false, status: 403, error: 'not org' });
+  });
+});
+
+describe('a tenant in a state that the spec does not know', () => {
+  const suspended = { allowed: false, status: 403, error: 'Organisation is suspended' };
+
+  it.each(['owner', 'admin', 'member'])('a suspended tenant refuses its %s as such, before the role is looked at', (role) => {
+    expect(confirmOrgAdmin(caller({ role }), record({ role }), messages, 'suspended')).toEqual(suspended);
+  });
+
+  it('a suspended tenant still refuses first whoever is no longer its organisation user', () => {
+    expect(confirmOrgAdmin(caller(), record({ tenantId: null }), messages, 'suspended')).toEqual({ allowed: false, status: 403, error: 'not org' });
+  });
+
+  it("a tenant being deleted has no organisation users left: 'not org'", () => {
+    expect(confirmOrgAdmin(caller(), record(), messages, 'deleted')).toEqual({ allowed: false, status: 403, error: 'not org' });
+  });
+
+  it.each(['active', 'pending_owner', null] as const)('status %p changes nothing', (status) => {
+    expect(confirmOrgAdmin(caller(), record(), messages, status)).toEqual({ allowed: true });
+    expect(confirmOrgAdmin(caller(), record({ role: 'member' }), messages, status)).toMatchObject({ error: 'not owner or admin' });
+  });
+
+  it("a refusal by the claims' role becomes the suspension only for a suspended tenant", () => {
+    const byRole = decideOrgAdmin(caller({ role: 'member' }), messages);
+    expect(isRoleRefusal(byRole, messages)).toBe(true);
+    expect(refuseClaimedRole(byRole, 'suspended')).toEqual(suspended);
+    for (const status of ['active', 'pending_owner', 'deleted', null] as const) expect(refuseClaimedRole(byRole, status)).toBe(byRole);
+  });
+
+  it('no other refusal is a refusal by role', () => {
+    expect(isRoleRefusal(decideOrgAdmin(undefined, messages), messages)).toBe(false);
+    expect(isRoleRefusal(decideOrgAdmin(caller({ tenantId: null }), messages), messages)).toBe(false);
+    expect(isRoleRefusal(decideOrgAdmin(caller(), messages), messages)).toBe(false);
   });
 });

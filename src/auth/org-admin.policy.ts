@@ -1,4 +1,5 @@
 import { UNAUTHORIZED } from '../common/messages';
+import { TenantStatus } from '../database/entities/tenant.entity';
 import { IdentityUser } from '../identity/identity-store';
 import { Caller } from './caller';
 
@@ -14,6 +15,10 @@ export interface OrgAdminMessages {
 export type OrgAdminDecision =
   | { allowed: true }
   | { allowed: false; status: 401 | 403; error: string };
+
+/** Every org route's answer to each member of a suspended tenant (docs/tenant-lifecycle.md). */
+export const ORGANISATION_SUSPENDED = 'Organisation is suspended';
+const SUSPENDED: OrgAdminDecision = { allowed: false, status: 403, error: ORGANISATION_SUSPENDED };
 
 const ORG_ADMIN_ROLES = ['owner', 'admin'];
 const isOrgUser = (user: { userType: string | null; tenantId: string | null }) => user.userType === 'org' && !!user.tenantId;
@@ -38,10 +43,31 @@ function roleDecision(role: string | null, messages: OrgAdminMessages): OrgAdmin
  * effect at once rather than when the token expires (ASVS 8.3.2): a record that is gone, or no
  * longer an org user of the tenant the claims name, is "not an organisation user"; a stored role
  * that is not owner or admin is "not owner or admin".
+ *
+ * Then the tenant's status, read with the record: a tenant being deleted has no organisation
+ * users left (they are being detached), and a suspended one's members are refused as such before
+ * their role is looked at. Any other status, or no tenant row, changes nothing.
  */
-export function confirmOrgAdmin(caller: Caller, record: IdentityUser | null, messages: OrgAdminMessages): OrgAdminDecision {
-  if (!record || !isOrgUser(record) || record.tenantId !== caller.tenantId) {
+export function confirmOrgAdmin(
+  caller: Caller,
+  record: IdentityUser | null,
+  messages: OrgAdminMessages,
+  tenantStatus: TenantStatus | null = null,
+): OrgAdminDecision {
+  if (!record || !isOrgUser(record) || record.tenantId !== caller.tenantId || tenantStatus === 'deleted') {
     return { allowed: false, status: 403, error: messages.notOrgUser };
   }
+  if (tenantStatus === 'suspended') return SUSPENDED;
   return roleDecision(record.role, messages);
 }
+
+/** Whether decideOrgAdmin refused the caller by the role that the claims carry (the caller is an org user by them). */
+export const isRoleRefusal = (decision: OrgAdminDecision, messages: OrgAdminMessages): boolean =>
+  !decision.allowed && decision.status === 403 && decision.error === messages.notOwnerOrAdmin;
+
+/**
+ * A refusal by the claims' role, once the status of the tenant that the claims name is known: a
+ * suspended tenant's members hear that, whatever role their token carries.
+ */
+export const refuseClaimedRole = (refusal: OrgAdminDecision, tenantStatus: TenantStatus | null): OrgAdminDecision =>
+  tenantStatus === 'suspended' ? SUSPENDED : refusal;

@@ -20,6 +20,7 @@ import { TenantRecordsService } from './tenant-records.service';
     DatabaseModule,
     IdentityModule,
     AuthModule,
+    // The tenant lifecycle reaches the invitations' module (a rename drops a cached name), whose service counts in Metrics.
     MetricsModule,
     AdminTenantsModule,
     TenantInvitationsModule,

@@ -84,6 +84,31 @@ const COMMANDS: Record<string, Command> = {
     run: async (app, values) =>
       JSON.stringify(await app.get(TenantRecordsService).inviteOwner(required(values, 'tenant-id'), values.email, values.role ?? 'owner')),
   },
+  'tenants:suspend': {
+    usage: '--id T [--reason R]',
+    description:
+      "Suspends a tenant, as POST /api/admin/tenants/{id}/suspend: its members' org routes, its invitations and its " +
+      'e-mails wait until it is reactivated; prints it as one line of JSON.',
+    options: { id: { type: 'string' }, reason: { type: 'string' } },
+    localOnly: false,
+    run: async (app, values) => JSON.stringify(await app.get(TenantRecordsService).suspendTenant(required(values, 'id'), values.reason)),
+  },
+  'tenants:reactivate': {
+    usage: '--id T',
+    description: 'Gives a suspended tenant back the status it had before (active or pending_owner); prints it as one line of JSON.',
+    options: { id: { type: 'string' } },
+    localOnly: false,
+    run: async (app, values) => JSON.stringify(await app.get(TenantRecordsService).reactivateTenant(required(values, 'id'))),
+  },
+  'tenants:delete': {
+    usage: '--id T',
+    description:
+      'Deletes a tenant, as DELETE /api/admin/tenants/{id}: members detached (accounts kept), open invitations revoked, ' +
+      'the row kept with status deleted; prints it as one line of JSON.',
+    options: { id: { type: 'string' } },
+    localOnly: false,
+    run: async (app, values) => JSON.stringify(await app.get(TenantRecordsService).deleteTenant(required(values, 'id'))),
+  },
   'users:list': {
     usage: '--tenant T',
     description: 'Prints the users of a tenant from the users table, one line of JSON each (nothing when it has none).',

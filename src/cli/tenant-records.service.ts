@@ -3,9 +3,11 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AdminTenantsService } from '../admin-tenants/admin-tenants.service';
 import { CreateTenantDto } from '../admin-tenants/dto/create-tenant.dto';
+import { SuspendTenantDto } from '../admin-tenants/dto/suspend-tenant.dto';
 import { TenantInvitationResponse } from '../admin-tenants/dto/tenant-invitation.response';
 import { TenantResponse } from '../admin-tenants/dto/tenant.response';
 import { TenantInvitationsService } from '../admin-tenants/tenant-invitations.service';
+import { TenantLifecycleService } from '../admin-tenants/tenant-lifecycle.service';
 import { Clock } from '../common/clock';
 import { validateBody } from '../common/validate-body';
 import { AppConfig } from '../config/app-config';
@@ -28,6 +30,18 @@ export interface InvitationRecord {
   createdAt: string;
 }
 
+/** The API's refusals (4xx) are bad input on the command line, with the API's message. */
+async function asCliInput<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof HttpException && error.getStatus() < 500) {
+      throw new CliInputError((error.getResponse() as { error: string }).error);
+    }
+    throw error;
+  }
+}
+
 const toInvitationRecord = (invitation: InvitationEntity): InvitationRecord => ({
   ...invitation,
   expiresAt: invitation.expiresAt.toISOString(),
@@ -40,6 +54,7 @@ export class TenantRecordsService {
   constructor(
     private readonly tenants: AdminTenantsService,
     private readonly tenantInvitations: TenantInvitationsService,
+    private readonly lifecycle: TenantLifecycleService,
     @InjectRepository(InvitationEntity) private readonly invitations: Repository<InvitationEntity>,
     private readonly clock: Clock,
     private readonly config: AppConfig,
@@ -60,6 +75,24 @@ export class TenantRecordsService {
     return { ...invitation, link: invitationLink(base, invitation.id) };
   }
 
+  /** As POST /api/admin/tenants/{id}/suspend, for an operator without a session: no actor in the event. */
+  async suspendTenant(id: string, reason: string | undefined): Promise<TenantResponse> {
+    return asCliInput(async () => (await this.lifecycle.suspend(id, validateBody(SuspendTenantDto, { reason }), null)).tenant);
+  }
+
+  /** As POST /api/admin/tenants/{id}/reactivate. */
+  async reactivateTenant(id: string): Promise<TenantResponse> {
+    return asCliInput(async () => (await this.lifecycle.reactivate(id, null)).tenant);
+  }
+
+  /** As DELETE /api/admin/tenants/{id}; the tenant as it is kept afterwards. */
+  async deleteTenant(id: string): Promise<TenantResponse> {
+    return asCliInput(async () => {
+      await this.lifecycle.delete(id, null);
+      return (await this.lifecycle.read(id)).tenant;
+    });
+  }
+
   /**
    * Moves a pending invitation's expiry just into the past, so that QA can see EXPIRED without
    * SQL. The status stays pending: as spec section 3 says, the next GET marks it expired.
@@ -71,17 +104,5 @@ export class TenantRecordsService {
     invitation.expiresAt = new Date(this.clock.now().getTime() - 1_000);
     await this.invitations.update({ id }, { expiresAt: invitation.expiresAt });
     return toInvitationRecord(invitation);
-  }
-}
-
-/** The API's refusals (4xx) as bad operator input, with the API's message. */
-async function asCliInput<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof HttpException && error.getStatus() < 500) {
-      throw new CliInputError((error.getResponse() as { error: string }).error);
-    }
-    throw error;
   }
 }

@@ -7,11 +7,12 @@ import { dataSourceOptions } from './data-source-options';
 import { DatabaseStartupError } from './database-startup-error';
 import { MultiStatementPool } from './multi-statement-pool';
 import { PreparedStatements } from './prepared-statements';
+import { TenantStatusReader } from './tenant-status-reader';
 
 /**
  * The database for the whole app: TypeORM's DataSource (global of its own), and the ways past it
  * that the stores use on the paths that carry load: PreparedStatements, the MultiStatementPool and
- * the AtomicWriter.
+ * the AtomicWriter; and the TenantStatusReader that every feature of a tenant's people checks.
  */
 @Global()
 @Module({
@@ -33,8 +34,8 @@ import { PreparedStatements } from './prepared-statements';
       },
     }),
   ],
-  providers: [PreparedStatements, MultiStatementPool, AtomicWriter],
-  exports: [PreparedStatements, MultiStatementPool, AtomicWriter],
+  providers: [PreparedStatements, MultiStatementPool, AtomicWriter, TenantStatusReader],
+  exports: [PreparedStatements, MultiStatementPool, AtomicWriter, TenantStatusReader],
 })
 export class DatabaseModule {}
 

@@ -25,7 +25,7 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
    * trip each. The read of what is due, on every round too, is a prepared statement.
    */
   private readonly updates: CoalescedUpdates;
-  private sql?: { due: (limit: number) => string; claim: string; release: string };
+  private sql?: { due: (limit: number) => string; claim: string; release: string; defer: string };
   /** Each column's property and database names, and whether it holds a time: to read a row into an entity. */
   private columns?: { property: string; name: string; time: boolean }[];
   /** The rows of each worker's last `due`, by id: `claim` takes them from here instead of reading them again. */
@@ -52,6 +52,8 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
       release: `UPDATE ${table} SET status = ?, next_attempt_at = COALESCE(?, next_attempt_at), last_error = COALESCE(?, last_error), ` +
         `${this.done.atColumn} = COALESCE(?, ${this.done.atColumn}), claimed_by = NULL, claimed_until = NULL ` +
         `WHERE id = ? AND status = 'sending' AND claimed_by = ?`,
+      defer: `UPDATE ${table} SET status = 'pending', next_attempt_at = ?, last_error = ?, attempts = attempts - 1, ` +
+        `claimed_by = NULL, claimed_until = NULL WHERE id = ? AND status = 'sending' AND claimed_by = ?`,
     });
   }
 
@@ -99,6 +101,12 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
   /** Puts the row back to be tried again at `at`. */
   async retryLater(id: string, worker: string, at: Date, error: string): Promise<boolean> {
     return this.release(id, worker, { status: 'pending', nextAttemptAt: at, lastError: error });
+  }
+
+  /** Puts the row back to be looked at again at `at`, without counting the claim as an attempt. */
+  async defer(id: string, worker: string, at: Date, reason: string): Promise<boolean> {
+    const parameters = [sqlTimestamp(at), reason.slice(0, LAST_ERROR_LENGTH), id, worker];
+    return (await this.updates.changes(this.statementsSql.defer, parameters)) === 1;
   }
 
   /** Gives the row up for good. */

@@ -13,6 +13,11 @@ export const SUPER_ADMIN_ROLE = 'super_admin';
 export const ORG_USER_TYPE = 'org';
 /** The tenant roles of a user record (spec section 2). */
 export const TENANT_ROLES = ['owner', 'admin', 'member'] as const;
+export type TenantRole = (typeof TENANT_ROLES)[number];
+
+/** How many members of a tenant hold each role. */
+export type MemberCounts = Record<TenantRole, number>;
+export const noMembers = (): MemberCounts => ({ owner: 0, admin: 0, member: 0 });
 export const MAX_PAGE_SIZE = 60;
 
 export interface UserPage {
@@ -64,6 +69,14 @@ export abstract class IdentityStore {
   abstract listTenantMembers(tenantId: string, after: MemberKey | undefined, take: number): Promise<IdentityUser[]>;
   /** Sets the tenant role of a user who is in a tenant. */
   abstract setTenantRole(id: string, role: string): Promise<void>;
+  /** The tenant's members by role, read from an index: members with a role outside TENANT_ROLES are not counted. */
+  abstract countTenantMembers(tenantId: string): Promise<MemberCounts>;
+  /**
+   * Detaches up to `limit` members of the tenant, as removeFromTenant does (the accounts stay,
+   * without tenant or role), in one bounded step; how many it detached: 0 once none is left.
+   * A tenant's deletion calls it until then.
+   */
+  abstract detachTenantMembers(tenantId: string, limit: number): Promise<number>;
   /** Cheap round trip for readiness checks. */
   abstract ping(): Promise<void>;
 }

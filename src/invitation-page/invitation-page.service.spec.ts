@@ -1,5 +1,7 @@
 import { HttpException, Logger } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { TenantStatus } from '../database/entities/tenant.entity';
+import { TenantStatusReader } from '../database/tenant-status-reader';
 import { InvitationsService } from '../invitations/invitations.service';
 import { InvitationsStore } from '../invitations/invitations.store';
 import { JoiningService } from '../joining/joining.service';
@@ -34,11 +36,15 @@ class FakeStore implements Pick<InvitationsStore, 'findTenantName'> {
 class FakeJoining implements Pick<JoiningService, 'join'> {
   join = jest.fn<ReturnType<JoiningService['join']>, Parameters<JoiningService['join']>>();
 }
+class FakeTenantStatuses implements Pick<TenantStatusReader, 'statusOf'> {
+  statusOf = jest.fn<Promise<TenantStatus | null>, [string]>().mockResolvedValue('active');
+}
 
 describe(InvitationPageService.name, () => {
   let invitations: FakeInvitations;
   let store: FakeStore;
   let joining: FakeJoining;
+  let tenants: FakeTenantStatuses;
   let page: InvitationPageService;
   let loggedErrors: jest.SpyInstance;
 
@@ -46,12 +52,14 @@ describe(InvitationPageService.name, () => {
     invitations = new FakeInvitations();
     store = new FakeStore();
     joining = new FakeJoining();
+    tenants = new FakeTenantStatuses();
     const moduleRef = await Test.createTestingModule({
       providers: [
         InvitationPageService,
         { provide: InvitationsService, useValue: invitations },
         { provide: InvitationsStore, useValue: store },
         { provide: JoiningService, useValue: joining },
+        { provide: TenantStatusReader, useValue: tenants },
       ],
     }).compile();
     page = moduleRef.get(InvitationPageService);
@@ -68,6 +76,13 @@ describe(InvitationPageService.name, () => {
       });
       expect(invitations.validate).toHaveBeenCalledWith(TOKEN);
       expect(invitations.accept).not.toHaveBeenCalled();
+    });
+
+    it("a valid invitation of a suspended tenant says so, without the Accept button, with the API's status 200", async () => {
+      invitations.validate.mockResolvedValue(VALID);
+      tenants.statusOf.mockResolvedValue('suspended');
+      expect(await page.show(TOKEN)).toEqual({ status: 200, view: { kind: 'suspended' } });
+      expect(tenants.statusOf).toHaveBeenCalledWith('tenant-1');
     });
 
     it.each(REFUSALS)('a %i {valid:false, error:%s} is the %s message, with that status', async (status, error, kind) => {
@@ -117,6 +132,12 @@ describe(InvitationPageService.name, () => {
     it.each(REFUSALS)('a %i {success:false, error:%s} is the %s message', async (status, error, kind) => {
       invitations.accept.mockRejectedValue(new HttpException({ success: false, error }, status));
       expect(await page.accept(TOKEN)).toEqual({ status, view: { kind } });
+    });
+
+    it("a 403 {success:false, error:'ORGANISATION_SUSPENDED'} is the suspended message, with that status", async () => {
+      invitations.accept.mockRejectedValue(new HttpException({ success: false, error: 'ORGANISATION_SUSPENDED' }, 403));
+      expect(await page.accept(TOKEN)).toEqual({ status: 403, view: { kind: 'suspended' } });
+      expect(loggedErrors).not.toHaveBeenCalled();
     });
 
     it.each([

@@ -2,6 +2,7 @@ import { HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { Caller } from '../auth/caller';
 import { messageOf } from '../common/api-error';
 import { sameEmail } from '../common/email-comparison';
+import { TenantStatusReader } from '../database/tenant-status-reader';
 import { InvitationsService } from '../invitations/invitations.service';
 import { tenantDisplayName } from '../invitations/invitation';
 import { InvitationsStore } from '../invitations/invitations.store';
@@ -18,6 +19,7 @@ const REFUSALS = new Map<unknown, InvitationPageView>([
   [JOIN_ERRORS.emailNotVerified, { kind: 'not-verified' }],
   [JOIN_ERRORS.memberOfAnotherOrganisation, { kind: 'member-elsewhere' }],
   [JOIN_ERRORS.emailInUse, { kind: 'email-in-use' }],
+  ['ORGANISATION_SUSPENDED', { kind: 'suspended' }],
 ]);
 
 /** The page for a visitor signed in with another address than the invited one. */
@@ -42,12 +44,18 @@ export class InvitationPageService {
     private readonly invitations: InvitationsService,
     private readonly store: InvitationsStore,
     private readonly joining: JoiningService,
+    private readonly tenants: TenantStatusReader,
   ) {}
 
-  /** Spec 4.1: a pending invitation past expiresAt is stored expired. Opening the page never accepts. */
+  /**
+   * Spec 4.1: a pending invitation past expiresAt is stored expired. Opening the page never accepts.
+   * A valid invitation of a suspended tenant is shown as such, without the button (the accept and
+   * the join would be refused): the status stays the API's, 200.
+   */
   async show(token: string, visitor: PageVisitor = {}): Promise<InvitationPage> {
     try {
       const invitation = await this.invitations.validate(token);
+      if ((await this.tenants.statusOf(invitation.tenantId)) === 'suspended') return { status: HttpStatus.OK, view: { kind: 'suspended' } };
       const { caller, signInUrl } = visitor;
       if (caller && !(caller.email && sameEmail(caller.email, invitation.email))) {
         return { status: HttpStatus.OK, view: otherAddress(caller, visitor) };

@@ -9,6 +9,7 @@ const VIEWS: InvitationPageView[] = [
   { kind: 'already-used' },
   { kind: 'expired' },
   { kind: 'invalid' },
+  { kind: 'suspended' },
   { kind: 'failed' },
 ];
 

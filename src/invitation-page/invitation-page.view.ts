@@ -22,6 +22,7 @@ export type InvitationPageView =
   | { kind: 'already-used' }
   | { kind: 'expired' }
   | { kind: 'invalid' }
+  | { kind: 'suspended' }
   | { kind: 'failed' };
 
 /** A view and the HTTP status it is served with (the status of the API answer behind it). */
@@ -107,6 +108,11 @@ ${view.signInUrl && html`<p><a class="button" href="${view.signInUrl}">Sign in w
       return {
         title: 'This invitation link is not valid',
         body: html`<p>It may be incomplete, or the invitation may have been withdrawn. Check that you opened the whole link from the e\u2011mail, or ask for a new invitation.</p>`,
+      };
+    case 'suspended':
+      return {
+        title: 'This organisation is suspended',
+        body: html`<p>Its invitations cannot be accepted for now. Try this link again later, or ask the person who invited you.</p>`,
       };
     case 'failed':
       return {

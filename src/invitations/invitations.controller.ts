@@ -13,7 +13,7 @@ import {
 import { AcceptedInvitationResponse, ValidInvitationResponse } from './dto/invitation.response';
 import { InvitationsService } from './invitations.service';
 
-const { invalid, alreadyUsed, expired, internal } = INVITATION_ERRORS;
+const { invalid, alreadyUsed, expired, internal, suspended } = INVITATION_ERRORS;
 
 /** Rules 1–4 of both endpoints, documented with that endpoint's body and schema. */
 const ApiRefusals = (body: (error: InvitationErrorCode) => object, type: Type<unknown>, expired400: string) =>
@@ -62,6 +62,7 @@ export class InvitationsController {
   @ApiOperation({ summary: 'Accept an invitation; no body is read and the caller is not checked (spec 4.2)' })
   @ApiOkResponse({ type: AcceptedInvitationResponse })
   @ApiRefusals(acceptanceErrorBody, InvitationAcceptanceErrorBody, 'expired (left pending)')
+  @ApiErrorResponse(403, "The invitation's organisation is suspended", [acceptanceErrorBody(suspended)], InvitationAcceptanceErrorBody)
   @FailureResponse(acceptanceErrorBody(internal), { type: InvitationAcceptanceErrorBody })
   acceptInvitation(@Param('token') token: string) {
     return this.invitations.accept(token);

@@ -4,6 +4,8 @@ import { answerOf, apiFailure } from '../../test/support/api-failure';
 import { TestClock } from '../../test/support/test-clock';
 import { Clock } from '../common/clock';
 import { InvitationEntity } from '../database/entities';
+import { TenantStatus } from '../database/entities/tenant.entity';
+import { TenantStatusReader } from '../database/tenant-status-reader';
 import { Metrics } from '../metrics/metrics';
 import { InvitationsController } from './invitations.controller';
 import { InvitationsService } from './invitations.service';
@@ -54,19 +56,35 @@ class FakeInvitationsStore implements Pick<InvitationsStore, 'findById' | 'findT
   }
 }
 
+/** Tenants' statuses by id; a tenant not set is absent. */
+class FakeTenantStatuses implements Pick<TenantStatusReader, 'statusOf'> {
+  readonly statuses = new Map<string, TenantStatus>();
+  async statusOf(tenantId: string) {
+    return this.statuses.get(tenantId) ?? null;
+  }
+}
+
 const validating = InvitationsController.prototype.validateInvitation;
 const accepting = InvitationsController.prototype.acceptInvitation;
 
 describe(InvitationsService.name, () => {
   let store: FakeInvitationsStore;
+  let tenants: FakeTenantStatuses;
   let service: InvitationsService;
   let metrics: Metrics;
 
   beforeEach(async () => {
     store = new FakeInvitationsStore();
+    tenants = new FakeTenantStatuses();
     const clock = new TestClock(NOW);
     const moduleRef = await Test.createTestingModule({
-      providers: [InvitationsService, Metrics, { provide: InvitationsStore, useValue: store }, { provide: Clock, useValue: clock }],
+      providers: [
+        InvitationsService,
+        Metrics,
+        { provide: InvitationsStore, useValue: store },
+        { provide: Clock, useValue: clock },
+        { provide: TenantStatusReader, useValue: tenants },
+      ],
     }).compile();
     service = moduleRef.get(InvitationsService);
     metrics = moduleRef.get(Metrics);
@@ -276,6 +294,55 @@ describe(InvitationsService.name, () => {
       jest.spyOn(store, 'accept').mockRejectedValue(new Error('connection lost'));
       expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 500, body: refused('INTERNAL_ERROR') });
       expect(store.rows.get(TOKEN)?.status).toBe('pending');
+    });
+  });
+
+  describe('accept, for a tenant in a state that the spec does not know', () => {
+    const refused = (error: string) => ({ success: false, error });
+    /** The store's update holds the tenant's status: it changes nothing for a closed tenant. */
+    const closedTenant = (status: TenantStatus) => {
+      tenants.statuses.set('tenant-1', status);
+      jest.spyOn(store, 'accept').mockResolvedValue(false);
+    };
+
+    it('an acceptable invitation of a suspended tenant is 403 ORGANISATION_SUSPENDED and stays pending, not counted', async () => {
+      store.add();
+      closedTenant('suspended');
+      const accepted = jest.spyOn(metrics, 'invitationAccepted');
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 403, body: refused('ORGANISATION_SUSPENDED') });
+      expect(store.rows.get(TOKEN)?.status).toBe('pending');
+      expect(accepted).not.toHaveBeenCalled();
+    });
+
+    it('an invitation of a tenant being deleted is 404 INVALID, as a revoked one', async () => {
+      store.add();
+      closedTenant('deleted');
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 404, body: refused('INVALID') });
+    });
+
+    it.each([
+      ['accepted', { status: 'accepted' as const }, 400, 'ALREADY_USED'],
+      ['past expiresAt', { expiresAt: new Date(NOW.getTime() - 1) }, 400, 'EXPIRED'],
+      ['revoked', { status: 'revoked' as const }, 404, 'INVALID'],
+    ])('the spec rules come first: an invitation %s of a suspended tenant is %i %s, without reading the tenant', async (_, overrides, status, error) => {
+      store.add(overrides);
+      closedTenant('suspended');
+      const statusOf = jest.spyOn(tenants, 'statusOf');
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status, body: refused(error) });
+      expect(statusOf).not.toHaveBeenCalled();
+    });
+
+    it('an open tenant costs no read of its status: the update holds it', async () => {
+      store.add();
+      const statusOf = jest.spyOn(tenants, 'statusOf');
+      expect(await service.accept(TOKEN)).toMatchObject({ success: true });
+      expect(statusOf).not.toHaveBeenCalled();
+    });
+
+    it('validation (spec 4.1) is unchanged: an invitation of a suspended tenant is valid', async () => {
+      store.add();
+      tenants.statuses.set('tenant-1', 'suspended');
+      expect(await service.validate(TOKEN)).toMatchObject({ valid: true });
     });
   });
 });

@@ -2,6 +2,7 @@ import { HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { InvitationEntity } from '../database/entities';
+import { TenantStatusReader } from '../database/tenant-status-reader';
 import { Metrics } from '../metrics/metrics';
 import { acceptanceError, INVITATION_ERRORS, InvitationErrorCode, validationError } from './dto/invitation-error';
 import {
@@ -23,6 +24,7 @@ export class InvitationsService {
     private readonly store: InvitationsStore,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
+    private readonly tenants: TenantStatusReader,
   ) {}
 
   /** Spec 4.1 rules 1–5. */
@@ -40,22 +42,35 @@ export class InvitationsService {
     return toValidInvitationResponse(invitation, await this.store.findTenantName(invitation.tenantId));
   }
 
-  /** Spec 4.2 rules 1–5. No body is read and the caller is not checked. */
+  /**
+   * Spec 4.2 rules 1–5. No body is read and the caller is not checked. An invitation of a suspended
+   * tenant, which rules 2–4 would let through, is refused 403 ORGANISATION_SUSPENDED; one of a
+   * tenant being deleted is as good as revoked (rule 2).
+   */
   async accept(token: string): Promise<AcceptedInvitationResponse> {
     // Rule 1.
     if (isEmpty(token)) throw acceptanceError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.invalid);
     const now = this.clock.now();
     const invitation = await this.load(token);
-    // Rules 2–4. Unlike GET, an expired invitation is left unchanged (section 3).
     refuseUnacceptable(invitation, now, acceptanceError);
-    // Rule 5. The conditional update decides between parallel requests; a loser reads the
-    // invitation again and gets the refusal that applies now (rule 3 after a parallel accept).
+    // Rule 5. The conditional update decides between parallel requests, and holds the tenant's
+    // status too, so that an open tenant costs no extra read; a loser reads the invitation again
+    // and gets the refusal that applies now (rule 3 after a parallel accept, or the suspension).
     if (!(await this.store.accept(invitation, now))) {
-      refuseUnacceptable(await this.load(invitation.id), now, acceptanceError);
+      const current = await this.load(invitation.id);
+      refuseUnacceptable(current, now, acceptanceError);
+      await this.refuseIfTenantClosed(current.tenantId);
       throw new Error('The invitation was neither accepted nor refused');
     }
     this.metrics.invitationAccepted();
     return toAcceptedInvitationResponse(invitation);
+  }
+
+  /** The accept's refusals in the states that the spec does not know (docs/tenant-lifecycle.md). */
+  private async refuseIfTenantClosed(tenantId: string): Promise<void> {
+    const status = await this.tenants.statusOf(tenantId);
+    if (status === 'suspended') throw acceptanceError(HttpStatus.FORBIDDEN, INVITATION_ERRORS.suspended);
+    if (status === 'deleted') throw acceptanceError(HttpStatus.NOT_FOUND, INVITATION_ERRORS.invalid);
   }
 
   /** Rule 2 of both endpoints: an invitation that "cannot be loaded" is answered as a missing one. */

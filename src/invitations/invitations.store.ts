@@ -10,6 +10,7 @@ import { InvitationStatus } from '../database/entities/invitation.entity';
 import { forceIndex } from '../database/force-index';
 import { AtomicWriter, RequiredUpdate } from '../database/atomic-writer';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
+import { tenantIsOpenSql } from '../database/tenant-status-reader';
 import { InvitationEmail } from '../mail/invitation-mailer';
 import { newOutboxRow } from '../mail/outbox/invitation-outbox';
 import { OPEN_STATUSES } from './invitation';
@@ -23,7 +24,9 @@ const SELECT_TENANT_NAME = 'SELECT name FROM tenants WHERE id = ?';
 const OPEN = `(${OPEN_STATUSES.map((status) => `'${status}'`).join(', ')})`;
 /** The compare-and-sets of the invitation's changes of status (AtomicWriter). */
 const EXPIRE_IF_PENDING = "UPDATE tenant_invitations SET status = 'expired' WHERE id = ? AND status = 'pending'";
-const ACCEPT_IF_OPEN = `UPDATE tenant_invitations SET status = 'accepted' WHERE id = ? AND status IN ${OPEN} AND expires_at >= ?`;
+const ACCEPT_IF_OPEN =
+  `UPDATE tenant_invitations SET status = 'accepted' WHERE id = ? AND status IN ${OPEN} AND expires_at >= ? ` +
+  `AND ${tenantIsOpenSql('tenant_invitations.tenant_id')}`;
 const REVOKE_IF_OPEN = `UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status IN ${OPEN}`;
 
 /**
@@ -33,9 +36,10 @@ const REVOKE_IF_OPEN = `UPDATE tenant_invitations SET status = 'revoked' WHERE i
 @Injectable()
 export class InvitationsStore {
   /**
-   * No route renames a tenant, so a name read once is reused for a while: validating an invitation
-   * is then one read. The lifetime only bounds how long a name edited in the database takes to
-   * show; the size bounds the memory. Without a config (unit tests), nothing is kept.
+   * A name read once is reused for a while: validating an invitation is then one read. A rename
+   * through PATCH /api/admin/tenants/{id} drops it on the instance that renamed (forgetTenantName);
+   * the lifetime bounds how long the old name can show on the other instances, and a name edited
+   * in the database; the size bounds the memory. Without a config (unit tests), nothing is kept.
    */
   private readonly tenantNames?: LRUCache<string, { name: string | null }>;
 
@@ -90,6 +94,11 @@ export class InvitationsStore {
     return name;
   }
 
+  /** Drops the tenant's cached name, after a rename: this instance shows the new one at once. */
+  forgetTenantName(tenantId: string): void {
+    this.tenantNames?.delete(tenantId);
+  }
+
   /**
    * Stores `expired` on a pending invitation; an invitation accepted meanwhile keeps its status.
    * True when this call changed it, so that each expiry is counted (and recorded) once.
@@ -100,9 +109,10 @@ export class InvitationsStore {
   }
 
   /**
-   * Accepts the invitation unless it is already accepted, revoked or expired at `now`, in one
-   * conditional UPDATE with its audit event: of parallel calls for one invitation, exactly one gets
-   * true (and records the event), and a revocation that lands between the read and this update wins.
+   * Accepts the invitation unless it is already accepted, revoked or expired at `now`, or its tenant
+   * is suspended or being deleted, in one conditional UPDATE with its audit event: of parallel calls
+   * for one invitation, exactly one gets true (and records the event), and a revocation or a
+   * suspension that lands between the read and this update wins.
    */
   async accept(invitation: InvitationEntity, now: Date): Promise<boolean> {
     const event = auditEvents.invitationAccepted(invitation);

@@ -5,7 +5,7 @@ import { Clock } from '../common/clock';
 import { sameEmail } from '../common/email-comparison';
 import { UNAUTHORIZED } from '../common/messages';
 import { AppConfig } from '../config/app-config';
-import { TENANT_STATUSES } from '../database/entities/tenant.entity';
+import { TenantStatusReader } from '../database/tenant-status-reader';
 import { IdentityStore, IdentityUser, ORG_USER_TYPE } from '../identity/identity-store';
 import { INVITATION_ERRORS } from '../invitations/dto/invitation-error';
 import { InvitationsStore } from '../invitations/invitations.store';
@@ -40,6 +40,7 @@ export class JoiningService {
     private readonly invitations: InvitationsStore,
     private readonly identity: IdentityStore,
     private readonly memberships: MembershipsRepository,
+    private readonly tenants: TenantStatusReader,
     private readonly grants: MembershipGrantsRepository,
     private readonly grantsWorker: MembershipGrantsWorker,
     private readonly clock: Clock,
@@ -71,6 +72,10 @@ export class JoiningService {
     if (!invitation || invitation.status === 'revoked') throw joinRefusal(HttpStatus.NOT_FOUND, INVITATION_ERRORS.invalid);
     if (invitation.status === 'accepted') throw joinRefusal(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.alreadyUsed);
     if (invitation.expiresAt.getTime() < now.getTime()) throw joinRefusal(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.expired);
+    // The tenant's lifecycle, as the spec's accept answers it (docs/tenant-lifecycle.md).
+    const tenantStatus = await this.tenants.statusOf(invitation.tenantId);
+    if (tenantStatus === 'suspended') throw joinRefusal(HttpStatus.FORBIDDEN, INVITATION_ERRORS.suspended);
+    if (tenantStatus === 'deleted') throw joinRefusal(HttpStatus.NOT_FOUND, INVITATION_ERRORS.invalid);
     // Rule 3: the answer never says which address was invited.
     const email = caller.email;
     if (!email || !sameEmail(email, invitation.email)) throw joinRefusal(HttpStatus.FORBIDDEN, JOIN_ERRORS.emailMismatch);
@@ -89,7 +94,7 @@ export class JoiningService {
     }
     // Rule 6: a member of this tenant keeps the role they hold.
     const role = current.tenantId === invitation.tenantId && current.role ? current.role : invitation.role;
-    const activatesTenant = role === 'owner' && (await this.memberships.tenantStatus(invitation.tenantId)) === TENANT_STATUSES.pendingOwner;
+    const activatesTenant = role === 'owner' && tenantStatus === 'pending_owner';
     const join: Join = {
       invitation,
       invitee: { id: caller.id, email },

@@ -4,19 +4,17 @@ import { AuditRows } from '../audit/audit-rows';
 import { emailKey } from '../common/email-comparison';
 import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
 import { InvitationEntity, MembershipGrantEntity, UserEntity } from '../database/entities';
-import { TENANT_STATUSES } from '../database/entities/tenant.entity';
-import { PreparedStatements } from '../database/prepared-statements';
 import { IdentityUser, ORG_USER_TYPE } from '../identity/identity-store';
 import { acceptIfOpen } from '../invitations/invitations.store';
 
-const SELECT_TENANT_STATUS = 'SELECT status FROM tenants WHERE id = ?';
 /** Null-safe equality in both dialects; its parameters are the value, twice. */
 const isAsRead = (column: string) => `(${column} = ? OR (${column} IS NULL AND ? IS NULL))`;
 /** The users row becomes the membership, only if its tenant and role are still the ones the join judged. */
 const UPDATE_MEMBERSHIP =
   `UPDATE users SET user_type = '${ORG_USER_TYPE}', tenant_id = ?, role = ? ` +
   `WHERE id = ? AND ${isAsRead('tenant_id')} AND ${isAsRead('role')}`;
-const ACTIVATE_TENANT = `UPDATE tenants SET status = '${TENANT_STATUSES.active}' WHERE id = ? AND status = '${TENANT_STATUSES.pendingOwner}'`;
+/** A tenant is pending_owner from its creation (spec 4.4) until its first owner joins; then active. */
+const ACTIVATE_TENANT = "UPDATE tenants SET status = 'active' WHERE id = ? AND status = 'pending_owner'";
 
 /** Where the membership is written, by identity store. */
 export type MembershipChange =
@@ -46,16 +44,9 @@ export interface Join {
 @Injectable()
 export class MembershipsRepository {
   constructor(
-    private readonly statements: PreparedStatements,
     private readonly writer: AtomicWriter,
     private readonly auditRows: AuditRows,
   ) {}
-
-  /** The tenant's status, or null when there is no such tenant. */
-  async tenantStatus(tenantId: string): Promise<string | null> {
-    const row = await this.statements.first(SELECT_TENANT_STATUS, [tenantId]);
-    return (row?.status as string | undefined) ?? null;
-  }
 
   /**
    * All or nothing: false, and nothing written, when the invitation, the users row or the tenant

@@ -9,8 +9,14 @@ import { OutboxConfig } from '../config/app-config';
 import { OutboxRowColumns } from '../database/outbox-row-columns';
 import { OutboxRows } from '../database/outbox-rows';
 
-/** What one attempt came to: delivered, worth another attempt, or failed for good. */
-export type AttemptResult = { outcome: 'delivered' } | { outcome: 'retry' | 'failed'; reason: string };
+/**
+ * What one attempt came to: delivered, worth another attempt, or failed for good; or not made at
+ * all for now (`deferred`): the row waits `delayMs`, and the attempt is not counted.
+ */
+export type AttemptResult =
+  | { outcome: 'delivered' }
+  | { outcome: 'retry' | 'failed'; reason: string }
+  | { outcome: 'deferred'; reason: string; delayMs: number };
 
 /** What the loop made of an attempt: the row is done, put back for later, or given up. */
 type Settlement = 'delivered' | 'retried' | 'failed';
@@ -153,6 +159,10 @@ export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLite
     if (result.outcome === 'delivered') {
       this.delivery.settled?.('delivered');
       return this.markDelivered(row.id);
+    }
+    if (result.outcome === 'deferred') {
+      this.logger.debug(`${this.delivery.subject(row)} deferred: ${result.reason} (not counted as an attempt; next in ${seconds(result.delayMs)})`);
+      return this.rows.defer(row.id, this.workerId, new Date(this.clock.now().getTime() + result.delayMs), result.reason);
     }
     if (result.outcome === 'retry' && row.attempts < maxAttempts) {
       this.delivery.settled?.('retried');

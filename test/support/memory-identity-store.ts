@@ -1,4 +1,14 @@
-import { IdentityStore, IdentityUser, InvalidPageTokenError, MemberKey, SUPER_ADMIN_ROLE, UserPage } from '../../src/identity/identity-store';
+import {
+  IdentityStore,
+  IdentityUser,
+  InvalidPageTokenError,
+  MemberCounts,
+  MemberKey,
+  noMembers,
+  SUPER_ADMIN_ROLE,
+  TenantRole,
+  UserPage,
+} from '../../src/identity/identity-store';
 import { compareKeys } from '../../src/common/paging';
 import { sameEmail } from '../../src/common/email-comparison';
 
@@ -98,6 +108,22 @@ export class MemoryIdentityStore extends IdentityStore {
     this.failIfAsked();
     this.roleChanges.push([id, role]);
     this.update(id, { role });
+  }
+
+  async countTenantMembers(tenantId: string): Promise<MemberCounts> {
+    this.failIfAsked();
+    const counts = noMembers();
+    for (const user of this.users.values()) {
+      if (user.tenantId === tenantId && user.role && Object.hasOwn(counts, user.role)) counts[user.role as TenantRole]++;
+    }
+    return counts;
+  }
+
+  async detachTenantMembers(tenantId: string, limit: number): Promise<number> {
+    this.failIfAsked();
+    const members = [...this.users.values()].filter((user) => user.tenantId === tenantId).slice(0, limit);
+    for (const member of members) await this.removeFromTenant(member.id);
+    return members.length;
   }
 
   async ping(): Promise<void> {

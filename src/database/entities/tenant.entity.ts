@@ -3,8 +3,10 @@ import { IdColumn, VarcharColumn, TimestampColumn } from '../columns';
 
 export const TENANT_TYPES = ['personal', 'organisation', 'charity', 'business', 'nonprofit'] as const;
 export type TenantType = (typeof TENANT_TYPES)[number];
-/** A tenant is pending_owner from its creation (spec 4.4) until its first owner joins; then active. */
-export const TENANT_STATUSES = { pendingOwner: 'pending_owner', active: 'active' } as const;
+
+/** Spec section 2's initial status, then the lifecycle's (docs/tenant-lifecycle.md). */
+export const TENANT_STATUSES = ['pending_owner', 'active', 'suspended', 'deleted'] as const;
+export type TenantStatus = (typeof TENANT_STATUSES)[number];
 
 @Entity({ name: 'tenants' })
 export class TenantEntity {

@@ -41,7 +41,7 @@ COMMIT;
 
 -- InvitationsStore.accept
 START TRANSACTION;
-UPDATE tenant_invitations SET status = 'accepted' WHERE id = ? AND status IN ('pending', 'expired') AND expires_at >= ?;
+UPDATE tenant_invitations SET status = 'accepted' WHERE id = ? AND status IN ('pending', 'expired') AND expires_at >= ? AND NOT EXISTS (SELECT 1 FROM tenants WHERE tenants.id = tenant_invitations.tenant_id AND tenants.status IN ('suspended', 'deleted'));
 SET @changed = ROW_COUNT();
 INSERT INTO `audit_events` (`id`, `type`, `occurred_at`, `tenant_id`, `actor_id`, `actor_email`, `target_type`, `target_id`, `target_email`, `data`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
 INSERT INTO `webhook_deliveries` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `event_id`, `url`, `payload`, `delivered_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;

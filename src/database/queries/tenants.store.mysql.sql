@@ -1,8 +1,11 @@
 -- The SQL of tenants.store.ts on MySQL/MariaDB: what reaches mysql2, a statement per line: an empty line separates round trips.
 -- Written by test/sql-snapshots.integration-spec.ts: do not edit.
 
--- TenantsStore.listAll
-SELECT id, name, type, status, created_at FROM tenants ORDER BY created_at, id;
+-- TenantsStore.list
+SELECT id, name, type, status, created_at FROM tenants WHERE status <> 'deleted' ORDER BY created_at, id;
+
+-- TenantsStore.list (statuses)
+SELECT id, name, type, status, created_at FROM tenants WHERE status IN (?, ?) ORDER BY created_at, id;
 
 -- TenantsStore.create
 START TRANSACTION;

@@ -26,9 +26,12 @@ import {
   IdentityUser,
   InvalidPageTokenError,
   MAX_PAGE_SIZE,
+  MemberCounts,
   MemberKey,
   ORG_USER_TYPE,
+  noMembers,
   SUPER_ADMIN_ROLE,
+  TenantRole,
   UserPage,
 } from '../identity-store';
 
@@ -334,6 +337,51 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
         ],
       }),
     );
+  }
+
+  /** The tenant's group, read whole: Cognito counts nothing for us. */
+  async countTenantMembers(tenantId: string): Promise<MemberCounts> {
+    const counts = noMembers();
+    for (const member of await this.listTenantMembers(tenantId, undefined, Number.MAX_SAFE_INTEGER)) {
+      if (member.role && Object.hasOwn(counts, member.role)) counts[member.role as TenantRole]++;
+    }
+    return counts;
+  }
+
+  /**
+   * The first pages of the tenant's group, each member detached by removeFromTenant (attributes
+   * cleared, then out of the group), so that the next call starts again at the first page. A
+   * group member whose attribute names another tenant only leaves this group. Users given the
+   * tenant outside the service are found once they are in the group (cognito:sync-tenant-groups).
+   */
+  async detachTenantMembers(tenantId: string, limit: number): Promise<number> {
+    const group = tenantGroupName(tenantId);
+    if (!group) return 0;
+    let detached = 0;
+    while (detached < limit) {
+      let page;
+      try {
+        page = await this.client.send(
+          new ListUsersInGroupCommand({ UserPoolId: this.userPoolId, GroupName: group, Limit: Math.min(MAX_PAGE_SIZE, limit - detached) }),
+        );
+      } catch (error) {
+        // No group: the service has put nobody into this tenant.
+        if ((error as Error).name === 'ResourceNotFoundException') return detached;
+        throw error;
+      }
+      // Sliced: cognito-local answers a whole group whatever Limit asks.
+      const members = (page.Users ?? []).map(fromListing).slice(0, limit - detached);
+      if (!members.length) break;
+      for (const member of members) {
+        if (member.tenantId === tenantId) {
+          await this.removeFromTenant(member.id);
+          detached++;
+        } else {
+          await this.client.send(new AdminRemoveUserFromGroupCommand({ UserPoolId: this.userPoolId, Username: member.id, GroupName: group }));
+        }
+      }
+    }
+    return detached;
   }
 
   /** Adds the user to the tenant's group, creating the group on first use. */

@@ -3,7 +3,17 @@ import { emailKey, sameEmail } from '../../common/email-comparison';
 import { forceIndex } from '../../database/force-index';
 import { UserEntity } from '../../database/entities';
 import { PreparedStatements } from '../../database/prepared-statements';
-import { IdentityStore, IdentityUser, InvalidPageTokenError, MemberKey, SUPER_ADMIN_ROLE, UserPage } from '../identity-store';
+import {
+  IdentityStore,
+  IdentityUser,
+  InvalidPageTokenError,
+  MemberCounts,
+  MemberKey,
+  noMembers,
+  SUPER_ADMIN_ROLE,
+  TenantRole,
+  UserPage,
+} from '../identity-store';
 
 /** The identity columns of a `users` row, by their entity names: an entity, or a row that the statements below read. */
 type IdentityColumns = Pick<UserEntity, 'id' | 'email' | 'platformRole' | 'userType' | 'tenantId' | 'role'>;
@@ -31,6 +41,13 @@ const SELECT_USER = `SELECT ${USER_COLUMNS} FROM users WHERE id = ?`;
 const SELECT_TENANT_MEMBER_BY_EMAIL =
   `SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND email_key = ? ` +
   `UNION SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND email = ? ORDER BY id`;
+
+/** Read from the (tenant_id, role) index alone. */
+const COUNT_TENANT_MEMBERS_BY_ROLE = 'SELECT role, COUNT(*) AS members FROM users WHERE tenant_id = ? GROUP BY role';
+/** A batch of a tenant's members to detach; the limit is written in (a small integer of ours): a LIMIT parameter is not portable. */
+const selectTenantMemberIds = (limit: number) => `SELECT id FROM users WHERE tenant_id = ? LIMIT ${Math.trunc(limit)}`;
+const detachMembers = (count: number) =>
+  `UPDATE users SET tenant_id = NULL, role = NULL WHERE tenant_id = ? AND id IN (${Array(count).fill('?').join(', ')})`;
 
 /** The page token is the last id of the page, base64url-encoded: keyset paging on (platform_role, id). */
 const encodeToken = (lastId: string) => Buffer.from(lastId, 'utf8').toString('base64url');
@@ -119,6 +136,21 @@ export class LocalIdentityStore extends IdentityStore {
 
   async setTenantRole(id: string, role: string): Promise<void> {
     await this.users.update({ id }, { role });
+  }
+
+  async countTenantMembers(tenantId: string): Promise<MemberCounts> {
+    const counts = noMembers();
+    for (const { role, members } of await this.statements.rows(COUNT_TENANT_MEMBERS_BY_ROLE, [tenantId])) {
+      if (Object.hasOwn(counts, role as string)) counts[role as TenantRole] = Number(members);
+    }
+    return counts;
+  }
+
+  /** One read of up to `limit` ids by the tenant index, then one UPDATE of those rows: a transaction of its own. */
+  async detachTenantMembers(tenantId: string, limit: number): Promise<number> {
+    const ids = (await this.statements.rows(selectTenantMemberIds(limit), [tenantId])).map((row) => row.id);
+    if (!ids.length) return 0;
+    return this.statements.changes(detachMembers(ids.length), [tenantId, ...ids]);
   }
 
   async ping(): Promise<void> {

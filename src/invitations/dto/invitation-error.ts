@@ -1,12 +1,13 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 
-/** Spec section 7: the invitation error codes. */
+/** Spec section 7: the invitation error codes; and the refusal of a suspended tenant's invitations (docs/tenant-lifecycle.md). */
 export const INVITATION_ERRORS = {
   invalid: 'INVALID',
   alreadyUsed: 'ALREADY_USED',
   expired: 'EXPIRED',
   internal: 'INTERNAL_ERROR',
+  suspended: 'ORGANISATION_SUSPENDED',
 } as const;
 export type InvitationErrorCode = (typeof INVITATION_ERRORS)[keyof typeof INVITATION_ERRORS];
 

@@ -5,12 +5,13 @@ import { memoryDataSource } from '../../../test/support/memory-data-source';
 import { TestClock } from '../../../test/support/test-clock';
 import { parseConfig } from '../../config/app-config';
 import { Metrics } from '../../metrics/metrics';
-import { InvitationEmailOutboxEntity, InvitationEntity } from '../../database/entities';
+import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../../database/entities';
 import { InvitationEmail, InvitationMailer } from '../invitation-mailer';
 import { SEND_TIMEOUT_MS } from '../mail.module';
 import { MultiStatementPool } from '../../database/multi-statement-pool';
 import { OutboxRows } from '../../database/outbox-rows';
 import { PreparedStatements } from '../../database/prepared-statements';
+import { TenantStatusReader } from '../../database/tenant-status-reader';
 import { newOutboxRow } from './invitation-outbox';
 import { OUTBOX_BATCH_SIZE, OUTBOX_CLAIM_MS, InvitationOutboxWorker } from './invitation-outbox.worker';
 
@@ -39,7 +40,10 @@ describe(InvitationOutboxWorker.name, () => {
   let logged: { warn: jest.SpyInstance; error: jest.SpyInstance; log: jest.SpyInstance };
 
   let metrics: Metrics;
-  const worker = (env: Record<string, string> = ENV) => new InvitationOutboxWorker(dataSource, new PreparedStatements(dataSource), new MultiStatementPool(dataSource), mailer, clock, parseConfig(env), metrics);
+  const worker = (env: Record<string, string> = ENV) => {
+    const statements = new PreparedStatements(dataSource);
+    return new InvitationOutboxWorker(dataSource, statements, new MultiStatementPool(dataSource), mailer, new TenantStatusReader(statements), clock, parseConfig(env), metrics);
+  };
   const emailsCounted = async () => (await metrics.scrape()).split('\n').filter((line) => line.startsWith('invitation_emails_total'));
 
   /** Creates an invitation and its outbox row, as InvitationsStore does. */
@@ -174,6 +178,39 @@ describe(InvitationOutboxWorker.name, () => {
     await worker().deliverDue();
     expect(mailer.sent).toEqual([]);
     expect(await only()).toMatchObject({ status: 'failed', lastError: 'the invitation expired before the e-mail could be delivered' });
+  });
+
+  describe('the e-mails of a tenant in a state that the spec does not know', () => {
+    const tenant = (status: string) =>
+      dataSource.getRepository(TenantEntity).save({ id: 'tenant-1', name: 'Acme', type: 'business', status, createdAt: NOW });
+    afterEach(() => dataSource.getRepository(TenantEntity).clear());
+
+    it('a suspended tenant\'s e-mail waits OUTBOX_RETRY_MAX_MS at a time, however long, without using up attempts', async () => {
+      await tenant('suspended');
+      const { email } = await invite();
+      const w = worker();
+      for (let check = 0; check < 6; check++) {
+        await w.deliverDue();
+        expect(await only()).toMatchObject({ status: 'pending', attempts: 0, lastError: 'the organisation is suspended', claimedBy: null });
+        expect((await only()).nextAttemptAt).toEqual(new Date(clock.now().getTime() + 3_000));
+        clock.advance(3_000);
+      }
+      expect(mailer.sent).toEqual([]);
+      expect([...lines(logged.warn), ...lines(logged.error)]).toEqual([]);
+
+      await tenant('active');
+      await w.deliverDue();
+      expect(mailer.sent).toEqual([email]);
+      expect(await only()).toMatchObject({ status: 'sent', attempts: 1 });
+    });
+
+    it('a deleted tenant\'s e-mail is given up', async () => {
+      await tenant('deleted');
+      await invite();
+      await worker().deliverDue();
+      expect(mailer.sent).toEqual([]);
+      expect(await only()).toMatchObject({ status: 'failed', attempts: 1, lastError: 'the organisation was deleted before the e-mail could be delivered' });
+    });
   });
 
   it('two workers on one database send each e-mail exactly once', async () => {

@@ -7,6 +7,7 @@ import { InvitationEmailOutboxEntity } from '../../database/entities';
 import { MultiStatementPool } from '../../database/multi-statement-pool';
 import { OutboxRows } from '../../database/outbox-rows';
 import { PreparedStatements } from '../../database/prepared-statements';
+import { TenantStatusReader } from '../../database/tenant-status-reader';
 import { Metrics } from '../../metrics/metrics';
 import { AttemptResult, OutboxDeliveryLoop } from '../../outbox/outbox-delivery-loop';
 import { InvitationMailer } from '../invitation-mailer';
@@ -26,7 +27,9 @@ export const OUTBOX_SHUTDOWN_WAIT_MS = 10_000;
  * instance: every OUTBOX_POLL_INTERVAL_MS, and at once when this instance has just created an
  * invitation (`kick`). A failed send is retried with exponential backoff, up to
  * OUTBOX_MAX_ATTEMPTS, then the row is marked failed; so is the e-mail of an invitation that
- * expired first. Log lines never carry the invitation token: it is in the link, and whoever holds
+ * expired first, or whose tenant was deleted. The e-mails of a suspended tenant wait, without using
+ * up attempts: they are looked at again every OUTBOX_RETRY_MAX_MS, and reactivation makes them due
+ * at once (TenantsStore.releaseHeldEmails). Log lines never carry the invitation token: it is in the link, and whoever holds
  * it can accept the invitation.
  */
 @Injectable()
@@ -36,13 +39,14 @@ export class InvitationOutboxWorker extends OutboxDeliveryLoop<InvitationEmailOu
     statements: PreparedStatements,
     pool: MultiStatementPool,
     mailer: InvitationMailer,
+    tenants: TenantStatusReader,
     clock: Clock,
     config: AppConfig,
     metrics: Metrics,
   ) {
     super({
       rows: new OutboxRows(dataSource, statements, pool, InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' }),
-      send: (row, now) => sendEmail(row, now, mailer, metrics),
+      send: (row, now) => sendEmail(row, now, mailer, metrics, tenants, config.outbox.retryMaxMs),
       subject: (row) => {
         const { tenantId, email } = storedEmailOf(row);
         return `Invitation e-mail to ${email.to} for tenant ${tenantId}`;
@@ -61,12 +65,25 @@ export class InvitationOutboxWorker extends OutboxDeliveryLoop<InvitationEmailOu
   }
 }
 
-/** One attempt at the row's e-mail; an e-mail whose invitation has expired is not sent. */
-async function sendEmail(row: InvitationEmailOutboxEntity, now: Date, mailer: InvitationMailer, metrics: Metrics): Promise<AttemptResult> {
-  const { email } = storedEmailOf(row);
+/**
+ * One attempt at the row's e-mail; an e-mail whose invitation has expired, or whose tenant was
+ * deleted, is not sent, and one of a suspended tenant waits `heldMs`.
+ */
+async function sendEmail(
+  row: InvitationEmailOutboxEntity,
+  now: Date,
+  mailer: InvitationMailer,
+  metrics: Metrics,
+  tenants: TenantStatusReader,
+  heldMs: number,
+): Promise<AttemptResult> {
+  const { tenantId, email } = storedEmailOf(row);
   if (email.expiresAt.getTime() < now.getTime()) {
     return { outcome: 'failed', reason: 'the invitation expired before the e-mail could be delivered' };
   }
+  const status = await tenants.statusOf(tenantId);
+  if (status === 'suspended') return { outcome: 'deferred', reason: 'the organisation is suspended', delayMs: heldMs };
+  if (status === 'deleted') return { outcome: 'failed', reason: 'the organisation was deleted before the e-mail could be delivered' };
   try {
     await mailer.send(email);
   } catch (error) {

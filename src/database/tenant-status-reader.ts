@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { TenantStatus } from './entities/tenant.entity';
+import { PreparedStatements } from './prepared-statements';
+
+const SELECT_TENANT_STATUS = 'SELECT id, status FROM tenants WHERE id = ?';
+
+/**
+ * The one check of a tenant's lifecycle state that every path asks before it lets a tenant's
+ * people act: the org guard, the invitation accept (and join), the invitation page and the e-mail
+ * outbox. A primary-key read at the time of asking, never cached, so that a suspension made
+ * through one instance holds from the next request on every instance.
+ */
+@Injectable()
+export class TenantStatusReader {
+  constructor(private readonly statements: PreparedStatements) {}
+
+  /** The tenant's status; null when there is no such tenant (the spec's "tenant absent"). */
+  async statusOf(tenantId: string): Promise<TenantStatus | null> {
+    const row = await this.statements.first(SELECT_TENANT_STATUS, [tenantId]);
+    // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
+    return row?.id === tenantId ? (row.status as TenantStatus) : null;
+  }
+}
+
+/** The statuses in which a tenant's invitations cannot be accepted: suspended, or being deleted. */
+export const CLOSED_TENANT_STATUSES: TenantStatus[] = ['suspended', 'deleted'];
+
+/**
+ * SQL that holds when the tenant whose id is in `tenantIdColumn` is not closed (an absent tenant
+ * is not): the condition a compare-and-set adds so that a suspension landing between its read and
+ * its write still wins.
+ */
+export const tenantIsOpenSql = (tenantIdColumn: string): string =>
+  `NOT EXISTS (SELECT 1 FROM tenants WHERE tenants.id = ${tenantIdColumn} AND tenants.status IN (${CLOSED_TENANT_STATUSES.map((status) => `'${status}'`).join(', ')}))`;
