@@ -15,10 +15,11 @@ import { IdempotencyStore } from '../src/idempotency/idempotency.store';
 import { LocalIdentityStore } from '../src/identity/local/local-identity-store';
 import { InvitationsStore } from '../src/invitations/invitations.store';
 import { AtomicWriter } from '../src/database/atomic-writer';
-import { AuditEventEntity, IdempotencyKeyEntity, InvitationEmailOutboxEntity, InvitationEntity, TenantEntity, UserEntity } from '../src/database/entities';
+import { AuditEventEntity, IdempotencyKeyEntity, InvitationEmailOutboxEntity, InvitationEntity, MembershipGrantEntity, TenantEntity, UserEntity } from '../src/database/entities';
 import { MultiStatementPool } from '../src/database/multi-statement-pool';
 import { OutboxRows } from '../src/database/outbox-rows';
 import { PreparedStatements } from '../src/database/prepared-statements';
+import { MembershipGrantsRepository } from '../src/joining/membership-grants.repository';
 
 /**
  * The SQL that each verb of each store sends, per dialect, checked against the files in
@@ -48,6 +49,8 @@ function storesOn(dataSource: DataSource) {
     auditEvents: new AuditEventsStore(dataSource),
     audit: new AuditRecorder(writer, auditRows),
     outbox: new OutboxRows(dataSource, statements, pool, InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' }),
+    grantRows: new OutboxRows(dataSource, statements, pool, MembershipGrantEntity, 'deleted'),
+    grants: new MembershipGrantsRepository(statements),
     idempotency: new IdempotencyStore(dataSource),
   };
 }
@@ -77,6 +80,19 @@ const outboxRow = (id: string): InvitationEmailOutboxEntity => ({
   createdAt: EARLIER,
   sentAt: null,
 });
+const grantRow = (id: string, userId: string, claimedBy: string): MembershipGrantEntity => ({
+  id,
+  userId,
+  tenantId: 'tenant-1',
+  role: 'member',
+  status: 'sending',
+  attempts: 1,
+  nextAttemptAt: NOW,
+  claimedBy,
+  claimedUntil: LATER,
+  lastError: null,
+  createdAt: NOW,
+});
 const idempotencyKey: IdempotencyKeyEntity = {
   callerId: 'owner-1',
   key: 'key-1',
@@ -98,6 +114,7 @@ async function seed(dataSource: DataSource): Promise<void> {
     { id: 'admin-1', email: 'root@example.com', emailKey: 'root@example.com', platformRole: 'super_admin', createdAt: NOW },
   ]);
   await dataSource.getRepository(InvitationEmailOutboxEntity).insert([outboxRow('outbox-1'), outboxRow('outbox-2')]);
+  await dataSource.getRepository(MembershipGrantEntity).insert([grantRow('grant-1', 'user-1', 'worker-1'), grantRow('grant-2', 'user-2', 'worker-2')]);
   const old = { tenantId: 'tenant-1', actorId: null, actorEmail: null, targetType: 'tenant', targetId: 'tenant-1', targetEmail: null, data: '{}' };
   await dataSource.getRepository(AuditEventEntity).insert({ ...old, id: 'event-1', type: 'tenant.created', occurredAt: EARLIER });
 }
@@ -159,7 +176,10 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     ['OutboxRows.markFailed', (s) => s.outbox.markFailed('outbox-2', 'worker-2', 'refused')],
     ['OutboxRows.purgeDone', (s) => s.outbox.purgeDone(LATER)],
     ['OutboxRows.oldestWaiting', (s) => s.outbox.oldestWaiting()],
+    ['OutboxRows.markDone, of a table whose done rows are deleted', (s) => s.grantRows.markDone('grant-1', 'worker-1', NOW)],
+    ['OutboxRows.retryLater, of a table whose done rows are deleted', (s) => s.grantRows.retryLater('grant-2', 'worker-2', LATER, 'timeout')],
   ],
+  'membership-grants.repository': [['MembershipGrantsRepository.pendingFor', (s) => s.grants.pendingFor('user-2')]],
   'idempotency.store': [
     ['IdempotencyStore.claim', (s) => s.idempotency.claim(idempotencyKey)],
     ['IdempotencyStore.find', (s) => s.idempotency.find('owner-1', 'key-1')],

@@ -4,12 +4,12 @@ import { MultiStatementPool } from './multi-statement-pool';
 import { OutboxRowColumns } from './outbox-row-columns';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from './prepared-statements';
 
-/** What an outbox calls a row that reached its receiver, and the column that records when. */
-export interface OutboxDone {
-  status: string;
-  /** The column of the time it was done. */
-  atColumn: string;
-}
+/**
+ * What becomes of a row that reached its receiver: it takes a status, and the column `atColumn`
+ * records when (kept for operators until `purgeDone`); or it is deleted at once, for a table whose
+ * unique keys must be free again as soon as its row is done.
+ */
+export type OutboxDone = { status: string; atColumn: string } | 'deleted';
 
 const LAST_ERROR_LENGTH = 1_000;
 
@@ -25,7 +25,7 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
    * trip each. The read of what is due, on every round too, is a prepared statement.
    */
   private readonly updates: CoalescedUpdates;
-  private sql?: { due: (limit: number) => string; claim: string; release: string; defer: string };
+  private sql?: { due: (limit: number) => string; claim: string; release: string; defer: string; remove: string };
   /** Each column's property and database names, and whether it holds a time: to read a row into an entity. */
   private columns?: { property: string; name: string; time: boolean }[];
   /** The rows of each worker's last `due`, by id: `claim` takes them from here instead of reading them again. */
@@ -44,16 +44,17 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
   /** Built on first use, when the entity's metadata (its table) is known. */
   private get statementsSql() {
     const { tableName: table, columns } = this.dataSource.getMetadata(this.entity);
+    const doneAt = this.done === 'deleted' ? '' : `${this.done.atColumn} = COALESCE(?, ${this.done.atColumn}), `;
     return (this.sql ??= {
       due: dueSql(table, columns.map((column) => column.databaseName).join(', ')),
       claim:
         `UPDATE ${table} SET status = 'sending', claimed_by = ?, claimed_until = ?, attempts = attempts + 1 ` +
         `WHERE id = ? AND ${CLAIMABLE}`,
       release: `UPDATE ${table} SET status = ?, next_attempt_at = COALESCE(?, next_attempt_at), last_error = COALESCE(?, last_error), ` +
-        `${this.done.atColumn} = COALESCE(?, ${this.done.atColumn}), claimed_by = NULL, claimed_until = NULL ` +
-        `WHERE id = ? AND status = 'sending' AND claimed_by = ?`,
+        `${doneAt}claimed_by = NULL, claimed_until = NULL WHERE id = ? AND status = 'sending' AND claimed_by = ?`,
       defer: `UPDATE ${table} SET status = 'pending', next_attempt_at = ?, last_error = ?, attempts = attempts - 1, ` +
         `claimed_by = NULL, claimed_until = NULL WHERE id = ? AND status = 'sending' AND claimed_by = ?`,
+      remove: `DELETE FROM ${table} WHERE id = ? AND status = 'sending' AND claimed_by = ?`,
     });
   }
 
@@ -95,6 +96,7 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
 
   /** Records the delivery; false when `worker` no longer held the row. */
   async markDone(id: string, worker: string, at: Date): Promise<boolean> {
+    if (this.done === 'deleted') return (await this.updates.changes(this.statementsSql.remove, [id, worker])) === 1;
     return this.release(id, worker, { status: this.done.status, doneAt: at });
   }
 
@@ -114,12 +116,14 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
     return this.release(id, worker, { status: 'failed', lastError: error });
   }
 
-  /** Deletes rows done before `before`; they are kept a while for operators. */
+  /** Deletes rows done before `before`; they are kept a while for operators (none are when done rows are deleted at once). */
   async purgeDone(before: Date): Promise<number> {
+    const { done } = this;
+    if (done === 'deleted') return 0;
     const result = await this.rows
       .createQueryBuilder()
       .delete()
-      .where(`status = :done AND ${this.done.atColumn} < :before`, { done: this.done.status, before })
+      .where(`status = :done AND ${done.atColumn} < :before`, { done: done.status, before })
       .execute();
     return result.affected ?? 0;
   }
@@ -155,7 +159,7 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
       status,
       nextAttemptAt ? sqlTimestamp(nextAttemptAt) : null,
       lastError === undefined ? null : lastError.slice(0, LAST_ERROR_LENGTH),
-      doneAt ? sqlTimestamp(doneAt) : null,
+      ...(this.done === 'deleted' ? [] : [doneAt ? sqlTimestamp(doneAt) : null]),
       id,
       worker,
     ];

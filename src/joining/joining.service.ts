@@ -55,7 +55,8 @@ export class JoiningService {
     for (let attempt = 0; attempt < JOIN_ATTEMPTS; attempt++) {
       const { join, pending } = await this.decide(caller, token);
       try {
-        if (await this.memberships.join(join)) return this.joined(join, pending);
+        const inPool = await this.commit(join, pending);
+        if (inPool !== null) return this.joined(join, inPool);
       } catch (failure) {
         // A users row or grant that a parallel join made first fails the insert: judged again.
         lastFailure = failure;
@@ -132,14 +133,20 @@ export class JoiningService {
   }
 
   /**
-   * After the commit. In cognito mode the grant goes to the pool now; when the pool does not take
-   * it, or an earlier grant is still on its way, the membership is pending: answered 202.
+   * The join's transaction. In cognito mode its grant goes to the pool right after the commit. Null
+   * when nothing was written; else whether the pool has the membership: not when it did not take
+   * the grant, or when an earlier grant is still on its way.
    */
-  private async joined(join: Join, alreadyPending: boolean): Promise<JoinedResponse | JoinPendingResponse> {
+  private async commit(join: Join, alreadyPending: boolean): Promise<boolean | null> {
+    const { membership } = join;
+    if (membership.store === 'pool' && membership.grant) return this.grantsWorker.joinAndWrite(membership.grant, () => this.memberships.join(join));
+    return (await this.memberships.join(join)) ? !alreadyPending : null;
+  }
+
+  /** After the commit: a membership not yet in the pool is pending, answered 202. */
+  private joined(join: Join, inPool: boolean): JoinedResponse | JoinPendingResponse {
     this.metrics.invitationAccepted();
     const answer: JoinedResponse = { success: true, tenantId: join.invitation.tenantId, role: join.role, userId: join.invitee.id };
-    const { membership } = join;
-    const inPool = membership.store === 'pool' && membership.grant ? await this.grantsWorker.write(membership.grant) : !alreadyPending;
     return inPool ? answer : { ...answer, pending: true };
   }
 }

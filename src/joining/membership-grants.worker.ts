@@ -1,13 +1,14 @@
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
-import { PollingLoop } from '../common/polling-loop';
+import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { MembershipGrantEntity } from '../database/entities';
-import { backoffMs } from '../outbox/outbox-delivery-loop';
-import { DueGrant, MembershipGrantsRepository } from './membership-grants.repository';
+import { MultiStatementPool } from '../database/multi-statement-pool';
+import { OutboxRows } from '../database/outbox-rows';
+import { PreparedStatements } from '../database/prepared-statements';
+import { AttemptResult, OutboxDeliveryLoop } from '../outbox/outbox-delivery-loop';
 
 /** What the grants need of the user pool: CognitoIdentityStore has it. Provided in cognito mode only. */
 export abstract class PoolMemberships {
@@ -21,47 +22,58 @@ export const GRANT_CLAIM_MS = 120_000;
 const SHUTDOWN_WAIT_MS = 10_000;
 
 /**
- * Writes the memberships that joins grant into the user pool (cognito mode). The join writes its
- * grant in its own transaction, claimed by this instance, and hands it here right after the
- * commit; when the pool refuses or cannot be reached, the grant is given back and retried on the
- * e-mail outbox's schedule (OUTBOX_POLL_INTERVAL_MS, doubling from OUTBOX_RETRY_BASE_MS up to
- * OUTBOX_RETRY_MAX_MS), by any instance, for as long as it takes: an accepted invitation never
- * stays without its membership. Only a user that the pool no longer has ends a grant unwritten.
+ * Writes the memberships that joins grant into the user pool (cognito mode), as the outbox of
+ * `membership_grants`. The join writes its grant in its own transaction, claimed by this instance,
+ * and writes it to the pool right after the commit (`joinAndWrite`); when the pool refuses or
+ * cannot be reached, the grant is retried on the e-mail outbox's schedule (OUTBOX_POLL_INTERVAL_MS,
+ * doubling from OUTBOX_RETRY_BASE_MS up to OUTBOX_RETRY_MAX_MS), by any instance, for as long as it
+ * takes (OUTBOX_MAX_ATTEMPTS does not apply): an accepted invitation never stays without its
+ * membership. A grant the pool has is deleted at once, so that the user may be granted again later.
+ * Only a user that the pool no longer has ends a grant unwritten: it is kept, marked failed.
  */
 @Injectable()
-export class MembershipGrantsWorker implements OnApplicationBootstrap, OnApplicationShutdown {
-  /** Unique per process and per app instance: claims are made in this name. */
-  readonly workerId = `${hostname().slice(0, 60)}:${process.pid}:${randomBytes(6).toString('hex')}`;
-  private readonly logger = new Logger('MembershipGrants');
-  private readonly loop: PollingLoop;
-  private storeDown = false;
-
+export class MembershipGrantsWorker extends OutboxDeliveryLoop<MembershipGrantEntity> {
   constructor(
-    private readonly grants: MembershipGrantsRepository,
-    private readonly clock: Clock,
-    private readonly config: AppConfig,
+    dataSource: DataSource,
+    statements: PreparedStatements,
+    pool: MultiStatementPool,
+    clock: Clock,
+    config: AppConfig,
+    private readonly ids: IdGenerator,
     // In local mode the provider is null: no pool to write to.
-    @Inject(PoolMemberships) private readonly pool: PoolMemberships | null,
+    @Inject(PoolMemberships) private readonly poolMemberships: PoolMemberships | null,
   ) {
-    this.loop = new PollingLoop(() => this.retryDue(), config.outbox.pollIntervalMs);
+    super({
+      rows: new OutboxRows(dataSource, statements, pool, MembershipGrantEntity, 'deleted'),
+      send: (grant) => writeGrant(grant, poolMemberships!),
+      subject: (grant) => `The membership of user ${grant.userId} in tenant ${grant.tenantId} as ${grant.role}`,
+      schedule: { ...config.outbox, maxAttempts: Number.POSITIVE_INFINITY },
+      batchSize: GRANT_BATCH_SIZE,
+      claimMs: GRANT_CLAIM_MS,
+      // Unused: a grant the pool has is deleted at once.
+      keepDoneMs: 0,
+      shutdown: {
+        waitMs: SHUTDOWN_WAIT_MS,
+        warning: 'Shutting down with memberships still being written to the user pool: another instance will retry them',
+      },
+      names: { context: 'MembershipGrants', outbox: 'Membership grants', waiting: 'they', row: 'grant' },
+      clock,
+    });
   }
 
-  onApplicationBootstrap(): void {
-    if (this.pool) this.loop.start();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    if (!(await this.loop.stop(SHUTDOWN_WAIT_MS))) {
-      this.logger.warn('Shutting down with memberships still being written to the user pool: another instance will retry them');
-    }
+  /** Runs in cognito mode only: the local store has no pool to write to. */
+  override onApplicationBootstrap(): void {
+    if (this.poolMemberships) super.onApplicationBootstrap();
   }
 
   /** The grant that a join writes in its transaction: claimed by this instance, which writes it to the pool after the commit. */
   claimedGrant(userId: string, tenantId: string, role: string, now: Date): MembershipGrantEntity {
     return {
+      id: this.ids.uuid(),
       userId,
       tenantId,
       role,
+      status: 'sending',
       attempts: 1,
       nextAttemptAt: now,
       claimedBy: this.workerId,
@@ -72,69 +84,22 @@ export class MembershipGrantsWorker implements OnApplicationBootstrap, OnApplica
   }
 
   /**
-   * Writes a grant that this instance holds to the pool: true when the pool has it, false when a
-   * retry will write it. Never throws: when the database fails too, the claim lapses and the
-   * grant is retried then (writing it again changes nothing).
+   * Commits the join (`join`: its transaction, which inserts `grant`; false when it wrote nothing),
+   * then writes the grant to the pool. Null when nothing was committed; else true when the pool has
+   * the grant, false when a retry will write it. Rounds never write the grant meanwhile.
    */
-  async write(grant: DueGrant): Promise<boolean> {
-    let written = false;
-    try {
-      await this.pool!.grantMembership(grant.userId, grant.tenantId, grant.role);
-      written = true;
-      await this.grants.remove(grant.userId, this.workerId);
-    } catch (error) {
-      if (!written) await this.failed(grant, error);
-      else this.logger.warn(`${subjectOf(grant)} is in the user pool, but its grant could not be deleted: ${messageOf(error)}`);
-    }
-    return written;
-  }
-
-  /** One round: claims the grants that are due and writes them. True when it found a full batch. */
-  async retryDue(): Promise<boolean> {
-    try {
-      const now = this.clock.now();
-      const due = await this.grants.due(now, GRANT_BATCH_SIZE);
-      for (const grant of due) {
-        if (await this.grants.claim(grant, this.workerId, now, new Date(now.getTime() + GRANT_CLAIM_MS))) {
-          await this.write({ ...grant, attempts: grant.attempts + 1 });
-        }
-      }
-      this.storeBack();
-      return due.length === GRANT_BATCH_SIZE;
-    } catch (error) {
-      this.storeFailed(error);
-      return false;
-    }
-  }
-
-  private async failed(grant: DueGrant, error: unknown): Promise<void> {
-    try {
-      if ((error as Error).name === 'UserNotFoundException') {
-        this.logger.error(`${subjectOf(grant)} was not written: the user pool no longer has the user; the grant is dropped`);
-        await this.grants.remove(grant.userId, this.workerId);
-        return;
-      }
-      const { retryBaseMs, retryMaxMs } = this.config.outbox;
-      const delayMs = backoffMs(grant.attempts, retryBaseMs, retryMaxMs);
-      this.logger.warn(`${subjectOf(grant)} could not be written to the user pool (attempt ${grant.attempts}; next in ${delayMs} ms): ${messageOf(error)}`);
-      await this.grants.retryLater(grant.userId, this.workerId, new Date(this.clock.now().getTime() + delayMs), messageOf(error));
-    } catch (storeError) {
-      this.logger.warn(`${subjectOf(grant)}: the grant could not be given back (${messageOf(storeError)}); it is retried when its claim lapses`);
-    }
-  }
-
-  /** Logs once per outage, not once per poll. */
-  private storeFailed(error: unknown): void {
-    if (this.storeDown) return;
-    this.storeDown = true;
-    this.logger.error(`Membership grants unavailable (${messageOf(error)}): they wait until the database is back`);
-  }
-
-  private storeBack(): void {
-    if (!this.storeDown) return;
-    this.storeDown = false;
-    this.logger.log('Membership grants available again: writing');
+  joinAndWrite(grant: MembershipGrantEntity, join: () => Promise<boolean>): Promise<boolean | null> {
+    return this.writeAndSend(grant, join);
   }
 }
 
-const subjectOf = (grant: DueGrant) => `The membership of user ${grant.userId} in tenant ${grant.tenantId} as ${grant.role}`;
+/** One attempt: writing it again changes nothing, so a grant written twice (its instance died) is harmless. */
+async function writeGrant(grant: MembershipGrantEntity, pool: PoolMemberships): Promise<AttemptResult> {
+  try {
+    await pool.grantMembership(grant.userId, grant.tenantId, grant.role);
+    return { outcome: 'delivered' };
+  } catch (error) {
+    if ((error as Error).name === 'UserNotFoundException') return { outcome: 'failed', reason: `the user pool no longer has the user: ${messageOf(error)}` };
+    return { outcome: 'retry', reason: messageOf(error) };
+  }
+}

@@ -44,7 +44,10 @@ export interface OutboxDelivery<E extends OutboxRowColumns & ObjectLiteral> {
   subject(row: E): string;
   /** Told of each settlement before it is recorded, e.g. to count it. */
   settled?(settlement: Settlement): void;
-  /** How often the loop polls and how it retries: the e-mail outbox's settings, or the webhooks' (a wider shape). */
+  /**
+   * How often the loop polls and how it retries: the e-mail outbox's settings, or the webhooks' (a
+   * wider shape). A `maxAttempts` of Infinity retries without end: only a `failed` answer gives up.
+   */
   schedule: OutboxConfig;
   /** Rows claimed per round; a full round is followed at once by another. */
   batchSize: number;
@@ -141,9 +144,7 @@ export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLite
       const now = this.clock.now();
       const row = await this.rows.claim(id, this.workerId, now, new Date(now.getTime() + this.delivery.claimMs));
       if (!row) return true; // another worker has it
-      if (!(await this.record(row, await this.delivery.send(row, this.clock.now())))) {
-        this.logger.warn(`${this.delivery.subject(row)}: the claim on ${this.delivery.names.row} ${row.id} lapsed before it was released`);
-      }
+      await this.sendHeld(row);
       return true;
     } catch (error) {
       this.storeFailed(error);
@@ -151,6 +152,39 @@ export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLite
     } finally {
       this.inFlight.delete(id);
     }
+  }
+
+  /**
+   * Writes a new row that this worker claims from the start (`write`: the transaction that inserts
+   * it; false when it wrote nothing), then makes its first attempt at once rather than at the next
+   * round. Null when nothing was written; else whether the row was delivered. Rounds leave the row
+   * alone meanwhile, so that they never send it too; when the attempt fails, they retry it as any
+   * other. Throws only what `write` throws: a database that fails after the commit is logged, and
+   * the row is taken up again next round (its claim is this worker's).
+   */
+  protected async writeAndSend(row: E, write: () => Promise<boolean>): Promise<boolean | null> {
+    this.inFlight.add(row.id);
+    try {
+      if (!(await write())) return null;
+      let result: AttemptResult | undefined;
+      try {
+        result = await this.sendHeld(row);
+      } catch (error) {
+        this.storeFailed(error);
+      }
+      return result?.outcome === 'delivered' || this.deliveredUnrecorded.has(row.id);
+    } finally {
+      this.inFlight.delete(row.id);
+    }
+  }
+
+  /** Sends a row this worker holds and records the answer; throws when the database fails. */
+  private async sendHeld(row: E): Promise<AttemptResult> {
+    const result = await this.delivery.send(row, this.clock.now());
+    if (!(await this.record(row, result))) {
+      this.logger.warn(`${this.delivery.subject(row)}: the claim on ${this.delivery.names.row} ${row.id} lapsed before it was released`);
+    }
+    return result;
   }
 
   /** Records the attempt and releases the claim; false when the claim had lapsed. */
@@ -167,7 +201,8 @@ export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLite
     if (result.outcome === 'retry' && row.attempts < maxAttempts) {
       this.delivery.settled?.('retried');
       const delayMs = backoffMs(row.attempts, retryBaseMs, retryMaxMs);
-      this.logger.warn(`${this.delivery.subject(row)} failed: ${result.reason} (attempt ${row.attempts} of ${maxAttempts}; next in ${seconds(delayMs)})`);
+      const attempt = Number.isFinite(maxAttempts) ? `${row.attempts} of ${maxAttempts}` : row.attempts;
+      this.logger.warn(`${this.delivery.subject(row)} failed: ${result.reason} (attempt ${attempt}; next in ${seconds(delayMs)})`);
       return this.rows.retryLater(row.id, this.workerId, new Date(this.clock.now().getTime() + delayMs), result.reason);
     }
     this.delivery.settled?.('failed');

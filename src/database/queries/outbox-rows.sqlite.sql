@@ -25,3 +25,9 @@ DELETE FROM "invitation_email_outbox" WHERE "status" = ? AND "sent_at" < ?;
 
 -- OutboxRows.oldestWaiting
 SELECT MIN("outbox"."created_at") AS "oldest" FROM "invitation_email_outbox" "outbox" WHERE "outbox"."status" IN (?, ?);
+
+-- OutboxRows.markDone, of a table whose done rows are deleted
+DELETE FROM membership_grants WHERE id = ? AND status = 'sending' AND claimed_by = ?;
+
+-- OutboxRows.retryLater, of a table whose done rows are deleted
+UPDATE membership_grants SET status = ?, next_attempt_at = COALESCE(?, next_attempt_at), last_error = COALESCE(?, last_error), claimed_by = NULL, claimed_until = NULL WHERE id = ? AND status = 'sending' AND claimed_by = ?;
