@@ -33,13 +33,18 @@ export class AddTenantLifecycle1764650000000 implements MigrationInterface {
     await queryRunner.query('CREATE INDEX IDX_users_tenant_role ON users (tenant_id, role)');
     await queryRunner.createIndex(
       'tenant_invitations',
-      new TableIndex({ name: 'IDX_tenant_invitations_tenant_status_expires', columnNames: ['tenant_id', 'status', 'expires_at'] }),
+      new TableIndex({
+        name: 'IDX_tenant_invitations_tenant_status_expires',
+        columnNames: ['tenant_id', 'status', 'expires_at'],
+      }),
     );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.dropIndex('tenant_invitations', 'IDX_tenant_invitations_tenant_status_expires');
-    await queryRunner.query(isSqlite(queryRunner) ? 'DROP INDEX IDX_users_tenant_role' : 'DROP INDEX IDX_users_tenant_role ON users');
+    await queryRunner.query(
+      isSqlite(queryRunner) ? 'DROP INDEX IDX_users_tenant_role' : 'DROP INDEX IDX_users_tenant_role ON users',
+    );
     if (isSqlite(queryRunner)) {
       await queryRunner.query('ALTER TABLE "tenants" DROP COLUMN "deleted_at"');
       await queryRunner.query('ALTER TABLE "tenants" DROP COLUMN "status_before_suspension"');

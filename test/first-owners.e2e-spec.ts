@@ -1,4 +1,9 @@
-import { AuditEventEntity, InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../src/database/entities';
+import {
+  AuditEventEntity,
+  InvitationEmailOutboxEntity,
+  InvitationEntity,
+  TenantEntity,
+} from '../src/database/entities';
 import { sessionCookie } from './support/factories';
 import { FORBIDDEN, UNAUTHORIZED, UUID, ISO_8601 } from './support/spec-bodies';
 import { useTestApp } from './support/suites';
@@ -37,7 +42,9 @@ describe('first owners', () => {
   const signedIn = async (user: TestUser) => sessionCookie(t, (await t.identity.findById(user.id))!);
   const tenantRow = (id: string) => t.dataSource.getRepository(TenantEntity).findOneByOrFail({ id });
   const eventTypes = async (tenantId: string) =>
-    (await t.dataSource.getRepository(AuditEventEntity).find({ where: { tenantId }, order: { occurredAt: 'ASC' } })).map((event) => event.type);
+    (
+      await t.dataSource.getRepository(AuditEventEntity).find({ where: { tenantId }, order: { occurredAt: 'ASC' } })
+    ).map((event) => event.type);
 
   describe('refusals', () => {
     it('section 5: no session is 401 Unauthorized; a caller who is not a super-admin is 403 Forbidden', async () => {
@@ -50,7 +57,10 @@ describe('first owners', () => {
     });
 
     it('an unknown tenant is 404, before the body is read', async () => {
-      for (const body of [{ email: address(), role: 'owner' }, { email: 'nonsense', role: 'king' }]) {
+      for (const body of [
+        { email: address(), role: 'owner' },
+        { email: 'nonsense', role: 'king' },
+      ]) {
         const res = await inviteTo('0b6f1d1e-3c1a-4d4e-9a53-6f7f2b2f5a10', body);
         expect([res.status, res.body]).toEqual([404, ERRORS.tenantNotFound]);
       }
@@ -89,18 +99,47 @@ describe('first owners', () => {
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       success: true,
-      invitation: { id: expect.stringMatching(UUID), email: submitted, role: 'owner', status: 'pending', expiresAt: expect.stringMatching(ISO_8601) },
+      invitation: {
+        id: expect.stringMatching(UUID),
+        email: submitted,
+        role: 'owner',
+        status: 'pending',
+        expiresAt: expect.stringMatching(ISO_8601),
+      },
     });
     const stored = await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: res.body.invitation.id });
-    expect(stored).toMatchObject({ tenantId: tenant.id, email: submitted.toLowerCase(), role: 'owner', status: 'pending', invitedBy: root.id });
-    const outbox = await t.dataSource.getRepository(InvitationEmailOutboxEntity).findOneByOrFail({ invitationId: stored.id });
-    expect(JSON.parse(outbox.payload)).toMatchObject({ to: submitted.toLowerCase(), tenantName: 'Initech', inviterEmail: root.email, role: 'owner' });
-    const [event] = await t.dataSource.getRepository(AuditEventEntity).findBy({ tenantId: tenant.id, type: 'invitation.created' });
-    expect(event).toMatchObject({ actorId: root.id, actorEmail: root.email, targetType: 'invitation', targetEmail: submitted.toLowerCase() });
+    expect(stored).toMatchObject({
+      tenantId: tenant.id,
+      email: submitted.toLowerCase(),
+      role: 'owner',
+      status: 'pending',
+      invitedBy: root.id,
+    });
+    const outbox = await t.dataSource
+      .getRepository(InvitationEmailOutboxEntity)
+      .findOneByOrFail({ invitationId: stored.id });
+    expect(JSON.parse(outbox.payload)).toMatchObject({
+      to: submitted.toLowerCase(),
+      tenantName: 'Initech',
+      inviterEmail: root.email,
+      role: 'owner',
+    });
+    const [event] = await t.dataSource
+      .getRepository(AuditEventEntity)
+      .findBy({ tenantId: tenant.id, type: 'invitation.created' });
+    expect(event).toMatchObject({
+      actorId: root.id,
+      actorEmail: root.email,
+      targetType: 'invitation',
+      targetEmail: submitted.toLowerCase(),
+    });
   });
 
   it('a new tenant gets its first owner: the owner joins and the tenant is active; then an admin and a member join through the org routes', async () => {
-    const created = await t.http.post('/api/admin/tenants').set('Cookie', rootCookie).send({ name: 'Globex', type: 'business' });
+    const created = await t.http
+      .post('/api/admin/tenants')
+      .set('Cookie', rootCookie)
+      .send({ name: 'Globex', type: 'business' });
     expect(created.body.tenant.status).toBe('pending_owner');
     const tenantId: string = created.body.tenant.id;
 
@@ -108,30 +147,70 @@ describe('first owners', () => {
     const ownerInvitation = await inviteTo(tenantId, { email: owner.email, role: 'owner' });
     expect(ownerInvitation.status).toBe(201);
     const ownerJoined = await join(ownerInvitation.body.invitation.id, owner);
-    expect([ownerJoined.status, ownerJoined.body]).toEqual([200, { success: true, tenantId, role: 'owner', userId: owner.id }]);
+    expect([ownerJoined.status, ownerJoined.body]).toEqual([
+      200,
+      { success: true, tenantId, role: 'owner', userId: owner.id },
+    ]);
     expect((await tenantRow(tenantId)).status).toBe('active');
     const listed = await t.http.get('/api/admin/tenants').set('Cookie', rootCookie);
     expect(listed.body.tenants).toContainEqual(expect.objectContaining({ id: tenantId, status: 'active' }));
-    const [activated] = await t.dataSource.getRepository(AuditEventEntity).findBy({ tenantId, type: 'tenant.activated' });
-    expect(activated).toMatchObject({ actorId: owner.id, actorEmail: owner.email, targetType: 'tenant', targetId: tenantId });
+    const [activated] = await t.dataSource
+      .getRepository(AuditEventEntity)
+      .findBy({ tenantId, type: 'tenant.activated' });
+    expect(activated).toMatchObject({
+      actorId: owner.id,
+      actorEmail: owner.email,
+      targetType: 'tenant',
+      targetId: tenantId,
+    });
     expect(JSON.parse(activated.data)).toEqual({ statusBefore: 'pending_owner', status: 'active' });
 
     const admin = await factory.user({ email: address('admin') });
-    const adminInvitation = await t.http.post('/api/org/invite').set('Cookie', await signedIn(owner)).send({ email: admin.email, role: 'admin' });
+    const adminInvitation = await t.http
+      .post('/api/org/invite')
+      .set('Cookie', await signedIn(owner))
+      .send({ email: admin.email, role: 'admin' });
     expect(adminInvitation.status).toBe(200);
-    expect((await join(adminInvitation.body.invitation.id, admin)).body).toEqual({ success: true, tenantId, role: 'admin', userId: admin.id });
+    expect((await join(adminInvitation.body.invitation.id, admin)).body).toEqual({
+      success: true,
+      tenantId,
+      role: 'admin',
+      userId: admin.id,
+    });
 
     const member = await factory.user({ email: address('member') });
-    const memberInvitation = await t.http.post('/api/org/invite').set('Cookie', await signedIn(admin)).send({ email: member.email, role: 'member' });
+    const memberInvitation = await t.http
+      .post('/api/org/invite')
+      .set('Cookie', await signedIn(admin))
+      .send({ email: member.email, role: 'member' });
     expect(memberInvitation.status).toBe(200);
-    expect((await join(memberInvitation.body.invitation.id, member)).body).toEqual({ success: true, tenantId, role: 'member', userId: member.id });
+    expect((await join(memberInvitation.body.invitation.id, member)).body).toEqual({
+      success: true,
+      tenantId,
+      role: 'member',
+      userId: member.id,
+    });
 
     const members = await t.http.get('/api/org/members').set('Cookie', await signedIn(member));
-    expect(members.body.members.map((listedMember: { id: string; role: string }) => [listedMember.id, listedMember.role]).sort()).toEqual(
-      [[owner.id, 'owner'], [admin.id, 'admin'], [member.id, 'member']].sort(),
+    expect(
+      members.body.members
+        .map((listedMember: { id: string; role: string }) => [listedMember.id, listedMember.role])
+        .sort(),
+    ).toEqual(
+      [
+        [owner.id, 'owner'],
+        [admin.id, 'admin'],
+        [member.id, 'member'],
+      ].sort(),
     );
     expect(await eventTypes(tenantId)).toEqual(
-      expect.arrayContaining(['tenant.created', 'invitation.created', 'invitation.accepted', 'member.joined', 'tenant.activated']),
+      expect.arrayContaining([
+        'tenant.created',
+        'invitation.created',
+        'invitation.accepted',
+        'member.joined',
+        'tenant.activated',
+      ]),
     );
     expect((await eventTypes(tenantId)).filter((type) => type === 'tenant.activated')).toHaveLength(1);
     expect((await eventTypes(tenantId)).filter((type) => type === 'member.joined')).toHaveLength(3);
@@ -155,7 +234,11 @@ describe('first owners', () => {
   it('two first owners joining at once: both join, the tenant is activated once', async () => {
     const tenant = await factory.tenant();
     const owners = [await factory.user({ email: address('owner') }), await factory.user({ email: address('owner') })];
-    const tokens = await Promise.all(owners.map(async (owner) => (await inviteTo(tenant.id, { email: owner.email, role: 'owner' })).body.invitation.id));
+    const tokens = await Promise.all(
+      owners.map(
+        async (owner) => (await inviteTo(tenant.id, { email: owner.email, role: 'owner' })).body.invitation.id,
+      ),
+    );
     const answers = await Promise.all(owners.map((owner, index) => join(tokens[index], owner)));
     expect(answers.map((res) => res.status)).toEqual([200, 200]);
     expect((await tenantRow(tenant.id)).status).toBe('active');

@@ -29,7 +29,11 @@ describeWithChromium('invitation page in Chromium: joining', () => {
   beforeAll(async () => {
     const signInPort = await freePort();
     signInUrl = `http://127.0.0.1:${signInPort}/sign-in`;
-    signIn = createServer((_, response) => response.writeHead(200, { 'Content-Type': 'text/html' }).end('<!DOCTYPE html><title>Sign in</title><h1>Sign in</h1>'));
+    signIn = createServer((_, response) =>
+      response
+        .writeHead(200, { 'Content-Type': 'text/html' })
+        .end('<!DOCTYPE html><title>Sign in</title><h1>Sign in</h1>'),
+    );
     await new Promise<void>((resolve) => signIn.listen(signInPort, '127.0.0.1', resolve));
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
@@ -62,12 +66,17 @@ describeWithChromium('invitation page in Chromium: joining', () => {
     context = await browser.newContext({ viewport: DESKTOP });
     if (user) {
       const value = await t.testIdentity.sessionToken(user);
-      await context.addCookies([{ name: t.config.sessionCookieName, value, url: baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+      await context.addCookies([
+        { name: t.config.sessionCookieName, value, url: baseUrl, httpOnly: true, sameSite: 'Lax' },
+      ]);
     }
     return context.newPage();
   }
   async function checkAndPhotograph(page: Page, state: string): Promise<void> {
-    for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    for (const [size, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
       await page.setViewportSize(viewport);
       expect(await axeViolations(page)).toEqual([]);
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(viewport.width);
@@ -106,7 +115,9 @@ describeWithChromium('invitation page in Chromium: joining', () => {
   it('without JavaScript: the form POST joins as well', async () => {
     const { tenant, user, invitation } = await invitee('member');
     context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false });
-    await context.addCookies([{ name: t.config.sessionCookieName, value: await t.testIdentity.sessionToken(user), url: baseUrl }]);
+    await context.addCookies([
+      { name: t.config.sessionCookieName, value: await t.testIdentity.sessionToken(user), url: baseUrl },
+    ]);
     const page = await context.newPage();
     await page.goto(`${baseUrl}${pagePath(invitation.id)}`);
     // The page's Referrer-Policy makes Chromium send `Origin: null` with this POST: Sec-Fetch-Site vouches for it.

@@ -26,7 +26,8 @@ describe('invitation page: joining and signing in', () => {
     if (site) request.set('Sec-Fetch-Site', site);
     return cookie ? request.set('Cookie', cookie) : request;
   };
-  const statusOf = async (id: string) => (await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id })).status;
+  const statusOf = async (id: string) =>
+    (await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id })).status;
   const signInHref = (token: string) => {
     const link = new URL(SIGN_IN_URL);
     link.searchParams.set('return_to', `${PUBLIC_BASE_URL}/invitations/${token}`);
@@ -45,7 +46,11 @@ describe('invitation page: joining and signing in', () => {
     expect(headingOf(res.text)).toBe(PAGE_TEXT.member('Acme'));
     expect(visibleText(res.text)).toContain(PAGE_TEXT.joined('Acme', 'admin'));
     expect(await statusOf(invitation.id)).toBe('accepted');
-    expect(await t.identity.findById(user.id)).toMatchObject({ userType: 'org', tenantId: org.tenant.id, role: 'admin' });
+    expect(await t.identity.findById(user.id)).toMatchObject({
+      userType: 'org',
+      tenantId: org.tenant.id,
+      role: 'admin',
+    });
   });
 
   it('another address signed in: told that the invitation is for another address, never shown the invited one; pressing changes nothing', async () => {
@@ -55,7 +60,9 @@ describe('invitation page: joining and signing in', () => {
     expect([shown.status, headingOf(shown.text)]).toEqual([200, PAGE_TEXT.otherAddress]);
     expect(shown.text).not.toContain(invitation.email);
     expect(shown.text).not.toContain('<form');
-    expect(shown.text).toContain(`<a class="button" href="${signInHref(invitation.id)}">Sign in with another account</a>`);
+    expect(shown.text).toContain(
+      `<a class="button" href="${signInHref(invitation.id)}">Sign in with another account</a>`,
+    );
     const pressed = await press(invitation.id, other);
     expect([pressed.status, headingOf(pressed.text)]).toEqual([403, PAGE_TEXT.otherAddress]);
     expect(await statusOf(invitation.id)).toBe('pending');
@@ -75,7 +82,10 @@ describe('invitation page: joining and signing in', () => {
 
   it('another site submitting the button with the invitee’s session: the session is not used, nothing is accepted', async () => {
     const { user, invitation, cookie } = await invitee();
-    for (const request of [press(invitation.id, cookie, 'cross-site'), press(invitation.id, cookie, null).set('Origin', 'https://evil.example')]) {
+    for (const request of [
+      press(invitation.id, cookie, 'cross-site'),
+      press(invitation.id, cookie, null).set('Origin', 'https://evil.example'),
+    ]) {
       const res = await request;
       expect(res.status).toBe(401);
       expect(res.text).toContain(PAGE_TEXT.signInLink);

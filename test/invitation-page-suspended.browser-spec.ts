@@ -49,7 +49,10 @@ describeWithChromium('invitation page of a suspended organisation, in Chromium',
   }
 
   async function checkAndPhotograph(page: Page, state: string): Promise<void> {
-    for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    for (const [size, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
       await page.setViewportSize(viewport);
       expect(await axeViolations(page)).toEqual([]);
       await page.screenshot({ path: join(shots, `${state}-${size}.png`), fullPage: true });

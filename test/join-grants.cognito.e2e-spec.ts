@@ -53,9 +53,11 @@ describe('joining while the user pool is down (cognito mode)', () => {
     fetch(`${emulator.endpoint}/health`)
       .then((res) => res.ok)
       .catch(() => false);
-  const join = async (token: string, cookie: string) => t.http.post(`/api/invitations/${token}/join`).set('Cookie', cookie);
+  const join = async (token: string, cookie: string) =>
+    t.http.post(`/api/invitations/${token}/join`).set('Cookie', cookie);
   const grants = () => t.dataSource.getRepository(MembershipGrantEntity);
-  const statusOf = async (id: string) => (await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id })).status;
+  const statusOf = async (id: string) =>
+    (await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id })).status;
   /** A user without an organisation, signed in while the pool is up, and an invitation of a tenant to their address. */
   const invitee = async (role = 'admin') => {
     const tenant = await factory.tenant({ name: 'Acme' });
@@ -70,7 +72,11 @@ describe('joining while the user pool is down (cognito mode)', () => {
     expect(await store.findById(userId)).toMatchObject({ userType: 'org', tenantId, role });
     expect((await store.listTenantMembers(tenantId, undefined, 10)).map((member) => member.id)).toContain(userId);
     const idToken = (await (t.testIdentity as CognitoTestIdentity).signIn(userId)).IdToken!;
-    expect(decode(idToken)).toMatchObject({ 'custom:user_type': 'org', 'custom:tenant_id': tenantId, 'custom:role': role });
+    expect(decode(idToken)).toMatchObject({
+      'custom:user_type': 'org',
+      'custom:tenant_id': tenantId,
+      'custom:role': role,
+    });
     const members = await t.http.get('/api/org/members').set('Cookie', `${t.config.sessionCookieName}=${idToken}`);
     expect(members.status).toBe(200);
     expect(members.body.members).toContainEqual(expect.objectContaining({ id: userId, role }));
@@ -84,11 +90,23 @@ describe('joining while the user pool is down (cognito mode)', () => {
       return grant(...args);
     });
     const res = await join(invitation.id, cookie);
-    expect([res.status, res.body]).toEqual([202, { success: true, tenantId: tenant.id, role: 'admin', userId: user.id, pending: true }]);
+    expect([res.status, res.body]).toEqual([
+      202,
+      { success: true, tenantId: tenant.id, role: 'admin', userId: user.id, pending: true },
+    ]);
     expect(await statusOf(invitation.id)).toBe('accepted');
     // While the pool is down the grant waits, and is tried again.
-    await eventually(async () => expect(await grants().findOneByOrFail({ userId: user.id })).toMatchObject({ tenantId: tenant.id, role: 'admin', attempts: expect.any(Number) }));
-    await eventually(async () => expect((await grants().findOneByOrFail({ userId: user.id })).attempts).toBeGreaterThanOrEqual(2), { timeoutMs: 10_000 });
+    await eventually(async () =>
+      expect(await grants().findOneByOrFail({ userId: user.id })).toMatchObject({
+        tenantId: tenant.id,
+        role: 'admin',
+        attempts: expect.any(Number),
+      }),
+    );
+    await eventually(
+      async () => expect((await grants().findOneByOrFail({ userId: user.id })).attempts).toBeGreaterThanOrEqual(2),
+      { timeoutMs: 10_000 },
+    );
     expect((await grants().findOneByOrFail({ userId: user.id })).lastError).toBeTruthy();
 
     emulator = await startCognitoEmulator(place);
@@ -118,7 +136,10 @@ describe('joining while the user pool is down (cognito mode)', () => {
 
     emulator = await startCognitoEmulator(place);
     const again = await join(invitation.id, cookie);
-    expect([again.status, again.body]).toEqual([200, { success: true, tenantId: tenant.id, role: 'admin', userId: user.id }]);
+    expect([again.status, again.body]).toEqual([
+      200,
+      { success: true, tenantId: tenant.id, role: 'admin', userId: user.id },
+    ]);
     await expectMembershipInPool(user.id, tenant.id, 'admin');
   });
 
@@ -131,7 +152,9 @@ describe('joining while the user pool is down (cognito mode)', () => {
     });
     expect((await join(first.invitation.id, first.cookie)).status).toBe(202);
     // The grant's retry is held back: the pool is up again and does not have the membership yet.
-    await eventually(async () => expect((await grants().findOneByOrFail({ userId: first.user.id })).claimedBy).toBeNull());
+    await eventually(async () =>
+      expect((await grants().findOneByOrFail({ userId: first.user.id })).claimedBy).toBeNull(),
+    );
     await grants().update({ userId: first.user.id }, { nextAttemptAt: new Date(Date.now() + 3_600_000) });
     emulator = await startCognitoEmulator(place);
     expect((await store.findById(first.user.id))?.tenantId).toBeNull();
@@ -144,7 +167,10 @@ describe('joining while the user pool is down (cognito mode)', () => {
     // The invitation of the same tenant again: a member by the grant, still pending.
     const again = await factory.invitation({ tenantId: first.tenant.id, email: first.user.email, role: 'member' });
     const same = await join(again.id, first.cookie);
-    expect([same.status, same.body]).toEqual([202, { success: true, tenantId: first.tenant.id, role: 'admin', userId: first.user.id, pending: true }]);
+    expect([same.status, same.body]).toEqual([
+      202,
+      { success: true, tenantId: first.tenant.id, role: 'admin', userId: first.user.id, pending: true },
+    ]);
 
     await grants().update({ userId: first.user.id }, { nextAttemptAt: new Date() });
     await expectMembershipInPool(first.user.id, first.tenant.id, 'admin');

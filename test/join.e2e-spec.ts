@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { AuditEventEntity, InvitationEntity, MembershipGrantEntity, TenantEntity, UserEntity } from '../src/database/entities';
+import {
+  AuditEventEntity,
+  InvitationEntity,
+  MembershipGrantEntity,
+  TenantEntity,
+  UserEntity,
+} from '../src/database/entities';
 import { sessionCookie } from './support/factories';
 import { INVITATION_POST, UNAUTHORIZED } from './support/spec-bodies';
 import { useOrganisationSuite } from './support/suites';
@@ -28,7 +34,11 @@ describe('joining by an invitation', () => {
   /** A user without an organisation, signed in, and an invitation to their address. */
   const invitee = async (overrides: Partial<TestUser> = {}, invitation: Partial<InvitationEntity> = {}) => {
     const user = await factory.user({ email: address(), ...overrides });
-    return { user, cookie: await sessionCookie(t, user), invitation: await invitationFor(user.email.toLowerCase(), invitation) };
+    return {
+      user,
+      cookie: await sessionCookie(t, user),
+      invitation: await invitationFor(user.email.toLowerCase(), invitation),
+    };
   };
   /** A session whose id token carries exactly these claims (beside the issuer's, an hour's validity and token_use). */
   const tokenCookie = (claims: Record<string, unknown>) => {
@@ -44,7 +54,13 @@ describe('joining by an invitation', () => {
     events: await t.dataSource.getRepository(AuditEventEntity).countBy({ tenantId: invitation.tenantId }),
     grants: await t.dataSource.getRepository(MembershipGrantEntity).count(),
   });
-  const expectRefusal = async (invitation: InvitationEntity, userId: string, cookie: string | undefined, status: number, body: object) => {
+  const expectRefusal = async (
+    invitation: InvitationEntity,
+    userId: string,
+    cookie: string | undefined,
+    status: number,
+    body: object,
+  ) => {
     const before = await snapshot(invitation, userId);
     const res = await join(invitation.id, cookie);
     expect([res.status, res.body]).toEqual([status, body]);
@@ -71,7 +87,12 @@ describe('joining by an invitation', () => {
 
     it('2: an unknown, empty or revoked token is 404 INVALID', async () => {
       const { user, cookie, invitation } = await invitee();
-      for (const token of ['0b6f1d1e-3c1a-4d4e-9a53-6f7f2b2f5a10', ' ', `${invitation.id} `, invitation.id.toUpperCase()]) {
+      for (const token of [
+        '0b6f1d1e-3c1a-4d4e-9a53-6f7f2b2f5a10',
+        ' ',
+        `${invitation.id} `,
+        invitation.id.toUpperCase(),
+      ]) {
         const res = await join(token, cookie);
         expect([token, res.status, res.body]).toEqual([token, 404, INVITATION_POST.invalid]);
       }
@@ -95,7 +116,13 @@ describe('joining by an invitation', () => {
       await expectRefusal(invitation, user.id, cookie, 403, refused('ORGANISATION_SUSPENDED'));
       await expectRefusal(late, user.id, cookie, 400, INVITATION_POST.expired);
       const someoneElse = await factory.user({ email: address() });
-      await expectRefusal(invitation, someoneElse.id, await sessionCookie(t, someoneElse), 403, refused('ORGANISATION_SUSPENDED'));
+      await expectRefusal(
+        invitation,
+        someoneElse.id,
+        await sessionCookie(t, someoneElse),
+        403,
+        refused('ORGANISATION_SUSPENDED'),
+      );
       await tenants.update({ id: org.tenant.id }, { status: 'deleted' });
       await expectRefusal(invitation, user.id, cookie, 404, INVITATION_POST.invalid);
     });
@@ -109,19 +136,34 @@ describe('joining by an invitation', () => {
 
     it('3: a session without an e-mail is 403 EMAIL_MISMATCH', async () => {
       const { user, invitation } = await invitee();
-      await expectRefusal(invitation, user.id, tokenCookie({ sub: user.id, email_verified: true }), 403, refused('EMAIL_MISMATCH'));
+      await expectRefusal(
+        invitation,
+        user.id,
+        tokenCookie({ sub: user.id, email_verified: true }),
+        403,
+        refused('EMAIL_MISMATCH'),
+      );
     });
 
     it('3: the e-mail is compared as everywhere else: a look-alike spelling of the invited address joins', async () => {
       const { user, invitation } = await invitee();
-      const res = await join(invitation.id, tokenCookie({ sub: user.id, email: user.email.toUpperCase(), email_verified: true }));
+      const res = await join(
+        invitation.id,
+        tokenCookie({ sub: user.id, email: user.email.toUpperCase(), email_verified: true }),
+      );
       expect(res.status).toBe(200);
     });
 
     it('4: an email_verified claim that is not true is 403 EMAIL_NOT_VERIFIED; the mismatch is judged first', async () => {
       const { user, invitation } = await invitee();
       for (const verified of [false, 'true', 'false']) {
-        await expectRefusal(invitation, user.id, tokenCookie({ sub: user.id, email: user.email, email_verified: verified }), 403, refused('EMAIL_NOT_VERIFIED'));
+        await expectRefusal(
+          invitation,
+          user.id,
+          tokenCookie({ sub: user.id, email: user.email, email_verified: verified }),
+          403,
+          refused('EMAIL_NOT_VERIFIED'),
+        );
       }
       const other = tokenCookie({ sub: user.id, email: address(), email_verified: false });
       await expectRefusal(invitation, user.id, other, 403, refused('EMAIL_MISMATCH'));
@@ -138,14 +180,25 @@ describe('joining by an invitation', () => {
       const elsewhere = await factory.tenant();
       const member = await factory.member(elsewhere.id, { email: address(), role: 'member' });
       const invitation = await invitationFor(member.email);
-      await expectRefusal(invitation, member.id, await sessionCookie(t, member), 409, refused('MEMBER_OF_ANOTHER_ORGANISATION'));
+      await expectRefusal(
+        invitation,
+        member.id,
+        await sessionCookie(t, member),
+        409,
+        refused('MEMBER_OF_ANOTHER_ORGANISATION'),
+      );
     });
 
     it('5: an address that another account holds is 409 EMAIL_IN_USE', async () => {
       const holder = await factory.user({ email: address() });
       const caller = await factory.user({ email: address() });
       const invitation = await invitationFor(holder.email);
-      const cookie = tokenCookie({ sub: caller.id, 'cognito:username': caller.id, email: holder.email, email_verified: true });
+      const cookie = tokenCookie({
+        sub: caller.id,
+        'cognito:username': caller.id,
+        email: holder.email,
+        email_verified: true,
+      });
       await expectRefusal(invitation, caller.id, cookie, 409, refused('EMAIL_IN_USE'));
     });
 
@@ -153,7 +206,12 @@ describe('joining by an invitation', () => {
       const holder = await factory.user({ email: address() });
       const member = await factory.member((await factory.tenant()).id, { email: address(), role: 'member' });
       const invitation = await invitationFor(holder.email);
-      const cookie = tokenCookie({ sub: member.id, 'cognito:username': member.id, email: holder.email, email_verified: true });
+      const cookie = tokenCookie({
+        sub: member.id,
+        'cognito:username': member.id,
+        email: holder.email,
+        email_verified: true,
+      });
       await expectRefusal(invitation, member.id, cookie, 409, refused('MEMBER_OF_ANOTHER_ORGANISATION'));
     });
   });
@@ -162,15 +220,28 @@ describe('joining by an invitation', () => {
     it('200 {success, tenantId, role, userId}: accepted, a member with the invitation role, listed and let through the org routes', async () => {
       const { user, cookie, invitation } = await invitee();
       const res = await join(invitation.id, cookie);
-      expect([res.status, res.body]).toEqual([200, { success: true, tenantId: org.tenant.id, role: 'admin', userId: user.id }]);
-      expect((await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitation.id })).status).toBe('accepted');
-      expect(await t.identity.findById(user.id)).toEqual({ ...user, userType: 'org', tenantId: org.tenant.id, role: 'admin' });
+      expect([res.status, res.body]).toEqual([
+        200,
+        { success: true, tenantId: org.tenant.id, role: 'admin', userId: user.id },
+      ]);
+      expect((await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitation.id })).status).toBe(
+        'accepted',
+      );
+      expect(await t.identity.findById(user.id)).toEqual({
+        ...user,
+        userType: 'org',
+        tenantId: org.tenant.id,
+        role: 'admin',
+      });
       const members = await membersAs(user.id);
       expect(members.status).toBe(200);
       expect(members.body.members).toContainEqual({ id: user.id, email: user.email, role: 'admin' });
       // As an admin now, they may invite.
       const record = (await t.identity.findById(user.id))!;
-      const invite = await t.http.post('/api/org/invite').set('Cookie', await sessionCookie(t, record)).send({ email: address(), role: 'member' });
+      const invite = await t.http
+        .post('/api/org/invite')
+        .set('Cookie', await sessionCookie(t, record))
+        .send({ email: address(), role: 'member' });
       expect(invite.status).toBe(200);
       expect(await t.dataSource.getRepository(MembershipGrantEntity).count()).toBe(0);
     });
@@ -178,27 +249,65 @@ describe('joining by an invitation', () => {
     it('records invitation.accepted as the accept does, and member.joined with the invitee as actor and target', async () => {
       const { user, cookie, invitation } = await invitee({}, { role: 'member' });
       expect((await join(invitation.id, cookie)).status).toBe(200);
-      const events = (await eventsOf(org.tenant.id)).filter((event) => event.targetEmail === user.email || event.targetId === user.id);
+      const events = (await eventsOf(org.tenant.id)).filter(
+        (event) => event.targetEmail === user.email || event.targetId === user.id,
+      );
       events.sort((a, b) => a.type.localeCompare(b.type));
-      expect(events.map(({ type, actorId, actorEmail, targetType, targetId, targetEmail, data }) => ({ type, actorId, actorEmail, targetType, targetId, targetEmail, data: JSON.parse(data) }))).toEqual([
-        { type: 'invitation.accepted', actorId: null, actorEmail: null, targetType: 'invitation', targetId: null, targetEmail: user.email, data: { role: 'member', invitedBy: org.owner.id } },
-        { type: 'member.joined', actorId: user.id, actorEmail: user.email, targetType: 'user', targetId: user.id, targetEmail: user.email, data: { role: 'member' } },
+      expect(
+        events.map(({ type, actorId, actorEmail, targetType, targetId, targetEmail, data }) => ({
+          type,
+          actorId,
+          actorEmail,
+          targetType,
+          targetId,
+          targetEmail,
+          data: JSON.parse(data),
+        })),
+      ).toEqual([
+        {
+          type: 'invitation.accepted',
+          actorId: null,
+          actorEmail: null,
+          targetType: 'invitation',
+          targetId: null,
+          targetEmail: user.email,
+          data: { role: 'member', invitedBy: org.owner.id },
+        },
+        {
+          type: 'member.joined',
+          actorId: user.id,
+          actorEmail: user.email,
+          targetType: 'user',
+          targetId: user.id,
+          targetEmail: user.email,
+          data: { role: 'member' },
+        },
       ]);
     });
 
     it('an existing record keeps its id and platform role', async () => {
       const { user, cookie, invitation } = await invitee({ platformRole: 'super_admin' });
       expect((await join(invitation.id, cookie)).body).toMatchObject({ success: true, userId: user.id });
-      expect(await t.identity.findById(user.id)).toEqual({ ...user, userType: 'org', tenantId: org.tenant.id, role: 'admin' });
+      expect(await t.identity.findById(user.id)).toEqual({
+        ...user,
+        userType: 'org',
+        tenantId: org.tenant.id,
+        role: 'admin',
+      });
     });
 
     it('a member of this tenant already keeps the role they hold, and the answer says it', async () => {
       const member = await factory.member(org.tenant.id, { email: address(), role: 'member' });
       const invitation = await invitationFor(member.email, { role: 'admin' });
       const res = await join(invitation.id, await sessionCookie(t, member));
-      expect([res.status, res.body]).toEqual([200, { success: true, tenantId: org.tenant.id, role: 'member', userId: member.id }]);
+      expect([res.status, res.body]).toEqual([
+        200,
+        { success: true, tenantId: org.tenant.id, role: 'member', userId: member.id },
+      ]);
       expect((await t.identity.findById(member.id))?.role).toBe('member');
-      expect((await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitation.id })).status).toBe('accepted');
+      expect((await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitation.id })).status).toBe(
+        'accepted',
+      );
     });
 
     it('local store: a session whose user has no record yet gets one, made from its id and e-mail', async () => {
@@ -207,8 +316,18 @@ describe('joining by an invitation', () => {
       const email = address();
       const invitation = await invitationFor(email, { role: 'member' });
       const res = await join(invitation.id, tokenCookie({ sub: id, email }));
-      expect([res.status, res.body]).toEqual([200, { success: true, tenantId: org.tenant.id, role: 'member', userId: id }]);
-      expect(await t.identity.findById(id)).toEqual({ id, email, platformRole: null, userType: 'org', tenantId: org.tenant.id, role: 'member' });
+      expect([res.status, res.body]).toEqual([
+        200,
+        { success: true, tenantId: org.tenant.id, role: 'member', userId: id },
+      ]);
+      expect(await t.identity.findById(id)).toEqual({
+        id,
+        email,
+        platformRole: null,
+        userType: 'org',
+        tenantId: org.tenant.id,
+        role: 'member',
+      });
       expect((await membersAs(id)).body.members).toContainEqual({ id, email, role: 'member' });
     });
 
@@ -230,7 +349,8 @@ describe('joining by an invitation', () => {
       const answers = await Promise.all(Array.from({ length: 12 }, () => join(invitation.id, cookie)));
       const statuses = answers.map((res) => res.status).sort();
       expect(statuses).toEqual([200, ...Array(11).fill(400)]);
-      for (const res of answers.filter((answer) => answer.status === 400)) expect(res.body).toEqual(INVITATION_POST.alreadyUsed);
+      for (const res of answers.filter((answer) => answer.status === 400))
+        expect(res.body).toEqual(INVITATION_POST.alreadyUsed);
       const members = (await membersAs(user.id)).body.members.filter((member: { id: string }) => member.id === user.id);
       expect(members).toHaveLength(1);
       expect((await eventsOf(org.tenant.id)).filter((event) => event.type === 'member.joined')).toHaveLength(1);
@@ -245,7 +365,8 @@ describe('joining by an invitation', () => {
           t.http.delete(`/api/org/invitations/${invitation.id}`).set('Cookie', org.ownerCookie),
         ]);
         expect([joined.status, revoked.status].filter((status) => status === 200)).toHaveLength(1);
-        const status = (await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitation.id })).status;
+        const status = (await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitation.id }))
+          .status;
         const record = await t.identity.findById(user.id);
         if (joined.status === 200) {
           expect([status, record?.tenantId]).toEqual(['accepted', org.tenant.id]);
@@ -258,7 +379,10 @@ describe('joining by an invitation', () => {
     it('a join racing the spec accept: one of them wins, and only the join makes a member', async () => {
       for (let round = 0; round < 4; round++) {
         const { user, cookie, invitation } = await invitee();
-        const [joined, accepted] = await Promise.all([join(invitation.id, cookie), t.http.post(`/api/invitations/${invitation.id}`)]);
+        const [joined, accepted] = await Promise.all([
+          join(invitation.id, cookie),
+          t.http.post(`/api/invitations/${invitation.id}`),
+        ]);
         expect([joined.status, accepted.status].sort()).toEqual([200, 400]);
         const loser = joined.status === 200 ? accepted : joined;
         expect(loser.body).toEqual(INVITATION_POST.alreadyUsed);
@@ -278,7 +402,9 @@ describe('joining by an invitation', () => {
       const winner = answers[0].status === 200 ? here : there;
       const loser = winner === here ? there : here;
       expect((await t.identity.findById(user.id))?.tenantId).toBe(winner.tenantId);
-      expect((await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: loser.id })).status).toBe('pending');
+      expect((await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: loser.id })).status).toBe(
+        'pending',
+      );
     });
   });
 });

@@ -13,7 +13,12 @@ const SEED_BATCH = 500;
 const MB = 1024 * 1024;
 
 /** Rows written in multi-row INSERTs of SEED_BATCH: seeding 5,000 members one by one would take most of the run. */
-async function insertRows(t: ReturnType<typeof useTestApp>['t'], table: string, columns: string[], rows: unknown[][]): Promise<void> {
+async function insertRows(
+  t: ReturnType<typeof useTestApp>['t'],
+  table: string,
+  columns: string[],
+  rows: unknown[][],
+): Promise<void> {
   for (let start = 0; start < rows.length; start += SEED_BATCH) {
     const batch = rows.slice(start, start + SEED_BATCH);
     const values = batch.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ');
@@ -39,7 +44,15 @@ describe(`deleting a tenant of ${MEMBERS} members`, () => {
       ['id', 'email', 'email_key', 'user_type', 'tenant_id', 'role', 'created_at'],
       Array.from({ length: MEMBERS }, (_, i) => {
         const email = `member-${i}-${tenant.id.slice(0, 8)}@example.com`;
-        return [`member-${i}-${tenant.id}`, email, emailKey(email), 'org', tenant.id, i === 0 ? 'owner' : i < 50 ? 'admin' : 'member', at];
+        return [
+          `member-${i}-${tenant.id}`,
+          email,
+          emailKey(email),
+          'org',
+          tenant.id,
+          i === 0 ? 'owner' : i < 50 ? 'admin' : 'member',
+          at,
+        ];
       }),
     );
     const expires = sqlTimestamp(new Date(now.getTime() + 7 * 24 * 3600 * 1000));
@@ -47,7 +60,16 @@ describe(`deleting a tenant of ${MEMBERS} members`, () => {
       t,
       'tenant_invitations',
       ['id', 'tenant_id', 'email', 'role', 'status', 'expires_at', 'invited_by', 'created_at'],
-      Array.from({ length: INVITATIONS }, (_, i) => [randomUUID(), tenant.id, `invitee-${i}@example.com`, 'member', 'pending', expires, 'member-0', at]),
+      Array.from({ length: INVITATIONS }, (_, i) => [
+        randomUUID(),
+        tenant.id,
+        `invitee-${i}@example.com`,
+        'member',
+        'pending',
+        expires,
+        'member-0',
+        at,
+      ]),
     );
     const rootCookie = await sessionCookie(t, await factory.superAdmin());
     expect((await t.http.get(`/api/admin/tenants/${tenant.id}`).set('Cookie', rootCookie)).body).toMatchObject({
@@ -75,9 +97,14 @@ describe(`deleting a tenant of ${MEMBERS} members`, () => {
     const revoked = await Promise.all(revoke.mock.results.map((result) => result.value as Promise<number>));
     expect(detached).toEqual([...Array(MEMBERS / DELETION_BATCH_SIZE).fill(DELETION_BATCH_SIZE), 0]);
     expect(revoked).toEqual([...Array(INVITATIONS / DELETION_BATCH_SIZE).fill(DELETION_BATCH_SIZE), 0]);
-    const count = async (sql: string, parameters: unknown[]) => Number((await t.dataSource.query(sql, parameters))[0].n);
+    const count = async (sql: string, parameters: unknown[]) =>
+      Number((await t.dataSource.query(sql, parameters))[0].n);
     expect(await count('SELECT COUNT(*) AS n FROM users WHERE tenant_id = ?', [tenant.id])).toBe(0);
-    expect(await count("SELECT COUNT(*) AS n FROM tenant_invitations WHERE tenant_id = ? AND status = 'revoked'", [tenant.id])).toBe(INVITATIONS);
+    expect(
+      await count("SELECT COUNT(*) AS n FROM tenant_invitations WHERE tenant_id = ? AND status = 'revoked'", [
+        tenant.id,
+      ]),
+    ).toBe(INVITATIONS);
     // The accounts stay.
     expect(await count('SELECT COUNT(*) AS n FROM users WHERE id LIKE ?', [`member-%-${tenant.id}`])).toBe(MEMBERS);
     expect((await t.app.get(TenantsStore).find(tenant.id))!.deletedAt).toBeInstanceOf(Date);

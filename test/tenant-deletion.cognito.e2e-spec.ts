@@ -16,7 +16,9 @@ describe('deleting a tenant in the Cognito pool', () => {
   const client = () => emulatorClient(process.env.E2E_COGNITO_ENDPOINT!);
   const pool = () => (t.testIdentity as CognitoTestIdentity).pool.userPoolId;
   const groupMembers = async (tenantId: string) => {
-    const page = await client().send(new ListUsersInGroupCommand({ UserPoolId: pool(), GroupName: tenantGroupName(tenantId)! }));
+    const page = await client().send(
+      new ListUsersInGroupCommand({ UserPoolId: pool(), GroupName: tenantGroupName(tenantId)! }),
+    );
     return (page.Users ?? []).map((user) => user.Username).sort();
   };
 
@@ -26,7 +28,11 @@ describe('deleting a tenant in the Cognito pool', () => {
     // In the group, but moved to another tenant outside the service: not this tenant's member.
     const moved = await factory.member(org.tenant.id, { role: 'member' });
     await client().send(
-      new AdminUpdateUserAttributesCommand({ UserPoolId: pool(), Username: moved.id, UserAttributes: [{ Name: COGNITO_ATTRIBUTES.tenantId, Value: 'elsewhere' }] }),
+      new AdminUpdateUserAttributesCommand({
+        UserPoolId: pool(),
+        Username: moved.id,
+        UserAttributes: [{ Name: COGNITO_ATTRIBUTES.tenantId, Value: 'elsewhere' }],
+      }),
     );
     expect(await groupMembers(org.tenant.id)).toEqual([org.owner.id, admin.id, member.id, moved.id].sort());
 
@@ -36,10 +42,18 @@ describe('deleting a tenant in the Cognito pool', () => {
 
     expect(await groupMembers(org.tenant.id)).toEqual([]);
     for (const person of [org.owner, admin, member]) {
-      expect(await t.identity.findById(person.id)).toMatchObject({ id: person.id, email: person.email, userType: 'org', tenantId: null, role: null });
+      expect(await t.identity.findById(person.id)).toMatchObject({
+        id: person.id,
+        email: person.email,
+        userType: 'org',
+        tenantId: null,
+        role: null,
+      });
     }
     expect(await t.identity.findById(moved.id)).toMatchObject({ tenantId: 'elsewhere', role: 'member' });
-    const events = (await t.dataSource.getRepository(AuditEventEntity).findBy({ tenantId: org.tenant.id })).map(toAuditEvent);
+    const events = (await t.dataSource.getRepository(AuditEventEntity).findBy({ tenantId: org.tenant.id })).map(
+      toAuditEvent,
+    );
     expect(events.map((event) => [event.type, event.data])).toEqual([
       ['tenant.deleted', { name: org.tenant.name, membersDetached: 3, invitationsRevoked: 0 }],
     ]);

@@ -16,7 +16,9 @@ describe('operator CLI: tenants:suspend, tenants:reactivate, tenants:delete', ()
   /** In-process, as main.ts runs it (spawning npm per case would cost seconds apiece). */
   const run = (...args: string[]) => runCli(args);
   const events = async (tenantId: string) =>
-    (await t.dataSource.getRepository(AuditEventEntity).find({ where: { tenantId }, order: { occurredAt: 'ASC' } })).map(toAuditEvent);
+    (
+      await t.dataSource.getRepository(AuditEventEntity).find({ where: { tenantId }, order: { occurredAt: 'ASC' } })
+    ).map(toAuditEvent);
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -35,7 +37,10 @@ describe('operator CLI: tenants:suspend, tenants:reactivate, tenants:delete', ()
     const member = await factory.member(tenant.id, { role: 'member' });
     const shown = { id: tenant.id, name: 'Acme', type: tenant.type, createdAt: tenant.createdAt.toISOString() };
 
-    expect(JSON.parse(await run('tenants:suspend', '--id', tenant.id, '--reason', 'Under investigation'))).toEqual({ ...shown, status: 'suspended' });
+    expect(JSON.parse(await run('tenants:suspend', '--id', tenant.id, '--reason', 'Under investigation'))).toEqual({
+      ...shown,
+      status: 'suspended',
+    });
     expect(JSON.parse(await run('tenants:reactivate', '--id', tenant.id))).toEqual({ ...shown, status: 'active' });
     expect(JSON.parse(await run('tenants:delete', '--id', tenant.id))).toEqual({ ...shown, status: 'deleted' });
 
@@ -52,7 +57,7 @@ describe('operator CLI: tenants:suspend, tenants:reactivate, tenants:delete', ()
     ['an unknown tenant', ['tenants:reactivate', '--id', randomUUID()], 'Tenant not found'],
     ['a tenant that is not suspended', ['tenants:reactivate', '--id', 'ACTIVE'], 'Tenant is not suspended'],
     ['an unknown option', ['tenants:delete', '--id', 'x', '--force'], "Unknown option '--force'"],
-  ])('refuses %s with the API\'s message', async (_, args, message) => {
+  ])("refuses %s with the API's message", async (_, args, message) => {
     const tenant = await factories(t).tenant({ status: 'active' });
     const resolved = args.map((arg) => (arg === 'ACTIVE' ? tenant.id : arg));
     const failure = await run(...resolved).catch((error: unknown) => error);
@@ -63,7 +68,12 @@ describe('operator CLI: tenants:suspend, tenants:reactivate, tenants:delete', ()
   it('as an operator runs it: `npm run cli -- tenants:delete` twice, the second refused with a one-line message', async () => {
     const tenant = await factories(t).tenant({ status: 'active' });
     const env = { ...process.env, NODE_ENV: 'test', DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET };
-    const cli = () => spawnSync('npm', ['run', '--silent', 'cli', '--', 'tenants:delete', '--id', tenant.id], { env, encoding: 'utf8', timeout: 60_000 });
+    const cli = () =>
+      spawnSync('npm', ['run', '--silent', 'cli', '--', 'tenants:delete', '--id', tenant.id], {
+        env,
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
     const first = cli();
     expect([first.status, JSON.parse(first.stdout).status]).toEqual([0, 'deleted']);
     const second = cli();

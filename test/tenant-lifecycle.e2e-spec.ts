@@ -1,11 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { AuditEvent, toAuditEvent } from '../src/audit/audit-event';
-import { AuditEventEntity, InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../src/database/entities';
+import {
+  AuditEventEntity,
+  InvitationEmailOutboxEntity,
+  InvitationEntity,
+  TenantEntity,
+} from '../src/database/entities';
 import { TenantsStore } from '../src/admin-tenants/tenants.store';
 import { newOutboxRow } from '../src/mail/outbox/invitation-outbox';
 import { eventually } from './support/eventually';
 import { factories, sessionCookie } from './support/factories';
-import { FORBIDDEN, INVITATION_GET, INVITATION_POST, ISO_8601, MEMBER_ERRORS, TENANT_ERRORS, UNAUTHORIZED } from './support/spec-bodies';
+import {
+  FORBIDDEN,
+  INVITATION_GET,
+  INVITATION_POST,
+  ISO_8601,
+  MEMBER_ERRORS,
+  TENANT_ERRORS,
+  UNAUTHORIZED,
+} from './support/spec-bodies';
 import { useTestApp } from './support/suites';
 import { createTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
@@ -42,15 +55,38 @@ async function organisation(t: TestApp, overrides: Partial<TenantEntity> = {}): 
 }
 
 /** Every org route, each with a request that its rules would let an owner through (given ids of its own tenant). */
-const ORG_ROUTES: [string, (t: TestApp, org: Organisation, cookie: string) => Promise<{ status: number; body: unknown }>][] = [
-  ['POST /api/org/invite', (t, _, cookie) => t.http.post('/api/org/invite').set('Cookie', cookie).send({ email: `new-${randomUUID()}@example.com`, role: 'member' })],
-  ['DELETE /api/org/users/{id}', (t, org, cookie) => t.http.delete(`/api/org/users/${org.people.member.id}`).set('Cookie', cookie)],
+const ORG_ROUTES: [
+  string,
+  (t: TestApp, org: Organisation, cookie: string) => Promise<{ status: number; body: unknown }>,
+][] = [
+  [
+    'POST /api/org/invite',
+    (t, _, cookie) =>
+      t.http
+        .post('/api/org/invite')
+        .set('Cookie', cookie)
+        .send({ email: `new-${randomUUID()}@example.com`, role: 'member' }),
+  ],
+  [
+    'DELETE /api/org/users/{id}',
+    (t, org, cookie) => t.http.delete(`/api/org/users/${org.people.member.id}`).set('Cookie', cookie),
+  ],
   ['GET /api/org/members', (t, _, cookie) => t.http.get('/api/org/members').set('Cookie', cookie)],
-  ['PATCH /api/org/members/{id}', (t, org, cookie) => t.http.patch(`/api/org/members/${org.people.member.id}`).set('Cookie', cookie).send({ role: 'member' })],
+  [
+    'PATCH /api/org/members/{id}',
+    (t, org, cookie) =>
+      t.http.patch(`/api/org/members/${org.people.member.id}`).set('Cookie', cookie).send({ role: 'member' }),
+  ],
   ['GET /api/org/people', (t, _, cookie) => t.http.get('/api/org/people').set('Cookie', cookie)],
   ['GET /api/org/invitations', (t, _, cookie) => t.http.get('/api/org/invitations').set('Cookie', cookie)],
-  ['DELETE /api/org/invitations/{id}', (t, _, cookie) => t.http.delete(`/api/org/invitations/${randomUUID()}`).set('Cookie', cookie)],
-  ['POST /api/org/invitations/{id}/resend', (t, _, cookie) => t.http.post(`/api/org/invitations/${randomUUID()}/resend`).set('Cookie', cookie)],
+  [
+    'DELETE /api/org/invitations/{id}',
+    (t, _, cookie) => t.http.delete(`/api/org/invitations/${randomUUID()}`).set('Cookie', cookie),
+  ],
+  [
+    'POST /api/org/invitations/{id}/resend',
+    (t, _, cookie) => t.http.post(`/api/org/invitations/${randomUUID()}/resend`).set('Cookie', cookie),
+  ],
   ['GET /api/org/invite/quota', (t, _, cookie) => t.http.get('/api/org/invite/quota').set('Cookie', cookie)],
   ['GET /api/org/audit-events', (t, _, cookie) => t.http.get('/api/org/audit-events').set('Cookie', cookie)],
 ];
@@ -67,29 +103,45 @@ describe('the tenant lifecycle', () => {
 
   const admin = {
     read: (id: string, cookie = rootCookie) => t.http.get(`/api/admin/tenants/${id}`).set('Cookie', cookie),
-    update: (id: string, body: unknown, cookie = rootCookie) => t.http.patch(`/api/admin/tenants/${id}`).set('Cookie', cookie).send(body as object),
+    update: (id: string, body: unknown, cookie = rootCookie) =>
+      t.http
+        .patch(`/api/admin/tenants/${id}`)
+        .set('Cookie', cookie)
+        .send(body as object),
     suspend: (id: string, body?: unknown, cookie = rootCookie) => {
       const request = t.http.post(`/api/admin/tenants/${id}/suspend`).set('Cookie', cookie);
       return body === undefined ? request : request.send(body as object);
     },
-    reactivate: (id: string, cookie = rootCookie) => t.http.post(`/api/admin/tenants/${id}/reactivate`).set('Cookie', cookie),
+    reactivate: (id: string, cookie = rootCookie) =>
+      t.http.post(`/api/admin/tenants/${id}/reactivate`).set('Cookie', cookie),
     delete: (id: string, cookie = rootCookie) => t.http.delete(`/api/admin/tenants/${id}`).set('Cookie', cookie),
-    list: (query: Record<string, string | string[]> = {}, cookie = rootCookie) => t.http.get('/api/admin/tenants').query(query).set('Cookie', cookie),
+    list: (query: Record<string, string | string[]> = {}, cookie = rootCookie) =>
+      t.http.get('/api/admin/tenants').query(query).set('Cookie', cookie),
   };
   /** The tenant's row, the lifecycle's columns included. */
   const tenantRow = (id: string) => t.app.get(TenantsStore).find(id);
   const invitationRow = (id: string) => t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id });
   const eventsOf = async (tenantId: string): Promise<AuditEvent[]> =>
-    (await t.dataSource.getRepository(AuditEventEntity).find({ where: { tenantId }, order: { occurredAt: 'ASC' } })).map(toAuditEvent);
+    (
+      await t.dataSource.getRepository(AuditEventEntity).find({ where: { tenantId }, order: { occurredAt: 'ASC' } })
+    ).map(toAuditEvent);
   const rootActor = () => ({ id: root.id, email: root.email });
-  const spec = (tenant: TenantEntity) => ({ id: tenant.id, name: tenant.name, type: tenant.type, status: tenant.status, createdAt: tenant.createdAt.toISOString() });
+  const spec = (tenant: TenantEntity) => ({
+    id: tenant.id,
+    name: tenant.name,
+    type: tenant.type,
+    status: tenant.status,
+    createdAt: tenant.createdAt.toISOString(),
+  });
 
   /** What a refusal must leave as it was: the tenant's row, its members, its invitations and its events. */
   async function state(tenantId: string) {
     return {
       tenant: await tenantRow(tenantId),
       members: await t.identity.listTenantMembers(tenantId, undefined, 100),
-      invitations: await t.dataSource.getRepository(InvitationEntity).find({ where: { tenantId }, order: { id: 'ASC' } }),
+      invitations: await t.dataSource
+        .getRepository(InvitationEntity)
+        .find({ where: { tenantId }, order: { id: 'ASC' } }),
       events: await eventsOf(tenantId),
     };
   }
@@ -103,17 +155,20 @@ describe('the tenant lifecycle', () => {
       ['DELETE', (id, cookie) => admin.delete(id, cookie)],
     ];
 
-    it.each(ROUTES)('%s: no session, a signed-in user, and the tenant\'s own owner are 403 Forbidden; nothing changes', async (_, call) => {
-      const org = await organisation(t);
-      if (_ === 'POST reactivate') await admin.suspend(org.tenant.id);
-      const before = await state(org.tenant.id);
-      const stranger = await sessionCookie(t, await factory.user());
-      for (const cookie of ['', stranger, org.cookies.owner]) {
-        const res = await call(org.tenant.id, cookie);
-        expect([res.status, res.body]).toEqual([403, FORBIDDEN]);
-      }
-      expect(await state(org.tenant.id)).toEqual(before);
-    });
+    it.each(ROUTES)(
+      "%s: no session, a signed-in user, and the tenant's own owner are 403 Forbidden; nothing changes",
+      async (_, call) => {
+        const org = await organisation(t);
+        if (_ === 'POST reactivate') await admin.suspend(org.tenant.id);
+        const before = await state(org.tenant.id);
+        const stranger = await sessionCookie(t, await factory.user());
+        for (const cookie of ['', stranger, org.cookies.owner]) {
+          const res = await call(org.tenant.id, cookie);
+          expect([res.status, res.body]).toEqual([403, FORBIDDEN]);
+        }
+        expect(await state(org.tenant.id)).toEqual(before);
+      },
+    );
 
     it('the spec list keeps its own rule: no session is 401', async () => {
       const res = await t.http.get('/api/admin/tenants').query({ status: 'active' });
@@ -128,7 +183,11 @@ describe('the tenant lifecycle', () => {
 
   describe('GET /api/admin/tenants/{id}', () => {
     it('answers the tenant, its members by role and its pending invitations', async () => {
-      const tenant = await factory.tenant({ name: 'Globex', type: 'business', createdAt: new Date(Date.UTC(2026, 0, 2)) });
+      const tenant = await factory.tenant({
+        name: 'Globex',
+        type: 'business',
+        createdAt: new Date(Date.UTC(2026, 0, 2)),
+      });
       await factory.member(tenant.id, { role: 'owner' });
       for (let i = 0; i < 2; i++) await factory.member(tenant.id, { role: 'admin' });
       for (let i = 0; i < 3; i++) await factory.member(tenant.id, { role: 'member' });
@@ -149,7 +208,13 @@ describe('the tenant lifecycle', () => {
       const res = await admin.read(tenant.id);
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
-        tenant: { id: tenant.id, name: 'Globex', type: 'business', status: 'pending_owner', createdAt: '2026-01-02T00:00:00.000Z' },
+        tenant: {
+          id: tenant.id,
+          name: 'Globex',
+          type: 'business',
+          status: 'pending_owner',
+          createdAt: '2026-01-02T00:00:00.000Z',
+        },
         members: { owner: 1, admin: 2, member: 3 },
         pendingInvitations: 2,
       });
@@ -157,7 +222,11 @@ describe('the tenant lifecycle', () => {
 
     it('a tenant with nobody yet has zero counts', async () => {
       const tenant = await factory.tenant();
-      expect((await admin.read(tenant.id)).body).toEqual({ tenant: spec(tenant), members: { owner: 0, admin: 0, member: 0 }, pendingInvitations: 0 });
+      expect((await admin.read(tenant.id)).body).toEqual({
+        tenant: spec(tenant),
+        members: { owner: 0, admin: 0, member: 0 },
+        pendingInvitations: 0,
+      });
     });
   });
 
@@ -180,10 +249,19 @@ describe('the tenant lifecycle', () => {
 
     it('retypes, or both; a field given with its value as it is changes nothing and records nothing', async () => {
       const tenant = await factory.tenant({ name: 'Acme', type: 'business' });
-      expect((await admin.update(tenant.id, { type: 'charity' })).body.tenant).toMatchObject({ name: 'Acme', type: 'charity' });
-      expect((await admin.update(tenant.id, { name: 'Acme Trust', type: 'nonprofit' })).body.tenant).toMatchObject({ name: 'Acme Trust', type: 'nonprofit' });
+      expect((await admin.update(tenant.id, { type: 'charity' })).body.tenant).toMatchObject({
+        name: 'Acme',
+        type: 'charity',
+      });
+      expect((await admin.update(tenant.id, { name: 'Acme Trust', type: 'nonprofit' })).body.tenant).toMatchObject({
+        name: 'Acme Trust',
+        type: 'nonprofit',
+      });
       const same = await admin.update(tenant.id, { name: 'Acme Trust', type: 'nonprofit' });
-      expect([same.status, same.body]).toEqual([200, { success: true, tenant: { ...spec(tenant), name: 'Acme Trust', type: 'nonprofit' } }]);
+      expect([same.status, same.body]).toEqual([
+        200,
+        { success: true, tenant: { ...spec(tenant), name: 'Acme Trust', type: 'nonprofit' } },
+      ]);
       expect((await eventsOf(tenant.id)).map((event) => event.data)).toEqual([
         { type: { before: 'business', after: 'charity' } },
         { name: { before: 'Acme', after: 'Acme Trust' }, type: { before: 'charity', after: 'nonprofit' } },
@@ -201,7 +279,7 @@ describe('the tenant lifecycle', () => {
       ['a null type', { name: 'Fine', type: null }, TENANT_ERRORS.typeRequired],
       ['a type outside the list', { type: 'company' }, TENANT_ERRORS.invalidType],
       ['an array body', [{ name: 'A' }], { error: 'Request body must be a JSON object' }],
-    ])('%s is 400 under the create\'s rules, and changes nothing', async (_, body, error) => {
+    ])("%s is 400 under the create's rules, and changes nothing", async (_, body, error) => {
       const tenant = await factory.tenant();
       const before = await state(tenant.id);
       const res = await admin.update(tenant.id, body);
@@ -216,7 +294,10 @@ describe('the tenant lifecycle', () => {
     it('a suspended tenant can be renamed and stays suspended; a deleted one is 409 and keeps its name', async () => {
       const tenant = await factory.tenant({ status: 'active' });
       await admin.suspend(tenant.id);
-      expect((await admin.update(tenant.id, { name: 'Renamed' })).body.tenant).toMatchObject({ name: 'Renamed', status: 'suspended' });
+      expect((await admin.update(tenant.id, { name: 'Renamed' })).body.tenant).toMatchObject({
+        name: 'Renamed',
+        status: 'suspended',
+      });
       await admin.delete(tenant.id);
       const before = await state(tenant.id);
       const res = await admin.update(tenant.id, { name: 'After' });
@@ -238,7 +319,10 @@ describe('the tenant lifecycle', () => {
     it('suspends: 200 with status suspended, one tenant.suspended event with the reason', async () => {
       const { tenant } = await organisation(t);
       const res = await admin.suspend(tenant.id, { reason: '  Invoice 114 unpaid ' });
-      expect([res.status, res.body]).toEqual([200, { success: true, tenant: { ...spec(tenant), status: 'suspended' } }]);
+      expect([res.status, res.body]).toEqual([
+        200,
+        { success: true, tenant: { ...spec(tenant), status: 'suspended' } },
+      ]);
       expect(await tenantRow(tenant.id)).toMatchObject({ status: 'suspended', statusBeforeSuspension: 'active' });
       expect(await eventsOf(tenant.id)).toEqual([
         expect.objectContaining({
@@ -261,17 +345,20 @@ describe('the tenant lifecycle', () => {
       expect((await eventsOf(tenant.id))[0].data).toEqual({ reason: null, statusBefore: 'active' });
     });
 
-    it.each(['owner', 'admin', 'member'] as const)("every org route answers the suspended tenant's %s 403 {\"error\":\"Organisation is suspended\"}", async (role) => {
-      const org = await organisation(t);
-      const other = await organisation(t);
-      await admin.suspend(org.tenant.id);
-      for (const [route, call] of ORG_ROUTES) {
-        const res = await call(t, org, org.cookies[role]);
-        expect([route, res.status, res.body]).toEqual([route, 403, SUSPENDED]);
-      }
-      // Another tenant's people are not touched.
-      expect((await ORG_ROUTES[2][1](t, other, other.cookies[role])).status).toBe(200);
-    });
+    it.each(['owner', 'admin', 'member'] as const)(
+      'every org route answers the suspended tenant\'s %s 403 {"error":"Organisation is suspended"}',
+      async (role) => {
+        const org = await organisation(t);
+        const other = await organisation(t);
+        await admin.suspend(org.tenant.id);
+        for (const [route, call] of ORG_ROUTES) {
+          const res = await call(t, org, org.cookies[role]);
+          expect([route, res.status, res.body]).toEqual([route, 403, SUSPENDED]);
+        }
+        // Another tenant's people are not touched.
+        expect((await ORG_ROUTES[2][1](t, other, other.cookies[role])).status).toBe(200);
+      },
+    );
 
     it('the refusals of a spec state stay first: no session 401, not an organisation user 403', async () => {
       const org = await organisation(t);
@@ -293,7 +380,10 @@ describe('the tenant lifecycle', () => {
       const refused = await t.http.post(`/api/invitations/${pending.id}`);
       expect([refused.status, refused.body]).toEqual([403, ACCEPT_SUSPENDED]);
       expect((await invitationRow(pending.id)).status).toBe('pending');
-      expect((await t.http.get(`/api/invitations/${pending.id}`)).body).toMatchObject({ valid: true, tenantId: tenant.id });
+      expect((await t.http.get(`/api/invitations/${pending.id}`)).body).toMatchObject({
+        valid: true,
+        tenantId: tenant.id,
+      });
       expect((await t.http.post(`/api/invitations/${accepted.id}`)).body).toEqual(INVITATION_POST.alreadyUsed);
       expect((await t.http.post(`/api/invitations/${late.id}`)).body).toEqual(INVITATION_POST.expired);
       expect((await t.http.post(`/api/invitations/${randomUUID()}`)).body).toEqual(INVITATION_POST.invalid);
@@ -321,21 +411,35 @@ describe('the tenant lifecycle', () => {
       const before = await admin.read(org.tenant.id);
       await admin.suspend(org.tenant.id);
       // It expires during the suspension.
-      await t.dataSource.getRepository(InvitationEntity).update({ id: expiring.id }, { expiresAt: new Date(Date.now() - 1_000) });
+      await t.dataSource
+        .getRepository(InvitationEntity)
+        .update({ id: expiring.id }, { expiresAt: new Date(Date.now() - 1_000) });
 
       const res = await admin.reactivate(org.tenant.id);
       expect([res.status, res.body]).toEqual([200, { success: true, tenant: spec(org.tenant) }]);
       expect(await tenantRow(org.tenant.id)).toMatchObject({ status: 'active', statusBeforeSuspension: null });
-      expect((await admin.read(org.tenant.id)).body).toEqual({ ...before.body, pendingInvitations: before.body.pendingInvitations - 1 });
+      expect((await admin.read(org.tenant.id)).body).toEqual({
+        ...before.body,
+        pendingInvitations: before.body.pendingInvitations - 1,
+      });
       for (const [route, call] of ORG_ROUTES.filter(([route]) => route.startsWith('GET'))) {
         expect([route, (await call(t, org, org.cookies.owner)).status]).toEqual([route, 200]);
       }
       expect((await ORG_ROUTES[0][1](t, org, org.cookies.owner)).status).toBe(200);
       expect((await t.http.get(`/api/invitations/${expiring.id}`)).body).toEqual(INVITATION_GET.expired);
-      expect((await t.http.post(`/api/invitations/${pending.id}`)).body).toEqual({ success: true, tenantId: org.tenant.id, role: 'member' });
+      expect((await t.http.post(`/api/invitations/${pending.id}`)).body).toEqual({
+        success: true,
+        tenantId: org.tenant.id,
+        role: 'member',
+      });
       expect((await eventsOf(org.tenant.id)).filter((event) => event.type.startsWith('tenant.'))).toEqual([
         expect.objectContaining({ type: 'tenant.suspended' }),
-        expect.objectContaining({ type: 'tenant.reactivated', actor: rootActor(), target: { type: 'tenant', id: org.tenant.id }, data: { status: 'active' } }),
+        expect.objectContaining({
+          type: 'tenant.reactivated',
+          actor: rootActor(),
+          target: { type: 'tenant', id: org.tenant.id },
+          data: { status: 'active' },
+        }),
       ]);
     });
 
@@ -343,7 +447,10 @@ describe('the tenant lifecycle', () => {
       const tenant = await factory.tenant();
       await admin.suspend(tenant.id);
       expect((await admin.reactivate(tenant.id)).body.tenant.status).toBe('pending_owner');
-      expect((await eventsOf(tenant.id)).map((event) => event.data)).toEqual([{ reason: null, statusBefore: 'pending_owner' }, { status: 'pending_owner' }]);
+      expect((await eventsOf(tenant.id)).map((event) => event.data)).toEqual([
+        { reason: null, statusBefore: 'pending_owner' },
+        { status: 'pending_owner' },
+      ]);
     });
 
     it('its pending invitation e-mails wait, without using up attempts, and go out once it is reactivated', async () => {
@@ -351,28 +458,63 @@ describe('the tenant lifecycle', () => {
       await admin.suspend(tenant.id);
       const invitation = await factory.invitation({ tenantId: tenant.id });
       const outbox = t.dataSource.getRepository(InvitationEmailOutboxEntity);
-      const email = { to: invitation.email, tenantName: 'Acme', inviterEmail: 'owner@example.com', role: 'member', expiresAt: invitation.expiresAt, link: 'https://x/invitations/t' };
+      const email = {
+        to: invitation.email,
+        tenantName: 'Acme',
+        inviterEmail: 'owner@example.com',
+        role: 'member',
+        expiresAt: invitation.expiresAt,
+        link: 'https://x/invitations/t',
+      };
       await outbox.insert(newOutboxRow(randomUUID(), invitation, email));
-      await eventually(async () => expect(await outbox.findOneByOrFail({ invitationId: invitation.id })).toMatchObject({ lastError: 'the organisation is suspended' }));
+      await eventually(async () =>
+        expect(await outbox.findOneByOrFail({ invitationId: invitation.id })).toMatchObject({
+          lastError: 'the organisation is suspended',
+        }),
+      );
       // Several polls later (every 200 ms in the suites): still waiting, no attempt counted.
       await new Promise((resolve) => setTimeout(resolve, 700));
-      expect(await outbox.findOneByOrFail({ invitationId: invitation.id })).toMatchObject({ status: 'pending', attempts: 0 });
+      expect(await outbox.findOneByOrFail({ invitationId: invitation.id })).toMatchObject({
+        status: 'pending',
+        attempts: 0,
+      });
 
       await admin.reactivate(tenant.id);
-      await eventually(async () => expect(await outbox.findOneByOrFail({ invitationId: invitation.id })).toMatchObject({ status: 'sent', attempts: 1 }));
+      await eventually(async () =>
+        expect(await outbox.findOneByOrFail({ invitationId: invitation.id })).toMatchObject({
+          status: 'sent',
+          attempts: 1,
+        }),
+      );
     });
 
     it.each([
-      ['suspending a suspended tenant', 'suspended', (id: string) => admin.suspend(id), { error: 'Tenant is already suspended' }],
+      [
+        'suspending a suspended tenant',
+        'suspended',
+        (id: string) => admin.suspend(id),
+        { error: 'Tenant is already suspended' },
+      ],
       ['suspending a deleted tenant', 'deleted', (id: string) => admin.suspend(id), TENANT_DELETED],
-      ['reactivating an active tenant', 'active', (id: string) => admin.reactivate(id), { error: 'Tenant is not suspended' }],
-      ['reactivating a pending_owner tenant', 'pending_owner', (id: string) => admin.reactivate(id), { error: 'Tenant is not suspended' }],
+      [
+        'reactivating an active tenant',
+        'active',
+        (id: string) => admin.reactivate(id),
+        { error: 'Tenant is not suspended' },
+      ],
+      [
+        'reactivating a pending_owner tenant',
+        'pending_owner',
+        (id: string) => admin.reactivate(id),
+        { error: 'Tenant is not suspended' },
+      ],
       ['reactivating a deleted tenant', 'deleted', (id: string) => admin.reactivate(id), TENANT_DELETED],
     ])('%s is 409 and changes nothing', async (_, status, call, error) => {
       const { tenant } = await organisation(t);
       if (status === 'suspended') await admin.suspend(tenant.id);
       if (status === 'deleted') await admin.delete(tenant.id);
-      if (status === 'pending_owner') await t.dataSource.getRepository(TenantEntity).update({ id: tenant.id }, { status });
+      if (status === 'pending_owner')
+        await t.dataSource.getRepository(TenantEntity).update({ id: tenant.id }, { status });
       const before = await state(tenant.id);
       const res = await call(tenant.id);
       expect([res.status, res.body]).toEqual([409, error]);
@@ -387,7 +529,10 @@ describe('the tenant lifecycle', () => {
       const tenant = await factory.tenant({ status: 'active' });
       const before = await state(tenant.id);
       const request = t.http.post(`/api/admin/tenants/${tenant.id}/suspend`).set('Cookie', rootCookie);
-      const res = typeof body === 'string' ? await request.set('Content-Type', 'application/json').send(body) : await request.send(body);
+      const res =
+        typeof body === 'string'
+          ? await request.set('Content-Type', 'application/json').send(body)
+          : await request.send(body);
       expect([res.status, res.body]).toEqual([400, error]);
       expect(await state(tenant.id)).toEqual(before);
     });
@@ -398,7 +543,11 @@ describe('the tenant lifecycle', () => {
       const org = await organisation(t, { name: 'Doomed' });
       const bystander = await organisation(t);
       const pending = await factory.invitation({ tenantId: org.tenant.id });
-      const expired = await factory.invitation({ tenantId: org.tenant.id, status: 'expired', expiresAt: new Date(Date.now() - DAY) });
+      const expired = await factory.invitation({
+        tenantId: org.tenant.id,
+        status: 'expired',
+        expiresAt: new Date(Date.now() - DAY),
+      });
       const late = await factory.invitation({ tenantId: org.tenant.id, expiresAt: new Date(Date.now() - DAY) });
       const accepted = await factory.invitation({ tenantId: org.tenant.id, status: 'accepted' });
       const elsewhere = await factory.invitation({ tenantId: bystander.tenant.id });
@@ -407,14 +556,24 @@ describe('the tenant lifecycle', () => {
       expect([res.status, res.body]).toEqual([200, { success: true }]);
 
       for (const person of Object.values(org.people)) {
-        expect(await t.identity.findById(person.id)).toMatchObject({ id: person.id, email: person.email, tenantId: null, role: null });
+        expect(await t.identity.findById(person.id)).toMatchObject({
+          id: person.id,
+          email: person.email,
+          tenantId: null,
+          role: null,
+        });
       }
       expect(await t.identity.listTenantMembers(org.tenant.id, undefined, 10)).toEqual([]);
       expect(await t.identity.listTenantMembers(bystander.tenant.id, undefined, 10)).toHaveLength(3);
-      for (const invitation of [pending, expired, late]) expect((await invitationRow(invitation.id)).status).toBe('revoked');
+      for (const invitation of [pending, expired, late])
+        expect((await invitationRow(invitation.id)).status).toBe('revoked');
       expect((await invitationRow(accepted.id)).status).toBe('accepted');
       expect((await invitationRow(elsewhere.id)).status).toBe('pending');
-      expect(await tenantRow(org.tenant.id)).toMatchObject({ name: 'Doomed', status: 'deleted', deletedAt: expect.any(Date) });
+      expect(await tenantRow(org.tenant.id)).toMatchObject({
+        name: 'Doomed',
+        status: 'deleted',
+        deletedAt: expect.any(Date),
+      });
       expect(await eventsOf(org.tenant.id)).toEqual([
         expect.objectContaining({
           type: 'tenant.deleted',
@@ -457,7 +616,11 @@ describe('the tenant lifecycle', () => {
 
       for (const [route, call] of ORG_ROUTES) {
         const res = await call(t, org, org.cookies.owner);
-        expect([route, res.status, res.body]).toEqual([route, 403, { error: expect.stringMatching(/^Only organisation users can /) }]);
+        expect([route, res.status, res.body]).toEqual([
+          route,
+          403,
+          { error: expect.stringMatching(/^Only organisation users can /) },
+        ]);
       }
       expect((await t.http.post(`/api/invitations/${invitation.id}`)).body).toEqual(INVITATION_POST.invalid);
       expect((await invitationRow(invitation.id)).status).toBe('pending');
@@ -467,7 +630,9 @@ describe('the tenant lifecycle', () => {
       expect([res.status, res.body]).toEqual([200, { success: true }]);
       expect(await t.identity.listTenantMembers(org.tenant.id, undefined, 10)).toEqual([]);
       expect((await invitationRow(invitation.id)).status).toBe('revoked');
-      expect((await eventsOf(org.tenant.id)).map((event) => event.data)).toEqual([{ name: org.tenant.name, membersDetached: 3, invitationsRevoked: 1 }]);
+      expect((await eventsOf(org.tenant.id)).map((event) => event.data)).toEqual([
+        { name: org.tenant.name, membersDetached: 3, invitationsRevoked: 1 },
+      ]);
       expect((await admin.delete(org.tenant.id)).status).toBe(409);
     });
 
@@ -483,12 +648,16 @@ describe('the tenant lifecycle', () => {
   describe('GET /api/admin/tenants?status=', () => {
     let byStatus: Record<string, string>;
     const ids = (res: { body: { tenants: { id: string }[] } }) => res.body.tenants.map((tenant) => tenant.id);
-    const ours = (res: { body: { tenants: { id: string }[] } }) => ids(res).filter((id) => Object.values(byStatus).includes(id)).sort();
+    const ours = (res: { body: { tenants: { id: string }[] } }) =>
+      ids(res)
+        .filter((id) => Object.values(byStatus).includes(id))
+        .sort();
     const idsOf = (...statuses: string[]) => statuses.map((status) => byStatus[status]).sort();
 
     beforeAll(async () => {
       byStatus = {};
-      for (const status of ['pending_owner', 'active', 'suspended', 'deleted']) byStatus[status] = (await factory.tenant({ status })).id;
+      for (const status of ['pending_owner', 'active', 'suspended', 'deleted'])
+        byStatus[status] = (await factory.tenant({ status })).id;
     });
 
     it('without the parameter: the spec answer, every tenant but the deleted ones', async () => {
@@ -499,7 +668,9 @@ describe('the tenant lifecycle', () => {
     });
 
     it('other parameters are ignored, as before', async () => {
-      expect(ours(await admin.list({ limit: '1', state: 'deleted' }))).toEqual(idsOf('pending_owner', 'active', 'suspended'));
+      expect(ours(await admin.list({ limit: '1', state: 'deleted' }))).toEqual(
+        idsOf('pending_owner', 'active', 'suspended'),
+      );
     });
 
     it.each([['pending_owner'], ['active'], ['suspended'], ['deleted']])('status=%s: those only', async (status) => {
@@ -514,19 +685,35 @@ describe('the tenant lifecycle', () => {
       expect(ours(res)).toEqual(idsOf('suspended', 'deleted'));
       const times = res.body.tenants.map((tenant: { createdAt: string }) => tenant.createdAt);
       expect(times).toEqual([...times].sort());
-      expect(res.body.tenants[0]).toEqual({ id: expect.any(String), name: expect.any(String), type: expect.any(String), status: expect.any(String), createdAt: expect.stringMatching(ISO_8601) });
+      expect(res.body.tenants[0]).toEqual({
+        id: expect.any(String),
+        name: expect.any(String),
+        type: expect.any(String),
+        status: expect.any(String),
+        createdAt: expect.stringMatching(ISO_8601),
+      });
     });
 
-    it.each([['bogus'], [''], ['Active'], ['active,suspended']])('an unknown value %p is 400, naming the allowed ones', async (status) => {
-      const res = await admin.list({ status: ['active', status] });
-      expect([res.status, res.body]).toEqual([400, INVALID_STATUS]);
-    });
+    it.each([['bogus'], [''], ['Active'], ['active,suspended']])(
+      'an unknown value %p is 400, naming the allowed ones',
+      async (status) => {
+        const res = await admin.list({ status: ['active', status] });
+        expect([res.status, res.body]).toEqual([400, INVALID_STATUS]);
+      },
+    );
   });
 
   describe('the API document', () => {
-    type Operation = { security?: unknown[]; responses: Record<string, { content?: { 'application/json': { examples?: Record<string, { value: unknown }> } } }> };
+    type Operation = {
+      security?: unknown[];
+      responses: Record<
+        string,
+        { content?: { 'application/json': { examples?: Record<string, { value: unknown }> } } }
+      >;
+    };
     let paths: Record<string, Record<string, Operation>>;
-    const examples = (op: Operation, status: string) => Object.values(op.responses[status]?.content?.['application/json'].examples ?? {}).map((example) => example.value);
+    const examples = (op: Operation, status: string) =>
+      Object.values(op.responses[status]?.content?.['application/json'].examples ?? {}).map((example) => example.value);
     beforeAll(async () => {
       paths = (await t.http.get('/api/openapi.json')).body.paths;
     });
@@ -548,7 +735,9 @@ describe('the tenant lifecycle', () => {
     it('the list documents ?status= and its 400; the accept its 403; every org route its suspended 403', () => {
       expect(examples(paths['/api/admin/tenants'].get, '400')).toEqual([INVALID_STATUS]);
       expect(examples(paths['/api/invitations/{token}'].post, '403')).toEqual([ACCEPT_SUSPENDED]);
-      const orgOperations = Object.entries(paths).filter(([path]) => path.startsWith('/api/org/')).flatMap(([, methods]) => Object.values(methods));
+      const orgOperations = Object.entries(paths)
+        .filter(([path]) => path.startsWith('/api/org/'))
+        .flatMap(([, methods]) => Object.values(methods));
       expect(orgOperations).toHaveLength(ORG_ROUTES.length);
       for (const op of orgOperations) expect(examples(op, '403')).toContainEqual(SUSPENDED);
     });
@@ -581,13 +770,19 @@ describe('the tenant lifecycle across two instances', () => {
     const members = (app: TestApp) => app.http.get('/api/org/members').set('Cookie', org.cookies.member);
     expect((await members(second)).status).toBe(200);
 
-    expect((await first.http.post(`/api/admin/tenants/${org.tenant.id}/suspend`).set('Cookie', rootCookie)).status).toBe(200);
+    expect(
+      (await first.http.post(`/api/admin/tenants/${org.tenant.id}/suspend`).set('Cookie', rootCookie)).status,
+    ).toBe(200);
     const refused = await members(second);
     expect([refused.status, refused.body]).toEqual([403, SUSPENDED]);
     expect((await second.http.post(`/api/invitations/${invitation.id}`)).body).toEqual(ACCEPT_SUSPENDED);
-    expect((await second.http.get(`/api/admin/tenants/${org.tenant.id}`).set('Cookie', rootCookie)).body.tenant.status).toBe('suspended');
+    expect(
+      (await second.http.get(`/api/admin/tenants/${org.tenant.id}`).set('Cookie', rootCookie)).body.tenant.status,
+    ).toBe('suspended');
 
-    expect((await second.http.post(`/api/admin/tenants/${org.tenant.id}/reactivate`).set('Cookie', rootCookie)).status).toBe(200);
+    expect(
+      (await second.http.post(`/api/admin/tenants/${org.tenant.id}/reactivate`).set('Cookie', rootCookie)).status,
+    ).toBe(200);
     expect((await members(first)).status).toBe(200);
     expect((await first.http.post(`/api/invitations/${invitation.id}`)).status).toBe(200);
   });
@@ -598,9 +793,13 @@ describe('the tenant lifecycle across two instances', () => {
     const org = await organisation(first);
     const invitation = await factory.invitation({ tenantId: org.tenant.id });
     expect((await first.http.delete(`/api/admin/tenants/${org.tenant.id}`).set('Cookie', rootCookie)).status).toBe(200);
-    expect((await second.http.get('/api/org/members').set('Cookie', org.cookies.owner)).body).toEqual(MEMBER_ERRORS.notOrgUser);
+    expect((await second.http.get('/api/org/members').set('Cookie', org.cookies.owner)).body).toEqual(
+      MEMBER_ERRORS.notOrgUser,
+    );
     expect((await second.http.post(`/api/invitations/${invitation.id}`)).body).toEqual(INVITATION_POST.invalid);
-    expect((await second.http.delete(`/api/admin/tenants/${org.tenant.id}`).set('Cookie', rootCookie)).status).toBe(409);
+    expect((await second.http.delete(`/api/admin/tenants/${org.tenant.id}`).set('Cookie', rootCookie)).status).toBe(
+      409,
+    );
   });
 
   it('renamed through one: shown at once there, and on the other once its cached name lapses (TENANT_NAME_CACHE_SECONDS)', async () => {

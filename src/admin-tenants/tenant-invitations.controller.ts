@@ -44,7 +44,12 @@ export class TenantInvitationsController {
   ])
   @ApiErrorResponse(404, 'No such tenant', [{ error: TENANT_INVITATION_ERRORS.tenantNotFound }])
   @FailureResponse({ error: TENANT_INVITATION_ERRORS.createFailed })
-  inviteToTenant(@Param('id') id: string, @Body() body: unknown, @CurrentCaller() caller: Caller, @RequestOrigin() origin: string) {
+  inviteToTenant(
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @CurrentCaller() caller: Caller,
+    @RequestOrigin() origin: string,
+  ) {
     return this.service.invite(id, body, caller, origin);
   }
 }

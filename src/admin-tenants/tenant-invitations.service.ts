@@ -27,7 +27,12 @@ export class TenantInvitationsService {
    * already has (400, as spec 4.9 rule 8); then the invitation, from `inviter`. `origin` is the
    * links' base unless PUBLIC_BASE_URL is set.
    */
-  async invite(tenantId: string, body: unknown, inviter: Pick<Caller, 'id' | 'email'>, origin: string): Promise<CreatedTenantInvitationResponse> {
+  async invite(
+    tenantId: string,
+    body: unknown,
+    inviter: Pick<Caller, 'id' | 'email'>,
+    origin: string,
+  ): Promise<CreatedTenantInvitationResponse> {
     const status = await this.tenants.statusOf(tenantId);
     if (status === null) throw new ApiError(HttpStatus.NOT_FOUND, TENANT_INVITATION_ERRORS.tenantNotFound);
     if (status === 'deleted') throw new ApiError(HttpStatus.CONFLICT, TENANT_INVITATION_ERRORS.tenantDeleted);

@@ -7,7 +7,14 @@ import { FailureResponse } from '../common/failure-response';
 import { DtoPipe } from '../common/validate-body';
 import { SuspendTenantDto } from './dto/suspend-tenant.dto';
 import { UpdateTenantDto } from './dto/update-tenant.dto';
-import { ApiDeleteTenant, ApiReactivateTenant, ApiReadTenant, ApiSuspendTenant, ApiTenantLifecycle, ApiUpdateTenant } from './tenant-lifecycle.docs';
+import {
+  ApiDeleteTenant,
+  ApiReactivateTenant,
+  ApiReadTenant,
+  ApiSuspendTenant,
+  ApiTenantLifecycle,
+  ApiUpdateTenant,
+} from './tenant-lifecycle.docs';
 import { TENANT_LIFECYCLE_ERRORS } from './tenant-lifecycle.messages';
 import { TenantLifecycleService } from './tenant-lifecycle.service';
 
@@ -32,7 +39,11 @@ export class TenantLifecycleController {
   @Patch()
   @ApiUpdateTenant()
   @FailureResponse({ error: TENANT_LIFECYCLE_ERRORS.updateFailed })
-  updateTenant(@Param('id') id: string, @Body(DtoPipe(UpdateTenantDto)) dto: UpdateTenantDto, @CurrentCaller() caller: Caller) {
+  updateTenant(
+    @Param('id') id: string,
+    @Body(DtoPipe(UpdateTenantDto)) dto: UpdateTenantDto,
+    @CurrentCaller() caller: Caller,
+  ) {
     return this.service.update(id, dto, auditActor(caller));
   }
 
@@ -40,7 +51,11 @@ export class TenantLifecycleController {
   @HttpCode(HttpStatus.OK)
   @ApiSuspendTenant()
   @FailureResponse({ error: TENANT_LIFECYCLE_ERRORS.suspendFailed })
-  suspendTenant(@Param('id') id: string, @Body(DtoPipe(SuspendTenantDto)) dto: SuspendTenantDto, @CurrentCaller() caller: Caller) {
+  suspendTenant(
+    @Param('id') id: string,
+    @Body(DtoPipe(SuspendTenantDto)) dto: SuspendTenantDto,
+    @CurrentCaller() caller: Caller,
+  ) {
     return this.service.suspend(id, dto, auditActor(caller));
   }
 

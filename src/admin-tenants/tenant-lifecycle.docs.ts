@@ -6,7 +6,8 @@ import { TENANT_ERRORS } from './admin-tenants.messages';
 import { ChangedTenantResponse, DeletedTenantResponse, TenantDetailsResponse } from './dto/tenant-details.response';
 import { TENANT_LIFECYCLE_ERRORS } from './tenant-lifecycle.messages';
 
-const { notFound, deleted, alreadySuspended, notSuspended, nothingToUpdate, reasonNotString, reasonTooLong } = TENANT_LIFECYCLE_ERRORS;
+const { notFound, deleted, alreadySuspended, notSuspended, nothingToUpdate, reasonNotString, reasonTooLong } =
+  TENANT_LIFECYCLE_ERRORS;
 
 /**
  * The API document's part for TenantLifecycleController (docs/tenant-lifecycle.md), kept here so
@@ -16,20 +17,28 @@ export const ApiTenantLifecycle = () =>
   applyDecorators(
     ApiTags('Admin: tenants'),
     ApiSession(),
-    ApiErrorResponse(403, 'No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route)', [FORBIDDEN_BODY]),
+    ApiErrorResponse(
+      403,
+      'No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route)',
+      [FORBIDDEN_BODY],
+    ),
     ApiParam({ name: 'id', description: 'The tenant id' }),
     ApiErrorResponse(404, 'No such tenant', [{ error: notFound }]),
   );
 
 export const ApiReadTenant = () =>
   applyDecorators(
-    ApiOperation({ summary: 'Read one tenant, with its members by role and its pending invitations (a deleted one too)' }),
+    ApiOperation({
+      summary: 'Read one tenant, with its members by role and its pending invitations (a deleted one too)',
+    }),
     ApiOkResponse({ type: TenantDetailsResponse }),
   );
 
 export const ApiUpdateTenant = () =>
   applyDecorators(
-    ApiOperation({ summary: 'Rename or retype a tenant, under the rules of its creation (spec 4.4); event tenant.updated' }),
+    ApiOperation({
+      summary: 'Rename or retype a tenant, under the rules of its creation (spec 4.4); event tenant.updated',
+    }),
     ApiOkResponse({ type: ChangedTenantResponse }),
     ApiJsonBody('Neither field given, or a field breaks the rules of spec 4.4', [
       { error: nothingToUpdate },
@@ -43,17 +52,24 @@ export const ApiUpdateTenant = () =>
 export const ApiSuspendTenant = () =>
   applyDecorators(
     ApiOperation({
-      summary: "Suspend a tenant: its members' org routes, its invitations and its e-mails wait; event tenant.suspended",
+      summary:
+        "Suspend a tenant: its members' org routes, its invitations and its e-mails wait; event tenant.suspended",
       description: 'Holds from the next request on every instance. The body and its reason are optional.',
     }),
     ApiOkResponse({ type: ChangedTenantResponse }),
     ApiJsonBody('The reason is not a string, or too long', [{ error: reasonNotString }, { error: reasonTooLong }]),
-    ApiErrorResponse(409, 'The tenant is suspended already, or deleted', [{ error: alreadySuspended }, { error: deleted }]),
+    ApiErrorResponse(409, 'The tenant is suspended already, or deleted', [
+      { error: alreadySuspended },
+      { error: deleted },
+    ]),
   );
 
 export const ApiReactivateTenant = () =>
   applyDecorators(
-    ApiOperation({ summary: 'Give a suspended tenant back the status it had before (active or pending_owner); event tenant.reactivated' }),
+    ApiOperation({
+      summary:
+        'Give a suspended tenant back the status it had before (active or pending_owner); event tenant.reactivated',
+    }),
     ApiOkResponse({ type: ChangedTenantResponse }),
     ApiErrorResponse(409, 'The tenant is not suspended, or deleted', [{ error: notSuspended }, { error: deleted }]),
   );
@@ -61,7 +77,8 @@ export const ApiReactivateTenant = () =>
 export const ApiDeleteTenant = () =>
   applyDecorators(
     ApiOperation({
-      summary: 'Delete a tenant: members detached (accounts kept), open invitations revoked, the row kept as deleted; event tenant.deleted',
+      summary:
+        'Delete a tenant: members detached (accounts kept), open invitations revoked, the row kept as deleted; event tenant.deleted',
       description: 'In bounded batches. A deletion cut short is finished by the next DELETE.',
     }),
     ApiOkResponse({ type: DeletedTenantResponse }),

@@ -60,7 +60,8 @@ export class TenantLifecycleService {
 
   /** Name and type under spec 4.4's rules (the body pipe); a field given with its current value changes nothing. */
   async update(id: string, dto: UpdateTenantDto, actor: AuditActor | null): Promise<ChangedTenantResponse> {
-    if (dto.name === undefined && dto.type === undefined) throw new ApiError(HttpStatus.BAD_REQUEST, TENANT_LIFECYCLE_ERRORS.nothingToUpdate);
+    if (dto.name === undefined && dto.type === undefined)
+      throw new ApiError(HttpStatus.BAD_REQUEST, TENANT_LIFECYCLE_ERRORS.nothingToUpdate);
     const updated = await this.transition(id, refuseDeleted, async (tenant) => {
       const after = { ...tenant, name: dto.name ?? tenant.name, type: dto.type ?? tenant.type };
       const changes = changesOf(tenant, after);
@@ -77,7 +78,11 @@ export class TenantLifecycleService {
     const suspended = await this.transition(
       id,
       refuseSuspension,
-      async (tenant) => (await this.tenants.suspend(tenant, auditEvents.tenantSuspended(tenant, reason, actor))) && { ...tenant, status: 'suspended' },
+      async (tenant) =>
+        (await this.tenants.suspend(tenant, auditEvents.tenantSuspended(tenant, reason, actor))) && {
+          ...tenant,
+          status: 'suspended',
+        },
     );
     return { success: true, tenant: toTenantResponse(suspended) };
   }
@@ -86,7 +91,12 @@ export class TenantLifecycleService {
   async reactivate(id: string, actor: AuditActor | null): Promise<ChangedTenantResponse> {
     const reactivated = await this.transition(id, refuseReactivation, async (tenant) => {
       const status = tenant.statusBeforeSuspension ?? STATUS_AFTER_SUSPENSION_FALLBACK;
-      return (await this.tenants.reactivate(id, auditEvents.tenantReactivated(tenant, status, actor))) && { ...tenant, status };
+      return (
+        (await this.tenants.reactivate(id, auditEvents.tenantReactivated(tenant, status, actor))) && {
+          ...tenant,
+          status,
+        }
+      );
     });
     try {
       await this.tenants.releaseHeldEmails(id, this.clock.now());
@@ -109,9 +119,11 @@ export class TenantLifecycleService {
     // False when a parallel DELETE began first: this one helps it finish.
     if (tenant.status !== 'deleted') await this.tenants.beginDeletion(id);
     let membersDetached = 0;
-    for (let detached; (detached = await this.identity.detachTenantMembers(id, DELETION_BATCH_SIZE)) > 0; ) membersDetached += detached;
+    for (let detached; (detached = await this.identity.detachTenantMembers(id, DELETION_BATCH_SIZE)) > 0;)
+      membersDetached += detached;
     let invitationsRevoked = 0;
-    for (let revoked; (revoked = await this.tenants.revokeOpenInvitations(id, DELETION_BATCH_SIZE)) > 0; ) invitationsRevoked += revoked;
+    for (let revoked; (revoked = await this.tenants.revokeOpenInvitations(id, DELETION_BATCH_SIZE)) > 0;)
+      invitationsRevoked += revoked;
     const event = auditEvents.tenantDeleted(tenant, { membersDetached, invitationsRevoked }, actor);
     if (!(await this.tenants.finishDeletion(id, this.clock.now(), event))) {
       throw new ApiError(HttpStatus.CONFLICT, TENANT_LIFECYCLE_ERRORS.deleted);
@@ -130,7 +142,11 @@ export class TenantLifecycleService {
    * answers false when it changed nothing). When another request changed the tenant in between,
    * the answer is the refusal of its state now.
    */
-  private async transition<T>(id: string, refusal: Refusal, write: (tenant: TenantRecord) => Promise<T | false>): Promise<T> {
+  private async transition<T>(
+    id: string,
+    refusal: Refusal,
+    write: (tenant: TenantRecord) => Promise<T | false>,
+  ): Promise<T> {
     const tenant = await this.existing(id);
     refuseIf(refusal(tenant));
     const written = await write(tenant);

@@ -23,19 +23,23 @@ const selectTenantsWithStatus = (count: number) =>
 export const STATUS_AFTER_SUSPENSION_FALLBACK = 'active';
 
 const OPEN = OPEN_STATUSES.map((status) => `'${status}'`).join(', ');
-const SELECT_TENANT = 'SELECT id, name, type, status, created_at, status_before_suspension, deleted_at FROM tenants WHERE id = ?';
+const SELECT_TENANT =
+  'SELECT id, name, type, status, created_at, status_before_suspension, deleted_at FROM tenants WHERE id = ?';
 /** Read from the (tenant_id, status, expires_at) index alone. */
-const COUNT_PENDING_INVITATIONS = "SELECT COUNT(*) AS pending FROM tenant_invitations WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?";
+const COUNT_PENDING_INVITATIONS =
+  "SELECT COUNT(*) AS pending FROM tenant_invitations WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?";
 
 /** The compare-and-sets of the lifecycle, each written with its audit event (AuditRecorder). */
 const UPDATE_UNLESS_DELETED = "UPDATE tenants SET name = ?, type = ? WHERE id = ? AND status <> 'deleted'";
 // MySQL assigns left to right, each assignment seeing the ones before it; SQLite assigns from the
 // row as it was. In this order both keep the status before changing it.
-const SUSPEND_IF_STATUS = "UPDATE tenants SET status_before_suspension = status, status = 'suspended' WHERE id = ? AND status = ?";
+const SUSPEND_IF_STATUS =
+  "UPDATE tenants SET status_before_suspension = status, status = 'suspended' WHERE id = ? AND status = ?";
 const REACTIVATE_IF_SUSPENDED =
   `UPDATE tenants SET status = COALESCE(status_before_suspension, '${STATUS_AFTER_SUSPENSION_FALLBACK}'), ` +
   "status_before_suspension = NULL WHERE id = ? AND status = 'suspended'";
-const BEGIN_DELETION = "UPDATE tenants SET status = 'deleted', status_before_suspension = NULL WHERE id = ? AND status <> 'deleted'";
+const BEGIN_DELETION =
+  "UPDATE tenants SET status = 'deleted', status_before_suspension = NULL WHERE id = ? AND status <> 'deleted'";
 const FINISH_DELETION = "UPDATE tenants SET deleted_at = ? WHERE id = ? AND status = 'deleted' AND deleted_at IS NULL";
 
 /** The e-mails that the outbox held back during the suspension (InvitationOutboxWorker), due again at once. */
@@ -70,7 +74,6 @@ const toTenant = (row: Row): TenantRecord => ({
   deletedAt: row.deleted_at === null ? null : timestamp(row.deleted_at),
 });
 
-
 /**
  * The tenant rows, with parameterised queries only. Each change of the lifecycle
  * (docs/tenant-lifecycle.md) is a compare-and-set on the state it was decided on, written with its
@@ -86,7 +89,9 @@ export class TenantsStore {
 
   /** The list, read without entities and without a Date per row: 10,000 tenants are one answer. */
   async list(statuses?: TenantStatus[]): Promise<ListedTenant[]> {
-    const [sql, parameters] = statuses ? [selectTenantsWithStatus(statuses.length), statuses] : [SELECT_LISTED_TENANTS, []];
+    const [sql, parameters] = statuses
+      ? [selectTenantsWithStatus(statuses.length), statuses]
+      : [SELECT_LISTED_TENANTS, []];
     const rows = await this.statements.manyRows(sql, parameters);
     const tenants = new Array<ListedTenant>(rows.length);
     for (let i = 0; i < rows.length; i++) {

@@ -53,7 +53,12 @@ export interface AuditEvent extends NewAuditEvent {
 export const auditActor = (caller: Caller): AuditActor => ({ id: caller.id, email: caller.email });
 
 /** An event about an invitation, filed under its tenant. It is named by e-mail: its id is its token. */
-const aboutInvitation = (type: AuditEventType, invitation: InvitationEntity, actor: AuditActor | null, data: Record<string, unknown>): NewAuditEvent => ({
+const aboutInvitation = (
+  type: AuditEventType,
+  invitation: InvitationEntity,
+  actor: AuditActor | null,
+  data: Record<string, unknown>,
+): NewAuditEvent => ({
   type,
   tenantId: invitation.tenantId,
   actor,
@@ -62,7 +67,13 @@ const aboutInvitation = (type: AuditEventType, invitation: InvitationEntity, act
 });
 
 /** An event about a user, filed under `tenantId`. */
-const aboutUser = (type: AuditEventType, user: IdentityUser, tenantId: string | null, actor: AuditActor, data: Record<string, unknown>): NewAuditEvent => ({
+const aboutUser = (
+  type: AuditEventType,
+  user: IdentityUser,
+  tenantId: string | null,
+  actor: AuditActor,
+  data: Record<string, unknown>,
+): NewAuditEvent => ({
   type,
   tenantId,
   actor,
@@ -71,7 +82,12 @@ const aboutUser = (type: AuditEventType, user: IdentityUser, tenantId: string | 
 });
 
 /** An event about a tenant, filed under it. */
-const aboutTenant = (type: AuditEventType, tenant: TenantEntity, actor: AuditActor | null, data: Record<string, unknown>): NewAuditEvent => ({
+const aboutTenant = (
+  type: AuditEventType,
+  tenant: TenantEntity,
+  actor: AuditActor | null,
+  data: Record<string, unknown>,
+): NewAuditEvent => ({
   type,
   tenantId: tenant.id,
   actor,
@@ -89,20 +105,29 @@ export const auditEvents = {
   tenantCreated: (tenant: TenantEntity, actor: AuditActor | null) =>
     aboutTenant('tenant.created', tenant, actor, { name: tenant.name, type: tenant.type, status: tenant.status }),
   /** The actor is null when the operator CLI made the change, as for every tenant event below. */
-  tenantUpdated: (tenant: TenantEntity, changes: TenantChanges, actor: AuditActor | null) => aboutTenant('tenant.updated', tenant, actor, changes),
+  tenantUpdated: (tenant: TenantEntity, changes: TenantChanges, actor: AuditActor | null) =>
+    aboutTenant('tenant.updated', tenant, actor, changes),
   tenantSuspended: (tenant: TenantEntity, reason: string | null, actor: AuditActor | null) =>
     aboutTenant('tenant.suspended', tenant, actor, { reason, statusBefore: tenant.status }),
-  tenantReactivated: (tenant: TenantEntity, status: string, actor: AuditActor | null) => aboutTenant('tenant.reactivated', tenant, actor, { status }),
-  tenantDeleted: (tenant: TenantEntity, counts: { membersDetached: number; invitationsRevoked: number }, actor: AuditActor | null) =>
-    aboutTenant('tenant.deleted', tenant, actor, { name: tenant.name, ...counts }),
-  invitationCreated: (invitation: InvitationEntity, actor: AuditActor) => aboutInvitation('invitation.created', invitation, actor, expiry(invitation)),
+  tenantReactivated: (tenant: TenantEntity, status: string, actor: AuditActor | null) =>
+    aboutTenant('tenant.reactivated', tenant, actor, { status }),
+  tenantDeleted: (
+    tenant: TenantEntity,
+    counts: { membersDetached: number; invitationsRevoked: number },
+    actor: AuditActor | null,
+  ) => aboutTenant('tenant.deleted', tenant, actor, { name: tenant.name, ...counts }),
+  invitationCreated: (invitation: InvitationEntity, actor: AuditActor) =>
+    aboutInvitation('invitation.created', invitation, actor, expiry(invitation)),
   /** The new invitation of a resend; the one it replaces was revoked in the same transaction. */
-  invitationResent: (invitation: InvitationEntity, actor: AuditActor) => aboutInvitation('invitation.resent', invitation, actor, expiry(invitation)),
+  invitationResent: (invitation: InvitationEntity, actor: AuditActor) =>
+    aboutInvitation('invitation.resent', invitation, actor, expiry(invitation)),
   invitationRevoked: (invitation: InvitationEntity, actor: AuditActor) =>
     aboutInvitation('invitation.revoked', invitation, actor, { statusBefore: invitation.status }),
   /** No actor: the accept is public. */
-  invitationAccepted: (invitation: InvitationEntity) => aboutInvitation('invitation.accepted', invitation, null, { invitedBy: invitation.invitedBy }),
-  invitationExpired: (invitation: InvitationEntity) => aboutInvitation('invitation.expired', invitation, null, expiry(invitation)),
+  invitationAccepted: (invitation: InvitationEntity) =>
+    aboutInvitation('invitation.accepted', invitation, null, { invitedBy: invitation.invitedBy }),
+  invitationExpired: (invitation: InvitationEntity) =>
+    aboutInvitation('invitation.expired', invitation, null, expiry(invitation)),
   /** The invitee joined by their invitation: they are actor and target. */
   memberJoined: (invitee: AuditActor, tenantId: string, role: string): NewAuditEvent => ({
     type: 'member.joined',
@@ -119,11 +144,13 @@ export const auditEvents = {
     target: { type: 'tenant', id: tenantId },
     data: { statusBefore: 'pending_owner', status: 'active' },
   }),
-  memberRemoved: (member: IdentityUser, actor: AuditActor) => aboutUser('member.removed', member, member.tenantId, actor, { role: member.role }),
+  memberRemoved: (member: IdentityUser, actor: AuditActor) =>
+    aboutUser('member.removed', member, member.tenantId, actor, { role: member.role }),
   memberRoleChanged: (member: IdentityUser, role: string, actor: AuditActor) =>
     aboutUser('member.role_changed', member, member.tenantId, actor, { roleBefore: member.role, roleAfter: role }),
   /** No tenant: the role is the platform's. */
-  superAdminGranted: (user: IdentityUser, actor: AuditActor) => aboutUser('super_admin.granted', user, null, actor, { platformRole: SUPER_ADMIN_ROLE }),
+  superAdminGranted: (user: IdentityUser, actor: AuditActor) =>
+    aboutUser('super_admin.granted', user, null, actor, { platformRole: SUPER_ADMIN_ROLE }),
   /** Filed under the user's tenant, so that the organisation's trail shows its member leaving. */
   userDeleted: (user: IdentityUser, actor: AuditActor) =>
     aboutUser('user.deleted', user, user.tenantId, actor, { platformRole: user.platformRole, role: user.role }),
@@ -146,7 +173,11 @@ export function toAuditEventRow(id: string, occurredAt: Date, event: NewAuditEve
 }
 
 export function toAuditEvent(row: AuditEventEntity): AuditEvent {
-  const target = { type: row.targetType, id: row.targetId, ...(row.targetEmail !== null && { email: row.targetEmail }) } as AuditTarget;
+  const target = {
+    type: row.targetType,
+    id: row.targetId,
+    ...(row.targetEmail !== null && { email: row.targetEmail }),
+  } as AuditTarget;
   return {
     id: row.id,
     type: row.type as AuditEventType,

@@ -9,7 +9,14 @@ import { TenantStatus } from '../database/entities/tenant.entity';
 import { TenantStatusReader } from '../database/tenant-status-reader';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
 import { Caller, OrgCaller } from './caller';
-import { confirmOrgAdmin, decideOrgAdmin, isRoleRefusal, OrgAdminDecision, OrgAdminMessages, refuseClaimedRole } from './org-admin.policy';
+import {
+  confirmOrgAdmin,
+  decideOrgAdmin,
+  isRoleRefusal,
+  OrgAdminDecision,
+  OrgAdminMessages,
+  refuseClaimedRole,
+} from './org-admin.policy';
 
 const ORG_ADMIN_MESSAGES = 'orgAdmin:messages';
 
@@ -41,7 +48,8 @@ export class OrgAdminGuard implements CanActivate {
     ]);
     const claimed = decideOrgAdmin(caller, messages);
     const confirmed = caller!;
-    if (isRoleRefusal(claimed, messages)) refuseUnless(refuseClaimedRole(claimed, await this.claimedTenantStatus(confirmed)));
+    if (isRoleRefusal(claimed, messages))
+      refuseUnless(refuseClaimedRole(claimed, await this.claimedTenantStatus(confirmed)));
     refuseUnless(claimed);
     const [record, tenantStatus] = await this.storedRecord(confirmed, context.getHandler());
     refuseUnless(confirmOrgAdmin(confirmed, record, messages, tenantStatus));
@@ -69,7 +77,10 @@ export class OrgAdminGuard implements CanActivate {
    */
   private async claimedTenantStatus(caller: Caller): Promise<TenantStatus | null> {
     try {
-      return await withTimeout(this.tenants.statusOf(caller.tenantId!), callerCheckTimeoutMs(this.config.requestTimeoutMs));
+      return await withTimeout(
+        this.tenants.statusOf(caller.tenantId!),
+        callerCheckTimeoutMs(this.config.requestTimeoutMs),
+      );
     } catch {
       return null;
     }

@@ -11,7 +11,12 @@ const caller = (overrides: Partial<Caller> = {}): Caller => ({
   role: 'owner',
   ...overrides,
 });
-const record = (overrides: Partial<IdentityUser> = {}): IdentityUser => ({ ...caller(), email: 'u1@example.com', platformRole: null, ...overrides });
+const record = (overrides: Partial<IdentityUser> = {}): IdentityUser => ({
+  ...caller(),
+  email: 'u1@example.com',
+  platformRole: null,
+  ...overrides,
+});
 
 describe(decideOrgAdmin.name, () => {
   it('rule "no id token": 401 Unauthorized', () => {
@@ -31,7 +36,11 @@ describe(decideOrgAdmin.name, () => {
   });
 
   it.each(['member', null, 'Owner', 'super_admin'])('rule "owner or admin": 403 for role %p', (role) => {
-    expect(decideOrgAdmin(caller({ role }), messages)).toEqual({ allowed: false, status: 403, error: 'not owner or admin' });
+    expect(decideOrgAdmin(caller({ role }), messages)).toEqual({
+      allowed: false,
+      status: 403,
+      error: 'not owner or admin',
+    });
   });
 
   it.each(['owner', 'admin'])('allows an org %s', (role) => {
@@ -49,13 +58,16 @@ describe(confirmOrgAdmin.name, () => {
     expect(confirmOrgAdmin(caller(), stored, messages)).toEqual({ allowed: false, status: 403, error: 'not org' });
   });
 
-  it.each(['member', null])('"owner or admin" on the stored record: 403 when the stored role is %p (demoted)', (role) => {
-    expect(confirmOrgAdmin(caller({ role: 'admin' }), record({ role }), messages)).toEqual({
-      allowed: false,
-      status: 403,
-      error: 'not owner or admin',
-    });
-  });
+  it.each(['member', null])(
+    '"owner or admin" on the stored record: 403 when the stored role is %p (demoted)',
+    (role) => {
+      expect(confirmOrgAdmin(caller({ role: 'admin' }), record({ role }), messages)).toEqual({
+        allowed: false,
+        status: 403,
+        error: 'not owner or admin',
+      });
+    },
+  );
 
   it.each([
     ['owner', 'owner'],
@@ -75,36 +87,58 @@ describe('a route open to every role of the organisation (no notOwnerOrAdmin)', 
   });
 
   it('still refuses a caller who is not an org user, by claims and by record', () => {
-    expect(decideOrgAdmin(caller({ tenantId: null }), anyRole)).toEqual({ allowed: false, status: 403, error: 'not org' });
-    expect(confirmOrgAdmin(caller(), record({ tenantId: 't2' }), anyRole)).toEqual({ allowed: false, status: 403, error: 'not org' });
+    expect(decideOrgAdmin(caller({ tenantId: null }), anyRole)).toEqual({
+      allowed: false,
+      status: 403,
+      error: 'not org',
+    });
+    expect(confirmOrgAdmin(caller(), record({ tenantId: 't2' }), anyRole)).toEqual({
+      allowed: false,
+      status: 403,
+      error: 'not org',
+    });
   });
 });
 
 describe('a tenant in a state that the spec does not know', () => {
   const suspended = { allowed: false, status: 403, error: 'Organisation is suspended' };
 
-  it.each(['owner', 'admin', 'member'])('a suspended tenant refuses its %s as such, before the role is looked at', (role) => {
-    expect(confirmOrgAdmin(caller({ role }), record({ role }), messages, 'suspended')).toEqual(suspended);
-  });
+  it.each(['owner', 'admin', 'member'])(
+    'a suspended tenant refuses its %s as such, before the role is looked at',
+    (role) => {
+      expect(confirmOrgAdmin(caller({ role }), record({ role }), messages, 'suspended')).toEqual(suspended);
+    },
+  );
 
   it('a suspended tenant still refuses first whoever is no longer its organisation user', () => {
-    expect(confirmOrgAdmin(caller(), record({ tenantId: null }), messages, 'suspended')).toEqual({ allowed: false, status: 403, error: 'not org' });
+    expect(confirmOrgAdmin(caller(), record({ tenantId: null }), messages, 'suspended')).toEqual({
+      allowed: false,
+      status: 403,
+      error: 'not org',
+    });
   });
 
   it("a tenant being deleted has no organisation users left: 'not org'", () => {
-    expect(confirmOrgAdmin(caller(), record(), messages, 'deleted')).toEqual({ allowed: false, status: 403, error: 'not org' });
+    expect(confirmOrgAdmin(caller(), record(), messages, 'deleted')).toEqual({
+      allowed: false,
+      status: 403,
+      error: 'not org',
+    });
   });
 
   it.each(['active', 'pending_owner', null] as const)('status %p changes nothing', (status) => {
     expect(confirmOrgAdmin(caller(), record(), messages, status)).toEqual({ allowed: true });
-    expect(confirmOrgAdmin(caller(), record({ role: 'member' }), messages, status)).toMatchObject({ error: 'not owner or admin' });
+    expect(confirmOrgAdmin(caller(), record({ role: 'member' }), messages, status)).toMatchObject({
+      error: 'not owner or admin',
+    });
   });
 
   it("a refusal by the claims' role becomes the suspension only for a suspended tenant", () => {
     const byRole = decideOrgAdmin(caller({ role: 'member' }), messages);
     expect(isRoleRefusal(byRole, messages)).toBe(true);
     expect(refuseClaimedRole(byRole, 'suspended')).toEqual(suspended);
-    for (const status of ['active', 'pending_owner', 'deleted', null] as const) expect(refuseClaimedRole(byRole, status)).toBe(byRole);
+    for (const status of ['active', 'pending_owner', 'deleted', null] as const)
+      expect(refuseClaimedRole(byRole, status)).toBe(byRole);
   });
 
   it('no other refusal is a refusal by role', () => {

@@ -12,16 +12,15 @@ export interface OrgAdminMessages {
   notOwnerOrAdmin?: string;
 }
 
-export type OrgAdminDecision =
-  | { allowed: true }
-  | { allowed: false; status: 401 | 403; error: string };
+export type OrgAdminDecision = { allowed: true } | { allowed: false; status: 401 | 403; error: string };
 
 /** Every org route's answer to each member of a suspended tenant (docs/tenant-lifecycle.md). */
 export const ORGANISATION_SUSPENDED = 'Organisation is suspended';
 const SUSPENDED: OrgAdminDecision = { allowed: false, status: 403, error: ORGANISATION_SUSPENDED };
 
 const ORG_ADMIN_ROLES = ['owner', 'admin'];
-const isOrgUser = (user: { userType: string | null; tenantId: string | null }) => user.userType === 'org' && !!user.tenantId;
+const isOrgUser = (user: { userType: string | null; tenantId: string | null }) =>
+  user.userType === 'org' && !!user.tenantId;
 const isOwnerOrAdmin = (role: string | null) => ORG_ADMIN_ROLES.includes(role ?? '');
 
 /** Spec 4.9 rules 4–6 and 4.10 rules 1–3, in order, on the id token's claims. */

@@ -36,8 +36,10 @@ const ttlOf = (values: Values): number | undefined =>
 
 const COMMANDS: Record<string, Command> = {
   'users:create': {
-    usage: '--email E [--id ID] [--platform-role super_admin] [--user-type org] [--tenant-id T] [--role owner|admin|member]',
-    description: 'Creates a user in the local identity store (e-mail lower-cased, id a UUID unless given); prints it as one line of JSON.',
+    usage:
+      '--email E [--id ID] [--platform-role super_admin] [--user-type org] [--tenant-id T] [--role owner|admin|member]',
+    description:
+      'Creates a user in the local identity store (e-mail lower-cased, id a UUID unless given); prints it as one line of JSON.',
     options: {
       email: { type: 'string' },
       id: { type: 'string' },
@@ -68,10 +70,12 @@ const COMMANDS: Record<string, Command> = {
   },
   'tenants:create': {
     usage: `--name NAME --type ${TENANT_TYPES.join('|')}`,
-    description: 'Creates a tenant (status pending_owner), by the rules of POST /api/admin/tenants; prints it as one line of JSON.',
+    description:
+      'Creates a tenant (status pending_owner), by the rules of POST /api/admin/tenants; prints it as one line of JSON.',
     options: { name: { type: 'string' }, type: { type: 'string' } },
     localOnly: false,
-    run: async (app, values) => JSON.stringify(await app.get(TenantRecordsService).createTenant(values.name, values.type)),
+    run: async (app, values) =>
+      JSON.stringify(await app.get(TenantRecordsService).createTenant(values.name, values.type)),
   },
   'tenants:invite-owner': {
     usage: '--tenant-id T --email E [--role owner|admin|member]',
@@ -82,7 +86,11 @@ const COMMANDS: Record<string, Command> = {
     options: { 'tenant-id': { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
     localOnly: false,
     run: async (app, values) =>
-      JSON.stringify(await app.get(TenantRecordsService).inviteOwner(required(values, 'tenant-id'), values.email, values.role ?? 'owner')),
+      JSON.stringify(
+        await app
+          .get(TenantRecordsService)
+          .inviteOwner(required(values, 'tenant-id'), values.email, values.role ?? 'owner'),
+      ),
   },
   'tenants:suspend': {
     usage: '--id T [--reason R]',
@@ -91,14 +99,17 @@ const COMMANDS: Record<string, Command> = {
       'e-mails wait until it is reactivated; prints it as one line of JSON.',
     options: { id: { type: 'string' }, reason: { type: 'string' } },
     localOnly: false,
-    run: async (app, values) => JSON.stringify(await app.get(TenantRecordsService).suspendTenant(required(values, 'id'), values.reason)),
+    run: async (app, values) =>
+      JSON.stringify(await app.get(TenantRecordsService).suspendTenant(required(values, 'id'), values.reason)),
   },
   'tenants:reactivate': {
     usage: '--id T',
-    description: 'Gives a suspended tenant back the status it had before (active or pending_owner); prints it as one line of JSON.',
+    description:
+      'Gives a suspended tenant back the status it had before (active or pending_owner); prints it as one line of JSON.',
     options: { id: { type: 'string' } },
     localOnly: false,
-    run: async (app, values) => JSON.stringify(await app.get(TenantRecordsService).reactivateTenant(required(values, 'id'))),
+    run: async (app, values) =>
+      JSON.stringify(await app.get(TenantRecordsService).reactivateTenant(required(values, 'id'))),
   },
   'tenants:delete': {
     usage: '--id T',
@@ -107,7 +118,8 @@ const COMMANDS: Record<string, Command> = {
       'the row kept with status deleted; prints it as one line of JSON.',
     options: { id: { type: 'string' } },
     localOnly: false,
-    run: async (app, values) => JSON.stringify(await app.get(TenantRecordsService).deleteTenant(required(values, 'id'))),
+    run: async (app, values) =>
+      JSON.stringify(await app.get(TenantRecordsService).deleteTenant(required(values, 'id'))),
   },
   'users:list': {
     usage: '--tenant T',
@@ -115,28 +127,33 @@ const COMMANDS: Record<string, Command> = {
     options: { tenant: { type: 'string' } },
     localOnly: true,
     run: async (app, values) =>
-      (await app.get(LocalUsersService).listTenantUsers(required(values, 'tenant'))).map((user) => JSON.stringify(user)).join('\n'),
+      (await app.get(LocalUsersService).listTenantUsers(required(values, 'tenant')))
+        .map((user) => JSON.stringify(user))
+        .join('\n'),
   },
   'invitations:expire': {
     usage: '--id TOKEN',
     description:
-      'Moves an invitation\'s expiry into the past, so that it answers EXPIRED (its status changes on the next GET); prints it as one line of JSON.',
+      "Moves an invitation's expiry into the past, so that it answers EXPIRED (its status changes on the next GET); prints it as one line of JSON.",
     options: { id: { type: 'string' } },
     localOnly: false,
-    run: async (app, values) => JSON.stringify(await app.get(TenantRecordsService).expireInvitation(required(values, 'id'))),
+    run: async (app, values) =>
+      JSON.stringify(await app.get(TenantRecordsService).expireInvitation(required(values, 'id'))),
   },
   'cognito:sync-tenant-groups': {
     usage: '',
     description:
       'Cognito mode only: puts every pool user with custom:tenant_id into the group tenant_<tenant id> that lists the ' +
-      'tenant\'s members, and takes out group members whose attribute says otherwise; safe to repeat. Run it after ' +
+      "tenant's members, and takes out group members whose attribute says otherwise; safe to repeat. Run it after " +
       'giving users a tenant outside the service. Prints {"joined":N,"left":N}.',
     options: {},
     localOnly: false,
     run: async (app) => {
       const identity = app.get(IdentityStore);
       if (!(identity instanceof CognitoIdentityStore)) {
-        throw new CliInputError('cognito:sync-tenant-groups works only with IDENTITY_STORE=cognito: the local store needs no groups');
+        throw new CliInputError(
+          'cognito:sync-tenant-groups works only with IDENTITY_STORE=cognito: the local store needs no groups',
+        );
       }
       return JSON.stringify(await identity.syncTenantGroups());
     },

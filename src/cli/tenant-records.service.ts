@@ -62,22 +62,32 @@ export class TenantRecordsService {
 
   /** Spec 4.4's rules and record, without the HTTP call: a bad name or type is the API's message. */
   async createTenant(name: string | undefined, type: string | undefined): Promise<TenantResponse> {
-    return asCliInput(async () => (await this.tenants.create(validateBody(CreateTenantDto, { name, type }), null)).tenant);
+    return asCliInput(
+      async () => (await this.tenants.create(validateBody(CreateTenantDto, { name, type }), null)).tenant,
+    );
   }
 
   /**
    * POST /api/admin/tenants/{id}/invitations' rules and record, without the HTTP call: a refusal is
    * the API's message. The link's base is PUBLIC_BASE_URL, or this host on PORT.
    */
-  async inviteOwner(tenantId: string, email: string | undefined, role: string): Promise<TenantInvitationResponse & { link: string }> {
+  async inviteOwner(
+    tenantId: string,
+    email: string | undefined,
+    role: string,
+  ): Promise<TenantInvitationResponse & { link: string }> {
     const base = this.config.publicBaseUrl ?? `http://localhost:${this.config.port}`;
-    const { invitation } = await asCliInput(() => this.tenantInvitations.invite(tenantId, { email, role }, CLI_INVITER, base));
+    const { invitation } = await asCliInput(() =>
+      this.tenantInvitations.invite(tenantId, { email, role }, CLI_INVITER, base),
+    );
     return { ...invitation, link: invitationLink(base, invitation.id) };
   }
 
   /** As POST /api/admin/tenants/{id}/suspend, for an operator without a session: no actor in the event. */
   async suspendTenant(id: string, reason: string | undefined): Promise<TenantResponse> {
-    return asCliInput(async () => (await this.lifecycle.suspend(id, validateBody(SuspendTenantDto, { reason }), null)).tenant);
+    return asCliInput(
+      async () => (await this.lifecycle.suspend(id, validateBody(SuspendTenantDto, { reason }), null)).tenant,
+    );
   }
 
   /** As POST /api/admin/tenants/{id}/reactivate. */

@@ -69,10 +69,15 @@ export class AtomicWriter {
     let sql = this.insertSql.get(key);
     if (!sql) {
       const names = columns.map((column) => driver.escape(column.databaseName)).join(', ');
-      sql = { into: `INSERT INTO ${driver.escape(metadata.tableName)} (${names})`, placeholders: columns.map(() => '?').join(', ') };
+      sql = {
+        into: `INSERT INTO ${driver.escape(metadata.tableName)} (${names})`,
+        placeholders: columns.map(() => '?').join(', '),
+      };
       this.insertSql.set(key, sql);
     }
-    const text = guarded ? `${sql.into} SELECT ${sql.placeholders} FROM DUAL WHERE @changed = 1` : `${sql.into} VALUES (${sql.placeholders})`;
+    const text = guarded
+      ? `${sql.into} SELECT ${sql.placeholders} FROM DUAL WHERE @changed = 1`
+      : `${sql.into} VALUES (${sql.placeholders})`;
     return [text, columns.map((column) => driver.preparePersistentValue(column.getEntityValue(values), column))];
   }
 
@@ -81,7 +86,8 @@ export class AtomicWriter {
     const connection = sqliteDatabaseOf(this.dataSource);
     try {
       connection.transaction(() => {
-        for (const [sql, parameters] of updates) if (connection.prepare(sql).run(...parameters).changes !== 1) throw UNCHANGED;
+        for (const [sql, parameters] of updates)
+          if (connection.prepare(sql).run(...parameters).changes !== 1) throw UNCHANGED;
         for (const [sql, parameters] of statements) connection.prepare(sql).run(...parameters);
       })();
     } catch (error) {
@@ -98,7 +104,11 @@ export class AtomicWriter {
     for (const insert of inserts) statements.push(this.insertStatement(insert, update !== undefined));
     statements.push(['COMMIT', []]);
     return this.onConnection(async (connection) => {
-      const results = await query(connection, statements.map(([sql]) => sql).join(';\n'), statements.flatMap(([, parameters]) => parameters));
+      const results = await query(
+        connection,
+        statements.map(([sql]) => sql).join(';\n'),
+        statements.flatMap(([, parameters]) => parameters),
+      );
       return !update || results[1].affectedRows === 1;
     });
   }
@@ -116,7 +126,11 @@ export class AtomicWriter {
     });
     for (const insert of inserts) statements.push(this.insertStatement(insert, true));
     return this.onConnection(async (connection) => {
-      const results = await query(connection, statements.map(([sql]) => sql).join(';\n'), statements.flatMap(([, parameters]) => parameters));
+      const results = await query(
+        connection,
+        statements.map(([sql]) => sql).join(';\n'),
+        statements.flatMap(([, parameters]) => parameters),
+      );
       const applied = counted.every((index) => results[index].affectedRows === 1);
       await query(connection, applied ? 'COMMIT' : 'ROLLBACK', []);
       return applied;
@@ -147,5 +161,7 @@ const UNCHANGED = Symbol('unchanged');
 
 const query = (connection: MysqlConnection, sql: string, parameters: unknown[]) =>
   new Promise<StatementResult[]>((resolve, reject) =>
-    connection.query(sql, parameters, (error, results) => (error ? reject(error) : resolve(results as unknown as StatementResult[]))),
+    connection.query(sql, parameters, (error, results) =>
+      error ? reject(error) : resolve(results as unknown as StatementResult[]),
+    ),
   );

@@ -18,7 +18,11 @@ const ApiInvitationPage = (success: string) =>
   applyDecorators(
     ApiParam(TOKEN),
     ApiResponse({ status: 200, description: success, ...PAGE }),
-    ApiResponse({ status: 400, description: 'A page saying that the invitation was already accepted, or has expired', ...PAGE }),
+    ApiResponse({
+      status: 400,
+      description: 'A page saying that the invitation was already accepted, or has expired',
+      ...PAGE,
+    }),
     ApiResponse({ status: 404, description: 'A page saying that the link is not valid', ...PAGE }),
     ApiResponse({ status: 500, description: `A page saying "${FAILED_MESSAGE}"`, ...PAGE }),
   );
@@ -49,7 +53,12 @@ export class InvitationPageController {
       'The status is that of the API answer.',
   })
   @ApiInvitationPage('The invitation: organisation, invited address, role, expiry, and the way forward')
-  async showInvitationPage(@Param('token') token: string, @CurrentCaller() caller: Caller | undefined, @Req() request: Request, @Res() response: Response) {
+  async showInvitationPage(
+    @Param('token') token: string,
+    @CurrentCaller() caller: Caller | undefined,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
     sendInvitationPage(response, await this.page.show(token, pageVisitor(this.config, request, caller, token, false)));
   }
 
@@ -59,16 +68,33 @@ export class InvitationPageController {
     description:
       'A visitor signed in with the invited address joins as POST /api/invitations/{token}/join does (202 while the ' +
       'user pool has yet to take the membership; 403 and 409 for its refusals), when the request comes from the page ' +
-      'itself (Origin): another site cannot submit it with the visitor\'s session. Without a session: 401 with the ' +
-      'sign-in link when SIGN_IN_URL is set, otherwise the spec\'s accept, as POST /api/invitations/{token} does, ' +
+      "itself (Origin): another site cannot submit it with the visitor's session. Without a session: 401 with the " +
+      "sign-in link when SIGN_IN_URL is set, otherwise the spec's accept, as POST /api/invitations/{token} does, " +
       'which makes nobody a member. The result is shown as a page.',
   })
   @ApiInvitationPage('A page naming the organisation and the role: joined, or (the spec accept) accepted')
-  @ApiResponse({ status: 202, description: 'Joined; the user pool has yet to take the membership (cognito mode)', ...PAGE })
-  @ApiResponse({ status: 401, description: 'No session and SIGN_IN_URL set: the invitation with the sign-in link', ...PAGE })
+  @ApiResponse({
+    status: 202,
+    description: 'Joined; the user pool has yet to take the membership (cognito mode)',
+    ...PAGE,
+  })
+  @ApiResponse({
+    status: 401,
+    description: 'No session and SIGN_IN_URL set: the invitation with the sign-in link',
+    ...PAGE,
+  })
   @ApiResponse({ status: 403, description: 'Signed in with another address, or an unverified one', ...PAGE })
-  @ApiResponse({ status: 409, description: 'A member of another organisation, or the address is another account’s', ...PAGE })
-  async acceptInvitationFromPage(@Param('token') token: string, @CurrentCaller() caller: Caller | undefined, @Req() request: Request, @Res() response: Response) {
+  @ApiResponse({
+    status: 409,
+    description: 'A member of another organisation, or the address is another account’s',
+    ...PAGE,
+  })
+  async acceptInvitationFromPage(
+    @Param('token') token: string,
+    @CurrentCaller() caller: Caller | undefined,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
     sendInvitationPage(response, await this.page.accept(token, pageVisitor(this.config, request, caller, token, true)));
   }
 }

@@ -72,7 +72,13 @@ describe(InvitationPageService.name, () => {
       invitations.validate.mockResolvedValue(VALID);
       expect(await page.show(TOKEN)).toEqual({
         status: 200,
-        view: { kind: 'invitation', tenantName: 'Acme', email: 'carol@example.com', role: 'member', expiresAt: new Date(VALID.expiresAt) },
+        view: {
+          kind: 'invitation',
+          tenantName: 'Acme',
+          email: 'carol@example.com',
+          role: 'member',
+          expiresAt: new Date(VALID.expiresAt),
+        },
       });
       expect(invitations.validate).toHaveBeenCalledWith(TOKEN);
       expect(invitations.accept).not.toHaveBeenCalled();
@@ -85,16 +91,24 @@ describe(InvitationPageService.name, () => {
       expect(tenants.statusOf).toHaveBeenCalledWith('tenant-1');
     });
 
-    it.each(REFUSALS)('a %i {valid:false, error:%s} is the %s message, with that status', async (status, error, kind) => {
-      invitations.validate.mockRejectedValue(new HttpException({ valid: false, error }, status));
-      expect(await page.show(TOKEN)).toEqual({ status, view: { kind } });
-      expect(loggedErrors).not.toHaveBeenCalled();
-    });
+    it.each(REFUSALS)(
+      'a %i {valid:false, error:%s} is the %s message, with that status',
+      async (status, error, kind) => {
+        invitations.validate.mockRejectedValue(new HttpException({ valid: false, error }, status));
+        expect(await page.show(TOKEN)).toEqual({ status, view: { kind } });
+        expect(loggedErrors).not.toHaveBeenCalled();
+      },
+    );
 
     it('the spec 500 {valid:false, error:"INVALID"} is "Something went wrong", not "not valid", and is logged with its cause', async () => {
-      invitations.validate.mockRejectedValue(new HttpException({ valid: false, error: 'INVALID' }, 500, { cause: new Error('disk full') }));
+      invitations.validate.mockRejectedValue(
+        new HttpException({ valid: false, error: 'INVALID' }, 500, { cause: new Error('disk full') }),
+      );
       expect(await page.show(TOKEN)).toEqual({ status: 500, view: { kind: 'failed' } });
-      expect(loggedErrors).toHaveBeenCalledWith('The invitation page failed: disk full', expect.stringContaining('disk full'));
+      expect(loggedErrors).toHaveBeenCalledWith(
+        'The invitation page failed: disk full',
+        expect.stringContaining('disk full'),
+      );
     });
 
     it('any other error is "Something went wrong", logged without the token', async () => {
@@ -111,10 +125,13 @@ describe(InvitationPageService.name, () => {
   });
 
   describe('accept (POST /invitations/{token})', () => {
-    it("success names the tenant and the role", async () => {
+    it('success names the tenant and the role', async () => {
       invitations.accept.mockResolvedValue({ success: true, tenantId: 'tenant-1', role: 'admin' });
       store.findTenantName.mockResolvedValue('Acme');
-      expect(await page.accept(TOKEN)).toEqual({ status: 200, view: { kind: 'accepted', tenantName: 'Acme', role: 'admin' } });
+      expect(await page.accept(TOKEN)).toEqual({
+        status: 200,
+        view: { kind: 'accepted', tenantName: 'Acme', role: 'admin' },
+      });
       expect(invitations.accept).toHaveBeenCalledWith(TOKEN);
       expect(store.findTenantName).toHaveBeenCalledWith('tenant-1');
       expect(invitations.validate).not.toHaveBeenCalled();
@@ -125,7 +142,10 @@ describe(InvitationPageService.name, () => {
       store.findTenantName.mockResolvedValueOnce(null).mockRejectedValueOnce(new Error('connection lost'));
       const warned = jest.spyOn(Logger.prototype, 'warn').mockImplementation();
       expect((await page.accept(TOKEN)).view).toEqual({ kind: 'accepted', tenantName: 'Organisation', role: 'member' });
-      expect(await page.accept(TOKEN)).toEqual({ status: 200, view: { kind: 'accepted', tenantName: 'Organisation', role: 'member' } });
+      expect(await page.accept(TOKEN)).toEqual({
+        status: 200,
+        view: { kind: 'accepted', tenantName: 'Organisation', role: 'member' },
+      });
       expect(warned).toHaveBeenCalledTimes(1);
     });
 
@@ -157,30 +177,48 @@ describe(InvitationPageService.name, () => {
 
     it('show: the invited address (in any spelling) is offered Join; another address, or none, is told so and not shown the invited one', async () => {
       invitations.validate.mockResolvedValue(VALID);
-      expect((await page.show(TOKEN, { caller: caller('CAROL@example.com') })).view).toMatchObject({ kind: 'invitation', action: 'join' });
+      expect((await page.show(TOKEN, { caller: caller('CAROL@example.com') })).view).toMatchObject({
+        kind: 'invitation',
+        action: 'join',
+      });
       expect(await page.show(TOKEN, { caller: caller('mallory@example.com'), signInUrl: SIGN_IN })).toEqual({
         status: 200,
         view: { kind: 'other-address', signedInAs: 'mallory@example.com', signInUrl: SIGN_IN },
       });
-      expect((await page.show(TOKEN, { caller: caller(null) })).view).toEqual({ kind: 'other-address', signedInAs: null });
+      expect((await page.show(TOKEN, { caller: caller(null) })).view).toEqual({
+        kind: 'other-address',
+        signedInAs: null,
+      });
     });
 
     it('show: without a session, the way forward is the sign-in link when there is one', async () => {
       invitations.validate.mockResolvedValue(VALID);
-      expect((await page.show(TOKEN, { signInUrl: SIGN_IN })).view).toMatchObject({ kind: 'invitation', action: { signInUrl: SIGN_IN } });
+      expect((await page.show(TOKEN, { signInUrl: SIGN_IN })).view).toMatchObject({
+        kind: 'invitation',
+        action: { signInUrl: SIGN_IN },
+      });
     });
 
     it('accept: a signed-in visitor joins, and never goes through the spec accept', async () => {
       joining.join.mockResolvedValue({ success: true, tenantId: 'tenant-1', role: 'admin', userId: 'u-1' });
       store.findTenantName.mockResolvedValue('Acme');
       const visitor = { caller: caller('carol@example.com') };
-      expect(await page.accept(TOKEN, visitor)).toEqual({ status: 200, view: { kind: 'joined', tenantName: 'Acme', role: 'admin', pending: false } });
+      expect(await page.accept(TOKEN, visitor)).toEqual({
+        status: 200,
+        view: { kind: 'joined', tenantName: 'Acme', role: 'admin', pending: false },
+      });
       expect(joining.join).toHaveBeenCalledWith(visitor.caller, TOKEN);
       expect(invitations.accept).not.toHaveBeenCalled();
     });
 
     it('accept: a join whose membership is still on its way to the pool is 202, pending', async () => {
-      joining.join.mockResolvedValue({ success: true, tenantId: 'tenant-1', role: 'member', userId: 'u-1', pending: true });
+      joining.join.mockResolvedValue({
+        success: true,
+        tenantId: 'tenant-1',
+        role: 'member',
+        userId: 'u-1',
+        pending: true,
+      });
       store.findTenantName.mockResolvedValue('Acme');
       expect(await page.accept(TOKEN, { caller: caller('carol@example.com') })).toEqual({
         status: 202,
@@ -202,7 +240,10 @@ describe(InvitationPageService.name, () => {
 
     it('accept: without a session but with a sign-in link, nothing is accepted: 401 and the invitation with the link', async () => {
       invitations.validate.mockResolvedValue(VALID);
-      expect(await page.accept(TOKEN, { signInUrl: SIGN_IN })).toMatchObject({ status: 401, view: { kind: 'invitation', action: { signInUrl: SIGN_IN } } });
+      expect(await page.accept(TOKEN, { signInUrl: SIGN_IN })).toMatchObject({
+        status: 401,
+        view: { kind: 'invitation', action: { signInUrl: SIGN_IN } },
+      });
       expect(invitations.accept).not.toHaveBeenCalled();
       expect(joining.join).not.toHaveBeenCalled();
     });

@@ -55,7 +55,8 @@ export class InvitationPageService {
   async show(token: string, visitor: PageVisitor = {}): Promise<InvitationPage> {
     try {
       const invitation = await this.invitations.validate(token);
-      if ((await this.tenants.statusOf(invitation.tenantId)) === 'suspended') return { status: HttpStatus.OK, view: { kind: 'suspended' } };
+      if ((await this.tenants.statusOf(invitation.tenantId)) === 'suspended')
+        return { status: HttpStatus.OK, view: { kind: 'suspended' } };
       const { caller, signInUrl } = visitor;
       if (caller && !(caller.email && sameEmail(caller.email, invitation.email))) {
         return { status: HttpStatus.OK, view: otherAddress(caller, visitor) };
@@ -107,7 +108,10 @@ export class InvitationPageService {
         view: { kind: 'joined', tenantName: await this.tenantName(joined.tenantId), role: joined.role, pending },
       };
     } catch (failure) {
-      if (failure instanceof HttpException && (failure.getResponse() as { error?: unknown }).error === JOIN_ERRORS.emailMismatch) {
+      if (
+        failure instanceof HttpException &&
+        (failure.getResponse() as { error?: unknown }).error === JOIN_ERRORS.emailMismatch
+      ) {
         return { status: failure.getStatus(), view: otherAddress(caller, visitor) };
       }
       return this.refusal(failure);
@@ -134,7 +138,10 @@ export class InvitationPageService {
       if (view) return { status: failure.getStatus(), view };
     }
     const cause = failure instanceof HttpException && failure.cause ? failure.cause : failure;
-    this.logger.error(`The invitation page failed: ${messageOf(cause)}`, cause instanceof Error ? cause.stack : undefined);
+    this.logger.error(
+      `The invitation page failed: ${messageOf(cause)}`,
+      cause instanceof Error ? cause.stack : undefined,
+    );
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, view: { kind: 'failed' } };
   }
 }

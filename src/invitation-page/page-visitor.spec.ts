@@ -11,8 +11,16 @@ describe(isCrossSite.name, () => {
     ['another site’s Origin', { origin: 'https://evil.example' }, true],
     ['the same host on another port', { origin: 'https://invites.example.com:8443' }, true],
     ['Origin null (a sandboxed frame) and nothing else', { origin: 'null' }, true],
-    ['Origin null (the page’s own form, no-referrer) with Sec-Fetch-Site same-origin', { origin: 'null', 'sec-fetch-site': 'same-origin' }, false],
-    ['the page’s own Origin, but Sec-Fetch-Site cross-site', { origin: 'https://invites.example.com', 'sec-fetch-site': 'cross-site' }, true],
+    [
+      'Origin null (the page’s own form, no-referrer) with Sec-Fetch-Site same-origin',
+      { origin: 'null', 'sec-fetch-site': 'same-origin' },
+      false,
+    ],
+    [
+      'the page’s own Origin, but Sec-Fetch-Site cross-site',
+      { origin: 'https://invites.example.com', 'sec-fetch-site': 'cross-site' },
+      true,
+    ],
     ['no Origin, Sec-Fetch-Site same-origin', { 'sec-fetch-site': 'same-origin' }, false],
     ['no Origin, Sec-Fetch-Site cross-site', { 'sec-fetch-site': 'cross-site' }, true],
     ['no Origin, Sec-Fetch-Site same-site (a sibling subdomain)', { 'sec-fetch-site': 'same-site' }, true],
@@ -28,7 +36,10 @@ describe(signInLink.name, () => {
   });
 
   it('returns to the page on PUBLIC_BASE_URL, whatever Host the request named, keeping the sign-in URL’s own query', () => {
-    const config = parseConfig({ SIGN_IN_URL: 'https://id.example.com/login?client=portal', PUBLIC_BASE_URL: 'https://invites.example.com/' });
+    const config = parseConfig({
+      SIGN_IN_URL: 'https://id.example.com/login?client=portal',
+      PUBLIC_BASE_URL: 'https://invites.example.com/',
+    });
     const link = new URL(signInLink(config, { headers: { host: 'evil.example' } }, TOKEN)!);
     expect(link.origin + link.pathname).toBe('https://id.example.com/login');
     expect(link.searchParams.get('client')).toBe('portal');
@@ -46,7 +57,9 @@ describe(pageVisitor.name, () => {
   const config = parseConfig({});
 
   it('a session acts on a POST only from the page’s own origin; a GET only shows it', () => {
-    expect(pageVisitor(config, request({ origin: 'https://invites.example.com' }), caller, TOKEN, true)).toEqual({ caller });
+    expect(pageVisitor(config, request({ origin: 'https://invites.example.com' }), caller, TOKEN, true)).toEqual({
+      caller,
+    });
     expect(pageVisitor(config, request({ origin: 'https://evil.example' }), caller, TOKEN, true)).toEqual({});
     expect(pageVisitor(config, request({ origin: 'https://evil.example' }), caller, TOKEN, false)).toEqual({ caller });
     expect(pageVisitor(config, request({}), undefined, TOKEN, true)).toEqual({});

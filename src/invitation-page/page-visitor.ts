@@ -44,7 +44,13 @@ export function signInLink(config: AppConfig, request: Pick<Request, 'headers'>,
 }
 
 /** The visitor of a request to the page; `acting`: the request changes state (POST), so a cross-site one's session is not used. */
-export function pageVisitor(config: AppConfig, request: Pick<Request, 'headers'>, caller: Caller | undefined, token: string, acting: boolean): PageVisitor {
+export function pageVisitor(
+  config: AppConfig,
+  request: Pick<Request, 'headers'>,
+  caller: Caller | undefined,
+  token: string,
+  acting: boolean,
+): PageVisitor {
   const signInUrl = signInLink(config, request, token);
   const usable = caller && !(acting && isCrossSite(request)) ? caller : undefined;
   return { ...(usable && { caller: usable }), ...(signInUrl && { signInUrl }) };

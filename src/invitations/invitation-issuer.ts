@@ -32,7 +32,13 @@ export class InvitationIssuer {
    * With `replacing`, that invitation is revoked in the same transaction; null, and nothing
    * stored, when it was no longer pending or expired.
    */
-  async issue(caller: OrgCaller, email: string, role: string, origin: string, replacing?: string): Promise<InvitationEntity | null> {
+  async issue(
+    caller: OrgCaller,
+    email: string,
+    role: string,
+    origin: string,
+    replacing?: string,
+  ): Promise<InvitationEntity | null> {
     const { tenantId } = caller;
     const now = this.clock.now();
     const invitation: InvitationEntity = {

@@ -19,7 +19,12 @@ const { invalid, alreadyUsed, expired, internal, suspended } = INVITATION_ERRORS
 const ApiRefusals = (body: (error: InvitationErrorCode) => object, type: Type<unknown>, expired400: string) =>
   applyDecorators(
     ApiParam({ name: 'token', description: 'The invitation token: the invitation id (a UUID)' }),
-    ApiErrorResponse(400, `Empty token, invitation already accepted, or ${expired400}`, [body(invalid), body(alreadyUsed), body(expired)], type),
+    ApiErrorResponse(
+      400,
+      `Empty token, invitation already accepted, or ${expired400}`,
+      [body(invalid), body(alreadyUsed), body(expired)],
+      type,
+    ),
     ApiErrorResponse(404, 'No such invitation', [body(invalid)], type),
   );
 
@@ -62,7 +67,12 @@ export class InvitationsController {
   @ApiOperation({ summary: 'Accept an invitation; no body is read and the caller is not checked (spec 4.2)' })
   @ApiOkResponse({ type: AcceptedInvitationResponse })
   @ApiRefusals(acceptanceErrorBody, InvitationAcceptanceErrorBody, 'expired (left pending)')
-  @ApiErrorResponse(403, "The invitation's organisation is suspended", [acceptanceErrorBody(suspended)], InvitationAcceptanceErrorBody)
+  @ApiErrorResponse(
+    403,
+    "The invitation's organisation is suspended",
+    [acceptanceErrorBody(suspended)],
+    InvitationAcceptanceErrorBody,
+  )
   @FailureResponse(acceptanceErrorBody(internal), { type: InvitationAcceptanceErrorBody })
   acceptInvitation(@Param('token') token: string) {
     return this.invitations.accept(token);

@@ -126,14 +126,20 @@ describe(InvitationsService.name, () => {
     it('rule 3 before rule 4: an accepted invitation past expiresAt is 400 ALREADY_USED and stays accepted', async () => {
       store.add({ status: 'accepted', expiresAt: new Date(NOW.getTime() - DAY) });
       const markExpired = jest.spyOn(store, 'markExpired');
-      expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({ status: 400, body: { valid: false, error: 'ALREADY_USED' } });
+      expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({
+        status: 400,
+        body: { valid: false, error: 'ALREADY_USED' },
+      });
       expect(markExpired).not.toHaveBeenCalled();
       expect(store.rows.get(TOKEN)?.status).toBe('accepted');
     });
 
     it('rule 4: a pending invitation with expiresAt earlier than now is stored expired, then 400 EXPIRED', async () => {
       store.add({ expiresAt: new Date(NOW.getTime() - 1) });
-      expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({ status: 400, body: { valid: false, error: 'EXPIRED' } });
+      expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({
+        status: 400,
+        body: { valid: false, error: 'EXPIRED' },
+      });
       expect(store.rows.get(TOKEN)?.status).toBe('expired');
     });
 
@@ -241,7 +247,10 @@ describe(InvitationsService.name, () => {
     it('rule 3 before rule 4: an accepted invitation past expiresAt is 400 ALREADY_USED', async () => {
       store.add({ status: 'accepted', expiresAt: new Date(NOW.getTime() - DAY) });
       const accept = jest.spyOn(store, 'accept');
-      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 400, body: refused('ALREADY_USED') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({
+        status: 400,
+        body: refused('ALREADY_USED'),
+      });
       expect(accept).not.toHaveBeenCalled();
     });
 
@@ -279,20 +288,29 @@ describe(InvitationsService.name, () => {
         store.rows.get(TOKEN)!.status = 'accepted';
         return false;
       });
-      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 400, body: refused('ALREADY_USED') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({
+        status: 400,
+        body: refused('ALREADY_USED'),
+      });
       expect(accepted).not.toHaveBeenCalled();
     });
 
     it('rule 5: an update that changes nothing although the invitation is acceptable is 500 INTERNAL_ERROR', async () => {
       store.add();
       jest.spyOn(store, 'accept').mockResolvedValue(false);
-      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 500, body: refused('INTERNAL_ERROR') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({
+        status: 500,
+        body: refused('INTERNAL_ERROR'),
+      });
     });
 
     it('rule 6: the update failing is 500 INTERNAL_ERROR', async () => {
       store.add();
       jest.spyOn(store, 'accept').mockRejectedValue(new Error('connection lost'));
-      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 500, body: refused('INTERNAL_ERROR') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({
+        status: 500,
+        body: refused('INTERNAL_ERROR'),
+      });
       expect(store.rows.get(TOKEN)?.status).toBe('pending');
     });
   });
@@ -309,7 +327,10 @@ describe(InvitationsService.name, () => {
       store.add();
       closedTenant('suspended');
       const accepted = jest.spyOn(metrics, 'invitationAccepted');
-      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 403, body: refused('ORGANISATION_SUSPENDED') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({
+        status: 403,
+        body: refused('ORGANISATION_SUSPENDED'),
+      });
       expect(store.rows.get(TOKEN)?.status).toBe('pending');
       expect(accepted).not.toHaveBeenCalled();
     });
@@ -324,13 +345,16 @@ describe(InvitationsService.name, () => {
       ['accepted', { status: 'accepted' as const }, 400, 'ALREADY_USED'],
       ['past expiresAt', { expiresAt: new Date(NOW.getTime() - 1) }, 400, 'EXPIRED'],
       ['revoked', { status: 'revoked' as const }, 404, 'INVALID'],
-    ])('the spec rules come first: an invitation %s of a suspended tenant is %i %s, without reading the tenant', async (_, overrides, status, error) => {
-      store.add(overrides);
-      closedTenant('suspended');
-      const statusOf = jest.spyOn(tenants, 'statusOf');
-      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status, body: refused(error) });
-      expect(statusOf).not.toHaveBeenCalled();
-    });
+    ])(
+      'the spec rules come first: an invitation %s of a suspended tenant is %i %s, without reading the tenant',
+      async (_, overrides, status, error) => {
+        store.add(overrides);
+        closedTenant('suspended');
+        const statusOf = jest.spyOn(tenants, 'statusOf');
+        expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status, body: refused(error) });
+        expect(statusOf).not.toHaveBeenCalled();
+      },
+    );
 
     it('an open tenant costs no read of its status: the update holds it', async () => {
       store.add();

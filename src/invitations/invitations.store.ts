@@ -65,8 +65,16 @@ export class InvitationsStore {
    * in the same transaction, and only if it is still pending or expired: false, and nothing
    * stored, when a parallel request accepted, revoked or replaced it first.
    */
-  async create(invitation: InvitationEntity, email: InvitationEmail, inviter: AuditActor, replacing?: string): Promise<boolean> {
-    const event = replacing === undefined ? auditEvents.invitationCreated(invitation, inviter) : auditEvents.invitationResent(invitation, inviter);
+  async create(
+    invitation: InvitationEntity,
+    email: InvitationEmail,
+    inviter: AuditActor,
+    replacing?: string,
+  ): Promise<boolean> {
+    const event =
+      replacing === undefined
+        ? auditEvents.invitationCreated(invitation, inviter)
+        : auditEvents.invitationResent(invitation, inviter);
     return this.writer.insert(
       [
         [InvitationEntity, invitation],
@@ -132,14 +140,21 @@ export class InvitationsStore {
     after: { email: string; id?: string } | undefined,
     take: number,
   ): Promise<InvitationEntity[]> {
-    const query = this.invitations.createQueryBuilder('invitation').where('invitation.tenantId = :tenantId', { tenantId });
+    const query = this.invitations
+      .createQueryBuilder('invitation')
+      .where('invitation.tenantId = :tenantId', { tenantId });
     if (statuses) {
-      query.andWhere(new Brackets((any) => statuses.forEach((status) => any.orWhere(new Brackets(effectiveStatusIs[status])))));
+      query.andWhere(
+        new Brackets((any) => statuses.forEach((status) => any.orWhere(new Brackets(effectiveStatusIs[status])))),
+      );
       query.setParameters({ now, pending: 'pending', expired: 'expired', accepted: 'accepted', revoked: 'revoked' });
     }
     if (after) {
       // `>=` first, so that the index seeks to the cursor instead of filtering every row before it.
-      const keyset = after.id === undefined ? 'invitation.email > :email' : 'invitation.email >= :email AND (invitation.email > :email OR invitation.id > :id)';
+      const keyset =
+        after.id === undefined
+          ? 'invitation.email > :email'
+          : 'invitation.email >= :email AND (invitation.email > :email OR invitation.id > :id)';
       query.andWhere(keyset, after);
     }
     const ordered = query.orderBy('invitation.email', 'ASC').addOrderBy('invitation.id', 'ASC').limit(take);
@@ -179,7 +194,9 @@ const effectiveStatusIs: Record<InvitationStatus, (where: WhereExpressionBuilder
   expired: (where) =>
     where
       .where('invitation.status = :expired')
-      .orWhere(new Brackets((late) => late.where('invitation.status = :pending').andWhere('invitation.expiresAt < :now'))),
+      .orWhere(
+        new Brackets((late) => late.where('invitation.status = :pending').andWhere('invitation.expiresAt < :now')),
+      ),
   accepted: (where) => where.where('invitation.status = :accepted'),
   revoked: (where) => where.where('invitation.status = :revoked'),
 };

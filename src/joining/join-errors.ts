@@ -14,7 +14,8 @@ export type JoinErrorCode = (typeof JOIN_ERRORS)[keyof typeof JOIN_ERRORS] | Inv
 /** `{success:false, error}`: the shape of spec 4.2's refusals. */
 export const joinErrorBody = (error: JoinErrorCode) => ({ success: false, error });
 
-export const joinRefusal = (status: HttpStatus, error: JoinErrorCode) => new HttpException(joinErrorBody(error), status);
+export const joinRefusal = (status: HttpStatus, error: JoinErrorCode) =>
+  new HttpException(joinErrorBody(error), status);
 
 /** The body of joinRefusal, for the API document. */
 export class JoinErrorBody {

@@ -17,7 +17,11 @@ export class JoiningController {
   @ApiJoinInvitation()
   @FailureResponse(joinErrorBody(INVITATION_ERRORS.internal), { type: JoinErrorBody })
   @UseGuards(SessionGuard)
-  async joinInvitation(@CurrentCaller() caller: Caller | undefined, @Param('token') token: string, @Res({ passthrough: true }) response: Response) {
+  async joinInvitation(
+    @CurrentCaller() caller: Caller | undefined,
+    @Param('token') token: string,
+    @Res({ passthrough: true }) response: Response,
+  ) {
     const joined = await this.joining.join(caller, token);
     if ('pending' in joined) response.status(HttpStatus.ACCEPTED);
     return joined;

@@ -26,17 +26,28 @@ export const ApiJoinInvitation = () =>
     ApiOkResponse({ type: JoinedResponse, description: 'A member of the tenant' }),
     ApiAcceptedResponse({
       type: JoinPendingResponse,
-      description: 'Cognito mode: accepted, and the membership is queued for the user pool, which did not take it yet; it is retried until it does',
+      description:
+        'Cognito mode: accepted, and the membership is queued for the user pool, which did not take it yet; it is retried until it does',
     }),
     ApiErrorResponse(HttpStatus.UNAUTHORIZED, 'No session', [UNAUTHORIZED_BODY]),
-    ApiErrorResponse(HttpStatus.BAD_REQUEST, 'The invitation is already accepted, or expired', [joinErrorBody(alreadyUsed), joinErrorBody(expired)], JoinErrorBody),
+    ApiErrorResponse(
+      HttpStatus.BAD_REQUEST,
+      'The invitation is already accepted, or expired',
+      [joinErrorBody(alreadyUsed), joinErrorBody(expired)],
+      JoinErrorBody,
+    ),
     ApiErrorResponse(
       HttpStatus.FORBIDDEN,
       'The session’s e-mail is not the invited address, or is not verified',
       [joinErrorBody(JOIN_ERRORS.emailMismatch), joinErrorBody(JOIN_ERRORS.emailNotVerified)],
       JoinErrorBody,
     ),
-    ApiErrorResponse(HttpStatus.NOT_FOUND, 'No such invitation, an empty token, or a revoked one', [joinErrorBody(invalid)], JoinErrorBody),
+    ApiErrorResponse(
+      HttpStatus.NOT_FOUND,
+      'No such invitation, an empty token, or a revoked one',
+      [joinErrorBody(invalid)],
+      JoinErrorBody,
+    ),
     ApiErrorResponse(
       HttpStatus.CONFLICT,
       'The caller is a member of another organisation, or another account has the address',

@@ -21,7 +21,8 @@ import { MembershipsRepository } from './memberships.repository';
       // The Cognito store writes the grants; the local store never needs them (its users are in the join's transaction).
       provide: PoolMemberships,
       inject: [AppConfig, IdentityStore],
-      useFactory: (config: AppConfig, identity: IdentityStore) => (config.identityStore === 'cognito' ? identity : null),
+      useFactory: (config: AppConfig, identity: IdentityStore) =>
+        config.identityStore === 'cognito' ? identity : null,
     },
   ],
   // The invitation page joins through the same service.

@@ -70,16 +70,19 @@ export class JoiningService {
     const now = this.clock.now();
     // Rule 2: spec 4.2's refusals, except that an empty token is unknown too.
     const invitation = token.trim() === '' ? null : await this.invitations.findById(token);
-    if (!invitation || invitation.status === 'revoked') throw joinRefusal(HttpStatus.NOT_FOUND, INVITATION_ERRORS.invalid);
+    if (!invitation || invitation.status === 'revoked')
+      throw joinRefusal(HttpStatus.NOT_FOUND, INVITATION_ERRORS.invalid);
     if (invitation.status === 'accepted') throw joinRefusal(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.alreadyUsed);
-    if (invitation.expiresAt.getTime() < now.getTime()) throw joinRefusal(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.expired);
+    if (invitation.expiresAt.getTime() < now.getTime())
+      throw joinRefusal(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.expired);
     // The tenant's lifecycle, as the spec's accept answers it (docs/tenant-lifecycle.md).
     const tenantStatus = await this.tenants.statusOf(invitation.tenantId);
     if (tenantStatus === 'suspended') throw joinRefusal(HttpStatus.FORBIDDEN, INVITATION_ERRORS.suspended);
     if (tenantStatus === 'deleted') throw joinRefusal(HttpStatus.NOT_FOUND, INVITATION_ERRORS.invalid);
     // Rule 3: the answer never says which address was invited.
     const email = caller.email;
-    if (!email || !sameEmail(email, invitation.email)) throw joinRefusal(HttpStatus.FORBIDDEN, JOIN_ERRORS.emailMismatch);
+    if (!email || !sameEmail(email, invitation.email))
+      throw joinRefusal(HttpStatus.FORBIDDEN, JOIN_ERRORS.emailMismatch);
     // Rule 4: a local issuer may leave the claim out; Cognito always sets it.
     const mustBeVerified = this.config.identityStore === 'cognito';
     if (caller.emailVerified === false || (mustBeVerified && caller.emailVerified !== true)) {
@@ -114,7 +117,12 @@ export class JoiningService {
   private async currentMembership(userId: string): Promise<CurrentMembership> {
     if (this.config.identityStore !== 'cognito') {
       const stored = await this.identity.findById(userId);
-      return { tenantId: stored?.tenantId ?? null, role: stored?.role ?? null, pending: false, change: () => ({ store: 'local', stored }) };
+      return {
+        tenantId: stored?.tenantId ?? null,
+        role: stored?.role ?? null,
+        pending: false,
+        change: () => ({ store: 'local', stored }),
+      };
     }
     const pending = await this.grants.pendingFor(userId);
     const pooled = await this.identity.findById(userId);
@@ -126,7 +134,8 @@ export class JoiningService {
       role: held.role,
       pending: pending !== null,
       change: (role, tenantId, now) => {
-        const granted = held.tenantId === tenantId && held.role === role && (pending !== null || pooled.userType === ORG_USER_TYPE);
+        const granted =
+          held.tenantId === tenantId && held.role === role && (pending !== null || pooled.userType === ORG_USER_TYPE);
         return { store: 'pool', grant: granted ? null : this.grantsWorker.claimedGrant(userId, tenantId, role, now) };
       },
     };
@@ -139,14 +148,20 @@ export class JoiningService {
    */
   private async commit(join: Join, alreadyPending: boolean): Promise<boolean | null> {
     const { membership } = join;
-    if (membership.store === 'pool' && membership.grant) return this.grantsWorker.joinAndWrite(membership.grant, () => this.memberships.join(join));
+    if (membership.store === 'pool' && membership.grant)
+      return this.grantsWorker.joinAndWrite(membership.grant, () => this.memberships.join(join));
     return (await this.memberships.join(join)) ? !alreadyPending : null;
   }
 
   /** After the commit: a membership not yet in the pool is pending, answered 202. */
   private joined(join: Join, inPool: boolean): JoinedResponse | JoinPendingResponse {
     this.metrics.invitationAccepted();
-    const answer: JoinedResponse = { success: true, tenantId: join.invitation.tenantId, role: join.role, userId: join.invitee.id };
+    const answer: JoinedResponse = {
+      success: true,
+      tenantId: join.invitation.tenantId,
+      role: join.role,
+      userId: join.invitee.id,
+    };
     return inPool ? answer : { ...answer, pending: true };
   }
 }

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { PreparedStatements } from '../database/prepared-statements';
 
 /** A grant on its way: not yet delivered (a delivered grant is deleted) nor failed. */
-const SELECT_PENDING = "SELECT tenant_id, role FROM membership_grants WHERE user_id = ? AND status IN ('pending', 'sending')";
+const SELECT_PENDING =
+  "SELECT tenant_id, role FROM membership_grants WHERE user_id = ? AND status IN ('pending', 'sending')";
 
 /**
  * What the join's rules read of `membership_grants`; the grants' delivery (MembershipGrantsWorker)

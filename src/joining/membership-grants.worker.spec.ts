@@ -47,8 +47,17 @@ describe(MembershipGrantsWorker.name, () => {
     clock = new TestClock(NOW);
     let made = 0;
     const ids = { uuid: () => `00000000-0000-4000-8000-${String(++made).padStart(12, '0')}` } as IdGenerator;
-    worker = new MembershipGrantsWorker(dataSource, statements, new MultiStatementPool(dataSource), clock, config, ids, pool);
-    for (const level of ['warn', 'error', 'log'] as const) jest.spyOn(Logger.prototype, level).mockImplementation(() => undefined);
+    worker = new MembershipGrantsWorker(
+      dataSource,
+      statements,
+      new MultiStatementPool(dataSource),
+      clock,
+      config,
+      ids,
+      pool,
+    );
+    for (const level of ['warn', 'error', 'log'] as const)
+      jest.spyOn(Logger.prototype, level).mockImplementation(() => undefined);
   });
   afterEach(() => jest.restoreAllMocks());
 
@@ -99,8 +108,16 @@ describe(MembershipGrantsWorker.name, () => {
   it('a pool that fails: the grant is given back for later, by the outbox schedule, and the answer is false', async () => {
     pool.failure = new Error('connect ECONNREFUSED');
     expect(await join()).toBe(false);
-    expect(await only()).toMatchObject({ status: 'pending', claimedBy: null, nextAttemptAt: new Date(NOW.getTime() + 100), lastError: 'connect ECONNREFUSED' });
-    expect(await new MembershipGrantsRepository(statements).pendingFor('u-1')).toEqual({ tenantId: 't-1', role: 'admin' });
+    expect(await only()).toMatchObject({
+      status: 'pending',
+      claimedBy: null,
+      nextAttemptAt: new Date(NOW.getTime() + 100),
+      lastError: 'connect ECONNREFUSED',
+    });
+    expect(await new MembershipGrantsRepository(statements).pendingFor('u-1')).toEqual({
+      tenantId: 't-1',
+      role: 'admin',
+    });
   });
 
   it('is retried, backing off up to the cap, until the pool takes it: never given up (OUTBOX_MAX_ATTEMPTS does not apply)', async () => {
@@ -131,10 +148,12 @@ describe(MembershipGrantsWorker.name, () => {
 
   it('a user has at most one grant on its way: a second insert fails', async () => {
     await rows.insert(worker.claimedGrant('u-1', 't-1', 'admin', NOW));
-    await expect(rows.insert({ ...worker.claimedGrant('u-1', 't-2', 'member', NOW), id: 'another' })).rejects.toThrow(/UNIQUE/);
+    await expect(rows.insert({ ...worker.claimedGrant('u-1', 't-2', 'member', NOW), id: 'another' })).rejects.toThrow(
+      /UNIQUE/,
+    );
   });
 
-  it('never throws: the pool has it but the database fails (true), or both fail (false); the claim is this worker\'s, and a round writes it again', async () => {
+  it("never throws: the pool has it but the database fails (true), or both fail (false); the claim is this worker's, and a round writes it again", async () => {
     const insert = async (grant: MembershipGrantEntity) => {
       await rows.insert(grant);
       jest.spyOn(statements, 'changes').mockRejectedValue(new Error('database down'));
@@ -151,7 +170,10 @@ describe(MembershipGrantsWorker.name, () => {
     jest.restoreAllMocks();
     pool.failure = undefined;
     await worker.deliverDue();
-    expect(pool.written).toEqual([['u-1', 't-1', 'admin'], ['u-1', 't-1', 'admin']]);
+    expect(pool.written).toEqual([
+      ['u-1', 't-1', 'admin'],
+      ['u-1', 't-1', 'admin'],
+    ]);
     expect(await rows.count()).toBe(0);
   });
 

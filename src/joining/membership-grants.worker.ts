@@ -54,7 +54,8 @@ export class MembershipGrantsWorker extends OutboxDeliveryLoop<MembershipGrantEn
       keepDoneMs: 0,
       shutdown: {
         waitMs: SHUTDOWN_WAIT_MS,
-        warning: 'Shutting down with memberships still being written to the user pool: another instance will retry them',
+        warning:
+          'Shutting down with memberships still being written to the user pool: another instance will retry them',
       },
       names: { context: 'MembershipGrants', outbox: 'Membership grants', waiting: 'they', row: 'grant' },
       clock,
@@ -99,7 +100,8 @@ async function writeGrant(grant: MembershipGrantEntity, pool: PoolMemberships): 
     await pool.grantMembership(grant.userId, grant.tenantId, grant.role);
     return { outcome: 'delivered' };
   } catch (error) {
-    if ((error as Error).name === 'UserNotFoundException') return { outcome: 'failed', reason: `the user pool no longer has the user: ${messageOf(error)}` };
+    if ((error as Error).name === 'UserNotFoundException')
+      return { outcome: 'failed', reason: `the user pool no longer has the user: ${messageOf(error)}` };
     return { outcome: 'retry', reason: messageOf(error) };
   }
 }

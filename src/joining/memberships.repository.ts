@@ -58,14 +58,20 @@ export class MembershipsRepository {
     const inserts: Insert[] = [];
     if (membership.store === 'local' && membership.stored) {
       const { stored } = membership;
-      required.push([UPDATE_MEMBERSHIP, [invitation.tenantId, role, stored.id, stored.tenantId, stored.tenantId, stored.role, stored.role]]);
+      required.push([
+        UPDATE_MEMBERSHIP,
+        [invitation.tenantId, role, stored.id, stored.tenantId, stored.tenantId, stored.role, stored.role],
+      ]);
     } else if (membership.store === 'local') {
       inserts.push([UserEntity, newMember(join)]);
     } else if (membership.grant) {
       inserts.push([MembershipGrantEntity, membership.grant]);
     }
     if (join.activatesTenant) required.push([ACTIVATE_TENANT, [invitation.tenantId]]);
-    const events = [auditEvents.invitationAccepted(invitation), auditEvents.memberJoined(invitee, invitation.tenantId, role)];
+    const events = [
+      auditEvents.invitationAccepted(invitation),
+      auditEvents.memberJoined(invitee, invitation.tenantId, role),
+    ];
     if (join.activatesTenant) events.push(auditEvents.tenantActivated(invitation.tenantId, invitee));
     for (const event of events) inserts.push(...this.auditRows.of(event));
     return this.writer.insertIfAll(inserts, required);

@@ -74,7 +74,9 @@ const PURGE_EVERY_MS = 60 * 60 * 1_000;
  * Delivery is exactly once while instances live, and at least once when one dies between the send
  * and recording it: after the claim lapses, another instance sends the row again.
  */
-export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLiteral> implements OnApplicationBootstrap, OnApplicationShutdown {
+export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLiteral>
+  implements OnApplicationBootstrap, OnApplicationShutdown
+{
   /** Unique per process and per app instance: claims are made in this name. */
   readonly workerId = `${hostname().slice(0, 60)}:${process.pid}:${randomBytes(6).toString('hex')}`;
   protected readonly rows: OutboxRows<E>;
@@ -182,7 +184,9 @@ export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLite
   private async sendHeld(row: E): Promise<AttemptResult> {
     const result = await this.delivery.send(row, this.clock.now());
     if (!(await this.record(row, result))) {
-      this.logger.warn(`${this.delivery.subject(row)}: the claim on ${this.delivery.names.row} ${row.id} lapsed before it was released`);
+      this.logger.warn(
+        `${this.delivery.subject(row)}: the claim on ${this.delivery.names.row} ${row.id} lapsed before it was released`,
+      );
     }
     return result;
   }
@@ -195,18 +199,29 @@ export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLite
       return this.markDelivered(row.id);
     }
     if (result.outcome === 'deferred') {
-      this.logger.debug(`${this.delivery.subject(row)} deferred: ${result.reason} (not counted as an attempt; next in ${seconds(result.delayMs)})`);
-      return this.rows.defer(row.id, this.workerId, new Date(this.clock.now().getTime() + result.delayMs), result.reason);
+      this.logger.debug(
+        `${this.delivery.subject(row)} deferred: ${result.reason} (not counted as an attempt; next in ${seconds(result.delayMs)})`,
+      );
+      return this.rows.defer(
+        row.id,
+        this.workerId,
+        new Date(this.clock.now().getTime() + result.delayMs),
+        result.reason,
+      );
     }
     if (result.outcome === 'retry' && row.attempts < maxAttempts) {
       this.delivery.settled?.('retried');
       const delayMs = backoffMs(row.attempts, retryBaseMs, retryMaxMs);
       const attempt = Number.isFinite(maxAttempts) ? `${row.attempts} of ${maxAttempts}` : row.attempts;
-      this.logger.warn(`${this.delivery.subject(row)} failed: ${result.reason} (attempt ${attempt}; next in ${seconds(delayMs)})`);
+      this.logger.warn(
+        `${this.delivery.subject(row)} failed: ${result.reason} (attempt ${attempt}; next in ${seconds(delayMs)})`,
+      );
       return this.rows.retryLater(row.id, this.workerId, new Date(this.clock.now().getTime() + delayMs), result.reason);
     }
     this.delivery.settled?.('failed');
-    this.logger.error(`${this.delivery.subject(row)} failed: ${result.reason}; given up after ${row.attempts} attempt(s), ${this.delivery.names.row} ${row.id} is marked failed`);
+    this.logger.error(
+      `${this.delivery.subject(row)} failed: ${result.reason}; given up after ${row.attempts} attempt(s), ${this.delivery.names.row} ${row.id} is marked failed`,
+    );
     return this.rows.markFailed(row.id, this.workerId, result.reason);
   }
 
@@ -255,6 +270,7 @@ export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLite
 }
 
 /** The delay before retry number `attempts` (1 = after the first failure): doubling from `baseMs`, up to `maxMs`. */
-export const backoffMs = (attempts: number, baseMs: number, maxMs: number): number => Math.min(baseMs * 2 ** (attempts - 1), maxMs);
+export const backoffMs = (attempts: number, baseMs: number, maxMs: number): number =>
+  Math.min(baseMs * 2 ** (attempts - 1), maxMs);
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10}s`;

@@ -43,8 +43,16 @@ describe(MemoryThrottlerStorage.name, () => {
     expect(await storage.peek('caller', 'default')).toEqual({ totalHits: 1, windowEndsInMs: 58_500, blockEndsInMs: 0 });
     await hit();
     await hit();
-    expect(await storage.peek('caller', 'default')).toEqual({ totalHits: 3, windowEndsInMs: 58_500, blockEndsInMs: 60_000 });
-    expect(await storage.peek('someone-else', 'default')).toEqual({ totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 });
+    expect(await storage.peek('caller', 'default')).toEqual({
+      totalHits: 3,
+      windowEndsInMs: 58_500,
+      blockEndsInMs: 60_000,
+    });
+    expect(await storage.peek('someone-else', 'default')).toEqual({
+      totalHits: 0,
+      windowEndsInMs: null,
+      blockEndsInMs: 0,
+    });
     now += 60_000;
     expect(await storage.peek('caller', 'default')).toEqual({ totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 });
   });

@@ -20,7 +20,13 @@ export class MemoryThrottlerStorage implements InviteLimitStorage, OnApplication
   private readonly blocks = new Map<string, number>();
   private sweeper?: NodeJS.Timeout;
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
     const now = Date.now();
     const id = `${key}:${throttlerName}`;
     const window = this.window(id, now) ?? { hits: 0, endsAt: now + ttl };

@@ -39,7 +39,10 @@ describe(RedisThrottlerStorage.name, () => {
 
     it('shares one count between instances, under the key prefix, and blocks past the limit', async () => {
       const logger = new RecordingLogger();
-      const [first, second] = [await open(TEST_REDIS_URL!, prefix, logger), await open(TEST_REDIS_URL!, prefix, logger)];
+      const [first, second] = [
+        await open(TEST_REDIS_URL!, prefix, logger),
+        await open(TEST_REDIS_URL!, prefix, logger),
+      ];
       expect((await first.increment('user-a', WINDOW_MS, 2, WINDOW_MS, 'default')).totalHits).toBe(1);
       expect((await second.increment('user-a', WINDOW_MS, 2, WINDOW_MS, 'default')).totalHits).toBe(2);
       const third = await first.increment('user-a', WINDOW_MS, 2, WINDOW_MS, 'default');
@@ -89,7 +92,9 @@ describe(RedisThrottlerStorage.name, () => {
       [3, true],
     ]);
     expect(logger.errors).toHaveLength(1);
-    expect(logger.errors[0]).toMatch(/^Redis unreachable \(.*ECONNREFUSED.*\): counting invitations in this instance's memory/);
+    expect(logger.errors[0]).toMatch(
+      /^Redis unreachable \(.*ECONNREFUSED.*\): counting invitations in this instance's memory/,
+    );
   });
 
   it('waits about a second at most on a Redis that accepts connections but never answers', async () => {

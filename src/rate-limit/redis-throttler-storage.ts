@@ -47,7 +47,13 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
     await Promise.race([connecting, delay(REDIS_WAIT_MS, undefined, { ref: false })]);
   }
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
     try {
       const record = await this.shared.increment(key, ttl, limit, blockDuration, throttlerName);
       this.recover(); // after a timed-out command the connection may never have dropped
@@ -67,7 +73,11 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
       const [hits, hitsTtl, blockTtl] = await this.readCounter(`{${key}:${throttlerName}}`);
       this.recover();
       const windowOpen = hits > 0 && hitsTtl > 0;
-      return { totalHits: windowOpen ? hits : 0, windowEndsInMs: windowOpen ? hitsTtl : null, blockEndsInMs: Math.max(0, blockTtl) };
+      return {
+        totalHits: windowOpen ? hits : 0,
+        windowEndsInMs: windowOpen ? hitsTtl : null,
+        blockEndsInMs: Math.max(0, blockTtl),
+      };
     } catch (error) {
       this.fallBack(error as Error);
       return this.memory.peek(key, throttlerName);
@@ -92,7 +102,9 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
   private fallBack(error: Error): void {
     if (this.usingMemory) return;
     this.usingMemory = true;
-    this.logger.error(`Redis unreachable (${error.message}): counting invitations in this instance's memory until it is back`);
+    this.logger.error(
+      `Redis unreachable (${error.message}): counting invitations in this instance's memory until it is back`,
+    );
   }
 
   private recover(): void {

@@ -114,7 +114,8 @@ export class MemoryIdentityStore extends IdentityStore {
     this.failIfAsked();
     const counts = noMembers();
     for (const user of this.users.values()) {
-      if (user.tenantId === tenantId && user.role && Object.hasOwn(counts, user.role)) counts[user.role as TenantRole]++;
+      if (user.tenantId === tenantId && user.role && Object.hasOwn(counts, user.role))
+        counts[user.role as TenantRole]++;
     }
     return counts;
   }

@@ -5,7 +5,11 @@ import { TENANT_LIFECYCLE_ERRORS } from '../tenant-lifecycle.messages';
 
 /** POST /api/admin/tenants/{id}/suspend: an optional reason, kept in the tenant.suspended event. */
 export class SuspendTenantDto {
-  @ApiPropertyOptional({ description: 'Why, for the audit trail; trimmed', maxLength: 500, example: 'Invoice 2026-114 unpaid' })
+  @ApiPropertyOptional({
+    description: 'Why, for the audit trail; trimmed',
+    maxLength: 500,
+    example: 'Invoice 2026-114 unpaid',
+  })
   @MaxLength(500, { message: TENANT_LIFECYCLE_ERRORS.reasonTooLong })
   @IsString({ message: TENANT_LIFECYCLE_ERRORS.reasonNotString })
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))

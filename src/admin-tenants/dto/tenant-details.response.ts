@@ -22,7 +22,11 @@ export class TenantDetailsResponse {
   @ApiProperty()
   members: MemberCountsResponse;
 
-  @ApiProperty({ type: 'integer', minimum: 0, description: 'Invitations still pending: not accepted, revoked or past expiresAt' })
+  @ApiProperty({
+    type: 'integer',
+    minimum: 0,
+    description: 'Invitations still pending: not accepted, revoked or past expiresAt',
+  })
   pendingInvitations: number;
 }
 

@@ -7,5 +7,23 @@ import { TenantEntity } from './tenant.entity';
 import { UserEntity } from './user.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 
-export { AuditEventEntity, IdempotencyKeyEntity, InvitationEmailOutboxEntity, InvitationEntity, MembershipGrantEntity, TenantEntity, UserEntity, WebhookDeliveryEntity };
-export const ENTITIES = [TenantEntity, InvitationEntity, UserEntity, InvitationEmailOutboxEntity, AuditEventEntity, IdempotencyKeyEntity, WebhookDeliveryEntity, MembershipGrantEntity];
+export {
+  AuditEventEntity,
+  IdempotencyKeyEntity,
+  InvitationEmailOutboxEntity,
+  InvitationEntity,
+  MembershipGrantEntity,
+  TenantEntity,
+  UserEntity,
+  WebhookDeliveryEntity,
+};
+export const ENTITIES = [
+  TenantEntity,
+  InvitationEntity,
+  UserEntity,
+  InvitationEmailOutboxEntity,
+  AuditEventEntity,
+  IdempotencyKeyEntity,
+  WebhookDeliveryEntity,
+  MembershipGrantEntity,
+];

@@ -9,7 +9,10 @@ export class JoinedResponse {
   @ApiProperty()
   tenantId: string;
 
-  @ApiProperty({ enum: TENANT_ROLES, description: 'The role the invitee now holds: the one they held when already a member of the tenant' })
+  @ApiProperty({
+    enum: TENANT_ROLES,
+    description: 'The role the invitee now holds: the one they held when already a member of the tenant',
+  })
   role: string;
 
   @ApiProperty({ description: 'The invitee: the id of their session and of their stored record' })

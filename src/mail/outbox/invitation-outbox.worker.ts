@@ -45,7 +45,10 @@ export class InvitationOutboxWorker extends OutboxDeliveryLoop<InvitationEmailOu
     metrics: Metrics,
   ) {
     super({
-      rows: new OutboxRows(dataSource, statements, pool, InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' }),
+      rows: new OutboxRows(dataSource, statements, pool, InvitationEmailOutboxEntity, {
+        status: 'sent',
+        atColumn: 'sent_at',
+      }),
       send: (row, now) => sendEmail(row, now, mailer, metrics, tenants, config.outbox.retryMaxMs),
       subject: (row) => {
         const { tenantId, email } = storedEmailOf(row);
@@ -83,7 +86,8 @@ async function sendEmail(
   }
   const status = await tenants.statusOf(tenantId);
   if (status === 'suspended') return { outcome: 'deferred', reason: 'the organisation is suspended', delayMs: heldMs };
-  if (status === 'deleted') return { outcome: 'failed', reason: 'the organisation was deleted before the e-mail could be delivered' };
+  if (status === 'deleted')
+    return { outcome: 'failed', reason: 'the organisation was deleted before the e-mail could be delivered' };
   try {
     await mailer.send(email);
   } catch (error) {
