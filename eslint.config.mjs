@@ -17,7 +17,7 @@ const LAYERS = [
   ['auth', 'mail'],
   ['audit', 'idempotency'],
   ['invitations', 'webhooks', 'rate-limit', 'admin-tenants', 'admin-users', 'health'],
-  ['org-invitations', 'org-members', 'org-people', 'invitation-page', 'api-docs', 'cli'],
+  ['org-invitations', 'org-members', 'org-people', 'bulk-invitations', 'invitation-page', 'api-docs', 'cli'],
 ];
 
 const folderLayers = LAYERS.flatMap((layer, index) =>

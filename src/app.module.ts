@@ -12,6 +12,7 @@ import { InvitationPageModule } from './invitation-page/invitation-page.module';
 import { InvitationsModule } from './invitations/invitations.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { BulkInvitationsModule } from './bulk-invitations/bulk-invitations.module';
 import { OrgInvitationsModule } from './org-invitations/org-invitations.module';
 import { OrgMembersModule } from './org-members/org-members.module';
 import { OrgPeopleModule } from './org-people/org-people.module';
@@ -32,6 +33,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     InvitationPageModule,
     OrgMembersModule,
     OrgInvitationsModule,
+    BulkInvitationsModule,
     OrgPeopleModule,
     AuditTrailModule,
     WebhooksModule,
