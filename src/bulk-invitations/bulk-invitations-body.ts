@@ -19,10 +19,12 @@ export class BulkInvitationsBodyGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<Request>();
     const fromQuery = dryRunOf(request.query.dryRun);
-    const body: BulkInvitationsRequest = typeof request.body === 'string' ? fromCsv(request.body) : fromJson(request.body);
+    const body: BulkInvitationsRequest =
+      typeof request.body === 'string' ? fromCsv(request.body) : fromJson(request.body);
     if (!body.invitations.length) throw new ApiError(HttpStatus.BAD_REQUEST, BULK_INVITATION_ERRORS.empty);
     const max = this.config.bulkInviteMaxRows;
-    if (body.invitations.length > max) throw new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, BULK_INVITATION_ERRORS.tooMany(max));
+    if (body.invitations.length > max)
+      throw new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, BULK_INVITATION_ERRORS.tooMany(max));
     request.body = { invitations: body.invitations, dryRun: body.dryRun === true || fromQuery === true };
     return true;
   }
@@ -31,7 +33,8 @@ export class BulkInvitationsBodyGuard implements CanActivate {
 function fromJson(body: unknown): BulkInvitationsRequest {
   const { invitations, dryRun } = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   if (!Array.isArray(invitations)) throw new ApiError(HttpStatus.BAD_REQUEST, BULK_INVITATION_ERRORS.notAList);
-  if (dryRun !== undefined && typeof dryRun !== 'boolean') throw new ApiError(HttpStatus.BAD_REQUEST, BULK_INVITATION_ERRORS.invalidDryRun);
+  if (dryRun !== undefined && typeof dryRun !== 'boolean')
+    throw new ApiError(HttpStatus.BAD_REQUEST, BULK_INVITATION_ERRORS.invalidDryRun);
   return { invitations, dryRun };
 }
 
@@ -44,13 +47,18 @@ function fromCsv(text: string): BulkInvitationsRequest {
   try {
     records = parseCsv(text);
   } catch (error) {
-    if (error instanceof MalformedCsvError) throw new ApiError(HttpStatus.BAD_REQUEST, `${BULK_INVITATION_ERRORS.malformedCsv}: ${error.message}`);
+    if (error instanceof MalformedCsvError)
+      throw new ApiError(HttpStatus.BAD_REQUEST, `${BULK_INVITATION_ERRORS.malformedCsv}: ${error.message}`);
     throw error;
   }
   const header = (records[0] ?? []).map((name) => name.trim().toLowerCase());
   const [emailAt, roleAt] = [header.indexOf('email'), header.indexOf('role')];
   if (emailAt < 0 || roleAt < 0) throw new ApiError(HttpStatus.BAD_REQUEST, BULK_INVITATION_ERRORS.csvHeader);
-  return { invitations: records.slice(1).map((record) => ({ email: record[emailAt]?.trim() ?? '', role: record[roleAt]?.trim() ?? '' })) };
+  return {
+    invitations: records
+      .slice(1)
+      .map((record) => ({ email: record[emailAt]?.trim() ?? '', role: record[roleAt]?.trim() ?? '' })),
+  };
 }
 
 /** `?dryRun=true` or `false`; anything else is 400. */

@@ -30,7 +30,10 @@ export class BulkInvitationsController {
   @Idempotent()
   @HttpCode(HttpStatus.OK)
   @UseGuards(SessionGuard, OrgAdminGuard, BulkInvitationsBodyGuard, IdempotencyGuard)
-  @OrgAdminMessagesFor({ notOrgUser: BULK_INVITATION_ERRORS.notOrgUser, notOwnerOrAdmin: BULK_INVITATION_ERRORS.notOwnerOrAdmin })
+  @OrgAdminMessagesFor({
+    notOrgUser: BULK_INVITATION_ERRORS.notOrgUser,
+    notOwnerOrAdmin: BULK_INVITATION_ERRORS.notOwnerOrAdmin,
+  })
   inviteMany(
     @CurrentOrgCaller() caller: OrgCaller,
     @Body() body: BulkInvitationsRequest,

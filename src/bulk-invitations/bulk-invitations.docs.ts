@@ -24,7 +24,12 @@ export const ApiBulkInvitations = () =>
         'A request that creates nothing spends nothing. A dry run answers what the request would do now and stores, sends and spends ' +
         'nothing. Rows are stored up to 50 to a transaction: a row is either fully created (invitation, e-mail, audit event) or `failed`.',
     }),
-    ApiQuery({ name: 'dryRun', required: false, enum: ['true', 'false'], description: 'A dry run, for a CSV body (a JSON body may say `"dryRun": true`)' }),
+    ApiQuery({
+      name: 'dryRun',
+      required: false,
+      enum: ['true', 'false'],
+      description: 'A dry run, for a CSV body (a JSON body may say `"dryRun": true`)',
+    }),
     ApiConsumes('application/json', 'text/csv'),
     ApiBody({
       type: BulkInvitationsRequest,
@@ -32,7 +37,10 @@ export const ApiBulkInvitations = () =>
         'JSON as described; or `text/csv` in UTF-8 with a header naming `email` and `role` (a byte order mark, CRLF or LF, and ' +
         `quoted fields with commas are accepted; cells are trimmed), for example:\n\n\`\`\`\n${CSV_EXAMPLE}\`\`\``,
     }),
-    ApiOkResponse({ type: BulkInvitationsResponse, headers: { ...RATE_LIMIT_RESPONSE_HEADERS, ...IDEMPOTENT_REPLAY_RESPONSE_HEADERS } }),
+    ApiOkResponse({
+      type: BulkInvitationsResponse,
+      headers: { ...RATE_LIMIT_RESPONSE_HEADERS, ...IDEMPOTENT_REPLAY_RESPONSE_HEADERS },
+    }),
     ApiErrorResponse(HttpStatus.BAD_REQUEST, 'Not a list of rows, an empty one, a malformed body or Idempotency-Key', [
       { error: BULK_INVITATION_ERRORS.notAList },
       { error: BULK_INVITATION_ERRORS.empty },
@@ -47,13 +55,14 @@ export const ApiBulkInvitations = () =>
       { error: BULK_INVITATION_ERRORS.notOrgUser },
       { error: BULK_INVITATION_ERRORS.notOwnerOrAdmin },
     ]),
-    ApiErrorResponse(HttpStatus.PAYLOAD_TOO_LARGE, 'More rows than BULK_INVITE_MAX_ROWS (100 by default), or a body over 100 KB', [
-      { error: BULK_INVITATION_ERRORS.tooMany(100) },
-      { error: JSON_BODY_ERRORS.tooLarge },
-    ]),
-    ApiErrorResponse(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'A body in a charset other than UTF-8, or in an unknown Content-Encoding', [
-      { error: JSON_BODY_ERRORS.notUtf8 },
-      { error: CSV_NOT_UTF8 },
-      { error: JSON_BODY_ERRORS.unsupportedEncoding },
-    ]),
+    ApiErrorResponse(
+      HttpStatus.PAYLOAD_TOO_LARGE,
+      'More rows than BULK_INVITE_MAX_ROWS (100 by default), or a body over 100 KB',
+      [{ error: BULK_INVITATION_ERRORS.tooMany(100) }, { error: JSON_BODY_ERRORS.tooLarge }],
+    ),
+    ApiErrorResponse(
+      HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+      'A body in a charset other than UTF-8, or in an unknown Content-Encoding',
+      [{ error: JSON_BODY_ERRORS.notUtf8 }, { error: CSV_NOT_UTF8 }, { error: JSON_BODY_ERRORS.unsupportedEncoding }],
+    ),
   );

@@ -12,7 +12,12 @@ import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { InvitationsStore } from '../invitations/invitations.store';
 import { Metrics } from '../metrics/metrics';
 import { InviteAllowance } from '../rate-limit/invite-allowance';
-import { BulkInvitationResult, BulkInvitationsRequest, BulkInvitationsResponse, BulkRowStatus } from './dto/bulk-invitations.dto';
+import {
+  BulkInvitationResult,
+  BulkInvitationsRequest,
+  BulkInvitationsResponse,
+  BulkRowStatus,
+} from './dto/bulk-invitations.dto';
 import { BULK_ROW_ERRORS } from './bulk-invitations.messages';
 
 /** Member look-ups run this many at a time: a Cognito pool answers a burst with throttling. */
@@ -46,14 +51,26 @@ export class BulkInvitationsService {
     private readonly metrics: Metrics,
   ) {}
 
-  async invite(caller: OrgCaller, request: BulkInvitationsRequest, origin: string, response: Response): Promise<BulkInvitationsResponse> {
+  async invite(
+    caller: OrgCaller,
+    request: BulkInvitationsRequest,
+    origin: string,
+    response: Response,
+  ): Promise<BulkInvitationsResponse> {
     const results: BulkInvitationResult[] = [];
     const firstRowOf = new Map<string, number>();
     const candidates: Candidate[] = [];
     request.invitations.forEach((item, index) => {
       const row = index + 1;
-      const fields = typeof item === 'object' && item !== null && !Array.isArray(item) ? (item as Record<string, unknown>) : undefined;
-      const result: BulkInvitationResult = { row, ...(typeof fields?.email === 'string' && { email: fields.email }), status: 'created' };
+      const fields =
+        typeof item === 'object' && item !== null && !Array.isArray(item)
+          ? (item as Record<string, unknown>)
+          : undefined;
+      const result: BulkInvitationResult = {
+        row,
+        ...(typeof fields?.email === 'string' && { email: fields.email }),
+        status: 'created',
+      };
       results.push(result);
       const problem = fields ? rowProblem(fields) : BULK_ROW_ERRORS.notAnObject;
       if (problem) return settle(result, 'invalid', problem);
@@ -66,7 +83,9 @@ export class BulkInvitationsService {
     });
 
     const remaining = await this.withoutMembersOrInvited(caller, candidates);
-    const units = request.dryRun ? await this.allowance.preview(caller, remaining.length) : await this.allowance.reserve(caller, remaining.length);
+    const units = request.dryRun
+      ? await this.allowance.preview(caller, remaining.length)
+      : await this.allowance.reserve(caller, remaining.length);
     const allowed = remaining.slice(0, units.granted);
     remaining.slice(units.granted).forEach(({ result }) => settle(result, 'rate_limited', BULK_ROW_ERRORS.rateLimited));
     if (remaining.length > units.granted && !request.dryRun) this.metrics.inviteRateLimited();
@@ -90,12 +109,18 @@ export class BulkInvitationsService {
   /** The candidates neither members of the tenant nor holders of one of its pending invitations; the others are settled. */
   private async withoutMembersOrInvited(caller: OrgCaller, candidates: Candidate[]): Promise<Candidate[]> {
     if (!candidates.length) return [];
-    const invited = new Set((await this.invitations.listAcceptableEmails(caller.tenantId, this.clock.now())).map(comparableEmail));
-    const toLookUp = candidates.filter(({ result, key }) => !(invited.has(key) && settle(result, 'already_invited', BULK_ROW_ERRORS.alreadyInvited)));
+    const invited = new Set(
+      (await this.invitations.listAcceptableEmails(caller.tenantId, this.clock.now())).map(comparableEmail),
+    );
+    const toLookUp = candidates.filter(
+      ({ result, key }) => !(invited.has(key) && settle(result, 'already_invited', BULK_ROW_ERRORS.alreadyInvited)),
+    );
     const members = new Set<Candidate>();
     for (let start = 0; start < toLookUp.length; start += MEMBER_LOOKUPS_AT_ONCE) {
       const batch = toLookUp.slice(start, start + MEMBER_LOOKUPS_AT_ONCE);
-      const found = await Promise.all(batch.map(({ email }) => this.identity.findTenantMemberByEmail(caller.tenantId, email)));
+      const found = await Promise.all(
+        batch.map(({ email }) => this.identity.findTenantMemberByEmail(caller.tenantId, email)),
+      );
       batch.forEach((candidate, index) => found[index] && members.add(candidate));
     }
     members.forEach(({ result }) => settle(result, 'already_member', BULK_ROW_ERRORS.alreadyMember));
@@ -106,7 +131,8 @@ export class BulkInvitationsService {
 /** Spec 4.9 rules 1–3 on one row, in their order (InviteDto's rules); null when it passes. */
 function rowProblem({ email, role }: Record<string, unknown>): string | null {
   if (email === undefined || email === null || email === '') return BULK_ROW_ERRORS.emailRequired;
-  if (typeof email !== 'string' || !isEmail(email, {}) || !NO_CONTROL_CHARACTERS.test(email)) return BULK_ROW_ERRORS.invalidEmail;
+  if (typeof email !== 'string' || !isEmail(email, {}) || !NO_CONTROL_CHARACTERS.test(email))
+    return BULK_ROW_ERRORS.invalidEmail;
   if (!INVITATION_ROLES.includes(role as never)) return BULK_ROW_ERRORS.invalidRole;
   return null;
 }

@@ -17,7 +17,10 @@ describe(parseCsv.name, () => {
   });
 
   it('reads quoted fields with commas, line breaks and doubled quotes; empty fields stay', () => {
-    expect(parseCsv('"a,b","line\nbreak","say ""hi""",,""\n"x"')).toEqual([['a,b', 'line\nbreak', 'say "hi"', '', ''], ['x']]);
+    expect(parseCsv('"a,b","line\nbreak","say ""hi""",,""\n"x"')).toEqual([
+      ['a,b', 'line\nbreak', 'say "hi"', '', ''],
+      ['x'],
+    ]);
     expect(parseCsv('"a@example.com"\r\n')).toEqual([['a@example.com']]);
   });
 

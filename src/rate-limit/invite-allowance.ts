@@ -31,7 +31,13 @@ export class InviteAllowance {
   async reserve(caller: Caller, wanted: number): Promise<InviteUnits> {
     const key = inviteLimitKey(caller.id);
     const ttl = this.config.inviteRateWindowSeconds * 1_000;
-    const { granted, state } = await this.storage.reserve(key, ttl, this.config.inviteRateLimit, wanted, INVITE_THROTTLER);
+    const { granted, state } = await this.storage.reserve(
+      key,
+      ttl,
+      this.config.inviteRateLimit,
+      wanted,
+      INVITE_THROTTLER,
+    );
     let released = 0;
     return {
       granted,

@@ -20,7 +20,15 @@ export class BulkInvitationsRequest {
   dryRun?: boolean;
 }
 
-export const BULK_ROW_STATUSES = ['created', 'already_member', 'already_invited', 'duplicate_in_request', 'invalid', 'rate_limited', 'failed'] as const;
+export const BULK_ROW_STATUSES = [
+  'created',
+  'already_member',
+  'already_invited',
+  'duplicate_in_request',
+  'invalid',
+  'rate_limited',
+  'failed',
+] as const;
 export type BulkRowStatus = (typeof BULK_ROW_STATUSES)[number];
 
 export class BulkInvitationResult {
