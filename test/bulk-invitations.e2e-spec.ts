@@ -327,6 +327,14 @@ describe('POST /api/org/invitations/bulk: a hundred rows, stored in bounded tran
     const retry = await bulk(t, me.cookie, { invitations: rows(60, 'partial') });
     expect(retry.body.summary).toEqual({ created: 10, skipped: 50, failed: 0 });
   });
+
+  it('a failure before any row is stored answers 500, stores nothing and gives every unit back', async () => {
+    jest.spyOn(t.app.get(InvitationsStore), 'findTenantName').mockRejectedValueOnce(new Error('database went away'));
+    const res = await bulk(t, me.cookie, { invitations: rows(3, 'unstored') });
+    expect([res.status, res.body]).toEqual([500, { error: 'Failed to send the invitations' }]);
+    expect(await invitationsOf(t, me.tenant.id)).toEqual([]);
+    expect(await quotaLeft(t, me.cookie)).toBe(1000);
+  });
 });
 
 describeWithRedis('POST /api/org/invitations/bulk on two instances sharing one Redis (needs TEST_REDIS_URL)', () => {

@@ -91,7 +91,11 @@ export class BulkInvitationsService {
     if (remaining.length > units.granted && !request.dryRun) this.metrics.inviteRateLimited();
 
     if (!request.dryRun && allowed.length) {
-      const outcomes = await this.issuer.issueMany(caller, allowed, origin);
+      // Failing before any batch (the tenant's name unreadable, say) stores nothing: the units go back, and the route answers 500.
+      const outcomes = await this.issuer.issueMany(caller, allowed, origin).catch(async (error: unknown) => {
+        await units.release(allowed.length);
+        throw error;
+      });
       let failed = 0;
       outcomes.forEach((outcome, index) => {
         const { result, email } = allowed[index];
