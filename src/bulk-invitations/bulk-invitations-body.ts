@@ -3,12 +3,12 @@ import type { Request } from 'express';
 import { ApiError } from '../common/api-error';
 import { MalformedCsvError, parseCsv } from '../common/csv';
 import { AppConfig } from '../config/app-config';
-import { BulkInvitationsRequest } from './dto/bulk-invitations.dto';
+import { BulkInvitationsBody, BulkInvitationsRequest } from './dto/bulk-invitations.dto';
 import { BULK_INVITATION_ERRORS } from './bulk-invitations.messages';
 
 /**
  * Reads the body, JSON or CSV (csvBodyParser leaves the latter as text), into one shape,
- * BulkInvitationsRequest, and refuses a request that is not a list of rows: 400, or 413 over
+ * BulkInvitationsBody, and refuses a request that is not a list of rows: 400, or 413 over
  * BULK_INVITE_MAX_ROWS. The rows themselves are checked one by one later. A guard, listed before
  * IdempotencyGuard, so that a key's request is its rows and dry-run flag, whichever form carried them.
  */
@@ -25,7 +25,11 @@ export class BulkInvitationsBodyGuard implements CanActivate {
     const max = this.config.bulkInviteMaxRows;
     if (body.invitations.length > max)
       throw new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, BULK_INVITATION_ERRORS.tooMany(max));
-    request.body = { invitations: body.invitations, dryRun: body.dryRun === true || fromQuery === true };
+    const normalized: BulkInvitationsBody = {
+      invitations: body.invitations,
+      dryRun: body.dryRun === true || fromQuery === true,
+    };
+    request.body = normalized;
     return true;
   }
 }

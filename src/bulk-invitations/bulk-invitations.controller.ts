@@ -11,7 +11,7 @@ import { BulkInvitationsBodyGuard } from './bulk-invitations-body';
 import { ApiBulkInvitations } from './bulk-invitations.docs';
 import { BULK_INVITATION_ERRORS } from './bulk-invitations.messages';
 import { BulkInvitationsService } from './bulk-invitations.service';
-import { BulkInvitationsRequest } from './dto/bulk-invitations.dto';
+import { BulkInvitationsBody } from './dto/bulk-invitations.dto';
 
 /** Where csvBodyParser is mounted (app.setup.ts): the one route that reads a `text/csv` body. */
 export const BULK_INVITATIONS_PATH = '/api/org/invitations/bulk';
@@ -36,7 +36,7 @@ export class BulkInvitationsController {
   })
   inviteMany(
     @CurrentOrgCaller() caller: OrgCaller,
-    @Body() body: BulkInvitationsRequest,
+    @Body() body: BulkInvitationsBody,
     @RequestOrigin() origin: string,
     @Res({ passthrough: true }) response: Response,
   ) {

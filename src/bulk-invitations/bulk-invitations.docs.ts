@@ -1,5 +1,5 @@
 import { applyDecorators, HttpStatus } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiQuery, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { CSV_NOT_UTF8, JSON_BODY_ERRORS } from '../common/json-body-parser';
 import { ApiErrorResponse, ApiSession, UNAUTHORIZED_BODY } from '../common/openapi';
 import { IDEMPOTENT_REPLAY_RESPONSE_HEADERS } from '../idempotency/idempotent';
@@ -23,19 +23,30 @@ export const ApiBulkInvitations = () =>
         'invitations (the invite’s and the resend’s limit); rows beyond what is left are `rate_limited`, and nothing else is refused. ' +
         'A request that creates nothing spends nothing. A dry run answers what the request would do now and stores, sends and spends ' +
         'nothing. Rows are stored up to 50 to a transaction: a row is either fully created (invitation, e-mail, audit event) or `failed`.',
+      // Set here rather than with ApiBody, which gives every media type the one schema.
+      requestBody: {
+        required: true,
+        description:
+          'JSON; or CSV in UTF-8 (a byte order mark, CRLF or LF, and quoted fields with commas are accepted; cells are trimmed)',
+        content: {
+          'application/json': { schema: { $ref: getSchemaPath(BulkInvitationsRequest) } },
+          'text/csv': {
+            schema: {
+              type: 'string',
+              description:
+                'A header naming the columns `email` and `role` (any order, any case), then one row per invitation',
+            },
+            example: CSV_EXAMPLE,
+          },
+        },
+      },
     }),
+    ApiExtraModels(BulkInvitationsRequest),
     ApiQuery({
       name: 'dryRun',
       required: false,
       enum: ['true', 'false'],
       description: 'A dry run, for a CSV body (a JSON body may say `"dryRun": true`)',
-    }),
-    ApiConsumes('application/json', 'text/csv'),
-    ApiBody({
-      type: BulkInvitationsRequest,
-      description:
-        'JSON as described; or `text/csv` in UTF-8 with a header naming `email` and `role` (a byte order mark, CRLF or LF, and ' +
-        `quoted fields with commas are accepted; cells are trimmed), for example:\n\n\`\`\`\n${CSV_EXAMPLE}\`\`\``,
     }),
     ApiOkResponse({
       type: BulkInvitationsResponse,

@@ -14,7 +14,7 @@ import { Metrics } from '../metrics/metrics';
 import { InviteAllowance } from '../rate-limit/invite-allowance';
 import {
   BulkInvitationResult,
-  BulkInvitationsRequest,
+  BulkInvitationsBody,
   BulkInvitationsResponse,
   BulkRowStatus,
 } from './dto/bulk-invitations.dto';
@@ -53,7 +53,7 @@ export class BulkInvitationsService {
 
   async invite(
     caller: OrgCaller,
-    request: BulkInvitationsRequest,
+    request: BulkInvitationsBody,
     origin: string,
     response: Response,
   ): Promise<BulkInvitationsResponse> {

@@ -20,6 +20,16 @@ export class BulkInvitationsRequest {
   dryRun?: boolean;
 }
 
+/**
+ * The body as the handler gets it (BulkInvitationsBodyGuard): from JSON or CSV, with the dry-run
+ * flag of the body or the query. An interface, so that the API document keeps its own request
+ * body (both media types) rather than one derived from the handler's parameter.
+ */
+export interface BulkInvitationsBody {
+  invitations: unknown[];
+  dryRun: boolean;
+}
+
 export const BULK_ROW_STATUSES = [
   'created',
   'already_member',
