@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { Response } from 'supertest';
 import { In } from 'typeorm';
 import { AuditEventEntity, InvitationEmailOutboxEntity, InvitationEntity } from '../src/database/entities';
@@ -297,7 +298,9 @@ describe('POST /api/org/invitations/bulk: a hundred rows, stored in bounded tran
       .spyOn(store, 'createMany')
       .mockImplementationOnce(createMany)
       .mockRejectedValueOnce(new Error('database went away'));
+    const errors = jest.spyOn(Logger.prototype, 'error');
     const res = await bulk(t, me.cookie, { invitations: rows(60, 'partial') });
+    expect(errors).toHaveBeenCalledWith('Storing 10 invitations in one transaction failed: database went away');
     expect(res.status).toBe(200);
     expect(statusesOf(res)).toEqual([...Array(50).fill('created'), ...Array(10).fill('failed')]);
     expect(res.body.results[59]).toEqual({

@@ -1,5 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { auditActor } from '../audit/audit-event';
+import { messageOf } from '../common/api-error';
 import { OrgCaller } from '../auth/caller';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
@@ -22,6 +23,8 @@ export const ISSUE_BATCH_SIZE = 50;
  */
 @Injectable()
 export class InvitationIssuer {
+  private readonly logger = new Logger('Invitations');
+
   constructor(
     private readonly invitations: InvitationsStore,
     private readonly outboxWorker: InvitationOutboxWorker,
@@ -62,6 +65,8 @@ export class InvitationIssuer {
           outcomes.push(invitation);
         });
       } catch (error) {
+        // The answer says which rows failed; the log says why.
+        this.logger.error(`Storing ${batch.length} invitations in one transaction failed: ${messageOf(error)}`);
         outcomes.push(...batch.map(() => error as Error));
       }
     }
