@@ -32,7 +32,17 @@ const folderLayers = LAYERS.flatMap((layer, index) =>
 );
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'test-output/', 'data/', 'client/', 'examples/', 'test/support/openapi-schema.d.ts'] },
+  {
+    ignores: [
+      'dist/',
+      'coverage/',
+      'test-output/',
+      'data/',
+      'client/',
+      'examples/',
+      'test/support/openapi-schema.d.ts',
+    ],
+  },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -41,7 +51,10 @@ export default tseslint.config(
     rules: {
       'import-x/no-cycle': 'error',
       'import-x/no-restricted-paths': ['error', { zones: folderLayers }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
     },
   },
   { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: globals.node } },

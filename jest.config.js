@@ -7,7 +7,13 @@
 const { existsSync } = require('node:fs');
 const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
 // dist/ (the build that `npm test` makes first) holds a copy of package.json: not a module to map.
-const common = { testEnvironment: 'node', transform, moduleFileExtensions: ['ts', 'js', 'json'], rootDir: __dirname, modulePathIgnorePatterns: ['<rootDir>/dist/'] };
+const common = {
+  testEnvironment: 'node',
+  transform,
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  rootDir: __dirname,
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
+};
 
 // The AWS SDK warns, once per process, that its 2027 releases will need Node 22: in a test run that
 // is one warning per worker and per spawned server, most of the output. The SDK's own switch
@@ -52,11 +58,21 @@ const e2eCognito = {
 };
 
 const projects = [
-  { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'], setupFiles: ['<rootDir>/test/support/quiet-logs.ts'] },
+  {
+    ...common,
+    displayName: 'unit',
+    testMatch: ['<rootDir>/src/**/*.spec.ts'],
+    setupFiles: ['<rootDir>/test/support/quiet-logs.ts'],
+  },
   integration('sqlite'),
   e2e('sqlite'),
   e2eCognito,
-  { ...common, displayName: 'browser', testMatch: ['<rootDir>/test/**/*.browser-spec.ts'], setupFiles: ['<rootDir>/test/support/use-sqlite.ts'] },
+  {
+    ...common,
+    displayName: 'browser',
+    testMatch: ['<rootDir>/test/**/*.browser-spec.ts'],
+    setupFiles: ['<rootDir>/test/support/use-sqlite.ts'],
+  },
 ];
 
 const skipped = [];

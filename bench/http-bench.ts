@@ -32,7 +32,9 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const AUDIT_EVENTS = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
 const GROUPS = ['core', 'audit', 'people', 'bulk'] as const;
 type Group = (typeof GROUPS)[number];
-const SELECTED = new Set(process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',').map((group) => group.trim()) : GROUPS);
+const SELECTED = new Set(
+  process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',').map((group) => group.trim()) : GROUPS,
+);
 const selected = (group: Group) => SELECTED.has(group);
 /** compare.sh's seed: this many tenants in all (the admin list), and members in the tenant whose owner invites. */
 const TENANTS = 10_000;
@@ -144,7 +146,9 @@ async function run(url: string, scenario: Scenario, warmUp = false, rss?: () => 
     [
       scenario.name.padEnd(50),
       `${(result.requests.total / SECONDS).toFixed(0).padStart(6)} req/s`,
-      ...(scenario.rowsPerRequest ? [`${((result.requests.total * scenario.rowsPerRequest) / SECONDS).toFixed(0).padStart(6)} rows/s`] : []),
+      ...(scenario.rowsPerRequest
+        ? [`${((result.requests.total * scenario.rowsPerRequest) / SECONDS).toFixed(0).padStart(6)} rows/s`]
+        : []),
       `p50 ${result.latency.p50} ms`,
       `p97.5 ${result.latency.p97_5} ms`,
       `p99 ${result.latency.p99} ms`,
@@ -155,7 +159,13 @@ async function run(url: string, scenario: Scenario, warmUp = false, rss?: () => 
 }
 
 /** `count` rows of `entity`, made by `row(i)`, in multi-row INSERTs of `batch`. */
-async function bulkInsert<T extends object>(dataSource: DataSource, entity: new () => T, count: number, row: (i: number) => T, batch = 500) {
+async function bulkInsert<T extends object>(
+  dataSource: DataSource,
+  entity: new () => T,
+  count: number,
+  row: (i: number) => T,
+  batch = 500,
+) {
   for (let from = 0; from < count; from += batch) {
     const rows: T[] = [];
     for (let i = from; i < Math.min(from + batch, count); i++) rows.push(row(i));
@@ -197,10 +207,30 @@ async function seedPeople(seed: TestApp, members: number, invitations: number) {
   const label = tenant.id.slice(0, 8);
   const owner = await factory.member(tenant.id, { role: 'owner', email: `person-0-owner@${label}.example` });
   const now = new Date();
-  const statuses = ['pending', 'pending', 'pending', 'pending', 'pending', 'pending', 'expired', 'pending', 'accepted', 'revoked'] as const;
+  const statuses = [
+    'pending',
+    'pending',
+    'pending',
+    'pending',
+    'pending',
+    'pending',
+    'expired',
+    'pending',
+    'accepted',
+    'revoked',
+  ] as const;
   await bulkInsert(seed.dataSource, UserEntity, members - 1, (i) => {
     const email = `person-${(i + 1) * 3}@${label}.example`;
-    return { id: randomUUID(), email, emailKey: emailKey(email), platformRole: null, userType: 'org', tenantId: tenant.id, role: 'member', createdAt: now };
+    return {
+      id: randomUUID(),
+      email,
+      emailKey: emailKey(email),
+      platformRole: null,
+      userType: 'org',
+      tenantId: tenant.id,
+      role: 'member',
+      createdAt: now,
+    };
   });
   await bulkInsert(seed.dataSource, InvitationEntity, invitations, (i) => {
     const status = statuses[i % statuses.length];
@@ -215,8 +245,17 @@ async function seedPeople(seed: TestApp, members: number, invitations: number) {
       createdAt: now,
     };
   });
-  const [middle] = await seed.identity.listTenantMembers(tenant.id, { email: `person-${Math.floor(members / 2) * 3}@${label}.example`, id: '' }, 1);
-  return { tenantId: tenant.id, ownerId: owner.id, cookie: await sessionCookie(seed, owner), middleCursor: encodeCursor([middle.email, 'member', middle.id]) };
+  const [middle] = await seed.identity.listTenantMembers(
+    tenant.id,
+    { email: `person-${Math.floor(members / 2) * 3}@${label}.example`, id: '' },
+    1,
+  );
+  return {
+    tenantId: tenant.id,
+    ownerId: owner.id,
+    cookie: await sessionCookie(seed, owner),
+    middleCursor: encodeCursor([middle.email, 'member', middle.id]),
+  };
 }
 
 /**
@@ -252,7 +291,12 @@ async function seedCore(seed: TestApp) {
   };
   const getTokens = await pending(GET_INVITATIONS, 'get');
   const acceptTokens = await pending(ACCEPT_RATE_CEILING * SECONDS, 'accept');
-  return { ownerCookie: big.cookie, getTokens, acceptTokens, tenants: await seed.dataSource.getRepository(TenantEntity).count() };
+  return {
+    ownerCookie: big.cookie,
+    getTokens,
+    acceptTokens,
+    tenants: await seed.dataSource.getRepository(TenantEntity).count(),
+  };
 }
 
 async function main() {
@@ -274,26 +318,40 @@ async function main() {
   const seedStart = Date.now();
   const core = selected('core') ? await seedCore(seed) : undefined;
   // A tenant of its own for each bulk scenario, so that none invites into what another created.
-  const bulkTenants = selected('bulk') ? await Promise.all([1, 2, 3].map(() => seedPeople(seed, BULK_TENANT_PEOPLE, BULK_TENANT_PEOPLE))) : [];
+  const bulkTenants = selected('bulk')
+    ? await Promise.all([1, 2, 3].map(() => seedPeople(seed, BULK_TENANT_PEOPLE, BULK_TENANT_PEOPLE)))
+    : [];
   await seed.close();
 
   // The built server as operators start it (npm start: production, its heap bounds), without
   // npm in between, so that the process measured is the server itself.
   const server = await startServerProcess(
-    { DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET, INVITE_RATE_LIMIT: '1000000', NODE_ENV: 'production', NODE_OPTIONS: startNodeOptions() },
+    {
+      DATABASE_URL: database.url,
+      AUTH_JWT_SECRET: TEST_JWT_SECRET,
+      INVITE_RATE_LIMIT: '1000000',
+      NODE_ENV: 'production',
+      NODE_OPTIONS: startNodeOptions(),
+    },
     { command: builtCommand([process.execPath, 'dist/src/main.js']) },
   );
   const rss = sampleRss(server.child.pid!);
   try {
     const audit = selected('audit') ? `, ${AUDIT_EVENTS} audit events` : '';
-    console.log(`${SECONDS} s per scenario, ${CONCURRENCY} connections, database ${database.url.split(':')[0]}${audit}`);
+    console.log(
+      `${SECONDS} s per scenario, ${CONCURRENCY} connections, database ${database.url.split(':')[0]}${audit}`,
+    );
     if (core) {
       console.log(
         `core: ${core.tenants} tenants, ${MEMBERS} members in the inviting tenant, ` +
           `${core.getTokens.length} + ${core.acceptTokens.length} pending invitations (get, accept), seeded in ${Date.now() - seedStart} ms`,
       );
     }
-    console.log(`load average at start: ${loadavg().map((load) => load.toFixed(2)).join(' ')}`);
+    console.log(
+      `load average at start: ${loadavg()
+        .map((load) => load.toFixed(2))
+        .join(' ')}`,
+    );
     const rssBefore = rssOf(server.child.pid!);
     const invited = counter();
     const accepted = counter();
@@ -331,12 +389,29 @@ async function main() {
             cookie: admin,
             connections: ADMIN_CONNECTIONS,
           },
-          { name: 'GET /api/admin/super-admins', expect: 200, method: 'GET', path: '/api/admin/super-admins', cookie: admin },
-          { name: 'POST /api/org/invite (invalid body)', expect: 400, method: 'POST', path: '/api/org/invite', body: () => ({ email: 'x' }) },
+          {
+            name: 'GET /api/admin/super-admins',
+            expect: 200,
+            method: 'GET',
+            path: '/api/admin/super-admins',
+            cookie: admin,
+          },
+          {
+            name: 'POST /api/org/invite (invalid body)',
+            expect: 400,
+            method: 'POST',
+            path: '/api/org/invite',
+            body: () => ({ email: 'x' }),
+          },
         ]
       : [];
     const bulkInvited = counter();
-    const bulkBody = () => ({ invitations: Array.from({ length: BULK_ROWS }, () => ({ email: `bulk-${bulkInvited()}@example.com`, role: 'member' })) });
+    const bulkBody = () => ({
+      invitations: Array.from({ length: BULK_ROWS }, () => ({
+        email: `bulk-${bulkInvited()}@example.com`,
+        role: 'member',
+      })),
+    });
     const bulkScenarios: Scenario[] = bulkTenants.length
       ? [
           // Rows per second: one invitation per request, against BULK_ROWS per request; then one bulk request at a time, for its latency alone.
@@ -349,7 +424,15 @@ async function main() {
             body: () => ({ email: `single-${bulkInvited()}@example.com`, role: 'member' }),
             rowsPerRequest: 1,
           },
-          { name: `bulk: POST /api/org/invitations/bulk (${BULK_ROWS} rows)`, expect: 200, method: 'POST', path: '/api/org/invitations/bulk', cookie: bulkTenants[1].cookie, body: bulkBody, rowsPerRequest: BULK_ROWS },
+          {
+            name: `bulk: POST /api/org/invitations/bulk (${BULK_ROWS} rows)`,
+            expect: 200,
+            method: 'POST',
+            path: '/api/org/invitations/bulk',
+            cookie: bulkTenants[1].cookie,
+            body: bulkBody,
+            rowsPerRequest: BULK_ROWS,
+          },
           {
             name: `bulk: POST /api/org/invitations/bulk (${BULK_ROWS} rows, 1 conn.)`,
             expect: 200,
@@ -366,17 +449,54 @@ async function main() {
       ...coreScenarios.map((scenario) => ({ ...scenario, group: 'core' as const })),
       ...bulkScenarios.map((scenario) => ({ ...scenario, group: 'bulk' as const })),
       // One page of the audit trail, AUDIT_EVENTS rows in the table: first, deep and filtered pages.
-      { group: 'audit', name: 'GET /api/admin/audit-events', expect: 200, method: 'GET', path: '/api/admin/audit-events', cookie: admin },
-      { group: 'audit', name: 'GET /api/admin/audit-events (deep page)', expect: 200, method: 'GET', path: `/api/admin/audit-events?cursor=${middleCursor}`, cookie: admin },
-      { group: 'audit', name: 'GET /api/admin/audit-events?type&actorId', expect: 200, method: 'GET', path: '/api/admin/audit-events?type=user.deleted&actorId=actor-6', cookie: admin },
-      { group: 'audit', name: 'GET /api/org/audit-events', expect: 200, method: 'GET', path: '/api/org/audit-events', cookie: owner },
+      {
+        group: 'audit',
+        name: 'GET /api/admin/audit-events',
+        expect: 200,
+        method: 'GET',
+        path: '/api/admin/audit-events',
+        cookie: admin,
+      },
+      {
+        group: 'audit',
+        name: 'GET /api/admin/audit-events (deep page)',
+        expect: 200,
+        method: 'GET',
+        path: `/api/admin/audit-events?cursor=${middleCursor}`,
+        cookie: admin,
+      },
+      {
+        group: 'audit',
+        name: 'GET /api/admin/audit-events?type&actorId',
+        expect: 200,
+        method: 'GET',
+        path: '/api/admin/audit-events?type=user.deleted&actorId=actor-6',
+        cookie: admin,
+      },
+      {
+        group: 'audit',
+        name: 'GET /api/org/audit-events',
+        expect: 200,
+        method: 'GET',
+        path: '/api/org/audit-events',
+        cookie: owner,
+      },
       // A page of 50 people (members and open invitations merged): first and middle pages, on a small and a large tenant.
       ...(smallTenant && largeTenant
-        ? ([
-            ['100 + 200', smallTenant],
-            ['10,000 + 20,000', largeTenant],
-          ] as const).flatMap(([size, people]) => [
-            { group: 'people' as const, name: `GET /api/org/people (${size})`, expect: 200, method: 'GET' as const, path: '/api/org/people', cookie: people.cookie },
+        ? (
+            [
+              ['100 + 200', smallTenant],
+              ['10,000 + 20,000', largeTenant],
+            ] as const
+          ).flatMap(([size, people]) => [
+            {
+              group: 'people' as const,
+              name: `GET /api/org/people (${size})`,
+              expect: 200,
+              method: 'GET' as const,
+              path: '/api/org/people',
+              cookie: people.cookie,
+            },
             {
               group: 'people' as const,
               name: `GET /api/org/people (${size}, deep page)`,
@@ -394,8 +514,14 @@ async function main() {
     await run(server.url, chosen[0], true);
     rss.scenarioEnd();
     for (const scenario of chosen) await run(server.url, scenario, false, rss.scenarioEnd);
-    console.log(`server memory: rss ${mb(rssBefore)} at start -> ${mb(rssOf(server.child.pid!))} after the run, max ${mb(rss.stop())} (sampled every 250 ms)`);
-    console.log(`load average at the end: ${loadavg().map((load) => load.toFixed(2)).join(' ')}`);
+    console.log(
+      `server memory: rss ${mb(rssBefore)} at start -> ${mb(rssOf(server.child.pid!))} after the run, max ${mb(rss.stop())} (sampled every 250 ms)`,
+    );
+    console.log(
+      `load average at the end: ${loadavg()
+        .map((load) => load.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     rss.stop();
     await server.kill();

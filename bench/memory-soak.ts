@@ -39,11 +39,14 @@ const random = () => Math.random().toString(36).slice(2);
 /** One request; the answer is read and dropped. Connection errors (a closed 413) count as answers. */
 function fire(port: number, agent: Agent, shot: Shot): Promise<number> {
   return new Promise((resolve) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method: shot.method, path: shot.path, headers: shot.headers, agent }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-      res.on('error', () => resolve(0));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method: shot.method, path: shot.path, headers: shot.headers, agent },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', () => resolve(0));
+      },
+    );
     req.on('error', () => resolve(0));
     req.end(shot.body);
   });
@@ -87,7 +90,8 @@ async function main() {
     role: 'owner',
     createdAt: new Date(),
   }));
-  for (let i = 0; i < fresh.length; i += 500) await seed.dataSource.getRepository(UserEntity).insert(fresh.slice(i, i + 500));
+  for (let i = 0; i < fresh.length; i += 500)
+    await seed.dataSource.getRepository(UserEntity).insert(fresh.slice(i, i + 500));
   const freshCookies = await Promise.all(fresh.map((user) => sessionCookie(seed, { ...user })));
   await seed.close();
 
@@ -96,17 +100,27 @@ async function main() {
     AUTH_JWT_SECRET: TEST_JWT_SECRET,
     LOG_LEVEL: 'info',
     INVITE_RATE_LIMIT: '3',
-    NODE_OPTIONS: [process.env.SOAK_NODE_OPTIONS, SNAPSHOTS && `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${SNAPSHOTS}`]
+    NODE_OPTIONS: [
+      process.env.SOAK_NODE_OPTIONS,
+      SNAPSHOTS && `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${SNAPSHOTS}`,
+    ]
       .filter(Boolean)
       .join(' '),
   });
   const json = { 'content-type': 'application/json' };
   const shots: ((i: number) => Shot)[] = [
-    () => ({ method: 'GET', path: '/api/admin/tenants', headers: { cookie: `id_token=${random()}.${random()}.${random()}` } }),
+    () => ({
+      method: 'GET',
+      path: '/api/admin/tenants',
+      headers: { cookie: `id_token=${random()}.${random()}.${random()}` },
+    }),
     () => ({
       method: 'POST',
       path: '/api/org/invite',
-      headers: { ...json, cookie: `id_token=${sign({ sub: random(), token_use: 'id', 'custom:role': 'owner' }, 'forged-key', { expiresIn: 60 })}` },
+      headers: {
+        ...json,
+        cookie: `id_token=${sign({ sub: random(), token_use: 'id', 'custom:role': 'owner' }, 'forged-key', { expiresIn: 60 })}`,
+      },
       body: '{"email":"a@example.com","role":"member"}',
     }),
     () => ({
@@ -115,10 +129,30 @@ async function main() {
       headers: { cookie: `CognitoIdentityServiceProvider.${random()}.LastAuthUser=${random()}%40x; id_token=%E0%A4%A` },
     }),
     () => ({ method: 'POST', path: '/api/org/invite', headers: json, body: '{"email": "a@example.com", "role": ' }),
-    () => ({ method: 'POST', path: '/api/admin/tenants', headers: json, body: `${'['.repeat(20_000)}${']'.repeat(20_000)}` }),
-    () => ({ method: 'POST', path: '/api/org/invite', headers: { ...json, cookie: limitedCookie }, body: JSON.stringify({ email: `x${random()}@example.com`, role: 'member' }) }),
-    (i) => ({ method: 'POST', path: '/api/org/invite', headers: { ...json, cookie: freshCookies[Math.floor(i / 8)] }, body: JSON.stringify({ email: member.email, role: 'member' }) }),
-    () => ({ method: 'POST', path: '/api/org/invite', headers: json, body: JSON.stringify({ email: 'x'.repeat(120 * 1024), role: 'member' }) }),
+    () => ({
+      method: 'POST',
+      path: '/api/admin/tenants',
+      headers: json,
+      body: `${'['.repeat(20_000)}${']'.repeat(20_000)}`,
+    }),
+    () => ({
+      method: 'POST',
+      path: '/api/org/invite',
+      headers: { ...json, cookie: limitedCookie },
+      body: JSON.stringify({ email: `x${random()}@example.com`, role: 'member' }),
+    }),
+    (i) => ({
+      method: 'POST',
+      path: '/api/org/invite',
+      headers: { ...json, cookie: freshCookies[Math.floor(i / 8)] },
+      body: JSON.stringify({ email: member.email, role: 'member' }),
+    }),
+    () => ({
+      method: 'POST',
+      path: '/api/org/invite',
+      headers: json,
+      body: JSON.stringify({ email: 'x'.repeat(120 * 1024), role: 'member' }),
+    }),
   ];
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const statuses = new Map<number, number>();

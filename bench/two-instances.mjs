@@ -35,8 +35,21 @@ delete env.REDIS_URL;
 async function seed(db) {
   const now = new Date();
   const expires = new Date(now.getTime() + 7 * 24 * 3600 * 1000);
-  await db.query('INSERT INTO tenants (id, name, type, status, created_at) VALUES (?, ?, ?, ?, ?)', ['t1', 'Bench Org', 'business', 'active', now]);
-  await db.query('INSERT INTO users (id, email, user_type, tenant_id, role, created_at) VALUES (?, ?, ?, ?, ?, ?)', ['owner1', 'owner@bench.example', 'org', 't1', 'owner', now]);
+  await db.query('INSERT INTO tenants (id, name, type, status, created_at) VALUES (?, ?, ?, ?, ?)', [
+    't1',
+    'Bench Org',
+    'business',
+    'active',
+    now,
+  ]);
+  await db.query('INSERT INTO users (id, email, user_type, tenant_id, role, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+    'owner1',
+    'owner@bench.example',
+    'org',
+    't1',
+    'owner',
+    now,
+  ]);
   const tokens = [];
   for (let batch = 0; batch < INVITATIONS / 1000; batch++) {
     const rows = Array.from({ length: 1000 }, (_, i) => {
@@ -44,7 +57,10 @@ async function seed(db) {
       tokens.push(id);
       return [id, 't1', `invitee-${batch}-${i}@bench.example`, 'member', 'pending', expires, 'owner1', now];
     });
-    await db.query('INSERT INTO tenant_invitations (id, tenant_id, email, role, status, expires_at, invited_by, created_at) VALUES ?', [rows]);
+    await db.query(
+      'INSERT INTO tenant_invitations (id, tenant_id, email, role, status, expires_at, invited_by, created_at) VALUES ?',
+      [rows],
+    );
   }
   return tokens;
 }
@@ -69,17 +85,34 @@ try {
   const db = await mysql.createConnection({ uri: env.DATABASE_URL, timezone: 'Z' });
   const tokens = await seed(db);
   await db.end();
-  const owner = { email: 'owner@bench.example', token_use: 'id', 'custom:user_type': 'org', 'custom:tenant_id': 't1', 'custom:role': 'owner' };
+  const owner = {
+    email: 'owner@bench.example',
+    token_use: 'id',
+    'custom:user_type': 'org',
+    'custom:tenant_id': 't1',
+    'custom:role': 'owner',
+  };
   const cookie = `id_token=${jwt.sign(owner, SECRET, { algorithm: 'HS256', subject: 'owner1', expiresIn: '4h' })}`;
 
-  for (const port of PORTS) servers.push(spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: 'ignore', detached: true }));
+  for (const port of PORTS)
+    servers.push(
+      spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: 'ignore', detached: true }),
+    );
   await Promise.all(PORTS.map(untilUp));
 
   let sequence = 0;
   const scenarios = {
     get: (port) => ({
       url: `http://127.0.0.1:${port}`,
-      requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `/api/invitations/${tokens[Math.floor(Math.random() * tokens.length)]}` }) }],
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (request) => ({
+            ...request,
+            path: `/api/invitations/${tokens[Math.floor(Math.random() * tokens.length)]}`,
+          }),
+        },
+      ],
     }),
     invite: (port) => ({
       url: `http://127.0.0.1:${port}`,
@@ -88,7 +121,10 @@ try {
           method: 'POST',
           path: '/api/org/invite',
           headers: { cookie, 'content-type': 'application/json' },
-          setupRequest: (request) => ({ ...request, body: JSON.stringify({ email: `new-${sequence++}@bench.example`, role: 'member' }) }),
+          setupRequest: (request) => ({
+            ...request,
+            body: JSON.stringify({ email: `new-${sequence++}@bench.example`, role: 'member' }),
+          }),
         },
       ],
     }),

@@ -24,7 +24,13 @@ export class AddUsersEmailKey1764100000000 implements MigrationInterface {
     } else {
       await queryRunner.addColumn(
         'users',
-        new TableColumn({ name: 'email_key', type: 'varchar', length: '64', collation: 'utf8mb4_bin', isNullable: true }),
+        new TableColumn({
+          name: 'email_key',
+          type: 'varchar',
+          length: '64',
+          collation: 'utf8mb4_bin',
+          isNullable: true,
+        }),
       );
     }
     // Keyset batches, so that a large table is never read into memory at once. Plain DML that

@@ -30,7 +30,9 @@ export class OrderEmailsByCodePoint1764500000000 implements MigrationInterface {
           'ADD INDEX `IDX_users_tenant_email_order` (`tenant_id`, `email_order`, `id`)',
       );
     } else {
-      await queryRunner.query('CREATE INDEX "IDX_users_tenant_email_order" ON "users" ("tenant_id", "email" COLLATE BINARY, "id")');
+      await queryRunner.query(
+        'CREATE INDEX "IDX_users_tenant_email_order" ON "users" ("tenant_id", "email" COLLATE BINARY, "id")',
+      );
     }
     // With the id, so that SQLite too reads (e-mail, id) order from the index (InnoDB appends the key anyway).
     await queryRunner.createIndex(
@@ -47,7 +49,9 @@ export class OrderEmailsByCodePoint1764500000000 implements MigrationInterface {
     );
     await queryRunner.dropIndex('tenant_invitations', 'IDX_tenant_invitations_tenant_email_id');
     if (isMysql(queryRunner)) {
-      await queryRunner.query('ALTER TABLE `users` DROP INDEX `IDX_users_tenant_email_order`, DROP COLUMN `email_order`');
+      await queryRunner.query(
+        'ALTER TABLE `users` DROP INDEX `IDX_users_tenant_email_order`, DROP COLUMN `email_order`',
+      );
       await queryRunner.query('ALTER TABLE `tenant_invitations` MODIFY `email` varchar(320) NOT NULL');
     } else {
       await queryRunner.query('DROP INDEX "IDX_users_tenant_email_order"');

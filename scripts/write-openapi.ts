@@ -18,7 +18,10 @@ const OPENAPI_FILE = join(__dirname, '..', 'openapi.json');
 async function writeOpenApi(): Promise<void> {
   // The embedded defaults, whatever this shell's environment or .env say: the document names the cookie.
   const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: 'sqlite::memory:' });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).overrideProvider(AppConfig).useValue(config).compile();
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideProvider(AppConfig)
+    .useValue(config)
+    .compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ ...APP_OPTIONS, logger: false });
   try {
     writeFileSync(OPENAPI_FILE, `${JSON.stringify(buildOpenApiDocument(app, config), null, 2)}\n`);

@@ -42,7 +42,9 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   const config = app.get(AppConfig);
   app.useLogger(app.get(AppLogger));
   if (config.usingDevelopmentJwtSecret && config.identityStore === 'local') {
-    new NestLogger('Config').warn('AUTH_JWT_SECRET is not set: using the development key. Never do this in production.');
+    new NestLogger('Config').warn(
+      'AUTH_JWT_SECRET is not set: using the development key. Never do this in production.',
+    );
   }
   Object.assign(app.getHttpServer() as Server, HTTP_SERVER_LIMITS);
   app.disable('x-powered-by');

@@ -43,7 +43,12 @@ function listen(server: Server, port: number): Promise<void> {
 async function bootstrap(): Promise<void> {
   try {
     const app = configureApp(
-      await NestFactory.create<NestExpressApplication>(AppModule, { ...APP_OPTIONS, bufferLogs: true, autoFlushLogs: false, abortOnError: false }),
+      await NestFactory.create<NestExpressApplication>(AppModule, {
+        ...APP_OPTIONS,
+        bufferLogs: true,
+        autoFlushLogs: false,
+        abortOnError: false,
+      }),
     );
     app.flushLogs();
     const config = app.get(AppConfig);

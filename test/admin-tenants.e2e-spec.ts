@@ -72,22 +72,36 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
         success: true,
-        tenant: { id: expect.stringMatching(UUID), name: 'Acme', type: 'business', status: 'pending_owner', createdAt: expect.stringMatching(ISO_8601) },
+        tenant: {
+          id: expect.stringMatching(UUID),
+          name: 'Acme',
+          type: 'business',
+          status: 'pending_owner',
+          createdAt: expect.stringMatching(ISO_8601),
+        },
       });
       const created = Date.parse(res.body.tenant.createdAt);
       expect(created).toBeGreaterThanOrEqual(before - 1000);
       expect(created).toBeLessThanOrEqual(Date.now() + 1000);
       const rows = await tenantRows();
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ id: res.body.tenant.id, name: 'Acme', type: 'business', status: 'pending_owner' });
+      expect(rows[0]).toMatchObject({
+        id: res.body.tenant.id,
+        name: 'Acme',
+        type: 'business',
+        status: 'pending_owner',
+      });
       expect(rows[0].createdAt.toISOString()).toBe(res.body.tenant.createdAt);
     });
 
-    it.each(['personal', 'organisation', 'charity', 'business', 'nonprofit'])('rule 4: accepts the allowed type %s', async (type) => {
-      const res = await t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'N', type });
-      expect(res.status).toBe(201);
-      expect(res.body.tenant.type).toBe(type);
-    });
+    it.each(['personal', 'organisation', 'charity', 'business', 'nonprofit'])(
+      'rule 4: accepts the allowed type %s',
+      async (type) => {
+        const res = await t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'N', type });
+        expect(res.status).toBe(201);
+        expect(res.body.tenant.type).toBe(type);
+      },
+    );
 
     it('rule 1: authorization comes first: no session is 401 even with an invalid body', async () => {
       const res = await t.http.post('/api/admin/tenants').send({});
@@ -99,7 +113,10 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
     it('rule 1: a caller who is not a super admin is 403 even with an invalid body', async () => {
       const member = await factory.member((await factory.tenant()).id);
       await t.dataSource.getRepository(TenantEntity).clear();
-      const res = await t.http.post('/api/admin/tenants').set('Cookie', await sessionCookie(t, member)).send({ type: 'x' });
+      const res = await t.http
+        .post('/api/admin/tenants')
+        .set('Cookie', await sessionCookie(t, member))
+        .send({ type: 'x' });
       expect(res.status).toBe(403);
       expect(res.body).toEqual(FORBIDDEN);
       expect(await tenantRows()).toHaveLength(0);
@@ -133,12 +150,15 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
       expect(await tenantRows()).toHaveLength(0);
     });
 
-    it.each(['company', 'Business', ' business', 42])('rule 4: type %p outside the allowed list is 400 with the list', async (type) => {
-      const res = await t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'Acme', type });
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(TENANT_ERRORS.invalidType);
-      expect(await tenantRows()).toHaveLength(0);
-    });
+    it.each(['company', 'Business', ' business', 42])(
+      'rule 4: type %p outside the allowed list is 400 with the list',
+      async (type) => {
+        const res = await t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'Acme', type });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual(TENANT_ERRORS.invalidType);
+        expect(await tenantRows()).toHaveLength(0);
+      },
+    );
 
     it('bad input: malformed JSON is a 400 JSON error and creates nothing', async () => {
       const res = await t.http
@@ -152,14 +172,21 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
     });
 
     it('bad input: an array body is a 400 JSON error', async () => {
-      const res = await t.http.post('/api/admin/tenants').set('Cookie', admin).send([{ name: 'A', type: 'business' }]);
+      const res = await t.http
+        .post('/api/admin/tenants')
+        .set('Cookie', admin)
+        .send([{ name: 'A', type: 'business' }]);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'Request body must be a JSON object' });
       expect(await tenantRows()).toHaveLength(0);
     });
 
     it('bad input: a form-encoded body is not parsed and reaches the rules as empty', async () => {
-      const res = await t.http.post('/api/admin/tenants').set('Cookie', admin).type('form').send('name=Acme&type=business');
+      const res = await t.http
+        .post('/api/admin/tenants')
+        .set('Cookie', admin)
+        .type('form')
+        .send('name=Acme&type=business');
       expect(res.status).toBe(400);
       expect(res.body).toEqual(TENANT_ERRORS.nameRequired);
     });
@@ -168,20 +195,29 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
       const number = await t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 5, type: 'business' });
       expect(number.status).toBe(400);
       expect(number.body).toEqual({ error: 'Name must be a string' });
-      const long = await t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'x'.repeat(256), type: 'business' });
+      const long = await t.http
+        .post('/api/admin/tenants')
+        .set('Cookie', admin)
+        .send({ name: 'x'.repeat(256), type: 'business' });
       expect(long.status).toBe(400);
       expect(long.body).toEqual({ error: 'Name must be at most 255 characters' });
       expect(await tenantRows()).toHaveLength(0);
     });
 
     it('bad input: a body over the size limit is 413 in the error shape', async () => {
-      const res = await t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'x'.repeat(200_000), type: 'business' });
+      const res = await t.http
+        .post('/api/admin/tenants')
+        .set('Cookie', admin)
+        .send({ name: 'x'.repeat(200_000), type: 'business' });
       expect(res.status).toBe(413);
       expect(res.body).toEqual({ error: 'Request body too large' });
     });
 
     it('stores unicode names as given', async () => {
-      const res = await t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'Zürich 🚀 组织', type: 'charity' });
+      const res = await t.http
+        .post('/api/admin/tenants')
+        .set('Cookie', admin)
+        .send({ name: 'Zürich 🚀 组织', type: 'charity' });
       expect(res.status).toBe(201);
       expect((await tenantRows())[0].name).toBe('Zürich 🚀 组织');
     });
@@ -189,19 +225,24 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
 
   describe('store failures', () => {
     it('4.3: a failure when fetching is 500 {error:"Failed to fetch tenants"}', async () => {
-      const res = await withoutTable(t.dataSource, 'tenants', () => t.http.get('/api/admin/tenants').set('Cookie', admin));
+      const res = await withoutTable(t.dataSource, 'tenants', () =>
+        t.http.get('/api/admin/tenants').set('Cookie', admin),
+      );
       expect(res.status).toBe(500);
       expect(res.body).toEqual(TENANT_ERRORS.fetchFailed);
     });
 
     // audit_events: the tenant and its audit event are written in one transaction (issue 14).
-    it.each(['tenants', 'audit_events'])('4.4 rule 6: a create failure (%s cannot be written) is 500 {error:"Failed to create tenant"} and stores nothing', async (table) => {
-      const res = await withoutTable(t.dataSource, table, () =>
-        t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'Acme', type: 'business' }),
-      );
-      expect(res.status).toBe(500);
-      expect(res.body).toEqual(TENANT_ERRORS.createFailed);
-      expect(await tenantRows()).toHaveLength(0);
-    });
+    it.each(['tenants', 'audit_events'])(
+      '4.4 rule 6: a create failure (%s cannot be written) is 500 {error:"Failed to create tenant"} and stores nothing',
+      async (table) => {
+        const res = await withoutTable(t.dataSource, table, () =>
+          t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'Acme', type: 'business' }),
+        );
+        expect(res.status).toBe(500);
+        expect(res.body).toEqual(TENANT_ERRORS.createFailed);
+        expect(await tenantRows()).toHaveLength(0);
+      },
+    );
   });
 });

@@ -82,11 +82,14 @@ describe('admin users and super-admins (spec 4.5–4.8)', () => {
       expect(typeof res.body.nextToken).toBe('string');
     });
 
-    it.each(['0', '61', '-1', 'abc', '1.5', '10abc', ''])('limit %p outside 1..60 is a 400 with a clear message', async (limit) => {
-      const res = await list(`?limit=${limit}`);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'limit must be an integer from 1 to 60' });
-    });
+    it.each(['0', '61', '-1', 'abc', '1.5', '10abc', ''])(
+      'limit %p outside 1..60 is a 400 with a clear message',
+      async (limit) => {
+        const res = await list(`?limit=${limit}`);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ error: 'limit must be an integer from 1 to 60' });
+      },
+    );
 
     it('an empty token is the first page', async () => {
       const res = await list('?limit=60&token=');
@@ -100,11 +103,14 @@ describe('admin users and super-admins (spec 4.5–4.8)', () => {
       expect(res.body).toEqual({ error: 'limit must be an integer from 1 to 60' });
     });
 
-    it.each(['not a token', '!!!', 'x'.repeat(3000)])('a malformed token is a 400 "Invalid pagination token"', async (token) => {
-      const res = await list(`?token=${encodeURIComponent(token)}`);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: 'Invalid pagination token' });
-    });
+    it.each(['not a token', '!!!', 'x'.repeat(3000)])(
+      'a malformed token is a 400 "Invalid pagination token"',
+      async (token) => {
+        const res = await list(`?token=${encodeURIComponent(token)}`);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ error: 'Invalid pagination token' });
+      },
+    );
 
     forbiddenWithoutSuperAdmin((cookie) => {
       const req = t.http.get('/api/admin/super-admins');
@@ -113,7 +119,11 @@ describe('admin users and super-admins (spec 4.5–4.8)', () => {
   });
 
   describe('POST /api/admin/super-admins', () => {
-    const grant = (body: unknown) => t.http.post('/api/admin/super-admins').set('Cookie', admin).send(body as object);
+    const grant = (body: unknown) =>
+      t.http
+        .post('/api/admin/super-admins')
+        .set('Cookie', admin)
+        .send(body as object);
 
     it('rule 5: grants the role, re-reads the user: 200 {success, message, user}, and the store holds the role', async () => {
       const user = await factory.member('tenant-9', { role: 'member' });

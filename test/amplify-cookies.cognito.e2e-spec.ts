@@ -15,7 +15,14 @@ type Cookie = [name: string, value: string];
 function asJsCookieWritesThem(cookies: Cookie[]): string {
   const written: string[] = [];
   const global = globalThis as { document?: unknown };
-  global.document = { set cookie(line: string) { written.push(line.split(';')[0]); }, get cookie() { return ''; } };
+  global.document = {
+    set cookie(line: string) {
+      written.push(line.split(';')[0]);
+    },
+    get cookie() {
+      return '';
+    },
+  };
   try {
     for (const [name, value] of cookies) Cookies.set(name, value, { path: '/', secure: true, sameSite: 'strict' });
   } finally {
@@ -78,7 +85,9 @@ describe("Amplify's cookies with e-mail usernames (cognito mode)", () => {
     });
 
     it('GET /api/admin/tenants (401 kind): 200 for the signed-in super-admin', async () => {
-      const res = await t.http.get('/api/admin/tenants').set('Cookie', write(amplifyCookies(superAdmin.id, await idTokenOf(superAdmin))));
+      const res = await t.http
+        .get('/api/admin/tenants')
+        .set('Cookie', write(amplifyCookies(superAdmin.id, await idTokenOf(superAdmin))));
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ tenants: expect.any(Array) });
     });
@@ -97,7 +106,9 @@ describe("Amplify's cookies with e-mail usernames (cognito mode)", () => {
         .set('Cookie', write(amplifyCookies(owner.id, await idTokenOf(owner))))
         .send({ email: `new-${randomBytes(3).toString('hex')}@example.com`, role: 'member' });
       expect(res.status).toBe(200);
-      const row = await t.dataSource.query('SELECT invited_by FROM tenant_invitations WHERE id = ?', [res.body.invitation.id]);
+      const row = await t.dataSource.query('SELECT invited_by FROM tenant_invitations WHERE id = ?', [
+        res.body.invitation.id,
+      ]);
       expect(row).toEqual([{ invited_by: owner.id }]);
     });
 
@@ -126,10 +137,18 @@ describe("Amplify's cookies with e-mail usernames (cognito mode)", () => {
 
     it('literal, as the name of a cookie written without encoding', async () => {
       const token = await idTokenOf(superAdmin);
-      expect((await tenants(amplifyCookies(superAdmin.id, token).map((pair) => pair.join('=')).join('; '))).status).toBe(200);
+      expect(
+        (
+          await tenants(
+            amplifyCookies(superAdmin.id, token)
+              .map((pair) => pair.join('='))
+              .join('; '),
+          )
+        ).status,
+      ).toBe(200);
     });
 
-    it("an e-mail address that is not the Cognito username (the cookies are keyed by it, the token names the user)", async () => {
+    it('an e-mail address that is not the Cognito username (the cookies are keyed by it, the token names the user)', async () => {
       const bob = await factory.superAdmin({ email: `bob.${randomBytes(3).toString('hex')}@acme.example` });
       expect(bob.id).not.toContain('@');
       expect((await tenants(asJsCookieWritesThem(amplifyCookies(bob.email, await idTokenOf(bob))))).status).toBe(200);
@@ -147,10 +166,12 @@ describe("Amplify's cookies with e-mail usernames (cognito mode)", () => {
       ['garbage', 'not-a-jwt'],
       ['three empty segments', '..'],
       ['a bad percent-escape', '%E0%A4%A'],
-      ['a JSON cookie (cookie-parser\'s j: prefix)', 'j:{"sub":"root"}'],
+      ["a JSON cookie (cookie-parser's j: prefix)", 'j:{"sub":"root"}'],
       ['quoted garbage', '"a.b.c"'],
     ])('a malformed idToken cookie: %s', async (_, value) => {
-      await expectNoSession(asServerAdaptersWriteThem(amplifyCookies(superAdmin.id, 'x')).replace(/idToken=x$/, `idToken=${value}`));
+      await expectNoSession(
+        asServerAdaptersWriteThem(amplifyCookies(superAdmin.id, 'x')).replace(/idToken=x$/, `idToken=${value}`),
+      );
     });
 
     it('the idToken cookie twice with conflicting values (js-cookie and literal names): 401', async () => {
@@ -165,13 +186,18 @@ describe("Amplify's cookies with e-mail usernames (cognito mode)", () => {
       const token = await idTokenOf(superAdmin);
       const res = await t.http
         .get('/api/admin/tenants')
-        .set('Cookie', `${asJsCookieWritesThem(amplifyCookies(superAdmin.id, token))}; ${prefix}.${superAdmin.id}.idToken=${token}`);
+        .set(
+          'Cookie',
+          `${asJsCookieWritesThem(amplifyCookies(superAdmin.id, token))}; ${prefix}.${superAdmin.id}.idToken=${token}`,
+        );
       expect(res.status).toBe(200);
     });
 
     it('LastAuthUser twice with conflicting values: 401', async () => {
       const token = await idTokenOf(superAdmin);
-      await expectNoSession(`${asJsCookieWritesThem(amplifyCookies(superAdmin.id, token))}; ${prefix}.LastAuthUser=${owner.id}`);
+      await expectNoSession(
+        `${asJsCookieWritesThem(amplifyCookies(superAdmin.id, token))}; ${prefix}.LastAuthUser=${owner.id}`,
+      );
     });
   });
 });

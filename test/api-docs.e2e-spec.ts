@@ -3,13 +3,26 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { FORBIDDEN, INVITATION_GET, INVITATION_POST, INVITE_ERRORS, REMOVE_MEMBER_ERRORS, SUPER_ADMIN_ERRORS, TENANT_ERRORS, UNAUTHORIZED, USER_NOT_FOUND } from './support/spec-bodies';
+import {
+  FORBIDDEN,
+  INVITATION_GET,
+  INVITATION_POST,
+  INVITE_ERRORS,
+  REMOVE_MEMBER_ERRORS,
+  SUPER_ADMIN_ERRORS,
+  TENANT_ERRORS,
+  UNAUTHORIZED,
+  USER_NOT_FOUND,
+} from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
 
 type Operation = {
   responses: Record<
     string,
-    { headers?: Record<string, unknown>; content?: { 'application/json': { examples?: Record<string, { value: unknown }>; schema: unknown } } }
+    {
+      headers?: Record<string, unknown>;
+      content?: { 'application/json': { examples?: Record<string, { value: unknown }>; schema: unknown } };
+    }
   >;
   security?: unknown[];
   requestBody?: { content: { 'application/json': { schema: { $ref: string } } } };
@@ -21,13 +34,23 @@ const SPEC_ENDPOINTS: { method: string; path: string; statuses: Record<number, o
     method: 'get',
     path: '/api/invitations/{token}',
     session: false,
-    statuses: { 200: [], 400: [INVITATION_GET.invalid, INVITATION_GET.alreadyUsed, INVITATION_GET.expired], 404: [INVITATION_GET.invalid], 500: [INVITATION_GET.invalid] },
+    statuses: {
+      200: [],
+      400: [INVITATION_GET.invalid, INVITATION_GET.alreadyUsed, INVITATION_GET.expired],
+      404: [INVITATION_GET.invalid],
+      500: [INVITATION_GET.invalid],
+    },
   },
   {
     method: 'post',
     path: '/api/invitations/{token}',
     session: false,
-    statuses: { 200: [], 400: [INVITATION_POST.invalid, INVITATION_POST.alreadyUsed, INVITATION_POST.expired], 404: [INVITATION_POST.invalid], 500: [INVITATION_POST.internal] },
+    statuses: {
+      200: [],
+      400: [INVITATION_POST.invalid, INVITATION_POST.alreadyUsed, INVITATION_POST.expired],
+      404: [INVITATION_POST.invalid],
+      500: [INVITATION_POST.internal],
+    },
   },
   {
     method: 'get',
@@ -60,8 +83,18 @@ const SPEC_ENDPOINTS: { method: string; path: string; statuses: Record<number, o
       500: [],
     },
   },
-  { method: 'get', path: '/api/admin/users/{id}', session: true, statuses: { 200: [], 403: [FORBIDDEN], 404: [USER_NOT_FOUND], 500: [] } },
-  { method: 'delete', path: '/api/admin/users/{id}', session: true, statuses: { 200: [], 403: [FORBIDDEN], 404: [USER_NOT_FOUND], 500: [] } },
+  {
+    method: 'get',
+    path: '/api/admin/users/{id}',
+    session: true,
+    statuses: { 200: [], 403: [FORBIDDEN], 404: [USER_NOT_FOUND], 500: [] },
+  },
+  {
+    method: 'delete',
+    path: '/api/admin/users/{id}',
+    session: true,
+    statuses: { 200: [], 403: [FORBIDDEN], 404: [USER_NOT_FOUND], 500: [] },
+  },
   // These two need the decorators of src/api-docs/org-members.docs.ts on OrgMembersController.
   {
     method: 'post',
@@ -102,12 +135,12 @@ type LintProblem = { ruleId: string; severity: 'error' | 'warn'; message: string
 async function redoclyLint(file: string): Promise<LintProblem[]> {
   const cli = join(__dirname, '..', 'node_modules', '.bin', 'redocly');
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
-  const output = await promisify(execFile)(cli, ['lint', '--extends', 'recommended', '--format', 'json', file], { env }).catch(
-    (failed: { stdout?: string; code?: number }) => {
-      if (failed.code !== 1 || !failed.stdout) throw failed;
-      return { stdout: failed.stdout };
-    },
-  );
+  const output = await promisify(execFile)(cli, ['lint', '--extends', 'recommended', '--format', 'json', file], {
+    env,
+  }).catch((failed: { stdout?: string; code?: number }) => {
+    if (failed.code !== 1 || !failed.stdout) throw failed;
+    return { stdout: failed.stdout };
+  });
   return (JSON.parse(output.stdout) as { problems: LintProblem[] }).problems;
 }
 
@@ -151,7 +184,9 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
       expect(documented).toBeDefined();
       expect(Object.keys(documented.responses).sort()).toEqual(expect.arrayContaining(Object.keys(statuses)));
       for (const [status, bodies] of Object.entries(statuses)) {
-        const examples = Object.values(documented.responses[status].content?.['application/json'].examples ?? {}).map((example) => example.value);
+        const examples = Object.values(documented.responses[status].content?.['application/json'].examples ?? {}).map(
+          (example) => example.value,
+        );
         expect(examples).toEqual(expect.arrayContaining(bodies));
       }
     });
@@ -162,11 +197,28 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
   });
 
   it('describes success bodies field by field', () => {
-    const valid = operation('get', '/api/invitations/{token}').responses['200'].content!['application/json'].schema as { $ref: string };
-    expect(Object.keys(schemaOf(valid.$ref).properties).sort()).toEqual(['email', 'expiresAt', 'role', 'tenantId', 'tenantName', 'valid']);
-    const tenants = operation('get', '/api/admin/tenants').responses['200'].content!['application/json'].schema as { $ref: string };
+    const valid = operation('get', '/api/invitations/{token}').responses['200'].content!['application/json'].schema as {
+      $ref: string;
+    };
+    expect(Object.keys(schemaOf(valid.$ref).properties).sort()).toEqual([
+      'email',
+      'expiresAt',
+      'role',
+      'tenantId',
+      'tenantName',
+      'valid',
+    ]);
+    const tenants = operation('get', '/api/admin/tenants').responses['200'].content!['application/json'].schema as {
+      $ref: string;
+    };
     expect(Object.keys(schemaOf(tenants.$ref).properties)).toEqual(['tenants']);
-    expect(Object.keys(document.components.schemas.TenantResponse.properties).sort()).toEqual(['createdAt', 'id', 'name', 'status', 'type']);
+    expect(Object.keys(document.components.schemas.TenantResponse.properties).sort()).toEqual([
+      'createdAt',
+      'id',
+      'name',
+      'status',
+      'type',
+    ]);
   });
 
   it('describes request bodies: POST /api/admin/tenants takes a required name and a type from the allowed list', () => {
@@ -184,18 +236,23 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
     expect(Object.keys(document.paths).filter((path) => !path.startsWith('/api/'))).toEqual(['/invitations/{token}']);
   });
 
-  it.each(['get', 'post'])('describes %s /invitations/{token}, the invitation page, as public HTML with every status it answers', (method) => {
-    const page = operation(method, '/invitations/{token}');
-    expect(page.security).toEqual([]);
-    expect(Object.keys(page.responses).sort()).toEqual(['200', '400', '404', '500', '503', 'default']);
-    for (const status of ['200', '400', '404', '500']) {
-      expect(page.responses[status].content).toEqual({ 'text/html': { schema: { type: 'string' } } });
-    }
-  });
+  it.each(['get', 'post'])(
+    'describes %s /invitations/{token}, the invitation page, as public HTML with every status it answers',
+    (method) => {
+      const page = operation(method, '/invitations/{token}');
+      expect(page.security).toEqual([]);
+      expect(Object.keys(page.responses).sort()).toEqual(['200', '400', '404', '500', '503', 'default']);
+      for (const status of ['200', '400', '404', '500']) {
+        expect(page.responses[status].content).toEqual({ 'text/html': { schema: { type: 'string' } } });
+      }
+    },
+  );
 
   describe('issue 10: exact for generated clients', () => {
     const operations = () =>
-      Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+      Object.entries(document.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, op]) => ({ path, method, op })),
+      );
     const examplesOf = (op: Operation, status: string) =>
       Object.values(op.responses[status]?.content?.['application/json'].examples ?? {}).map((example) => example.value);
 
@@ -211,7 +268,10 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
     });
 
     it('every response of every operation declares X-Request-Id', () => {
-      expect(document.components.headers['X-Request-Id']).toEqual({ description: expect.any(String), schema: { type: 'string', minLength: 1, maxLength: 128 } });
+      expect(document.components.headers['X-Request-Id']).toEqual({
+        description: expect.any(String),
+        schema: { type: 'string', minLength: 1, maxLength: 128 },
+      });
       for (const { op } of operations()) {
         for (const response of Object.values(op.responses)) {
           expect(response.headers?.['X-Request-Id']).toEqual({ $ref: '#/components/headers/X-Request-Id' });
@@ -226,10 +286,16 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
     ])('%s %s documents the body parser: 400 malformed or too deep, 413 too large, 415 not UTF-8', (method, path) => {
       const op = operation(method, path);
       expect(examplesOf(op, '400')).toEqual(
-        expect.arrayContaining([{ error: 'Malformed JSON body' }, { error: 'JSON body nested too deeply' }, { error: 'Request body must be a JSON object' }]),
+        expect.arrayContaining([
+          { error: 'Malformed JSON body' },
+          { error: 'JSON body nested too deeply' },
+          { error: 'Request body must be a JSON object' },
+        ]),
       );
       expect(examplesOf(op, '413')).toEqual([{ error: 'Request body too large' }]);
-      expect(examplesOf(op, '415')).toEqual(expect.arrayContaining([{ error: 'Unsupported charset: JSON must be UTF-8' }]));
+      expect(examplesOf(op, '415')).toEqual(
+        expect.arrayContaining([{ error: 'Unsupported charset: JSON must be UTF-8' }]),
+      );
     });
 
     it('429 on POST /api/org/invite declares Retry-After in seconds', () => {
@@ -240,7 +306,10 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
     });
 
     it('required request strings have minLength 1, and total of GET /api/admin/super-admins is an integer', () => {
-      const schemas = document.components.schemas as Record<string, { properties: Record<string, { minLength?: number; type?: string }> }>;
+      const schemas = document.components.schemas as Record<
+        string,
+        { properties: Record<string, { minLength?: number; type?: string }> }
+      >;
       expect(schemas.InviteDto.properties.email.minLength).toBe(1);
       expect(schemas.CreateTenantDto.properties.name.minLength).toBe(1);
       expect(schemas.GrantSuperAdminDto.properties.email.minLength).toBe(1);

@@ -21,14 +21,19 @@ describe('audit events written by the spec routes (issue 14)', () => {
 
   /** The stored events about this target (by id, or by e-mail for an invitation), as the API shows them. */
   const eventsAbout = async (where: { targetId?: string; targetEmail?: string }): Promise<AuditEvent[]> =>
-    (await t.dataSource.getRepository(AuditEventEntity).find({ where, order: { occurredAt: 'ASC', id: 'ASC' } })).map(toAuditEvent);
+    (await t.dataSource.getRepository(AuditEventEntity).find({ where, order: { occurredAt: 'ASC', id: 'ASC' } })).map(
+      toAuditEvent,
+    );
   const ownerActor = () => ({ id: org.owner.id, email: org.owner.email });
   const rootActor = () => ({ id: root.id, email: root.email });
   const occurred = { id: expect.stringMatching(UUID), occurredAt: expect.stringMatching(ISO_8601) };
 
   describe('POST /api/admin/tenants', () => {
     it('tenant.created, with the super-admin as actor and the tenant as target', async () => {
-      const res = await t.http.post('/api/admin/tenants').set('Cookie', rootCookie).send({ name: 'Globex', type: 'business' });
+      const res = await t.http
+        .post('/api/admin/tenants')
+        .set('Cookie', rootCookie)
+        .send({ name: 'Globex', type: 'business' });
       expect(res.status).toBe(201);
       const id = res.body.tenant.id;
       expect(await eventsAbout({ targetId: id })).toEqual([
@@ -45,7 +50,10 @@ describe('audit events written by the spec routes (issue 14)', () => {
 
     it('a refused creation (400) stores no event', async () => {
       const before = await t.dataSource.getRepository(AuditEventEntity).countBy({ type: 'tenant.created' });
-      const res = await t.http.post('/api/admin/tenants').set('Cookie', rootCookie).send({ name: 'Globex', type: 'castle' });
+      const res = await t.http
+        .post('/api/admin/tenants')
+        .set('Cookie', rootCookie)
+        .send({ name: 'Globex', type: 'castle' });
       expect(res.status).toBe(400);
       expect(await t.dataSource.getRepository(AuditEventEntity).countBy({ type: 'tenant.created' })).toBe(before);
     });
@@ -54,7 +62,10 @@ describe('audit events written by the spec routes (issue 14)', () => {
   describe('POST /api/org/invite', () => {
     it('invitation.created: the invitation is named by e-mail, never by its id (the token)', async () => {
       const email = `new-${Date.now()}@example.com`;
-      const res = await t.http.post('/api/org/invite').set('Cookie', org.ownerCookie).send({ email: email.toUpperCase(), role: 'admin' });
+      const res = await t.http
+        .post('/api/org/invite')
+        .set('Cookie', org.ownerCookie)
+        .send({ email: email.toUpperCase(), role: 'admin' });
       expect(res.status).toBe(200);
       const events = await eventsAbout({ targetEmail: email });
       expect(events).toEqual([
@@ -72,7 +83,10 @@ describe('audit events written by the spec routes (issue 14)', () => {
 
     it('a refused invitation (already a member, 400) stores no event', async () => {
       const member = await factory.member(org.tenant.id, { role: 'member' });
-      const res = await t.http.post('/api/org/invite').set('Cookie', org.ownerCookie).send({ email: member.email, role: 'member' });
+      const res = await t.http
+        .post('/api/org/invite')
+        .set('Cookie', org.ownerCookie)
+        .send({ email: member.email, role: 'member' });
       expect(res.status).toBe(400);
       expect(await eventsAbout({ targetEmail: member.email })).toEqual([]);
     });
@@ -80,7 +94,11 @@ describe('audit events written by the spec routes (issue 14)', () => {
 
   describe('GET and POST /api/invitations/{token}', () => {
     const invitation = (overrides: Partial<InvitationEntity> = {}) =>
-      factory.invitation({ tenantId: org.tenant.id, email: `invitee-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, ...overrides });
+      factory.invitation({
+        tenantId: org.tenant.id,
+        email: `invitee-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+        ...overrides,
+      });
 
     it('invitation.accepted, with no actor: the accept is public', async () => {
       const row = await invitation({ role: 'admin', invitedBy: org.owner.id });
@@ -100,7 +118,10 @@ describe('audit events written by the spec routes (issue 14)', () => {
     it('a refused accept (ALREADY_USED, EXPIRED) stores no event', async () => {
       const used = await invitation({ status: 'accepted' });
       const expired = await invitation({ expiresAt: new Date(Date.now() - 1_000) });
-      expect((await t.http.post(`/api/invitations/${used.id}`)).body).toEqual({ success: false, error: 'ALREADY_USED' });
+      expect((await t.http.post(`/api/invitations/${used.id}`)).body).toEqual({
+        success: false,
+        error: 'ALREADY_USED',
+      });
       expect((await t.http.post(`/api/invitations/${expired.id}`)).body).toEqual({ success: false, error: 'EXPIRED' });
       expect(await eventsAbout({ targetEmail: used.email })).toEqual([]);
       expect(await eventsAbout({ targetEmail: expired.email })).toEqual([]);
@@ -108,8 +129,11 @@ describe('audit events written by the spec routes (issue 14)', () => {
 
     it('invitation.expired when GET stores the expiry, once however often it is read', async () => {
       const row = await invitation({ expiresAt: new Date('2026-01-01T00:00:00.000Z') });
-      for (let i = 0; i < 2; i++) expect((await t.http.get(`/api/invitations/${row.id}`)).body).toEqual({ valid: false, error: 'EXPIRED' });
-      expect(await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: row.id })).toMatchObject({ status: 'expired' });
+      for (let i = 0; i < 2; i++)
+        expect((await t.http.get(`/api/invitations/${row.id}`)).body).toEqual({ valid: false, error: 'EXPIRED' });
+      expect(await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: row.id })).toMatchObject({
+        status: 'expired',
+      });
       expect(await eventsAbout({ targetEmail: row.email })).toEqual([
         {
           ...occurred,
@@ -148,9 +172,11 @@ describe('audit events written by the spec routes (issue 14)', () => {
   });
 
   describe('POST /api/admin/super-admins', () => {
-    it('super_admin.granted, with no tenant: the role is the platform\'s', async () => {
+    it("super_admin.granted, with no tenant: the role is the platform's", async () => {
       const user = await factory.member(org.tenant.id, { role: 'member' });
-      expect((await t.http.post('/api/admin/super-admins').set('Cookie', rootCookie).send({ email: user.email })).status).toBe(200);
+      expect(
+        (await t.http.post('/api/admin/super-admins').set('Cookie', rootCookie).send({ email: user.email })).status,
+      ).toBe(200);
       expect(await eventsAbout({ targetId: user.id })).toEqual([
         {
           ...occurred,
@@ -165,7 +191,9 @@ describe('audit events written by the spec routes (issue 14)', () => {
 
     it('a refused grant (already a super admin, 400) stores no event', async () => {
       const other = await factory.superAdmin();
-      expect((await t.http.post('/api/admin/super-admins').set('Cookie', rootCookie).send({ email: other.email })).status).toBe(400);
+      expect(
+        (await t.http.post('/api/admin/super-admins').set('Cookie', rootCookie).send({ email: other.email })).status,
+      ).toBe(400);
       expect(await eventsAbout({ targetId: other.id })).toEqual([]);
     });
   });
@@ -193,8 +221,12 @@ describe('audit events written by the spec routes (issue 14)', () => {
   });
 
   describe('DELETE /api/org/invitations/{id}', () => {
-    it('invitation.revoked, with the status it had, in the revocation\'s transaction; revoking again stores nothing', async () => {
-      const row = await factory.invitation({ tenantId: org.tenant.id, email: `revoked-${Date.now()}@example.com`, role: 'member' });
+    it("invitation.revoked, with the status it had, in the revocation's transaction; revoking again stores nothing", async () => {
+      const row = await factory.invitation({
+        tenantId: org.tenant.id,
+        email: `revoked-${Date.now()}@example.com`,
+        role: 'member',
+      });
       expect((await t.http.delete(`/api/org/invitations/${row.id}`).set('Cookie', org.ownerCookie)).status).toBe(200);
       expect((await t.http.delete(`/api/org/invitations/${row.id}`).set('Cookie', org.ownerCookie)).status).toBe(200);
       const events = await eventsAbout({ targetEmail: row.email });
@@ -212,7 +244,11 @@ describe('audit events written by the spec routes (issue 14)', () => {
     });
 
     it('a refused revocation (already accepted, 400) stores no event', async () => {
-      const row = await factory.invitation({ tenantId: org.tenant.id, email: `accepted-${Date.now()}@example.com`, status: 'accepted' });
+      const row = await factory.invitation({
+        tenantId: org.tenant.id,
+        email: `accepted-${Date.now()}@example.com`,
+        status: 'accepted',
+      });
       expect((await t.http.delete(`/api/org/invitations/${row.id}`).set('Cookie', org.ownerCookie)).status).toBe(400);
       expect(await eventsAbout({ targetEmail: row.email })).toEqual([]);
     });
@@ -220,7 +256,11 @@ describe('audit events written by the spec routes (issue 14)', () => {
 
   describe('POST /api/org/invitations/{id}/resend', () => {
     it('invitation.resent for the new invitation, and no invitation.created', async () => {
-      const row = await factory.invitation({ tenantId: org.tenant.id, email: `resent-${Date.now()}@example.com`, role: 'admin' });
+      const row = await factory.invitation({
+        tenantId: org.tenant.id,
+        email: `resent-${Date.now()}@example.com`,
+        role: 'admin',
+      });
       const res = await t.http.post(`/api/org/invitations/${row.id}/resend`).set('Cookie', org.ownerCookie);
       expect(res.status).toBe(200);
       const events = await eventsAbout({ targetEmail: row.email });
@@ -241,7 +281,10 @@ describe('audit events written by the spec routes (issue 14)', () => {
   describe('PATCH /api/org/members/{id}', () => {
     it('member.role_changed, with the role before and after', async () => {
       const member = await factory.member(org.tenant.id, { role: 'member' });
-      const res = await t.http.patch(`/api/org/members/${member.id}`).set('Cookie', org.ownerCookie).send({ role: 'admin' });
+      const res = await t.http
+        .patch(`/api/org/members/${member.id}`)
+        .set('Cookie', org.ownerCookie)
+        .send({ role: 'admin' });
       expect(res.status).toBe(200);
       expect(await eventsAbout({ targetId: member.id })).toEqual([
         {
@@ -256,7 +299,10 @@ describe('audit events written by the spec routes (issue 14)', () => {
     });
 
     it('a refused change (own role, 400) stores no event', async () => {
-      const res = await t.http.patch(`/api/org/members/${org.owner.id}`).set('Cookie', org.ownerCookie).send({ role: 'admin' });
+      const res = await t.http
+        .patch(`/api/org/members/${org.owner.id}`)
+        .set('Cookie', org.ownerCookie)
+        .send({ role: 'admin' });
       expect(res.status).toBe(400);
       expect(await eventsAbout({ targetId: org.owner.id })).toEqual([]);
     });

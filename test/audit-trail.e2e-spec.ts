@@ -40,7 +40,9 @@ describe('audit trail listings (issue 14)', () => {
       }),
     );
     await t.dataSource.getRepository(AuditEventEntity).insert(rows);
-    return rows.sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || (b.id < a.id ? -1 : 1)).map((row) => row.id);
+    return rows
+      .sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || (b.id < a.id ? -1 : 1))
+      .map((row) => row.id);
   }
   const actor = () => `actor-${randomUUID()}`;
   const ids = (body: { events: { id: string }[] }) => body.events.map((event) => event.id);
@@ -91,8 +93,14 @@ describe('audit trail listings (issue 14)', () => {
       const by = actor();
       const [removed] = await store(by, [1_000]);
       const [granted] = await store(by, [2_000], { type: 'super_admin.granted' });
-      const [deleted] = await store(by, [3_000], { type: 'user.deleted', target: { type: 'user', id: `other-${by}`, email: null } });
-      expect(ids((await list({ actorId: by, type: ['member.removed', 'user.deleted'] })).body)).toEqual([deleted, removed]);
+      const [deleted] = await store(by, [3_000], {
+        type: 'user.deleted',
+        target: { type: 'user', id: `other-${by}`, email: null },
+      });
+      expect(ids((await list({ actorId: by, type: ['member.removed', 'user.deleted'] })).body)).toEqual([
+        deleted,
+        removed,
+      ]);
       expect(ids((await list({ actorId: by, type: 'super_admin.granted' })).body)).toEqual([granted]);
       expect(ids((await list({ actorId: by, targetId: `other-${by}` })).body)).toEqual([deleted]);
       const window = { since: '2026-01-01T00:00:02.000Z', until: '2026-01-01T00:00:03Z' };
@@ -101,9 +109,14 @@ describe('audit trail listings (issue 14)', () => {
     });
 
     it('lists the events that the routes wrote', async () => {
-      const created = await t.http.post('/api/admin/tenants').set('Cookie', rootCookie).send({ name: 'Initech', type: 'business' });
+      const created = await t.http
+        .post('/api/admin/tenants')
+        .set('Cookie', rootCookie)
+        .send({ name: 'Initech', type: 'business' });
       const res = await list({ targetId: created.body.tenant.id });
-      expect(res.body.events).toEqual([expect.objectContaining({ type: 'tenant.created', tenantId: created.body.tenant.id })]);
+      expect(res.body.events).toEqual([
+        expect.objectContaining({ type: 'tenant.created', tenantId: created.body.tenant.id }),
+      ]);
     });
 
     it('a store failure is 500 {error:"Failed to list audit events"}', async () => {
@@ -154,7 +167,10 @@ describe('audit trail listings (issue 14)', () => {
       await store(by, [1_000], { tenantId: tenant.id });
       const owner = await sessionCookie(t, await factory.member(tenant.id));
       expect(ids((await list(owner, { type: 'invitation.created' })).body)).toEqual([newer]);
-      expect((await list(owner, { limit: '1' })).body).toEqual({ events: [expect.objectContaining({ id: newer })], nextCursor: expect.any(String) });
+      expect((await list(owner, { limit: '1' })).body).toEqual({
+        events: [expect.objectContaining({ id: newer })],
+        nextCursor: expect.any(String),
+      });
       expect((await list(owner, { since: 'soon' })).status).toBe(400);
     });
 
@@ -198,7 +214,10 @@ describe('audit trail listings (issue 14)', () => {
         await events.insert(rows);
         const deleted = await Promise.all(instances.map(({ app }) => app.get(AuditRetention).purge()));
         expect(deleted[0] + deleted[1]).toBe(2);
-        expect((await events.find({ order: { occurredAt: 'ASC' } })).map((row) => row.id)).toEqual([rows[2].id, rows[3].id]);
+        expect((await events.find({ order: { occurredAt: 'ASC' } })).map((row) => row.id)).toEqual([
+          rows[2].id,
+          rows[3].id,
+        ]);
       } finally {
         for (const instance of instances) await instance.close();
         await shared.drop();

@@ -17,7 +17,11 @@ describe('operator CLI in cognito mode', () => {
     ['users:create', '--email', 'someone@example.com'],
     ['session:token', '--user', 'someone'],
   ])('%s exits non-zero with a one-line message', (command, ...args) => {
-    const result = spawnSync('npm', ['run', '--silent', 'cli', '--', command, ...args], { env, encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync('npm', ['run', '--silent', 'cli', '--', command, ...args], {
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(result.status).not.toBe(0);
     expect(result.stderr.trim()).toBe(
       `${command} works only with IDENTITY_STORE=local; in cognito mode manage users in the pool and sign in to get a token`,

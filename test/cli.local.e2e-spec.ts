@@ -31,7 +31,15 @@ describe('operator CLI', () => {
 
   describe('users:create', () => {
     it('creates the user and prints it as one line of JSON', () => {
-      const result = cli('users:create', '--email', 'Root@Example.com', '--id', 'root', '--platform-role', 'super_admin');
+      const result = cli(
+        'users:create',
+        '--email',
+        'Root@Example.com',
+        '--id',
+        'root',
+        '--platform-role',
+        'super_admin',
+      );
       expect(result.status).toBe(0);
       expect(result.stdout.split('\n')).toHaveLength(1);
       expect(JSON.parse(result.stdout)).toEqual({
@@ -46,7 +54,17 @@ describe('operator CLI', () => {
 
     it('creates an org user with tenant and role', async () => {
       await factories(t).tenant({ id: 't-1' });
-      const result = cli('users:create', '--email', 'owner@example.com', '--user-type', 'org', '--tenant-id', 't-1', '--role', 'owner');
+      const result = cli(
+        'users:create',
+        '--email',
+        'owner@example.com',
+        '--user-type',
+        'org',
+        '--tenant-id',
+        't-1',
+        '--role',
+        'owner',
+      );
       expect(result.status).toBe(0);
       const user = JSON.parse(result.stdout);
       expect(user).toMatchObject({ email: 'owner@example.com', userType: 'org', tenantId: 't-1', role: 'owner' });
@@ -68,10 +86,26 @@ describe('operator CLI', () => {
 
     // Each would make a user that the organisation routes refuse, or one in a tenant that is not there.
     it.each([
-      ['a role without a tenant', ['--user-type', 'org', '--role', 'admin'], '--role needs --tenant-id: a role is held in a tenant'],
-      ['a tenant that does not exist', ['--user-type', 'org', '--tenant-id', 'no-such-tenant', '--role', 'admin'], 'no tenant with id "no-such-tenant" (tenants:create makes one)'],
-      ['a tenant without --user-type org', ['--tenant-id', 't-1', '--role', 'member'], '--tenant-id needs --user-type org: the organisation routes refuse any other user of a tenant'],
-      ['a tenant without --user-type org, nor a role', ['--tenant-id', 't-1'], '--tenant-id needs --user-type org: the organisation routes refuse any other user of a tenant'],
+      [
+        'a role without a tenant',
+        ['--user-type', 'org', '--role', 'admin'],
+        '--role needs --tenant-id: a role is held in a tenant',
+      ],
+      [
+        'a tenant that does not exist',
+        ['--user-type', 'org', '--tenant-id', 'no-such-tenant', '--role', 'admin'],
+        'no tenant with id "no-such-tenant" (tenants:create makes one)',
+      ],
+      [
+        'a tenant without --user-type org',
+        ['--tenant-id', 't-1', '--role', 'member'],
+        '--tenant-id needs --user-type org: the organisation routes refuse any other user of a tenant',
+      ],
+      [
+        'a tenant without --user-type org, nor a role',
+        ['--tenant-id', 't-1'],
+        '--tenant-id needs --user-type org: the organisation routes refuse any other user of a tenant',
+      ],
     ])('refuses %s with a one-line message and a non-zero exit, creating nothing', async (_, args, message) => {
       const result = cli('users:create', '--email', 'half-member@example.com', ...args);
       expect(result.status).not.toBe(0);
@@ -107,14 +141,17 @@ describe('operator CLI', () => {
   it('prints the help when given no command, on stdout, exit 0', () => {
     const result = cli();
     expect(result.status).toBe(0);
-    expect(result.stdout.split('\n')[0]).toBe('Usage: npm run cli -- <command> [options]   (or: node dist/src/cli/main.js <command> [options])');
+    expect(result.stdout.split('\n')[0]).toBe(
+      'Usage: npm run cli -- <command> [options]   (or: node dist/src/cli/main.js <command> [options])',
+    );
     expect(result.stdout).toMatch(/^ {2}users:create /m);
     expect(result.stderr).toBe('');
   });
 
   // The price of a clean stdout (.npmrc: loglevel=silent), and the way round it that the README gives.
   it("npm's own errors are silent in this project, and --loglevel=error shows them", () => {
-    const npmRun = (...args: string[]) => spawnSync('npm', ['run', ...args], { env: env(), encoding: 'utf8', timeout: 60_000 });
+    const npmRun = (...args: string[]) =>
+      spawnSync('npm', ['run', ...args], { env: env(), encoding: 'utf8', timeout: 60_000 });
     const silent = npmRun('strat');
     expect([silent.status, silent.stdout, silent.stderr]).toEqual([1, '', '']);
     const told = npmRun('strat', '--loglevel=error');
@@ -147,7 +184,15 @@ describe('operator CLI', () => {
       it('--help prints the usage of every command on stdout and exits 0', () => {
         const result = cli('--help');
         expect(result.status).toBe(0);
-        for (const command of ['users:create', 'session:token', 'tenants:create', 'users:list', 'invitations:expire', 'dev:seed', 'help']) {
+        for (const command of [
+          'users:create',
+          'session:token',
+          'tenants:create',
+          'users:list',
+          'invitations:expire',
+          'dev:seed',
+          'help',
+        ]) {
           expect(result.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
         }
         expect(result.stderr).toBe('');
@@ -168,8 +213,18 @@ describe('operator CLI', () => {
     describe('tenants:create', () => {
       it("creates the tenant by the API's rules and prints it as one line of JSON", async () => {
         const tenant = JSON.parse(await run('tenants:create', '--name', 'Acme', '--type', 'business'));
-        expect(tenant).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Acme', type: 'business', status: 'pending_owner', createdAt: expect.any(String) });
-        expect(await t.dataSource.getRepository(TenantEntity).findOneByOrFail({ id: tenant.id })).toMatchObject({ name: 'Acme', type: 'business', status: 'pending_owner' });
+        expect(tenant).toEqual({
+          id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          name: 'Acme',
+          type: 'business',
+          status: 'pending_owner',
+          createdAt: expect.any(String),
+        });
+        expect(await t.dataSource.getRepository(TenantEntity).findOneByOrFail({ id: tenant.id })).toMatchObject({
+          name: 'Acme',
+          type: 'business',
+          status: 'pending_owner',
+        });
         // Issue 14: recorded like the API's creation, with no actor (an operator at the console).
         expect(await t.dataSource.getRepository(AuditEventEntity).findBy({ targetId: tenant.id })).toEqual([
           expect.objectContaining({ type: 'tenant.created', tenantId: tenant.id, actorId: null, actorEmail: null }),
@@ -190,11 +245,49 @@ describe('operator CLI', () => {
     describe('users:list', () => {
       it('prints the users of the tenant, one line of JSON each', async () => {
         await factories(t).tenant({ id: 't-list' });
-        await run('users:create', '--email', 'admin@t-list.example', '--id', 'list-admin', '--user-type', 'org', '--tenant-id', 't-list', '--role', 'admin');
-        await run('users:create', '--email', 'member@t-list.example', '--id', 'list-member', '--user-type', 'org', '--tenant-id', 't-list', '--role', 'member');
+        await run(
+          'users:create',
+          '--email',
+          'admin@t-list.example',
+          '--id',
+          'list-admin',
+          '--user-type',
+          'org',
+          '--tenant-id',
+          't-list',
+          '--role',
+          'admin',
+        );
+        await run(
+          'users:create',
+          '--email',
+          'member@t-list.example',
+          '--id',
+          'list-member',
+          '--user-type',
+          'org',
+          '--tenant-id',
+          't-list',
+          '--role',
+          'member',
+        );
         expect((await run('users:list', '--tenant', 't-list')).split('\n').map((line) => JSON.parse(line))).toEqual([
-          { id: 'list-admin', email: 'admin@t-list.example', platformRole: null, userType: 'org', tenantId: 't-list', role: 'admin' },
-          { id: 'list-member', email: 'member@t-list.example', platformRole: null, userType: 'org', tenantId: 't-list', role: 'member' },
+          {
+            id: 'list-admin',
+            email: 'admin@t-list.example',
+            platformRole: null,
+            userType: 'org',
+            tenantId: 't-list',
+            role: 'admin',
+          },
+          {
+            id: 'list-member',
+            email: 'member@t-list.example',
+            platformRole: null,
+            userType: 'org',
+            tenantId: 't-list',
+            role: 'member',
+          },
         ]);
       });
 
@@ -218,12 +311,23 @@ describe('operator CLI', () => {
 
         const res = await t.http.get(`/api/invitations/${invitation.id}`);
         expect([res.status, res.body]).toEqual([400, INVITATION_GET.expired]);
-        expect(await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitation.id })).toMatchObject({ status: 'expired' });
+        expect(await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitation.id })).toMatchObject(
+          { status: 'expired' },
+        );
       });
 
       it.each([
-        ['an unknown invitation', () => Promise.resolve('9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d'), 'no invitation with id "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"'],
-        ['an accepted invitation', async () => (await factories(t).invitation({ id: '1c0a5f0e-9d7e-4a57-8f9c-6f1b2d3e4a5b', status: 'accepted' })).id, 'invitation "1c0a5f0e-9d7e-4a57-8f9c-6f1b2d3e4a5b" is already accepted'],
+        [
+          'an unknown invitation',
+          () => Promise.resolve('9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d'),
+          'no invitation with id "9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d"',
+        ],
+        [
+          'an accepted invitation',
+          async () =>
+            (await factories(t).invitation({ id: '1c0a5f0e-9d7e-4a57-8f9c-6f1b2d3e4a5b', status: 'accepted' })).id,
+          'invitation "1c0a5f0e-9d7e-4a57-8f9c-6f1b2d3e4a5b" is already accepted',
+        ],
       ])('refuses %s, changing nothing', async (_, id, message) => {
         const token = await id();
         const before = await t.dataSource.getRepository(InvitationEntity).findOneBy({ id: token });
@@ -248,7 +352,10 @@ describe('operator CLI', () => {
           });
         }
         const invite = (role: string) =>
-          t.http.post('/api/org/invite').set('Cookie', `id_token=${demo[role].token}`).send({ email: `new-${role}@example.com`, role: 'member' });
+          t.http
+            .post('/api/org/invite')
+            .set('Cookie', `id_token=${demo[role].token}`)
+            .send({ email: `new-${role}@example.com`, role: 'member' });
         expect((await invite('owner')).status).toBe(200);
         expect((await invite('admin')).status).toBe(200);
         const refused = await invite('member');
@@ -264,7 +371,9 @@ describe('operator CLI', () => {
       it('refuses with NODE_ENV=production', async () => {
         process.env.NODE_ENV = 'production';
         try {
-          await expect(run('dev:seed')).rejects.toThrow(new CliInputError('dev:seed makes demo users with known ids; refusing with NODE_ENV=production'));
+          await expect(run('dev:seed')).rejects.toThrow(
+            new CliInputError('dev:seed makes demo users with known ids; refusing with NODE_ENV=production'),
+          );
         } finally {
           process.env.NODE_ENV = 'test';
         }

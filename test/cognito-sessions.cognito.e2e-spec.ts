@@ -58,14 +58,28 @@ describe('sessions (cognito mode)', () => {
   });
   /** Signed with the emulator's own key; an option set to undefined leaves that claim out. */
   const signedByEmulator = (claims: object, options: SignOptions = {}) => {
-    const merged: SignOptions = { algorithm: 'RS256', keyid: emulatorKey.jwk.kid, issuer, audience: clientId, expiresIn: 300, ...options };
-    return sign(claims, emulatorKey.pem, Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)));
+    const merged: SignOptions = {
+      algorithm: 'RS256',
+      keyid: emulatorKey.jwk.kid,
+      issuer,
+      audience: clientId,
+      expiresIn: 300,
+      ...options,
+    };
+    return sign(
+      claims,
+      emulatorKey.pem,
+      Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined)),
+    );
   };
 
   describe('accepted', () => {
-    it("the id token of a real sign-in carries what the contract says: RS256, issuer <COGNITO_ENDPOINT>/<pool id>, the app client as audience, custom claims", async () => {
+    it('the id token of a real sign-in carries what the contract says: RS256, issuer <COGNITO_ENDPOINT>/<pool id>, the app client as audience, custom claims', async () => {
       const token = await cognito.sessionToken(owner);
-      const { header, payload } = decode(token, { complete: true }) as { header: { alg: string }; payload: Record<string, unknown> };
+      const { header, payload } = decode(token, { complete: true }) as {
+        header: { alg: string };
+        payload: Record<string, unknown>;
+      };
       expect(header.alg).toBe('RS256');
       expect(payload).toMatchObject({
         iss: issuer,
@@ -107,14 +121,19 @@ describe('sessions (cognito mode)', () => {
   });
 
   describe('refused as no session', () => {
-    it("Amplify cookies of another app client", async () => {
-      await expectNoSession(amplifyCookies(superAdmin.id, await cognito.sessionToken(superAdmin), 'another-client').join('; '));
+    it('Amplify cookies of another app client', async () => {
+      await expectNoSession(
+        amplifyCookies(superAdmin.id, await cognito.sessionToken(superAdmin), 'another-client').join('; '),
+      );
     });
 
     it('an Amplify idToken cookie of a user other than LastAuthUser', async () => {
       const prefix = `CognitoIdentityServiceProvider.${clientId}`;
       await expectNoSession(
-        [`${prefix}.LastAuthUser=${owner.id}`, `${prefix}.${superAdmin.id}.idToken=${await cognito.sessionToken(superAdmin)}`].join('; '),
+        [
+          `${prefix}.LastAuthUser=${owner.id}`,
+          `${prefix}.${superAdmin.id}.idToken=${await cognito.sessionToken(superAdmin)}`,
+        ].join('; '),
       );
     });
 
@@ -136,7 +155,12 @@ describe('sessions (cognito mode)', () => {
         }),
       );
       await client.send(
-        new AdminSetUserPasswordCommand({ UserPoolId: other.userPoolId, Username: superAdmin.id, Password: 'Other-pool-1!', Permanent: true }),
+        new AdminSetUserPasswordCommand({
+          UserPoolId: other.userPoolId,
+          Username: superAdmin.id,
+          Password: 'Other-pool-1!',
+          Permanent: true,
+        }),
       );
       const signIn = await client.send(
         new AdminInitiateAuthCommand({
@@ -152,47 +176,78 @@ describe('sessions (cognito mode)', () => {
     it('a tampered real id token (payload changed after signing)', async () => {
       const [header, payload, signature] = (await cognito.sessionToken(owner)).split('.');
       const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
-      const forged = Buffer.from(JSON.stringify({ ...claims, 'cognito:username': superAdmin.id })).toString('base64url');
+      const forged = Buffer.from(JSON.stringify({ ...claims, 'cognito:username': superAdmin.id })).toString(
+        'base64url',
+      );
       await expectNoSession(`portal_session=${header}.${forged}.${signature}`);
     });
 
     it('an expired token, signed with the emulator key itself', async () => {
       // Control: the same construction, not expired, is a session; so the expiry is what is refused.
       expect((await tenants(`portal_session=${signedByEmulator(claimsOf(superAdmin))}`)).status).toBe(200);
-      const expired = signedByEmulator(claimsOf(superAdmin, { exp: Math.floor(Date.now() / 1000) - 10 }), { expiresIn: undefined });
+      const expired = signedByEmulator(claimsOf(superAdmin, { exp: Math.floor(Date.now() / 1000) - 10 }), {
+        expiresIn: undefined,
+      });
       await expectNoSession(`portal_session=${expired}`);
     });
 
     it.each([
       ['token_use: access', () => signedByEmulator(claimsOf(superAdmin, { token_use: 'access' }))],
       ['another audience', () => signedByEmulator(claimsOf(superAdmin), { audience: 'another-client' })],
-      ['another issuer', () => signedByEmulator(claimsOf(superAdmin), { issuer: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_other' })],
+      [
+        'another issuer',
+        () =>
+          signedByEmulator(claimsOf(superAdmin), {
+            issuer: 'https://cognito-idp.us-east-1.amazonaws.com/us-east-1_other',
+          }),
+      ],
     ])('a token signed with the emulator key but with %s', async (_, token) => {
       await expectNoSession(`portal_session=${token()}`);
     });
 
     it('a token with the right claims signed by another RSA key under the pool key id', async () => {
       const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      const token = sign(claimsOf(superAdmin), privateKey, { algorithm: 'RS256', keyid: emulatorKey.jwk.kid, issuer, audience: clientId, expiresIn: 300 });
+      const token = sign(claimsOf(superAdmin), privateKey, {
+        algorithm: 'RS256',
+        keyid: emulatorKey.jwk.kid,
+        issuer,
+        audience: clientId,
+        expiresIn: 300,
+      });
       await expectNoSession(`portal_session=${token}`);
     });
 
     it('a token signed by an unknown key id (the JWKS is fetched again and does not have it)', async () => {
       const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      const token = sign(claimsOf(superAdmin), privateKey, { algorithm: 'RS256', keyid: 'rotated-in', issuer, audience: clientId, expiresIn: 300 });
+      const token = sign(claimsOf(superAdmin), privateKey, {
+        algorithm: 'RS256',
+        keyid: 'rotated-in',
+        issuer,
+        audience: clientId,
+        expiresIn: 300,
+      });
       await expectNoSession(`portal_session=${token}`);
     });
 
     it('an HS256 token as local mode signs them', async () => {
-      await expectNoSession(`portal_session=${sign(claimsOf(superAdmin), TEST_JWT_SECRET, { algorithm: 'HS256', expiresIn: 300 })}`);
+      await expectNoSession(
+        `portal_session=${sign(claimsOf(superAdmin), TEST_JWT_SECRET, { algorithm: 'HS256', expiresIn: 300 })}`,
+      );
     });
 
     it('an HS256 token keyed with the pool public key (algorithm confusion)', async () => {
-      const jwks = (await (await fetch(`${issuer}/.well-known/jwks.json`)).json()) as { keys: import('node:crypto').JsonWebKey[] };
+      const jwks = (await (await fetch(`${issuer}/.well-known/jwks.json`)).json()) as {
+        keys: import('node:crypto').JsonWebKey[];
+      };
       const pem = createPublicKey({ key: jwks.keys[0], format: 'jwk' }).export({ format: 'pem', type: 'spki' });
       const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
       const header = encode({ alg: 'HS256', typ: 'JWT', kid: emulatorKey.jwk.kid });
-      const payload = encode({ ...claimsOf(superAdmin), iss: issuer, aud: clientId, exp: Math.floor(Date.now() / 1000) + 300 });
+      const payload = encode({
+        ...claimsOf(superAdmin),
+        iss: issuer,
+        aud: clientId,
+        exp: Math.floor(Date.now() / 1000) + 300,
+      });
       const signature = createHmac('sha256', pem).update(`${header}.${payload}`).digest('base64url');
       await expectNoSession(`portal_session=${header}.${payload}.${signature}`);
     });

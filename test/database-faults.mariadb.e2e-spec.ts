@@ -76,7 +76,11 @@ describe('database faults (MariaDB behind a proxy)', () => {
       for (const [request, status, body] of [
         [() => t.http.get(`/api/invitations/${token}`), 404, INVITATION_GET.invalid],
         [() => t.http.post(`/api/invitations/${token}`), 404, INVITATION_POST.invalid],
-        [() => t.http.delete(`/api/org/users/${member.id}`).set('Cookie', inviter.cookie), 500, REMOVE_MEMBER_ERRORS.removeFailed],
+        [
+          () => t.http.delete(`/api/org/users/${member.id}`).set('Cookie', inviter.cookie),
+          500,
+          REMOVE_MEMBER_ERRORS.removeFailed,
+        ],
         // Section 5: the super-admin check reads the caller's record, and a failed check is forbidden.
         [() => t.http.get('/api/admin/tenants').set('Cookie', adminCookie), 403, FORBIDDEN],
       ] as const) {
@@ -93,11 +97,16 @@ describe('database faults (MariaDB behind a proxy)', () => {
       return res.body.tenants;
     });
     expect(tenants).toContainEqual(expect.objectContaining({ id: inviter.tenant.id }));
-    expect((await t.http.get(`/api/invitations/${token}`)).body).toMatchObject({ valid: true, email: 'before@example.com' });
+    expect((await t.http.get(`/api/invitations/${token}`)).body).toMatchObject({
+      valid: true,
+      email: 'before@example.com',
+    });
     const after = await timedInvite(t, inviter.cookie, 'after@example.com');
     expect(after.status).toBe(200);
     expect((await t.http.post(`/api/invitations/${after.body.invitation.id}`)).body).toMatchObject({ success: true });
-    expect((await t.http.delete(`/api/org/users/${member.id}`).set('Cookie', inviter.cookie)).body).toEqual({ success: true });
+    expect((await t.http.delete(`/api/org/users/${member.id}`).set('Cookie', inviter.cookie)).body).toEqual({
+      success: true,
+    });
     await eventually(() => expect(smtp.to('after@example.com')).toHaveLength(1));
   });
 
@@ -124,7 +133,9 @@ describe('database faults (MariaDB behind a proxy)', () => {
     for (const { ms } of answers) expect(ms).toBeLessThan(CONNECT_TIMEOUT_MS + 1_500);
 
     await proxy.reconnect();
-    await eventually(async () => expect((await t.http.get(`/api/invitations/${token}`)).body).toMatchObject({ valid: true }));
+    await eventually(async () =>
+      expect((await t.http.get(`/api/invitations/${token}`)).body).toMatchObject({ valid: true }),
+    );
     expect((await timedInvite(t, inviter.cookie, 'partition-after@example.com')).status).toBe(200);
   });
 

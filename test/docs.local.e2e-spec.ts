@@ -2,7 +2,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ROOT } from './support/server-process';
 
-const DOCUMENTS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** GitHub's anchor for a heading: lower-cased, punctuation dropped, spaces as hyphens. */
 const anchorOf = (heading: string) =>
@@ -31,7 +36,8 @@ describe('the README and docs/', () => {
       const resolved = file ? resolve(dirname(path), file) : path;
       if (relative(ROOT, resolved).startsWith('..')) broken.push(`${target}: outside the repository`);
       else if (!existsSync(resolved)) broken.push(`${target}: no such file`);
-      else if (anchor && resolved.endsWith('.md') && !anchorsIn(resolved).has(anchor)) broken.push(`${target}: no such heading`);
+      else if (anchor && resolved.endsWith('.md') && !anchorsIn(resolved).has(anchor))
+        broken.push(`${target}: no such heading`);
     }
     expect(broken).toEqual([]);
   });

@@ -79,10 +79,18 @@ describe('one answer per address (issue 15)', () => {
         expect(res.status).toBe(200);
         expect(res.body).toEqual({
           success: true,
-          invitation: { id: expect.stringMatching(UUID), email, role: 'member', status: 'pending', expiresAt: expect.stringMatching(ISO_8601) },
+          invitation: {
+            id: expect.stringMatching(UUID),
+            email,
+            role: 'member',
+            status: 'pending',
+            expiresAt: expect.stringMatching(ISO_8601),
+          },
         });
         const stored = email.toLowerCase();
-        expect(await invitationRows(tenantId)).toEqual([expect.objectContaining({ id: res.body.invitation.id, email: stored })]);
+        expect(await invitationRows(tenantId)).toEqual([
+          expect.objectContaining({ id: res.body.invitation.id, email: stored }),
+        ]);
         const [mail] = await eventually(() => {
           expect(smtp.messages).toHaveLength(1);
           return smtp.messages;
@@ -102,7 +110,10 @@ describe('one answer per address (issue 15)', () => {
     async function grantLookAlike(given: string, stored: string) {
       const domain = freshDomain();
       const user = await factories(t).user({ email: `${stored}@${domain}` });
-      const res = await t.http.post('/api/admin/super-admins').set('Cookie', admin).send({ email: `${given}@${domain}` });
+      const res = await t.http
+        .post('/api/admin/super-admins')
+        .set('Cookie', admin)
+        .send({ email: `${given}@${domain}` });
       return { res, user };
     }
 
@@ -114,11 +125,14 @@ describe('one answer per address (issue 15)', () => {
       expect(await t.identity.findById(user.id)).toMatchObject({ platformRole: 'super_admin' });
     });
 
-    it.each(OTHER_ADDRESS)('rule 3: %s makes another address: "%s@…" is 404 and nobody is granted', async (_, given, stored) => {
-      const { res, user } = await grantLookAlike(given, stored);
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual(SUPER_ADMIN_ERRORS.notFound);
-      expect(await t.identity.findById(user.id)).toMatchObject({ platformRole: null });
-    });
+    it.each(OTHER_ADDRESS)(
+      'rule 3: %s makes another address: "%s@…" is 404 and nobody is granted',
+      async (_, given, stored) => {
+        const { res, user } = await grantLookAlike(given, stored);
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual(SUPER_ADMIN_ERRORS.notFound);
+        expect(await t.identity.findById(user.id)).toMatchObject({ platformRole: null });
+      },
+    );
   });
 });

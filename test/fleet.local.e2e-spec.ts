@@ -40,7 +40,9 @@ describeWithRedis('a fleet of two instances (needs TEST_REDIS_URL)', () => {
 
     const accepted = responses.filter((res) => res.status === 200);
     expect(accepted).toHaveLength(10);
-    expect(responses.filter((res) => res.status === 429).map((res) => res.body)).toEqual(Array(6).fill(INVITE_ERRORS.rateLimited));
+    expect(responses.filter((res) => res.status === 429).map((res) => res.body)).toEqual(
+      Array(6).fill(INVITE_ERRORS.rateLimited),
+    );
     for (const app of fleet) expect((await timedInvite(app, inviter.cookie, 'one-more@example.com')).status).toBe(429);
 
     const invited = accepted.map((res) => res.body.invitation.email as string).sort();
@@ -53,7 +55,9 @@ describeWithRedis('a fleet of two instances (needs TEST_REDIS_URL)', () => {
     const tenant = await factories(fleet[0]).tenant();
     for (let round = 0; round < 3; round++) {
       const invitation = await factories(fleet[0]).invitation({ tenantId: tenant.id, role: 'admin' });
-      const answers = await Promise.all(Array.from({ length: 12 }, () => balanced().http.post(`/api/invitations/${invitation.id}`)));
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, () => balanced().http.post(`/api/invitations/${invitation.id}`)),
+      );
 
       const winners = answers.filter((res) => res.status === 200);
       expect(winners.map((res) => res.body)).toEqual([{ success: true, tenantId: tenant.id, role: 'admin' }]);
@@ -61,7 +65,10 @@ describeWithRedis('a fleet of two instances (needs TEST_REDIS_URL)', () => {
         Array(11).fill([400, INVITATION_POST.alreadyUsed]),
       );
       for (const app of fleet) {
-        expect((await app.http.get(`/api/invitations/${invitation.id}`)).body).toEqual({ valid: false, error: 'ALREADY_USED' });
+        expect((await app.http.get(`/api/invitations/${invitation.id}`)).body).toEqual({
+          valid: false,
+          error: 'ALREADY_USED',
+        });
       }
     }
   });

@@ -61,7 +61,9 @@ describe('graceful shutdown (SIGTERM on the server process)', () => {
       SHUTDOWN_GRACE_SECONDS: '15',
     });
     // The server ran the migrations; this connection only adds rows.
-    dataSource = await new DataSource(dataSourceOptions(parseConfig({ DATABASE_URL: database.url, DB_MIGRATIONS_RUN: 'false' }))).initialize();
+    dataSource = await new DataSource(
+      dataSourceOptions(parseConfig({ DATABASE_URL: database.url, DB_MIGRATIONS_RUN: 'false' })),
+    ).initialize();
   }, 60_000);
 
   afterAll(async () => {
@@ -73,7 +75,9 @@ describe('graceful shutdown (SIGTERM on the server process)', () => {
 
   it('fails readiness first, refuses new connections, lets in-flight requests finish, then exits 0', async () => {
     const tenantId = randomUUID();
-    await dataSource.getRepository(TenantEntity).insert({ id: tenantId, name: 'Acme', type: 'business', status: 'pending_owner', createdAt: new Date() });
+    await dataSource
+      .getRepository(TenantEntity)
+      .insert({ id: tenantId, name: 'Acme', type: 'business', status: 'pending_owner', createdAt: new Date() });
     const invitations: InvitationEntity[] = Array.from({ length: 4 }, () => ({
       id: randomUUID(),
       tenantId,
@@ -88,10 +92,16 @@ describe('graceful shutdown (SIGTERM on the server process)', () => {
 
     // An idle keep-alive connection must not hold the shutdown up.
     await new Promise<void>((resolve, reject) =>
-      request({ host: '127.0.0.1', port: server.port, path: '/health/live', agent: keepAlive }, (res) => res.resume().on('end', resolve)).on('error', reject).end(),
+      request({ host: '127.0.0.1', port: server.port, path: '/health/live', agent: keepAlive }, (res) =>
+        res.resume().on('end', resolve),
+      )
+        .on('error', reject)
+        .end(),
     );
     // Slow requests, one of them on a keep-alive connection.
-    const slow = invitations.map((invitation, i) => slowAccept(server.port, invitation.id, i === 0 ? keepAlive : false));
+    const slow = invitations.map((invitation, i) =>
+      slowAccept(server.port, invitation.id, i === 0 ? keepAlive : false),
+    );
     await sleep(300); // their headers have reached the server
 
     const signalledAt = Date.now();
@@ -114,7 +124,9 @@ describe('graceful shutdown (SIGTERM on the server process)', () => {
     const answers = await Promise.all(slow.map((request) => request.answer));
     for (const [i, answer] of answers.entries()) {
       expect(answer).toEqual({ status: 200, body: { success: true, tenantId, role: 'member' } });
-      expect(await dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitations[i].id })).toMatchObject({ status: 'accepted' });
+      expect(await dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitations[i].id })).toMatchObject(
+        { status: 'accepted' },
+      );
     }
 
     expect(await server.exited).toBe(0);

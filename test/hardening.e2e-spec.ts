@@ -48,7 +48,10 @@ describe('hardening', () => {
     });
 
     it('headers over 16 KB are refused with 431 and the server keeps serving', async () => {
-      const res = await t.http.get('/health/live').set('X-Padding', 'x'.repeat(20 * 1024)).ok(() => true);
+      const res = await t.http
+        .get('/health/live')
+        .set('X-Padding', 'x'.repeat(20 * 1024))
+        .ok(() => true);
       expect(res.status).toBe(431);
       expect((await t.http.get('/health/live')).status).toBe(200);
     });

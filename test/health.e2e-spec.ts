@@ -118,7 +118,9 @@ describe('health (GET /health/live, GET /health/ready)', () => {
       const logged = jest.spyOn(Logger.prototype, 'error');
       const t = await createTestApp({ env: { DB_MIGRATIONS_RUN: 'false' } });
       try {
-        const lines = logged.mock.contexts.flatMap((logger, i) => ((logger as { context?: string }).context === 'Migrations' ? [logged.mock.calls[i][0]] : []));
+        const lines = logged.mock.contexts.flatMap((logger, i) =>
+          (logger as { context?: string }).context === 'Migrations' ? [logged.mock.calls[i][0]] : [],
+        );
         expect(lines).toEqual([
           expect.stringMatching(
             /^7 database migration\(s\) pending \(CreateTables\d+, CreateInvitationEmailOutbox\d+, AddUsersEmailKey\d+, CreateAuditEvents\d+, CreateIdempotencyKeys\d+, CreateWebhookDeliveries\d+, OrderEmailsByCodePoint\d+\) and DB_MIGRATIONS_RUN=false: readiness fails until `npm run migration:run` applies them$/,

@@ -48,7 +48,8 @@ describe('HTTP surface', () => {
     });
     afterAll(() => t.close());
 
-    const create = () => t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'Acme', type: 'business' });
+    const create = () =>
+      t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'Acme', type: 'business' });
     const tenantCount = () => t.dataSource.getRepository(TenantEntity).count();
 
     it('a Host that is not listed is refused with 400', async () => {
@@ -76,14 +77,20 @@ describe('HTTP surface', () => {
       expect(listed.headers['access-control-allow-origin']).toBe('https://portal.example.com');
       expect(listed.headers['access-control-allow-credentials']).toBe('true');
       // So that a portal's script can read the invitation quota's headers and see a replay.
-      expect(listed.headers['access-control-expose-headers']).toBe('RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset,Retry-After,Idempotent-Replayed');
+      expect(listed.headers['access-control-expose-headers']).toBe(
+        'RateLimit-Limit,RateLimit-Remaining,RateLimit-Reset,Retry-After,Idempotent-Replayed',
+      );
       const none = await create().set('Host', 'api.example.com');
       expect(none.status).toBe(201);
     });
 
     describe('POST /api/invitations/{token} (public: it reads no session, so the Origin rule does not apply)', () => {
       const accept = (path: string) =>
-        t.http.post(path).set('Host', 'api.example.com').set('Cookie', 'id_token=anything; theme=dark').set('Origin', 'https://evil.example.net');
+        t.http
+          .post(path)
+          .set('Host', 'api.example.com')
+          .set('Cookie', 'id_token=anything; theme=dark')
+          .set('Origin', 'https://evil.example.net');
 
       it('with a cookie and a foreign Origin, a pending invitation is accepted: 200 and the row is accepted', async () => {
         const invitation = await factories(t).invitation();
@@ -94,11 +101,14 @@ describe('HTTP surface', () => {
         expect(row.status).toBe('accepted');
       });
 
-      it.each(['/api/invitations', '/api/invitations/'])('without a token (%s) it answers rule 1, not the Origin refusal', async (path) => {
-        const res = await accept(path);
-        expect(res.status).toBe(400);
-        expect(res.body).toEqual(INVITATION_POST.invalid);
-      });
+      it.each(['/api/invitations', '/api/invitations/'])(
+        'without a token (%s) it answers rule 1, not the Origin refusal',
+        async (path) => {
+          const res = await accept(path);
+          expect(res.status).toBe(400);
+          expect(res.body).toEqual(INVITATION_POST.invalid);
+        },
+      );
     });
 
     it('a CORS preflight from a foreign origin gets no allow-origin header', async () => {

@@ -42,7 +42,9 @@ describe('the invitation e-mail outbox', () => {
   beforeEach(() => {
     smtp.messages.length = 0;
     for (const level of ['log', 'warn', 'error'] as const) {
-      jest.spyOn(Logger.prototype, level).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
+      jest
+        .spyOn(Logger.prototype, level)
+        .mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' ')));
     }
   });
   afterEach(async () => {
@@ -79,7 +81,9 @@ describe('the invitation e-mail outbox', () => {
     expect(failing.lastError).toMatch(/ECONNREFUSED/);
     expect(smtp.messages).toEqual([]);
     expect(logged).toContainEqual(
-      expect.stringMatching(/^Invitation e-mail to while-down@example\.com for tenant .* failed: .*ECONNREFUSED.*\(attempt 1 of 15; next in 0\.1s\)$/),
+      expect.stringMatching(
+        /^Invitation e-mail to while-down@example\.com for tenant .* failed: .*ECONNREFUSED.*\(attempt 1 of 15; next in 0\.1s\)$/,
+      ),
     );
 
     await proxy.reconnect();
@@ -110,7 +114,11 @@ describe('the invitation e-mail outbox', () => {
     expect(smtp.messages).toEqual([]);
     await eventually(() => expect(smtp.messages).toHaveLength(3), { timeoutMs: 15_000 });
     expect(Date.now() - answered).toBeGreaterThan(1_000);
-    expect(smtp.messages.map((mail) => mail.to[0]).sort()).toEqual(['slow-0@example.com', 'slow-1@example.com', 'slow-2@example.com']);
+    expect(smtp.messages.map((mail) => mail.to[0]).sort()).toEqual([
+      'slow-0@example.com',
+      'slow-1@example.com',
+      'slow-2@example.com',
+    ]);
   });
 
   it('two instances on one database deliver each e-mail exactly once', async () => {
@@ -124,10 +132,14 @@ describe('the invitation e-mail outbox', () => {
     // Half of them are made while SMTP is down, so that both workers retry the same rows and
     // race for them when it comes back; the rest are made with both workers polling.
     await proxy.disconnect('refuse');
-    const early = await Promise.all(recipients.slice(0, count / 2).map((to, i) => invite(i % 2 ? first : second, inviter, to)));
+    const early = await Promise.all(
+      recipients.slice(0, count / 2).map((to, i) => invite(i % 2 ? first : second, inviter, to)),
+    );
     await eventually(async () => expect((await outboxRows(first)).every((row) => row.attempts >= 1)).toBe(true));
     await proxy.reconnect();
-    const late = await Promise.all(recipients.slice(count / 2).map((to, i) => invite(i % 2 ? first : second, inviter, to)));
+    const late = await Promise.all(
+      recipients.slice(count / 2).map((to, i) => invite(i % 2 ? first : second, inviter, to)),
+    );
     expect([...early, ...late].map((res) => res.status)).toEqual(Array(count).fill(200));
 
     await eventually(() => expect(smtp.messages).toHaveLength(count), { timeoutMs: 15_000 });

@@ -42,8 +42,10 @@ describeWithChromium('invitation page in Chromium (issue 13)', () => {
   });
 
   const stored = (id: string) => t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id });
-  const invitationIn = async (tenant: Partial<TenantEntity> = { name: 'Acme' }, invitation: Partial<InvitationEntity> = {}) =>
-    factory.invitation({ tenantId: (await factory.tenant(tenant)).id, ...invitation });
+  const invitationIn = async (
+    tenant: Partial<TenantEntity> = { name: 'Acme' },
+    invitation: Partial<InvitationEntity> = {},
+  ) => factory.invitation({ tenantId: (await factory.tenant(tenant)).id, ...invitation });
 
   /** What a page did that a test must be able to see: CSP reports, dialogs, POSTs. */
   interface Watched {
@@ -80,7 +82,10 @@ describeWithChromium('invitation page in Chromium (issue 13)', () => {
    * A page without JavaScript cannot be scanned (evaluation needs it): it is photographed only.
    */
   async function checkAndPhotograph(page: Page, state: string, { scan = true } = {}): Promise<void> {
-    for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    for (const [size, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
       await page.setViewportSize(viewport);
       if (scan) {
         expect(await axeViolations(page)).toEqual([]);
@@ -93,11 +98,19 @@ describeWithChromium('invitation page in Chromium (issue 13)', () => {
 
   describe('GET /invitations/{token}', () => {
     it('a valid invitation shows its organisation, address, role, expiry and Accept; the row stays pending', async () => {
-      const invitation = await invitationIn({ name: 'Acme Ltd' }, { role: 'admin', expiresAt: new Date('2036-05-04T03:02:01Z') });
+      const invitation = await invitationIn(
+        { name: 'Acme Ltd' },
+        { role: 'admin', expiresAt: new Date('2036-05-04T03:02:01Z') },
+      );
       const { page, watched } = await open(pagePath(invitation.id));
       expect(await heading(page)).toBe(PAGE_TEXT.invited('Acme Ltd'));
       expect(await page.locator('dt').allInnerTexts()).toEqual(['Organisation', 'Invited address', 'Role', 'Expires']);
-      expect(await page.locator('dd').allInnerTexts()).toEqual(['Acme Ltd', invitation.email, 'admin', '4 May 2036 at 03:02 UTC']);
+      expect(await page.locator('dd').allInnerTexts()).toEqual([
+        'Acme Ltd',
+        invitation.email,
+        'admin',
+        '4 May 2036 at 03:02 UTC',
+      ]);
       await expect(acceptButton(page).isVisible()).resolves.toBe(true);
       await checkAndPhotograph(page, '1-invitation');
       expect(watched.cspViolations).toEqual([]);

@@ -26,7 +26,10 @@ describe('invitation page (issue 13)', () => {
   afterEach(() => jest.restoreAllMocks());
 
   const stored = (id: string) => t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id });
-  const pendingIn = async (tenant: Partial<TenantEntity> = { name: 'Acme' }, invitation: Partial<InvitationEntity> = {}) => {
+  const pendingIn = async (
+    tenant: Partial<TenantEntity> = { name: 'Acme' },
+    invitation: Partial<InvitationEntity> = {},
+  ) => {
     const row = await factory.tenant(tenant);
     return { tenant: row, invitation: await factory.invitation({ tenantId: row.id, ...invitation }) };
   };
@@ -36,7 +39,10 @@ describe('invitation page (issue 13)', () => {
 
   describe('GET /invitations/{token}', () => {
     it('a valid invitation: organisation, invited address, role, expiry and the Accept button; the row stays pending', async () => {
-      const { invitation } = await pendingIn({ name: 'Acme Ltd' }, { role: 'admin', expiresAt: new Date('2036-05-04T03:02:01.000Z') });
+      const { invitation } = await pendingIn(
+        { name: 'Acme Ltd' },
+        { role: 'admin', expiresAt: new Date('2036-05-04T03:02:01.000Z') },
+      );
       const res = await t.http.get(pagePath(invitation.id));
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -115,7 +121,7 @@ describe('invitation page (issue 13)', () => {
       expect(headingOf(res.text)).toBe(PAGE_TEXT.failed);
     });
 
-    it('is safe: a nonce CSP that the page\'s one script and style carry, no referrer, no caching, no indexing', async () => {
+    it("is safe: a nonce CSP that the page's one script and style carry, no referrer, no caching, no indexing", async () => {
       const { invitation } = await pendingIn();
       const [first, second] = [await t.http.get(pagePath(invitation.id)), await t.http.get(pagePath(invitation.id))];
       const nonce = /script-src 'nonce-([A-Za-z0-9+/=]+)'/.exec(first.headers['content-security-policy'])?.[1];
@@ -148,7 +154,11 @@ describe('invitation page (issue 13)', () => {
       expect(visibleText(res.text)).toContain(PAGE_TEXT.joined('Acme', 'admin'));
       expect(res.headers['cache-control']).toBe('no-store');
 
-      expect((await t.http.post(`/api/invitations/${viaApi.id}`)).body).toEqual({ success: true, tenantId: tenant.id, role: 'admin' });
+      expect((await t.http.post(`/api/invitations/${viaApi.id}`)).body).toEqual({
+        success: true,
+        tenantId: tenant.id,
+        role: 'admin',
+      });
       expect(await stored(invitation.id)).toEqual({ ...invitation, status: 'accepted' });
       expect(await stored(viaApi.id)).toEqual({ ...viaApi, status: 'accepted' });
     });
@@ -190,7 +200,10 @@ describe('invitation page (issue 13)', () => {
 
     it('whatever the body holds, it is not read: a JSON body or a large form changes nothing', async () => {
       const { invitation } = await pendingIn();
-      const res = await t.http.post(pagePath(invitation.id)).set('Content-Type', FORM).send(`accept=no&${'x'.repeat(200_000)}`);
+      const res = await t.http
+        .post(pagePath(invitation.id))
+        .set('Content-Type', FORM)
+        .send(`accept=no&${'x'.repeat(200_000)}`);
       expect(res.status).toBe(200);
       expect(headingOf(res.text)).toBe(PAGE_TEXT.accepted);
       const json = await t.http.post(pagePath(invitation.id)).send({ status: 'pending' });
@@ -221,7 +234,11 @@ describe('invitation page (issue 13)', () => {
     });
 
     it('a cookie-authenticated route keeps the CONTRACT rule: the same cookie and Origin on POST /api/org/invite are refused', async () => {
-      const res = await filtered.http.post('/api/org/invite').set('Cookie', 'id_token=anything').set('Origin', 'http://127.0.0.1:3000').send({});
+      const res = await filtered.http
+        .post('/api/org/invite')
+        .set('Cookie', 'id_token=anything')
+        .set('Origin', 'http://127.0.0.1:3000')
+        .send({});
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ error: 'Origin not allowed' });
     });
@@ -234,16 +251,19 @@ describe('invitation page (issue 13)', () => {
     });
     afterAll(() => off.close());
 
-    it.each(['get', 'post'] as const)('%s /invitations/{token} answers 404 as a path without a route does, and reads nothing', async (method) => {
-      const invitation = await factories(off).invitation(pastExpiry);
-      const res = await off.http[method](pagePath(invitation.id));
-      const unrouted = await off.http[method](`/no-such-page/${invitation.id}`);
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: `Cannot ${method.toUpperCase()} /invitations/${invitation.id}` });
-      expect(unrouted.body).toEqual({ error: `Cannot ${method.toUpperCase()} /no-such-page/${invitation.id}` });
-      const row = await off.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitation.id });
-      expect(row.status).toBe('pending');
-    });
+    it.each(['get', 'post'] as const)(
+      '%s /invitations/{token} answers 404 as a path without a route does, and reads nothing',
+      async (method) => {
+        const invitation = await factories(off).invitation(pastExpiry);
+        const res = await off.http[method](pagePath(invitation.id));
+        const unrouted = await off.http[method](`/no-such-page/${invitation.id}`);
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ error: `Cannot ${method.toUpperCase()} /invitations/${invitation.id}` });
+        expect(unrouted.body).toEqual({ error: `Cannot ${method.toUpperCase()} /no-such-page/${invitation.id}` });
+        const row = await off.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitation.id });
+        expect(row.status).toBe('pending');
+      },
+    );
 
     it('the API still answers', async () => {
       const invitation = await factories(off).invitation();

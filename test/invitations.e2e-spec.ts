@@ -8,7 +8,12 @@ const DAY = 24 * 3600 * 1000;
 const inDays = (days: number) => new Date(Date.now() + days * DAY);
 
 /** Paths with no token at all, or one of white space only: rule 1 of both endpoints. */
-const EMPTY_TOKEN_PATHS = ['/api/invitations', '/api/invitations/', '/api/invitations/%20%20', '/api/invitations/%09%0A'];
+const EMPTY_TOKEN_PATHS = [
+  '/api/invitations',
+  '/api/invitations/',
+  '/api/invitations/%20%20',
+  '/api/invitations/%09%0A',
+];
 
 /** Tokens that name no invitation: rule 2. The pending invitation of each test must stay untouched. */
 const UNKNOWN_TOKENS: [string, string][] = [

@@ -34,7 +34,10 @@ async function logHeavily(url: string, count: number): Promise<number[]> {
 async function stop(server: ServerProcess): Promise<{ exit: number | null | string; afterMs: number }> {
   const signalled = Date.now();
   server.child.kill('SIGTERM');
-  const exit = await Promise.race([server.exited, sleep(GRACE_SECONDS * 1_000 + 5_000, 'still running', { ref: false })]);
+  const exit = await Promise.race([
+    server.exited,
+    sleep(GRACE_SECONDS * 1_000 + 5_000, 'still running', { ref: false }),
+  ]);
   return { exit, afterMs: Date.now() - signalled };
 }
 
@@ -109,7 +112,9 @@ describe('a stalled log reader (the built service, stdout unread)', () => {
     // A body that never arrives: the request stays in flight until the grace period is over.
     const held = connect(server.port, '127.0.0.1');
     held.on('error', () => undefined);
-    held.write('POST /api/admin/tenants HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{');
+    held.write(
+      'POST /api/admin/tenants HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+    );
     await sleep(200);
 
     const { exit, afterMs } = await stop(server);

@@ -27,7 +27,8 @@ describe('structured logs', () => {
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as LogLine);
-  const requestLine = (reqId: string) => lines().find((line) => line.reqId === reqId && line.msg.startsWith('request '));
+  const requestLine = (reqId: string) =>
+    lines().find((line) => line.reqId === reqId && line.msg.startsWith('request '));
 
   beforeAll(async () => {
     written = [];
@@ -48,13 +49,19 @@ describe('structured logs', () => {
   });
 
   it("writes nothing but JSON lines, start-up included; Nest's wiring lines are debug, not info (issue 10 item 5)", () => {
-    const parsed = startup.split('\n').filter(Boolean).map((line) => JSON.parse(line) as LogLine);
+    const parsed = startup
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as LogLine);
     expect(parsed.filter((line) => WIRING_CONTEXTS.has(line.context ?? ''))).toEqual([]);
   });
 
   it('one line per request: request id (taken and returned), method, route pattern, status and latency', async () => {
     const admin = await factory.superAdmin();
-    const res = await t.http.get('/api/admin/tenants').set('Cookie', await sessionCookie(t, admin)).set('X-Request-Id', 'req-tenants-1');
+    const res = await t.http
+      .get('/api/admin/tenants')
+      .set('Cookie', await sessionCookie(t, admin))
+      .set('X-Request-Id', 'req-tenants-1');
     expect(res.status).toBe(200);
     expect(res.headers['x-request-id']).toBe('req-tenants-1');
     expect(requestLine('req-tenants-1')).toEqual({
@@ -76,9 +83,22 @@ describe('structured logs', () => {
 
   it('client errors are warnings; requests refused before routing are logged too', async () => {
     await t.http.post('/api/admin/tenants').set('X-Request-Id', 'req-no-session').send({});
-    await t.http.post('/api/invitations/x').set('X-Request-Id', 'req-too-large').send({ a: 'x'.repeat(150_000) });
-    expect(requestLine('req-no-session')).toMatchObject({ level: 'warn', method: 'POST', route: '/api/admin/tenants', status: 401 });
-    expect(requestLine('req-too-large')).toMatchObject({ level: 'warn', method: 'POST', route: 'unmatched', status: 413 });
+    await t.http
+      .post('/api/invitations/x')
+      .set('X-Request-Id', 'req-too-large')
+      .send({ a: 'x'.repeat(150_000) });
+    expect(requestLine('req-no-session')).toMatchObject({
+      level: 'warn',
+      method: 'POST',
+      route: '/api/admin/tenants',
+      status: 401,
+    });
+    expect(requestLine('req-too-large')).toMatchObject({
+      level: 'warn',
+      method: 'POST',
+      route: 'unmatched',
+      status: 413,
+    });
   });
 
   it('probes are logged at debug level only: the info log is not flooded', async () => {
@@ -114,7 +134,10 @@ describe('structured logs', () => {
     await t.http.get(`/api/admin/super-admins?limit=5&token=page-token-secret`).set('Cookie', cookie);
     await t.http.get(`/api/invitations/${invitation.id}`).set('X-Request-Id', 'req-validate');
     await t.http.post(`/api/invitations/${invitation.id}`).set('X-Request-Id', 'req-accept');
-    await t.http.post(`/api/invitations/${other.id}?token=${other.id}`).set('Cookie', cookie).set('X-Request-Id', 'req-query');
+    await t.http
+      .post(`/api/invitations/${other.id}?token=${other.id}`)
+      .set('Cookie', cookie)
+      .set('X-Request-Id', 'req-query');
 
     const logged = output();
     for (const secret of secrets) expect(logged).not.toContain(secret);
@@ -124,19 +147,34 @@ describe('structured logs', () => {
       url: '/api/invitations/[REDACTED]',
       status: 200,
     });
-    expect(requestLine('req-accept')).toMatchObject({ method: 'POST', url: '/api/invitations/[REDACTED]', status: 200 });
+    expect(requestLine('req-accept')).toMatchObject({
+      method: 'POST',
+      url: '/api/invitations/[REDACTED]',
+      status: 200,
+    });
     expect(requestLine('req-query')).toMatchObject({ url: '/api/invitations/[REDACTED]?token=[REDACTED]' });
   });
 
   it('never logs the token of the invitation page that the e-mail links to (/invitations/<token>, outside /api)', async () => {
     const invitation = await factory.invitation();
     await t.http.get(`/invitations/${invitation.id}`).set('X-Request-Id', 'req-page');
-    await t.http.post(`/invitations/${invitation.id}`).set('Content-Type', 'application/x-www-form-urlencoded').set('X-Request-Id', 'req-page-accept');
+    await t.http
+      .post(`/invitations/${invitation.id}`)
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .set('X-Request-Id', 'req-page-accept');
     await t.http.get(`/invitations/${invitation.id}`).set('X-Request-Id', 'req-page-used');
 
     expect(output()).not.toContain(invitation.id);
-    expect(requestLine('req-page')).toMatchObject({ route: '/invitations/:token', url: '/invitations/[REDACTED]', status: 200 });
-    expect(requestLine('req-page-accept')).toMatchObject({ method: 'POST', url: '/invitations/[REDACTED]', status: 200 });
+    expect(requestLine('req-page')).toMatchObject({
+      route: '/invitations/:token',
+      url: '/invitations/[REDACTED]',
+      status: 200,
+    });
+    expect(requestLine('req-page-accept')).toMatchObject({
+      method: 'POST',
+      url: '/invitations/[REDACTED]',
+      status: 200,
+    });
     expect(requestLine('req-page-used')).toMatchObject({ url: '/invitations/[REDACTED]', status: 400 });
   });
 });

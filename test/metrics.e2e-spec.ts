@@ -79,7 +79,8 @@ describe('metrics (GET /metrics)', () => {
     const limited = await createTestApp({ env: { INVITE_RATE_LIMIT: '1', OUTBOX_POLL_INTERVAL_MS: '50' } });
     try {
       const { cookie } = await newInviter(limited);
-      const invite = (email: string) => limited.http.post('/api/org/invite').set('Cookie', cookie).send({ email, role: 'member' });
+      const invite = (email: string) =>
+        limited.http.post('/api/org/invite').set('Cookie', cookie).send({ email, role: 'member' });
       await invite('first@example.com').expect(200);
       await invite('second@example.com').expect(429);
       const text = () => limited.http.get('/metrics').then((res) => res.text);

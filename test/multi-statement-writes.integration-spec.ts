@@ -7,7 +7,13 @@ import { InvitationEntity, TenantEntity } from '../src/database/entities';
 import { useTestApp } from './support/suites';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
-const tenant = (id: string, name = id): TenantEntity => ({ id, name, type: 'business', status: 'pending_owner', createdAt: NOW });
+const tenant = (id: string, name = id): TenantEntity => ({
+  id,
+  name,
+  type: 'business',
+  status: 'pending_owner',
+  createdAt: NOW,
+});
 const invitation = (id: string): InvitationEntity => ({
   id,
   tenantId: 't-0',
@@ -18,7 +24,10 @@ const invitation = (id: string): InvitationEntity => ({
   invitedBy: 'owner',
   createdAt: NOW,
 });
-const revokeIfPending = (id: string): RequiredUpdate => ["UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status = 'pending'", [id]];
+const revokeIfPending = (id: string): RequiredUpdate => [
+  "UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status = 'pending'",
+  [id],
+];
 
 /**
  * AtomicWriter on the suite's database: on MariaDB, a whole transaction in one round trip on a pool
@@ -42,7 +51,12 @@ describe('AtomicWriter', () => {
 
   it('inserts every row, in several tables, and answers true', async () => {
     const id = `inv-${++sequence}`;
-    expect(await writer.insert([[TenantEntity, tenant(`t-${sequence}`)], [InvitationEntity, invitation(id)]])).toBe(true);
+    expect(
+      await writer.insert([
+        [TenantEntity, tenant(`t-${sequence}`)],
+        [InvitationEntity, invitation(id)],
+      ]),
+    ).toBe(true);
     expect(await tenants().findOneByOrFail({ id: `t-${sequence}` })).toEqual(tenant(`t-${sequence}`));
     expect(await invitations().findOneByOrFail({ id })).toEqual(invitation(id));
   });
@@ -58,7 +72,12 @@ describe('AtomicWriter', () => {
     const id = await pending();
     await invitations().update({ id }, { status: 'accepted' });
     const rows = [tenant(`t-${sequence}`), tenant(`u-${sequence}`)];
-    expect(await writer.insert(rows.map((row) => [TenantEntity, row]), revokeIfPending(id))).toBe(false);
+    expect(
+      await writer.insert(
+        rows.map((row) => [TenantEntity, row]),
+        revokeIfPending(id),
+      ),
+    ).toBe(false);
     expect(await statusOf(id)).toBe('accepted');
     expect(await tenants().countBy({ id: In(rows.map((row) => row.id)) })).toBe(0);
   });
@@ -68,7 +87,13 @@ describe('AtomicWriter', () => {
     await tenants().insert(tenant(`taken-${sequence}`));
     // The second insert fails: its primary key is taken.
     const failure = await writer
-      .insert([[TenantEntity, tenant(`t-${sequence}`)], [TenantEntity, tenant(`taken-${sequence}`)]], revokeIfPending(id))
+      .insert(
+        [
+          [TenantEntity, tenant(`t-${sequence}`)],
+          [TenantEntity, tenant(`taken-${sequence}`)],
+        ],
+        revokeIfPending(id),
+      )
       .catch((error: Error) => error);
     expect(String((failure as Error).message)).toMatch(/UNIQUE constraint failed: tenants\.id|Duplicate entry/);
     expect(await statusOf(id)).toBe('pending');
@@ -81,7 +106,9 @@ describe('AtomicWriter', () => {
   it('of parallel calls with the same compare-and-set, exactly one goes through', async () => {
     const id = await pending();
     const ids = Array.from({ length: 8 }, (_, i) => `race-${sequence}-${i}`);
-    const answers = await Promise.all(ids.map((tenantId) => writer.insert([[TenantEntity, tenant(tenantId)]], revokeIfPending(id))));
+    const answers = await Promise.all(
+      ids.map((tenantId) => writer.insert([[TenantEntity, tenant(tenantId)]], revokeIfPending(id))),
+    );
     expect(answers.filter(Boolean)).toHaveLength(1);
     expect((await tenants().findBy({ id: In(ids) })).map((row) => row.id)).toEqual([ids[answers.indexOf(true)]]);
   });
@@ -104,7 +131,8 @@ describe('CoalescedUpdates', () => {
     await invitations().insert(row);
     return row.id;
   };
-  const updates = () => new CoalescedUpdates(t.dataSource, t.app.get(PreparedStatements), t.app.get(MultiStatementPool));
+  const updates = () =>
+    new CoalescedUpdates(t.dataSource, t.app.get(PreparedStatements), t.app.get(MultiStatementPool));
 
   it('gives each UPDATE its own count of changed rows, and sends those of one turn together on MySQL', async () => {
     const [first, second] = [await pending(), await pending()];
@@ -121,10 +149,17 @@ describe('CoalescedUpdates', () => {
   it('a failed statement fails every UPDATE of its batch, and the next batch goes through', async () => {
     const id = await pending();
     const coalesced = updates();
-    const answers = await Promise.allSettled([coalesced.changes('UPDATE no_such_table SET a = 1 WHERE id = ?', [id]), coalesced.changes(REVOKE, [id])]);
+    const answers = await Promise.allSettled([
+      coalesced.changes('UPDATE no_such_table SET a = 1 WHERE id = ?', [id]),
+      coalesced.changes(REVOKE, [id]),
+    ]);
     expect(answers[0].status).toBe('rejected');
     // Alone on SQLite; with the failed one, and not run, on MySQL.
-    expect(answers[1]).toEqual(t.dataSource.options.type === 'mysql' ? expect.objectContaining({ status: 'rejected' }) : { status: 'fulfilled', value: 1 });
+    expect(answers[1]).toEqual(
+      t.dataSource.options.type === 'mysql'
+        ? expect.objectContaining({ status: 'rejected' })
+        : { status: 'fulfilled', value: 1 },
+    );
     expect(await coalesced.changes(REVOKE, [id])).toBe(t.dataSource.options.type === 'mysql' ? 1 : 0);
   });
 });

@@ -30,8 +30,18 @@ describe('org routes: authorisation that takes effect at once', () => {
       INVITE_ERRORS.notOrgUser,
       REMOVE_MEMBER_ERRORS.notOrgUser,
     ],
-    ["a demoted admin's old token", () => t.testIdentity.updateUser(admin.id, { role: 'member' }), INVITE_ERRORS.notOwnerOrAdmin, REMOVE_MEMBER_ERRORS.notOwnerOrAdmin],
-    ["a deleted user's old token", () => t.identity.deleteUser(admin.id), INVITE_ERRORS.notOrgUser, REMOVE_MEMBER_ERRORS.notOrgUser],
+    [
+      "a demoted admin's old token",
+      () => t.testIdentity.updateUser(admin.id, { role: 'member' }),
+      INVITE_ERRORS.notOwnerOrAdmin,
+      REMOVE_MEMBER_ERRORS.notOwnerOrAdmin,
+    ],
+    [
+      "a deleted user's old token",
+      () => t.identity.deleteUser(admin.id),
+      INVITE_ERRORS.notOrgUser,
+      REMOVE_MEMBER_ERRORS.notOrgUser,
+    ],
     [
       'a token whose claims name another tenant than the store does',
       async () => t.testIdentity.updateUser(admin.id, { tenantId: (await factory.tenant()).id }),
@@ -52,13 +62,16 @@ describe('org routes: authorisation that takes effect at once', () => {
       expect(await invitationRows()).toHaveLength(1);
     });
 
-    it.each(changes)('%s is refused with the spec message for the stored values, and nothing is stored', async (_, change, expected) => {
-      await change();
-      const res = await invite(adminCookie);
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual(expected);
-      expect(await invitationRows()).toEqual([]);
-    });
+    it.each(changes)(
+      '%s is refused with the spec message for the stored values, and nothing is stored',
+      async (_, change, expected) => {
+        await change();
+        const res = await invite(adminCookie);
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual(expected);
+        expect(await invitationRows()).toEqual([]);
+      },
+    );
 
     it('the body checks of spec 4.9 still come first: a removed admin with no e-mail gets 400 "Email is required"', async () => {
       await t.identity.removeFromTenant(admin.id);
@@ -92,15 +105,19 @@ describe('org routes: authorisation that takes effect at once', () => {
   });
 
   describe('DELETE /api/org/users/{id}', () => {
-    const remove = (id: string, cookie: string) => t.http.delete(`/api/org/users/${encodeURIComponent(id)}`).set('Cookie', cookie);
+    const remove = (id: string, cookie: string) =>
+      t.http.delete(`/api/org/users/${encodeURIComponent(id)}`).set('Cookie', cookie);
 
-    it.each(changes)('%s is refused with the spec message for the stored values, and nobody is removed', async (_, change, __, expected) => {
-      await change();
-      const res = await remove(org.owner.id, adminCookie);
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual(expected);
-      expect(await t.identity.findById(org.owner.id)).toMatchObject({ tenantId: org.tenant.id, role: 'owner' });
-    });
+    it.each(changes)(
+      '%s is refused with the spec message for the stored values, and nobody is removed',
+      async (_, change, __, expected) => {
+        await change();
+        const res = await remove(org.owner.id, adminCookie);
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual(expected);
+        expect(await t.identity.findById(org.owner.id)).toMatchObject({ tenantId: org.tenant.id, role: 'owner' });
+      },
+    );
 
     it('an owner demoted to admin acts as an admin at once: 403 "Admins cannot remove owners"', async () => {
       const otherOwner = await factory.member(org.tenant.id, { role: 'owner' });
@@ -112,7 +129,7 @@ describe('org routes: authorisation that takes effect at once', () => {
       expect(await t.identity.findById(otherOwner.id)).toMatchObject({ tenantId: org.tenant.id, role: 'owner' });
     });
 
-    it('costs one identity-store read of the caller (and the spec\'s read of the target)', async () => {
+    it("costs one identity-store read of the caller (and the spec's read of the target)", async () => {
       const member = await factory.member(org.tenant.id, { role: 'member' });
       const reads = jest.spyOn(t.identity, 'findById');
       const res = await remove(member.id, adminCookie);

@@ -13,51 +13,85 @@ describe('POST /api/org/invitations/{id}/resend (issue 12)', () => {
   const { t, factory, org } = useOrganisationSuite({ app: { env: { INVITE_RATE_LIMIT: '3' } } });
 
   const resend = (id: string, cookie: string | null = org.ownerCookie) => {
-    const request = t.http.post(`/api/org/invitations/${encodeURIComponent(id)}/resend`).set('Host', 'portal.example.com');
+    const request = t.http
+      .post(`/api/org/invitations/${encodeURIComponent(id)}/resend`)
+      .set('Host', 'portal.example.com');
     return cookie ? request.set('Cookie', cookie) : request;
   };
   const invitation = (overrides: Partial<InvitationEntity> = {}) =>
-    factory.invitation({ tenantId: org.tenant.id, invitedBy: 'someone-else', role: 'admin', createdAt: new Date(Date.now() - 2 * DAY), ...overrides });
-  const rows = () => t.dataSource.getRepository(InvitationEntity).find({ where: { tenantId: org.tenant.id }, order: { createdAt: 'ASC' } });
-  const outbox = (ids: string[]) => t.dataSource.getRepository(InvitationEmailOutboxEntity).findBy({ invitationId: In(ids) });
+    factory.invitation({
+      tenantId: org.tenant.id,
+      invitedBy: 'someone-else',
+      role: 'admin',
+      createdAt: new Date(Date.now() - 2 * DAY),
+      ...overrides,
+    });
+  const rows = () =>
+    t.dataSource
+      .getRepository(InvitationEntity)
+      .find({ where: { tenantId: org.tenant.id }, order: { createdAt: 'ASC' } });
+  const outbox = (ids: string[]) =>
+    t.dataSource.getRepository(InvitationEmailOutboxEntity).findBy({ invitationId: In(ids) });
   const live = (all: InvitationEntity[]) => all.filter((row) => row.status === 'pending');
 
   it.each([
     ['pending', {}],
     ['pending past its expiresAt', { expiresAt: new Date(Date.now() - DAY) }],
     ['stored expired', { status: 'expired' as const, expiresAt: new Date(Date.now() - DAY) }],
-  ])('re-sends a %s invitation: a new invitation from the caller, valid 7 days, the old one revoked, the e-mail in the outbox', async (_, overrides) => {
-    const old = await invitation(overrides);
-    const before = Date.now();
-    const res = await resend(old.id);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      success: true,
-      invitation: { id: expect.stringMatching(UUID), email: old.email, role: 'admin', status: 'pending', expiresAt: expect.any(String) },
-    });
-    const { id, expiresAt } = res.body.invitation;
-    expect(id).not.toBe(old.id);
-    expect(new Date(expiresAt).getTime()).toBeGreaterThanOrEqual(before + 7 * DAY);
-    expect(new Date(expiresAt).getTime()).toBeLessThanOrEqual(Date.now() + 7 * DAY);
+  ])(
+    're-sends a %s invitation: a new invitation from the caller, valid 7 days, the old one revoked, the e-mail in the outbox',
+    async (_, overrides) => {
+      const old = await invitation(overrides);
+      const before = Date.now();
+      const res = await resend(old.id);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        success: true,
+        invitation: {
+          id: expect.stringMatching(UUID),
+          email: old.email,
+          role: 'admin',
+          status: 'pending',
+          expiresAt: expect.any(String),
+        },
+      });
+      const { id, expiresAt } = res.body.invitation;
+      expect(id).not.toBe(old.id);
+      expect(new Date(expiresAt).getTime()).toBeGreaterThanOrEqual(before + 7 * DAY);
+      expect(new Date(expiresAt).getTime()).toBeLessThanOrEqual(Date.now() + 7 * DAY);
 
-    expect(await rows()).toEqual([
-      { ...old, status: 'revoked' },
-      { id, tenantId: org.tenant.id, email: old.email, role: 'admin', status: 'pending', expiresAt: new Date(expiresAt), invitedBy: org.owner.id, createdAt: expect.any(Date) },
-    ]);
-    const mails = await outbox([old.id, id]);
-    expect(mails).toEqual([expect.objectContaining({ invitationId: id })]);
-    expect(JSON.parse(mails[0].payload)).toMatchObject({
-      to: old.email,
-      tenantName: org.tenant.name,
-      inviterEmail: org.owner.email,
-      role: 'admin',
-      link: `https://portal.example.com/invitations/${id}`,
-    });
+      expect(await rows()).toEqual([
+        { ...old, status: 'revoked' },
+        {
+          id,
+          tenantId: org.tenant.id,
+          email: old.email,
+          role: 'admin',
+          status: 'pending',
+          expiresAt: new Date(expiresAt),
+          invitedBy: org.owner.id,
+          createdAt: expect.any(Date),
+        },
+      ]);
+      const mails = await outbox([old.id, id]);
+      expect(mails).toEqual([expect.objectContaining({ invitationId: id })]);
+      expect(JSON.parse(mails[0].payload)).toMatchObject({
+        to: old.email,
+        tenantName: org.tenant.name,
+        inviterEmail: org.owner.email,
+        role: 'admin',
+        link: `https://portal.example.com/invitations/${id}`,
+      });
 
-    // The old token is dead, the new one valid.
-    expect((await t.http.get(`/api/invitations/${old.id}`)).body).toEqual(INVITATION_GET.invalid);
-    expect((await t.http.get(`/api/invitations/${id}`)).body).toMatchObject({ valid: true, email: old.email, role: 'admin' });
-  });
+      // The old token is dead, the new one valid.
+      expect((await t.http.get(`/api/invitations/${old.id}`)).body).toEqual(INVITATION_GET.invalid);
+      expect((await t.http.get(`/api/invitations/${id}`)).body).toMatchObject({
+        valid: true,
+        email: old.email,
+        role: 'admin',
+      });
+    },
+  );
 
   it.each([
     ['accepted', 'accepted' as const],
@@ -73,7 +107,7 @@ describe('POST /api/org/invitations/{id}/resend (issue 12)', () => {
 
   it.each([
     ['an unknown id', async () => '6f0c2b1e-8d7a-4b7e-9a53-2f7f2b2f5a10'],
-    ['another tenant\'s invitation', async () => (await factory.invitation()).id],
+    ["another tenant's invitation", async () => (await factory.invitation()).id],
   ])('%s is 404 "Invitation not found", nothing stored', async (_, makeId) => {
     const id = await makeId();
     const res = await resend(id);
@@ -86,14 +120,20 @@ describe('POST /api/org/invitations/{id}/resend (issue 12)', () => {
     const old = await invitation();
     const anonymous = await resend(old.id, null);
     expect([anonymous.status, anonymous.body]).toEqual([401, UNAUTHORIZED]);
-    const member = await resend(old.id, await sessionCookie(t, await factory.member(org.tenant.id, { role: 'member' })));
+    const member = await resend(
+      old.id,
+      await sessionCookie(t, await factory.member(org.tenant.id, { role: 'member' })),
+    );
     expect([member.status, member.body]).toEqual([403, ORG_INVITATION_ERRORS.notOwnerOrAdmin]);
     expect(await rows()).toEqual([old]);
   });
 
-  it('counts towards the caller\'s hourly limit, shared with POST /api/org/invite: then 429 as spec 4.9, with Retry-After', async () => {
+  it("counts towards the caller's hourly limit, shared with POST /api/org/invite: then 429 as spec 4.9, with Retry-After", async () => {
     const old = await invitation();
-    const invited = await t.http.post('/api/org/invite').set('Cookie', org.ownerCookie).send({ email: 'one@example.com', role: 'member' });
+    const invited = await t.http
+      .post('/api/org/invite')
+      .set('Cookie', org.ownerCookie)
+      .send({ email: 'one@example.com', role: 'member' });
     expect(invited.status).toBe(200);
     const first = await resend(old.id);
     expect(first.status).toBe(200);
@@ -103,10 +143,17 @@ describe('POST /api/org/invitations/{id}/resend (issue 12)', () => {
     expect(third.status).toBe(429);
     expect(third.body).toEqual(INVITE_ERRORS.rateLimited);
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
-    const fourth = await t.http.post('/api/org/invite').set('Cookie', org.ownerCookie).send({ email: 'two@example.com', role: 'member' });
+    const fourth = await t.http
+      .post('/api/org/invite')
+      .set('Cookie', org.ownerCookie)
+      .send({ email: 'two@example.com', role: 'member' });
     expect(fourth.status).toBe(429);
     // The refused resend changed nothing: the last new invitation is still the live one.
-    expect(live(await rows()).map((row) => row.id).sort()).toEqual([invited.body.invitation.id, second.body.invitation.id].sort());
+    expect(
+      live(await rows())
+        .map((row) => row.id)
+        .sort(),
+    ).toEqual([invited.body.invitation.id, second.body.invitation.id].sort());
   });
 
   it('parallel resends of one invitation leave exactly one live invitation and one e-mail; the others are 400', async () => {
@@ -114,7 +161,8 @@ describe('POST /api/org/invitations/{id}/resend (issue 12)', () => {
     const answers = await Promise.all([resend(old.id), resend(old.id), resend(old.id)]);
     const statuses = answers.map((res) => res.status).sort();
     expect(statuses).toEqual([200, 400, 400]);
-    for (const res of answers.filter((answer) => answer.status === 400)) expect(res.body).toEqual(ORG_INVITATION_ERRORS.cannotResend);
+    for (const res of answers.filter((answer) => answer.status === 400))
+      expect(res.body).toEqual(ORG_INVITATION_ERRORS.cannotResend);
     const all = await rows();
     expect(live(all)).toHaveLength(1);
     expect(all.find((row) => row.id === old.id)!.status).toBe('revoked');
@@ -133,7 +181,10 @@ describe('POST /api/org/invitations/{id}/resend (issue 12)', () => {
 
   it('a resend racing a revoke leaves at most one live invitation, and the answers agree with the rows', async () => {
     const old = await invitation();
-    const [resent, revoked] = await Promise.all([resend(old.id), t.http.delete(`/api/org/invitations/${old.id}`).set('Cookie', org.ownerCookie)]);
+    const [resent, revoked] = await Promise.all([
+      resend(old.id),
+      t.http.delete(`/api/org/invitations/${old.id}`).set('Cookie', org.ownerCookie),
+    ]);
     expect(revoked.status).toBe(200);
     const all = await rows();
     expect(all.find((row) => row.id === old.id)!.status).toBe('revoked');

@@ -2,7 +2,13 @@ import { InvitationEntity } from '../src/database/entities';
 import { InvitationsStore } from '../src/invitations/invitations.store';
 import { sessionCookie } from './support/factories';
 import { pagePath } from './support/invitation-page';
-import { INVITATION_GET, INVITATION_POST, ORG_INVITATION_ERRORS, PAGING_ERRORS, UNAUTHORIZED } from './support/spec-bodies';
+import {
+  INVITATION_GET,
+  INVITATION_POST,
+  ORG_INVITATION_ERRORS,
+  PAGING_ERRORS,
+  UNAUTHORIZED,
+} from './support/spec-bodies';
 import { useOrganisationSuite } from './support/suites';
 
 const DAY = 24 * 3600 * 1000;
@@ -13,7 +19,12 @@ describe('organisation invitations (issue 12)', () => {
 
   /** An invitation of the test's tenant to an address that starts with `name`, so that the test picks the order. */
   const invitation = (name: string, overrides: Partial<InvitationEntity> = {}) =>
-    factory.invitation({ tenantId: org.tenant.id, email: `${name}-${org.sequence++}@example.com`, invitedBy: org.owner.id, ...overrides });
+    factory.invitation({
+      tenantId: org.tenant.id,
+      email: `${name}-${org.sequence++}@example.com`,
+      invitedBy: org.owner.id,
+      ...overrides,
+    });
   const past = () => new Date(Date.now() - DAY);
   const shown = (row: InvitationEntity, status: string = row.status) => ({
     id: row.id,
@@ -32,7 +43,7 @@ describe('organisation invitations (issue 12)', () => {
       return cookie ? request.set('Cookie', cookie) : request;
     };
 
-    it('answers 200 {invitations:[{id,email,role,status,expiresAt,invitedBy,createdAt}]} by e-mail, only the caller\'s tenant', async () => {
+    it("answers 200 {invitations:[{id,email,role,status,expiresAt,invitedBy,createdAt}]} by e-mail, only the caller's tenant", async () => {
       const b = await invitation('b', { role: 'admin' });
       const a = await invitation('a', { status: 'accepted' });
       await factory.invitation({ email: 'a-elsewhere@example.com' });
@@ -80,7 +91,10 @@ describe('organisation invitations (issue 12)', () => {
       rows.push(await factory.invitation({ tenantId: org.tenant.id, email: rows[2].email }));
       rows.sort((x, y) => (x.email === y.email ? (x.id < y.id ? -1 : 1) : x.email < y.email ? -1 : 1));
       const first = await list('?limit=3');
-      expect(first.body).toEqual({ invitations: rows.slice(0, 3).map((row) => shown(row)), nextCursor: expect.any(String) });
+      expect(first.body).toEqual({
+        invitations: rows.slice(0, 3).map((row) => shown(row)),
+        nextCursor: expect.any(String),
+      });
       const last = await list(`?limit=3&cursor=${first.body.nextCursor}`);
       expect(last.body).toEqual({ invitations: [shown(rows[3])] });
     });
@@ -93,7 +107,9 @@ describe('organisation invitations (issue 12)', () => {
       expect(first.body.invitations.map((row: { id: string }) => row.id)).toEqual([a.id]);
       await invitation('0-before');
       const d = await invitation('d');
-      const c = (await list('?status=pending')).body.invitations.find((row: { email: string }) => row.email.startsWith('c-'));
+      const c = (await list('?status=pending')).body.invitations.find((row: { email: string }) =>
+        row.email.startsWith('c-'),
+      );
       expect((await t.http.delete(`/api/org/invitations/${c.id}`).set('Cookie', org.ownerCookie)).status).toBe(200);
       const rest = await list(`?status=pending&cursor=${first.body.nextCursor}`);
       expect(rest.body.invitations.map((row: { id: string }) => row.id)).toEqual([d.id, e.id]);
@@ -199,7 +215,7 @@ describe('organisation invitations (issue 12)', () => {
     it.each([
       ['an unknown id', async () => '6f0c2b1e-8d7a-4b7e-9a53-2f7f2b2f5a10'],
       ['a 5,000-character id', async () => 'x'.repeat(5_000)],
-      ['another tenant\'s invitation', async () => (await factory.invitation()).id],
+      ["another tenant's invitation", async () => (await factory.invitation()).id],
     ])('%s is 404 "Invitation not found", and nothing changes', async (_, makeId) => {
       const id = await makeId();
       const res = await revoke(id);
@@ -254,7 +270,11 @@ describe('organisation invitations (issue 12)', () => {
         expect([revoked.status, accepted.status, accepted.body]).toEqual([200, 404, INVITATION_POST.invalid]);
       } else {
         expect(status).toBe('accepted');
-        expect([revoked.status, revoked.body, accepted.status]).toEqual([400, ORG_INVITATION_ERRORS.alreadyAccepted, 200]);
+        expect([revoked.status, revoked.body, accepted.status]).toEqual([
+          400,
+          ORG_INVITATION_ERRORS.alreadyAccepted,
+          200,
+        ]);
       }
     });
 

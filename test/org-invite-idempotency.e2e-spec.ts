@@ -31,13 +31,17 @@ const resend = (app: TestApp, cookie: string, id: string, key?: string) => {
   const request = app.http.post(`/api/org/invitations/${id}/resend`).set('Cookie', cookie);
   return key === undefined ? request : request.set('Idempotency-Key', key);
 };
-const quotaLeft = async (app: TestApp, cookie: string) => (await app.http.get('/api/org/invite/quota').set('Cookie', cookie)).body.remaining;
+const quotaLeft = async (app: TestApp, cookie: string) =>
+  (await app.http.get('/api/org/invite/quota').set('Cookie', cookie)).body.remaining;
 
 const invitationsOf = (app: TestApp, tenantId: string) =>
   app.dataSource.getRepository(InvitationEntity).find({ where: { tenantId }, order: { createdAt: 'ASC' } });
 const outboxOf = async (app: TestApp, invitations: InvitationEntity[]) =>
-  app.dataSource.getRepository(InvitationEmailOutboxEntity).findBy({ invitationId: In(invitations.map((row) => row.id)) });
-const keysOf = (app: TestApp, callerId: string) => app.dataSource.getRepository(IdempotencyKeyEntity).findBy({ callerId });
+  app.dataSource
+    .getRepository(InvitationEmailOutboxEntity)
+    .findBy({ invitationId: In(invitations.map((row) => row.id)) });
+const keysOf = (app: TestApp, callerId: string) =>
+  app.dataSource.getRepository(IdempotencyKeyEntity).findBy({ callerId });
 
 describe('POST /api/org/invite with an Idempotency-Key (issue 12 item 8)', () => {
   let database: TestDatabase;
@@ -77,14 +81,23 @@ describe('POST /api/org/invite with an Idempotency-Key (issue 12 item 8)', () =>
     expect(await outboxOf(t, rows)).toHaveLength(1);
     expect(await quotaLeft(t, me.cookie)).toBe(LIMIT - 1);
     expect(await keysOf(t, me.user.id)).toEqual([
-      expect.objectContaining({ key, responseStatus: 200, responseBody: JSON.stringify(first.body), claimId: null, claimedUntil: null }),
+      expect.objectContaining({
+        key,
+        responseStatus: 200,
+        responseBody: JSON.stringify(first.body),
+        claimId: null,
+        claimedUntil: null,
+      }),
     ]);
   });
 
   it('a stored refusal is replayed too: "already a member" 400, counted once', async () => {
     const existing = await factories(t).member(me.tenant.id, { role: 'member' });
     const key = newKey();
-    const answers = [await invite(t, me.cookie, { email: existing.email, role: 'admin' }, key), await invite(t, me.cookie, { email: existing.email, role: 'admin' }, key)];
+    const answers = [
+      await invite(t, me.cookie, { email: existing.email, role: 'admin' }, key),
+      await invite(t, me.cookie, { email: existing.email, role: 'admin' }, key),
+    ];
     expect(answers.map((res) => [res.status, res.body, res.headers['idempotent-replayed']])).toEqual([
       [400, INVITE_ERRORS.alreadyMember, undefined],
       [400, INVITE_ERRORS.alreadyMember, 'true'],
@@ -103,7 +116,7 @@ describe('POST /api/org/invite with an Idempotency-Key (issue 12 item 8)', () =>
     expect(await quotaLeft(t, me.cookie)).toBe(LIMIT - 1);
   });
 
-  it('another caller\'s same key is its own: its request runs', async () => {
+  it("another caller's same key is its own: its request runs", async () => {
     const key = newKey();
     const colleague = await factories(t).member(me.tenant.id, { role: 'admin' });
     const mine = await invite(t, me.cookie, body, key);
@@ -120,7 +133,8 @@ describe('POST /api/org/invite with an Idempotency-Key (issue 12 item 8)', () =>
     expect(answers.map((res) => res.status)).toEqual(Array(6).fill(200));
     const rows = await invitationsOf(t, me.tenant.id);
     expect(rows).toHaveLength(1);
-    for (const res of answers) expect(res.body).toEqual({ success: true, invitation: expect.objectContaining({ id: rows[0].id }) });
+    for (const res of answers)
+      expect(res.body).toEqual({ success: true, invitation: expect.objectContaining({ id: rows[0].id }) });
     expect(answers.filter((res) => res.headers['idempotent-replayed'] === 'true')).toHaveLength(5);
     expect(await outboxOf(t, rows)).toHaveLength(1);
     expect(await quotaLeft(t, me.cookie)).toBe(LIMIT - 1);
@@ -157,7 +171,7 @@ describe('POST /api/org/invite with an Idempotency-Key (issue 12 item 8)', () =>
     expect(await keysOf(t, me.user.id)).toEqual([expect.objectContaining({ key, responseStatus: 200 })]);
   });
 
-  it('the key is checked after the spec\'s rules 1–6: a bad body, no session or a member get the spec\'s answers', async () => {
+  it("the key is checked after the spec's rules 1–6: a bad body, no session or a member get the spec's answers", async () => {
     const member = await factories(t).member(me.tenant.id, { role: 'member' });
     const answers = [
       await invite(t, me.cookie, { email: '', role: 'member' }, ''),
@@ -181,7 +195,8 @@ describe('POST /api/org/invite with an Idempotency-Key (issue 12 item 8)', () =>
   });
 
   it('a 429 is not stored: the key is released, and a retry with it is refused by the limit again, not replayed', async () => {
-    for (let i = 0; i < LIMIT; i++) expect((await invite(t, me.cookie, { email: `n${i}@example.com`, role: 'member' })).status).toBe(200);
+    for (let i = 0; i < LIMIT; i++)
+      expect((await invite(t, me.cookie, { email: `n${i}@example.com`, role: 'member' })).status).toBe(200);
     const key = newKey();
     const limited = await invite(t, me.cookie, body, key);
     expect([limited.status, limited.body]).toEqual([429, INVITE_ERRORS.rateLimited]);
@@ -204,7 +219,15 @@ describe('POST /api/org/invite with an Idempotency-Key (issue 12 item 8)', () =>
   it('while the first request works, a retry waits, then answers 409 "…still in progress"; a claim that lapsed (its request died) is taken over', async () => {
     const key = newKey();
     const hash = requestFingerprint('POST', '/api/org/invite', body);
-    const claim = { callerId: me.user.id, key, requestHash: hash, claimId: 'a-working-request', responseStatus: null, responseBody: null, createdAt: new Date() };
+    const claim = {
+      callerId: me.user.id,
+      key,
+      requestHash: hash,
+      claimId: 'a-working-request',
+      responseStatus: null,
+      responseBody: null,
+      createdAt: new Date(),
+    };
     const keys = t.dataSource.getRepository(IdempotencyKeyEntity);
     await keys.insert({ ...claim, claimedUntil: new Date(Date.now() + HOUR_MS) });
     const started = Date.now();
@@ -223,7 +246,9 @@ describe('POST /api/org/invite with an Idempotency-Key (issue 12 item 8)', () =>
   it('a key older than 24 hours is not replayed: the request runs again', async () => {
     const key = newKey();
     const first = await invite(t, me.cookie, body, key);
-    await t.dataSource.getRepository(IdempotencyKeyEntity).update({ callerId: me.user.id, key }, { createdAt: new Date(Date.now() - 25 * HOUR_MS) });
+    await t.dataSource
+      .getRepository(IdempotencyKeyEntity)
+      .update({ callerId: me.user.id, key }, { createdAt: new Date(Date.now() - 25 * HOUR_MS) });
     const later = await invite(t, me.cookie, body, key);
     expect([later.status, later.headers['idempotent-replayed']]).toEqual([200, undefined]);
     expect(later.body.invitation.id).not.toBe(first.body.invitation.id);
@@ -231,7 +256,8 @@ describe('POST /api/org/invite with an Idempotency-Key (issue 12 item 8)', () =>
   });
 
   const expectNoKeyEventually = async (callerId: string) => {
-    for (let i = 0; i < 50 && (await keysOf(t, callerId)).length; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let i = 0; i < 50 && (await keysOf(t, callerId)).length; i++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await keysOf(t, callerId)).toEqual([]);
   };
 });
@@ -266,7 +292,10 @@ describe('POST /api/org/invitations/{id}/resend with an Idempotency-Key (issue 1
   });
 
   it('the same key on another invitation (another path) is 422; a stored 404 is replayed', async () => {
-    const [one, two] = [await factories(t).invitation({ tenantId: me.tenant.id }), await factories(t).invitation({ tenantId: me.tenant.id })];
+    const [one, two] = [
+      await factories(t).invitation({ tenantId: me.tenant.id }),
+      await factories(t).invitation({ tenantId: me.tenant.id }),
+    ];
     const key = newKey();
     expect((await resend(t, me.cookie, one.id, key)).status).toBe(200);
     const other = await resend(t, me.cookie, two.id, key);
@@ -274,7 +303,10 @@ describe('POST /api/org/invitations/{id}/resend with an Idempotency-Key (issue 1
     expect((await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: two.id })).status).toBe('pending');
 
     const unknownKey = newKey();
-    const unknown = [await resend(t, me.cookie, 'no-such-invitation', unknownKey), await resend(t, me.cookie, 'no-such-invitation', unknownKey)];
+    const unknown = [
+      await resend(t, me.cookie, 'no-such-invitation', unknownKey),
+      await resend(t, me.cookie, 'no-such-invitation', unknownKey),
+    ];
     expect(unknown.map((res) => [res.status, res.body, res.headers['idempotent-replayed']])).toEqual([
       [404, ORG_INVITATION_ERRORS.notFound, undefined],
       [404, ORG_INVITATION_ERRORS.notFound, 'true'],
@@ -284,14 +316,19 @@ describe('POST /api/org/invitations/{id}/resend with an Idempotency-Key (issue 1
   it.each([
     ['empty', ''],
     ['spaces only', '   '],
-  ])('a key that is %s is 400 "Invalid Idempotency-Key…": the invitation is not revoked, nothing is sent or stored', async (_, key) => {
-    const old = await factories(t).invitation({ tenantId: me.tenant.id });
-    const res = await resend(t, me.cookie, old.id, key);
-    expect([res.status, res.body]).toEqual([400, IDEMPOTENCY.invalidKey]);
-    expect(await invitationsOf(t, me.tenant.id)).toEqual([expect.objectContaining({ id: old.id, status: 'pending' })]);
-    expect(await keysOf(t, me.user.id)).toEqual([]);
-    expect(await quotaLeft(t, me.cookie)).toBe(LIMIT);
-  });
+  ])(
+    'a key that is %s is 400 "Invalid Idempotency-Key…": the invitation is not revoked, nothing is sent or stored',
+    async (_, key) => {
+      const old = await factories(t).invitation({ tenantId: me.tenant.id });
+      const res = await resend(t, me.cookie, old.id, key);
+      expect([res.status, res.body]).toEqual([400, IDEMPOTENCY.invalidKey]);
+      expect(await invitationsOf(t, me.tenant.id)).toEqual([
+        expect.objectContaining({ id: old.id, status: 'pending' }),
+      ]);
+      expect(await keysOf(t, me.user.id)).toEqual([]);
+      expect(await quotaLeft(t, me.cookie)).toBe(LIMIT);
+    },
+  );
 
   it('parallel resends with one key leave exactly one live invitation and one e-mail, all answered alike', async () => {
     const old = await factories(t).invitation({ tenantId: me.tenant.id });
@@ -315,7 +352,14 @@ describe('Idempotency-Keys: purge after 24 hours (issue 12 item 8)', () => {
 
   it('deletes the keys created more than 24 hours ago, and only those', async () => {
     const keys = t.dataSource.getRepository(IdempotencyKeyEntity);
-    const row = { callerId: 'purge-caller', requestHash: 'h'.repeat(64), claimId: null, claimedUntil: null, responseStatus: 200, responseBody: '{}' };
+    const row = {
+      callerId: 'purge-caller',
+      requestHash: 'h'.repeat(64),
+      claimId: null,
+      claimedUntil: null,
+      responseStatus: 200,
+      responseBody: '{}',
+    };
     await keys.insert([
       { ...row, key: 'old', createdAt: new Date(Date.now() - 24 * HOUR_MS - 60_000) },
       { ...row, key: 'recent', createdAt: new Date(Date.now() - 23 * HOUR_MS) },
@@ -352,7 +396,10 @@ describeWithRedis('Idempotency-Key across two instances on one database and Redi
     for (const res of answers) expect(res.body.invitation.id).toBe(rows[0].id);
     expect(answers.filter((res) => res.headers['idempotent-replayed'] === 'true')).toHaveLength(7);
     expect(await outboxOf(fleet[0], rows)).toHaveLength(1);
-    expect([await quotaLeft(fleet[0], me.cookie), await quotaLeft(fleet[1], me.cookie)]).toEqual([LIMIT - 1, LIMIT - 1]);
+    expect([await quotaLeft(fleet[0], me.cookie), await quotaLeft(fleet[1], me.cookie)]).toEqual([
+      LIMIT - 1,
+      LIMIT - 1,
+    ]);
 
     // A retry on the other instance later replays it too.
     const later = await invite(fleet[1], me.cookie, body, key);

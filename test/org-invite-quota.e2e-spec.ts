@@ -11,8 +11,10 @@ const LIMIT = 3;
 const WINDOW_SECONDS = 3600;
 const env = { INVITE_RATE_LIMIT: String(LIMIT), INVITE_RATE_WINDOW_SECONDS: String(WINDOW_SECONDS) };
 
-const invite = (app: TestApp, cookie: string, email: string) => app.http.post('/api/org/invite').set('Cookie', cookie).send({ email, role: 'member' });
-const resend = (app: TestApp, cookie: string, id: string) => app.http.post(`/api/org/invitations/${id}/resend`).set('Cookie', cookie);
+const invite = (app: TestApp, cookie: string, email: string) =>
+  app.http.post('/api/org/invite').set('Cookie', cookie).send({ email, role: 'member' });
+const resend = (app: TestApp, cookie: string, id: string) =>
+  app.http.post(`/api/org/invitations/${id}/resend`).set('Cookie', cookie);
 const quota = (app: TestApp, cookie?: string) => {
   const request = app.http.get('/api/org/invite/quota');
   return cookie ? request.set('Cookie', cookie) : request;
@@ -64,9 +66,12 @@ describe('POST /api/org/invite and POST /api/org/invitations/{id}/resend: the Ra
     expect(await t.dataSource.getRepository(InvitationEntity).countBy({ tenantId: me.tenant.id })).toBe(3);
   });
 
-  it('past the limit: spec 4.9\'s 429 and body, with Retry-After, RateLimit-Remaining 0 and RateLimit-Reset equal to Retry-After; nothing stored', async () => {
+  it("past the limit: spec 4.9's 429 and body, with Retry-After, RateLimit-Remaining 0 and RateLimit-Reset equal to Retry-After; nothing stored", async () => {
     for (let i = 0; i < LIMIT; i++) expect((await invite(t, me.cookie, `ok-${i}@example.com`)).status).toBe(200);
-    const refusals = [await invite(t, me.cookie, 'over@example.com'), await resend(t, me.cookie, (await factories(t).invitation({ tenantId: me.tenant.id })).id)];
+    const refusals = [
+      await invite(t, me.cookie, 'over@example.com'),
+      await resend(t, me.cookie, (await factories(t).invitation({ tenantId: me.tenant.id })).id),
+    ];
     for (const res of refusals) {
       expect(res.status).toBe(429);
       expect(res.body).toEqual(INVITE_ERRORS.rateLimited);
@@ -75,7 +80,9 @@ describe('POST /api/org/invite and POST /api/org/invitations/{id}/resend: the Ra
       expect(retryAfter).toBeLessThanOrEqual(WINDOW_SECONDS);
       expect(rateLimitOf(res)).toEqual({ limit: LIMIT, remaining: 0, reset: retryAfter });
     }
-    expect(await t.dataSource.getRepository(InvitationEntity).countBy({ tenantId: me.tenant.id, status: 'pending' })).toBe(LIMIT + 1);
+    expect(
+      await t.dataSource.getRepository(InvitationEntity).countBy({ tenantId: me.tenant.id, status: 'pending' }),
+    ).toBe(LIMIT + 1);
   });
 
   it('a refusal after the limiter (already a member: 400) carries the fields; refusals before it (bad body, no session, a member) do not', async () => {
@@ -117,7 +124,8 @@ describe('GET /api/org/invite/quota (issue 12 item 7)', () => {
   });
 
   it('counts nothing: read many times, the caller still sends `limit` invitations', async () => {
-    for (let i = 0; i < 5; i++) expect((await quota(t, me.cookie)).body).toEqual({ limit: LIMIT, remaining: LIMIT, resetAt: null });
+    for (let i = 0; i < 5; i++)
+      expect((await quota(t, me.cookie)).body).toEqual({ limit: LIMIT, remaining: LIMIT, resetAt: null });
     const statuses = [];
     for (let i = 0; i < LIMIT + 1; i++) statuses.push((await invite(t, me.cookie, `n-${i}@example.com`)).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
@@ -127,12 +135,20 @@ describe('GET /api/org/invite/quota (issue 12 item 7)', () => {
     const sent = await invite(t, me.cookie, 'first@example.com');
     const after = await quota(t, me.cookie);
     expect(after.status).toBe(200);
-    expect(after.body).toEqual({ limit: LIMIT, remaining: rateLimitOf(sent).remaining, resetAt: expect.stringMatching(ISO_8601) });
+    expect(after.body).toEqual({
+      limit: LIMIT,
+      remaining: rateLimitOf(sent).remaining,
+      resetAt: expect.stringMatching(ISO_8601),
+    });
     expectResetIn(after.body.resetAt, rateLimitOf(sent).reset);
 
     const next = await resend(t, me.cookie, sent.body.invitation.id);
     expect(rateLimitOf(next).remaining).toBe(after.body.remaining - 1);
-    expect((await quota(t, me.cookie)).body).toEqual({ limit: LIMIT, remaining: LIMIT - 2, resetAt: after.body.resetAt });
+    expect((await quota(t, me.cookie)).body).toEqual({
+      limit: LIMIT,
+      remaining: LIMIT - 2,
+      resetAt: after.body.resetAt,
+    });
   });
 
   it('at the limit remaining is 0 and the next invite is 429; once refused, resetAt is when Retry-After ends', async () => {
@@ -148,7 +164,11 @@ describe('GET /api/org/invite/quota (issue 12 item 7)', () => {
   it('is per caller: another owner of the tenant has a whole quota', async () => {
     await invite(t, me.cookie, 'mine@example.com');
     const colleague = await factories(t).member(me.tenant.id, { role: 'admin' });
-    expect((await quota(t, await sessionCookie(t, colleague))).body).toEqual({ limit: LIMIT, remaining: LIMIT, resetAt: null });
+    expect((await quota(t, await sessionCookie(t, colleague))).body).toEqual({
+      limit: LIMIT,
+      remaining: LIMIT,
+      resetAt: null,
+    });
   });
 
   it('no session is 401; a member is 403 "Only owner or admin can manage invitations"; a user of no organisation 403 "Only organisation users can access this"', async () => {
@@ -160,12 +180,16 @@ describe('GET /api/org/invite/quota (issue 12 item 7)', () => {
     expect([outsider.status, outsider.body]).toEqual([403, ORG_INVITATION_ERRORS.notOrgUser]);
   });
 
-  it('with Redis unreachable, reads this instance\'s memory counters, as the invite counts then', async () => {
+  it("with Redis unreachable, reads this instance's memory counters, as the invite counts then", async () => {
     const app = await createTestApp({ identityOf: database, env: { ...env, REDIS_URL: 'redis://127.0.0.1:1' } });
     try {
       const inviter = await newInviter(app);
       await invite(app, inviter.cookie, 'fallback@example.com');
-      expect((await quota(app, inviter.cookie)).body).toEqual({ limit: LIMIT, remaining: LIMIT - 1, resetAt: expect.stringMatching(ISO_8601) });
+      expect((await quota(app, inviter.cookie)).body).toEqual({
+        limit: LIMIT,
+        remaining: LIMIT - 1,
+        resetAt: expect.stringMatching(ISO_8601),
+      });
     } finally {
       await app.close();
     }
@@ -200,7 +224,10 @@ describe('GET /api/org/invite/quota (issue 12 item 7)', () => {
       expectResetIn(onFirst.body.resetAt, rateLimitOf(sent).reset);
       expectResetIn(onSecond.body.resetAt, rateLimitOf(sent).reset);
 
-      const more = [await invite(second, inviter.cookie, 'b@example.com'), await invite(first, inviter.cookie, 'c@example.com')];
+      const more = [
+        await invite(second, inviter.cookie, 'b@example.com'),
+        await invite(first, inviter.cookie, 'c@example.com'),
+      ];
       expect(more.map((res) => [res.status, rateLimitOf(res).remaining])).toEqual([
         [200, 1],
         [200, 0],

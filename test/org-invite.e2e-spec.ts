@@ -39,7 +39,6 @@ function invite(app: TestApp, cookie: string | undefined, body: unknown, headers
 const invitationRows = (app: TestApp, tenantId: string) =>
   app.dataSource.getRepository(InvitationEntity).find({ where: { tenantId }, order: { createdAt: 'ASC' } });
 
-
 describe('POST /api/org/invite (spec 4.9)', () => {
   let database: TestDatabase;
   let smtp: SmtpCatcher;
@@ -116,7 +115,9 @@ describe('POST /api/org/invite (spec 4.9)', () => {
       const res = await invite(t, inviter.cookie, { email: 'someone@example.com', role: 'admin' });
       expect(res.status).toBe(200);
       expect(res.body.invitation.role).toBe('admin');
-      expect(await invitationRows(t, inviter.tenant.id)).toEqual([expect.objectContaining({ role: 'admin', invitedBy: inviter.user.id })]);
+      expect(await invitationRows(t, inviter.tenant.id)).toEqual([
+        expect.objectContaining({ role: 'admin', invitedBy: inviter.user.id }),
+      ]);
     });
 
     it('rule 9: inviting the same address twice makes two invitations with different ids', async () => {
@@ -155,7 +156,12 @@ describe('POST /api/org/invite (spec 4.9)', () => {
     });
 
     it('rule 10: the base address defaults to https and to localhost:3000 for a host that is not a plain hostname[:port]', async () => {
-      const res = await invite(t, me.cookie, { email: 'invitee@example.com', role: 'member' }, { Host: 'evil.example/phish?x=' });
+      const res = await invite(
+        t,
+        me.cookie,
+        { email: 'invitee@example.com', role: 'member' },
+        { Host: 'evil.example/phish?x=' },
+      );
       expect(res.status).toBe(200);
       await delivered(1);
       expect(smtp.messages[0].parsed.text).toContain(`https://localhost:3000/invitations/${res.body.invitation.id}`);
@@ -233,7 +239,7 @@ describe('POST /api/org/invite (spec 4.9)', () => {
       ['a boolean', true],
       ['an object', { $ne: null }],
       ['an array', ['a@example.com']],
-    ])('rule 2: an e-mail with %s is 400 with the validator\'s message', async (_, email) => {
+    ])("rule 2: an e-mail with %s is 400 with the validator's message", async (_, email) => {
       const res = await invite(t, me.cookie, { email, role: 'member' });
       expect(res.status).toBe(400);
       expect(res.body).toEqual(INVALID_EMAIL);
@@ -337,7 +343,7 @@ describe('POST /api/org/invite (spec 4.9)', () => {
   });
 
   describe('already a member (rule 8)', () => {
-    it('rule 8: an e-mail of the tenant\'s users, in any case, is 400 with nothing stored or sent', async () => {
+    it("rule 8: an e-mail of the tenant's users, in any case, is 400 with nothing stored or sent", async () => {
       await factories(t).member(me.tenant.id, { role: 'member', email: 'taken@example.com' });
       const res = await invite(t, me.cookie, { email: 'TAKEN@Example.com', role: 'admin' });
       expect(res.status).toBe(400);
@@ -358,7 +364,10 @@ describe('POST /api/org/invite (spec 4.9)', () => {
       for (const email of [elsewhere.email, loose.email]) {
         expect((await invite(t, me.cookie, { email, role: 'member' })).status).toBe(200);
       }
-      expect((await invitationRows(t, me.tenant.id)).map((row) => row.email)).toEqual(['elsewhere@example.com', 'loose@example.com']);
+      expect((await invitationRows(t, me.tenant.id)).map((row) => row.email)).toEqual([
+        'elsewhere@example.com',
+        'loose@example.com',
+      ]);
     });
   });
 
@@ -404,13 +413,19 @@ describe('POST /api/org/invite (spec 4.9)', () => {
         expect(Date.now() - started).toBeLessThan(3_000);
         expect(res.status).toBe(200);
         expect(res.body.success).toBe(true);
-        expect(await invitationRows(app, inviter.tenant.id)).toEqual([expect.objectContaining({ id: res.body.invitation.id, status: 'pending' })]);
+        expect(await invitationRows(app, inviter.tenant.id)).toEqual([
+          expect.objectContaining({ id: res.body.invitation.id, status: 'pending' }),
+        ]);
         const logged = await eventually(() => {
           const lines = warnings.mock.calls.map((call) => String(call[0]));
           expect(lines.length).toBeGreaterThan(0);
           return lines;
         });
-        expect(logged).toEqual(logged.map(() => expect.stringMatching(/^Invitation e-mail to a@example\.com for tenant .* failed: .*ECONNREFUSED/)));
+        expect(logged).toEqual(
+          logged.map(() =>
+            expect.stringMatching(/^Invitation e-mail to a@example\.com for tenant .* failed: .*ECONNREFUSED/),
+          ),
+        );
         expect(logged.join('\n')).not.toContain(res.body.invitation.id);
       } finally {
         await app.close();
@@ -438,14 +453,22 @@ describe('POST /api/org/invite (spec 4.9)', () => {
     });
 
     it('a JSON string body is a 400 JSON error', async () => {
-      const res = await t.http.post('/api/org/invite').set('Cookie', me.cookie).set('Content-Type', 'application/json').send('"a@example.com"');
+      const res = await t.http
+        .post('/api/org/invite')
+        .set('Cookie', me.cookie)
+        .set('Content-Type', 'application/json')
+        .send('"a@example.com"');
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: expect.any(String) });
       await expectNothingDone();
     });
 
     it('a form-encoded body is not parsed and reaches the rules as empty', async () => {
-      const res = await t.http.post('/api/org/invite').set('Cookie', me.cookie).type('form').send('email=a%40example.com&role=member');
+      const res = await t.http
+        .post('/api/org/invite')
+        .set('Cookie', me.cookie)
+        .type('form')
+        .send('email=a%40example.com&role=member');
       expect(res.status).toBe(400);
       expect(res.body).toEqual(INVITE_ERRORS.emailRequired);
       await expectNothingDone();
@@ -518,13 +541,22 @@ describe('POST /api/org/invite (spec 4.9)', () => {
     let limited: TestApp;
     beforeAll(async () => {
       // A database of its own, with the same users: its outbox logs e-mails (no SMTP_URL) and must not take `t`'s.
-      limited = await createTestApp({ identityOf: database, env: { INVITE_RATE_LIMIT: '2', PUBLIC_BASE_URL: 'https://portal.example.org/app' } });
+      limited = await createTestApp({
+        identityOf: database,
+        env: { INVITE_RATE_LIMIT: '2', PUBLIC_BASE_URL: 'https://portal.example.org/app' },
+      });
     });
     afterAll(() => limited.close());
 
-    const inviteMany = async (app: TestApp, cookie: string, count: number, email = (i: number) => `invitee-${i}@example.com`) => {
+    const inviteMany = async (
+      app: TestApp,
+      cookie: string,
+      count: number,
+      email = (i: number) => `invitee-${i}@example.com`,
+    ) => {
       const statuses = [];
-      for (let i = 0; i < count; i++) statuses.push((await invite(app, cookie, { email: email(i), role: 'member' })).status);
+      for (let i = 0; i < count; i++)
+        statuses.push((await invite(app, cookie, { email: email(i), role: 'member' })).status);
       return statuses;
     };
 
@@ -549,7 +581,9 @@ describe('POST /api/org/invite (spec 4.9)', () => {
       const inviter = await newInviter(limited);
       const colleague = await factories(limited).member(inviter.tenant.id, { role: 'admin' });
       expect(await inviteMany(limited, inviter.cookie, 3)).toEqual([200, 200, 429]);
-      expect(await inviteMany(limited, await sessionCookie(limited, colleague), 2, (i) => `other-${i}@example.com`)).toEqual([200, 200]);
+      expect(
+        await inviteMany(limited, await sessionCookie(limited, colleague), 2, (i) => `other-${i}@example.com`),
+      ).toEqual([200, 200]);
     });
 
     it('rule 7 after rules 1–6: invalid bodies, requests without a session and forbidden callers are not counted', async () => {
@@ -567,7 +601,8 @@ describe('POST /api/org/invite (spec 4.9)', () => {
       const inviter = await newInviter(limited);
       const existing = await factories(limited).member(inviter.tenant.id, { role: 'member' });
       const res = [];
-      for (let i = 0; i < 3; i++) res.push(await invite(limited, inviter.cookie, { email: existing.email, role: 'member' }));
+      for (let i = 0; i < 3; i++)
+        res.push(await invite(limited, inviter.cookie, { email: existing.email, role: 'member' }));
       expect(res.map((r) => r.status)).toEqual([400, 400, 429]);
       expect(res[2].body).toEqual(INVITE_ERRORS.rateLimited);
       expect((await invite(limited, inviter.cookie, { email: 'new@example.com', role: 'member' })).status).toBe(429);
@@ -579,7 +614,9 @@ describe('POST /api/org/invite (spec 4.9)', () => {
       expect(await inviteMany(limited, inviter.cookie, 3)).toEqual([200, 200, 429]);
       for (let i = 0; i < 3; i++) {
         const member = await factories(limited).member(inviter.tenant.id, { role: 'member' });
-        expect((await limited.http.delete(`/api/org/users/${member.id}`).set('Cookie', inviter.cookie)).status).toBe(200);
+        expect((await limited.http.delete(`/api/org/users/${member.id}`).set('Cookie', inviter.cookie)).status).toBe(
+          200,
+        );
       }
     });
 
@@ -594,7 +631,9 @@ describe('POST /api/org/invite (spec 4.9)', () => {
       );
       expect(res.status).toBe(200);
       const logged = await eventually(() => {
-        const lines = log.mock.calls.map((call) => String(call[0])).filter((line) => line.includes('SMTP_URL is not set'));
+        const lines = log.mock.calls
+          .map((call) => String(call[0]))
+          .filter((line) => line.includes('SMTP_URL is not set'));
         expect(lines).toHaveLength(1);
         return lines;
       });
@@ -607,16 +646,22 @@ describe('POST /api/org/invite (spec 4.9)', () => {
   describe('the rate limit across instances (REDIS_URL)', () => {
     it('with Redis unreachable, each instance counts in memory: invitations go on, the limit holds, and it is logged', async () => {
       const errors = jest.spyOn(Logger.prototype, 'error');
-      const app = await createTestApp({ identityOf: database, env: { INVITE_RATE_LIMIT: '2', REDIS_URL: 'redis://127.0.0.1:1' } });
+      const app = await createTestApp({
+        identityOf: database,
+        env: { INVITE_RATE_LIMIT: '2', REDIS_URL: 'redis://127.0.0.1:1' },
+      });
       try {
         const inviter = await newInviter(app);
         const started = Date.now();
         const statuses = [];
-        for (let i = 0; i < 3; i++) statuses.push((await invite(app, inviter.cookie, { email: `r${i}@example.com`, role: 'member' })).status);
+        for (let i = 0; i < 3; i++)
+          statuses.push((await invite(app, inviter.cookie, { email: `r${i}@example.com`, role: 'member' })).status);
         expect(statuses).toEqual([200, 200, 429]);
         expect(Date.now() - started).toBeLessThan(3_000);
         const logged = errors.mock.calls.map((call) => String(call[0]));
-        expect(logged).toContainEqual(expect.stringMatching(/^Redis unreachable .*counting invitations in this instance's memory/));
+        expect(logged).toContainEqual(
+          expect.stringMatching(/^Redis unreachable .*counting invitations in this instance's memory/),
+        );
       } finally {
         await app.close();
       }
@@ -646,7 +691,9 @@ describe('POST /api/org/invite (spec 4.9)', () => {
         const statuses = [];
         for (let i = 0; i < 10; i++) {
           const app = i % 2 === 0 ? first : second;
-          statuses.push((await invite(app, inviter.cookie, { email: `shared-${i}@example.com`, role: 'member' })).status);
+          statuses.push(
+            (await invite(app, inviter.cookie, { email: `shared-${i}@example.com`, role: 'member' })).status,
+          );
         }
         expect(statuses).toEqual(Array(10).fill(200));
 

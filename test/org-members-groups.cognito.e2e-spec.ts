@@ -30,14 +30,20 @@ describe('tenant groups in the Cognito pool (issue 12)', () => {
   /** The back-fill as an operator runs it: `npm run cli -- cognito:sync-tenant-groups` with the server's configuration. */
   const syncGroups = () => {
     const env = { ...shell(), NODE_ENV: 'test', DATABASE_URL: database.url, ...identity.env };
-    const result = spawnSync('npm', ['run', 'cli', '--', 'cognito:sync-tenant-groups'], { env, encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync('npm', ['run', 'cli', '--', 'cognito:sync-tenant-groups'], {
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(result.stderr.trim()).toBe('');
     expect(result.status).toBe(0);
     return JSON.parse(result.stdout);
   };
   const groupMembers = async (tenantId: string) => {
     const client = emulatorClient(process.env.E2E_COGNITO_ENDPOINT!);
-    const page = await client.send(new ListUsersInGroupCommand({ UserPoolId: identity.pool.userPoolId, GroupName: tenantGroupName(tenantId)! }));
+    const page = await client.send(
+      new ListUsersInGroupCommand({ UserPoolId: identity.pool.userPoolId, GroupName: tenantGroupName(tenantId)! }),
+    );
     return (page.Users ?? []).map((user) => user.Username).sort();
   };
   const listed = async () => {
@@ -49,7 +55,14 @@ describe('tenant groups in the Cognito pool (issue 12)', () => {
   /** A member given the tenant in the pool directly, not through the service: in no group. */
   const joinedOutside = async (role = 'member') => {
     const name = `outside-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-    const user: TestUser = { id: name, email: `${name}@example.com`, platformRole: null, userType: 'org', tenantId: org.tenant.id, role };
+    const user: TestUser = {
+      id: name,
+      email: `${name}@example.com`,
+      platformRole: null,
+      userType: 'org',
+      tenantId: org.tenant.id,
+      role,
+    };
     await identity.createUser(user, { withoutTenantGroup: true });
     return user;
   };
@@ -64,7 +77,7 @@ describe('tenant groups in the Cognito pool (issue 12)', () => {
     expect(syncGroups()).toEqual({ joined: 0, left: 0 });
   });
 
-  it('a group member whose custom:tenant_id now names another tenant is not listed, and the back-fill moves it to that tenant\'s group', async () => {
+  it("a group member whose custom:tenant_id now names another tenant is not listed, and the back-fill moves it to that tenant's group", async () => {
     const mover = await factory.member(org.tenant.id, { role: 'member' });
     const other = await factory.tenant();
     await emulatorClient(process.env.E2E_COGNITO_ENDPOINT!).send(
@@ -82,7 +95,10 @@ describe('tenant groups in the Cognito pool (issue 12)', () => {
 
   it('PATCH /api/org/members/{id} puts a member who joined outside the service into the group, so the list shows them', async () => {
     const outsider = await joinedOutside();
-    const res = await t.http.patch(`/api/org/members/${outsider.id}`).set('Cookie', org.ownerCookie).send({ role: 'admin' });
+    const res = await t.http
+      .patch(`/api/org/members/${outsider.id}`)
+      .set('Cookie', org.ownerCookie)
+      .send({ role: 'admin' });
     expect(res.status).toBe(200);
     expect(await groupMembers(org.tenant.id)).toEqual([org.owner.id, outsider.id].sort());
     expect(await t.identity.findById(outsider.id)).toMatchObject({ tenantId: org.tenant.id, role: 'admin' });

@@ -9,7 +9,8 @@ describe('organisation members (issue 12)', () => {
   const { t, factory, org, notOrgUsers } = useOrganisationSuite({ ownerSortsFirst: true });
 
   /** A member of the test's tenant whose e-mail starts with `name` (so the test picks the order). */
-  const member = (name: string, role = 'member') => factory.member(org.tenant.id, { role, email: `${name}-${org.sequence++}@example.com` });
+  const member = (name: string, role = 'member') =>
+    factory.member(org.tenant.id, { role, email: `${name}-${org.sequence++}@example.com` });
   const shown = (user: TestUser) => ({ id: user.id, email: user.email, role: user.role });
   const expectRole = async (user: TestUser, role: string | null) => {
     expect(await t.identity.findById(user.id)).toMatchObject({ id: user.id, tenantId: user.tenantId, role });
@@ -21,7 +22,7 @@ describe('organisation members (issue 12)', () => {
       return cookie ? request.set('Cookie', cookie) : request;
     };
 
-    it('answers 200 {members:[{id,email,role}]}: the users of the caller\'s tenant, by e-mail, with no nextCursor on the last page', async () => {
+    it("answers 200 {members:[{id,email,role}]}: the users of the caller's tenant, by e-mail, with no nextCursor on the last page", async () => {
       const carol = await member('c-carol', 'admin');
       const bob = await member('b-bob');
       const res = await list(org.ownerCookie);
@@ -38,12 +39,15 @@ describe('organisation members (issue 12)', () => {
       expect(res.body).toEqual({ members: [shown(org.owner)] });
     });
 
-    it.each(['member', 'admin'])('reads of members are open to any role of the organisation: a %s gets 200', async (role) => {
-      const caller = await member('m-caller', role);
-      const res = await list(await sessionCookie(t, caller));
-      expect(res.status).toBe(200);
-      expect(res.body).toEqual({ members: [shown(org.owner), shown(caller)] });
-    });
+    it.each(['member', 'admin'])(
+      'reads of members are open to any role of the organisation: a %s gets 200',
+      async (role) => {
+        const caller = await member('m-caller', role);
+        const res = await list(await sessionCookie(t, caller));
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({ members: [shown(org.owner), shown(caller)] });
+      },
+    );
 
     it('no session is 401 {"error":"Unauthorized"}', async () => {
       const res = await list();
@@ -51,11 +55,14 @@ describe('organisation members (issue 12)', () => {
       expect(res.body).toEqual(UNAUTHORIZED);
     });
 
-    it.each(notOrgUsers)('a caller who is %s is 403 "Only organisation users can access this"', async (_, makeCaller) => {
-      const res = await list(await sessionCookie(t, await makeCaller()));
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual(MEMBER_ERRORS.notOrgUser);
-    });
+    it.each(notOrgUsers)(
+      'a caller who is %s is 403 "Only organisation users can access this"',
+      async (_, makeCaller) => {
+        const res = await list(await sessionCookie(t, await makeCaller()));
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual(MEMBER_ERRORS.notOrgUser);
+      },
+    );
 
     it('the caller is confirmed against the identity store: once removed from the tenant, the old token gets 403', async () => {
       const caller = await member('m-caller');
@@ -102,11 +109,14 @@ describe('organisation members (issue 12)', () => {
       expect(rest.body).toEqual({ members: [shown(e), shown(f)] });
     });
 
-    it.each(['0', '101', '-1', '1.5', 'ten', '', '1e1', ' 5'])('limit=%p is 400 with a clear message', async (limit) => {
-      const res = await list(org.ownerCookie, `?limit=${encodeURIComponent(limit)}`);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(PAGING_ERRORS.invalidLimit);
-    });
+    it.each(['0', '101', '-1', '1.5', 'ten', '', '1e1', ' 5'])(
+      'limit=%p is 400 with a clear message',
+      async (limit) => {
+        const res = await list(org.ownerCookie, `?limit=${encodeURIComponent(limit)}`);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual(PAGING_ERRORS.invalidLimit);
+      },
+    );
 
     it('a repeated limit is 400', async () => {
       const res = await list(org.ownerCookie, '?limit=1&limit=2');
@@ -211,13 +221,16 @@ describe('organisation members (issue 12)', () => {
       ['in capitals', { role: 'Owner' }],
       ['a number', { role: 1 }],
       ['null', { role: null }],
-    ])('a role that is %s is 400 "Invalid role. Must be owner, admin or member" and changes nothing', async (_, body) => {
-      const bob = await member('b-bob');
-      const res = await patch(bob.id, body, org.ownerCookie);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(MEMBER_ERRORS.invalidRole);
-      await expectRole(bob, 'member');
-    });
+    ])(
+      'a role that is %s is 400 "Invalid role. Must be owner, admin or member" and changes nothing',
+      async (_, body) => {
+        const bob = await member('b-bob');
+        const res = await patch(bob.id, body, org.ownerCookie);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual(MEMBER_ERRORS.invalidRole);
+        await expectRole(bob, 'member');
+      },
+    );
 
     it('a body that is not an object is 400 and changes nothing', async () => {
       const bob = await member('b-bob');

@@ -30,9 +30,15 @@ describe('organisation people (issue 12)', () => {
   const { t, factory, org, notOrgUsers } = useOrganisationSuite({ ownerSortsFirst: true });
 
   /** A member of the test's tenant whose e-mail starts with `name` (so that the test picks the order). */
-  const member = (name: string, role = 'member', email = `${name}-${org.sequence++}@example.com`) => factory.member(org.tenant.id, { role, email });
+  const member = (name: string, role = 'member', email = `${name}-${org.sequence++}@example.com`) =>
+    factory.member(org.tenant.id, { role, email });
   const invitation = (name: string, overrides: Partial<InvitationEntity> = {}) =>
-    factory.invitation({ tenantId: org.tenant.id, email: `${name}-${org.sequence++}@example.com`, invitedBy: org.owner.id, ...overrides });
+    factory.invitation({
+      tenantId: org.tenant.id,
+      email: `${name}-${org.sequence++}@example.com`,
+      invitedBy: org.owner.id,
+      ...overrides,
+    });
   const past = () => new Date(Date.now() - DAY);
 
   /** As the API shows a member: the e-mail as the identity store gives it back (Cognito lower-cases). */
@@ -51,7 +57,8 @@ describe('organisation people (issue 12)', () => {
     status,
     expiresAt: row.expiresAt.toISOString(),
   });
-  const storedStatus = async (id: string) => (await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id })).status;
+  const storedStatus = async (id: string) =>
+    (await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id })).status;
 
   describe('GET /api/org/people', () => {
     const list = (query = '', cookie: string | null = org.ownerCookie) => {
@@ -82,7 +89,12 @@ describe('organisation people (issue 12)', () => {
       const res = await list();
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
-        people: [await shownMember(org.owner), await shownMember(bob), shownInvitation(pending), shownInvitation(expired)],
+        people: [
+          await shownMember(org.owner),
+          await shownMember(bob),
+          shownInvitation(pending),
+          shownInvitation(expired),
+        ],
       });
       expect(res.body.people[0]).not.toHaveProperty('expiresAt');
     });
@@ -100,7 +112,11 @@ describe('organisation people (issue 12)', () => {
       const plain = await member('c-member', 'member');
       const open = await invitation('d-invited');
       const everyone = [await shownMember(org.owner), await shownMember(admin), await shownMember(plain)];
-      for (const [caller, id] of [[org.owner, open.id], [admin, open.id], [plain, null]] as const) {
+      for (const [caller, id] of [
+        [org.owner, open.id],
+        [admin, open.id],
+        [plain, null],
+      ] as const) {
         const res = await list('', await sessionCookie(t, caller));
         expect(res.status).toBe(200);
         expect(res.body).toEqual({ people: [...everyone, shownInvitation(open, 'pending', id)] });
@@ -134,36 +150,39 @@ describe('organisation people (issue 12)', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ people: expected });
       // The shared address: both invitations, then the member.
-      expect(res.body.people.filter((person: Shown) => person.email === `shared${domain}`).map((person: Shown) => person.kind)).toEqual([
-        'invitation',
-        'invitation',
-        'member',
-      ]);
+      expect(
+        res.body.people
+          .filter((person: Shown) => person.email === `shared${domain}`)
+          .map((person: Shown) => person.kind),
+      ).toEqual(['invitation', 'invitation', 'member']);
       expect(rows.map((row) => row.id)).toEqual(expect.arrayContaining(invited.map((row) => row.id)));
     });
 
     it.each([
       ['an owner', 'owner'],
       ['a member', 'member'],
-    ])('paged like the others: %s paging by 1, 2 and 3 through the whole list gets the unpaged list, nextCursor absent on the last page', async (_, role) => {
-      const caller = role === 'owner' ? org.owner : await member('a-caller', role);
-      const cookie = await sessionCookie(t, caller);
-      await member('b');
-      await invitation('b');
-      await invitation('c', { status: 'expired', expiresAt: past() });
-      const shared = `d-shared-${org.sequence++}@example.com`;
-      await member('', 'member', shared);
-      for (let i = 0; i < 3; i++) await invitation('', { email: shared });
-      await invitation('e', { status: 'accepted' });
-      const unpaged = await list('', cookie);
-      expect(unpaged.status).toBe(200);
-      expect(unpaged.body.people).toHaveLength(8 + (role === 'owner' ? 0 : 1));
-      expect(unpaged.body.nextCursor).toBeUndefined();
-      for (const limit of [1, 2, 3]) {
-        const pages = await allPages(limit, cookie);
-        expect(pages.flat()).toEqual(unpaged.body.people);
-      }
-    });
+    ])(
+      'paged like the others: %s paging by 1, 2 and 3 through the whole list gets the unpaged list, nextCursor absent on the last page',
+      async (_, role) => {
+        const caller = role === 'owner' ? org.owner : await member('a-caller', role);
+        const cookie = await sessionCookie(t, caller);
+        await member('b');
+        await invitation('b');
+        await invitation('c', { status: 'expired', expiresAt: past() });
+        const shared = `d-shared-${org.sequence++}@example.com`;
+        await member('', 'member', shared);
+        for (let i = 0; i < 3; i++) await invitation('', { email: shared });
+        await invitation('e', { status: 'accepted' });
+        const unpaged = await list('', cookie);
+        expect(unpaged.status).toBe(200);
+        expect(unpaged.body.people).toHaveLength(8 + (role === 'owner' ? 0 : 1));
+        expect(unpaged.body.nextCursor).toBeUndefined();
+        for (const limit of [1, 2, 3]) {
+          const pages = await allPages(limit, cookie);
+          expect(pages.flat()).toEqual(unpaged.body.people);
+        }
+      },
+    );
 
     it('limit defaults to 50', async () => {
       for (let i = 0; i < 25; i++) await member(`m${String(i).padStart(2, '0')}`);
@@ -173,7 +192,9 @@ describe('organisation people (issue 12)', () => {
       expect(res.body.people).toHaveLength(50);
       expect(res.body.nextCursor).toEqual(expect.any(String));
       const rest = await list(`?cursor=${res.body.nextCursor}`);
-      expect(rest.body).toEqual({ people: [expect.objectContaining({ kind: 'invitation', email: expect.stringMatching(/^n24-/) })] });
+      expect(rest.body).toEqual({
+        people: [expect.objectContaining({ kind: 'invitation', email: expect.stringMatching(/^n24-/) })],
+      });
     });
 
     it('paging through the list while it changes never repeats or skips a row that stayed put', async () => {
@@ -184,7 +205,10 @@ describe('organisation people (issue 12)', () => {
       const f = await member('f');
       const g = await invitation('g');
       const first = await list('?limit=3');
-      expect(first.body).toEqual({ people: [await shownMember(org.owner), await shownMember(b), shownInvitation(c)], nextCursor: expect.any(String) });
+      expect(first.body).toEqual({
+        people: [await shownMember(org.owner), await shownMember(b), shownInvitation(c)],
+        nextCursor: expect.any(String),
+      });
       // Meanwhile: rows join before the cursor and after it; one after it leaves, one after it is revoked, one is accepted.
       await member('a0');
       await invitation('b0');
@@ -198,7 +222,7 @@ describe('organisation people (issue 12)', () => {
       expect(rest.body).toEqual({ people: [shownInvitation(dd), await shownMember(ee), await shownMember(f)] });
     });
 
-    it('a caller only ever sees its own tenant: another tenant\'s members and invitations are not listed', async () => {
+    it("a caller only ever sees its own tenant: another tenant's members and invitations are not listed", async () => {
       const other = await factory.tenant();
       await factory.member(other.id, { role: 'member', email: `b-elsewhere-${org.sequence++}@example.com` });
       await factory.invitation({ tenantId: other.id, email: `b-invited-elsewhere-${org.sequence++}@example.com` });
@@ -214,11 +238,14 @@ describe('organisation people (issue 12)', () => {
       expect(res.body).toEqual(UNAUTHORIZED);
     });
 
-    it.each(notOrgUsers)('a caller who is %s is 403 "Only organisation users can access this"', async (_, makeCaller) => {
-      const res = await list('', await sessionCookie(t, await makeCaller()));
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual(PEOPLE_ERRORS.notOrgUser);
-    });
+    it.each(notOrgUsers)(
+      'a caller who is %s is 403 "Only organisation users can access this"',
+      async (_, makeCaller) => {
+        const res = await list('', await sessionCookie(t, await makeCaller()));
+        expect(res.status).toBe(403);
+        expect(res.body).toEqual(PEOPLE_ERRORS.notOrgUser);
+      },
+    );
 
     it('the caller is confirmed against the identity store: once removed from the tenant, the old token gets 403', async () => {
       const caller = await member('m-caller');
@@ -229,13 +256,16 @@ describe('organisation people (issue 12)', () => {
       expect(res.body).toEqual(PEOPLE_ERRORS.notOrgUser);
     });
 
-    it.each(['0', '101', '-1', '1.5', 'ten', '', '1e1'])('limit=%p is 400 with a clear message, and changes nothing', async (limit) => {
-      const open = await invitation('b');
-      const res = await list(`?limit=${encodeURIComponent(limit)}`);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual(PAGING_ERRORS.invalidLimit);
-      expect(await storedStatus(open.id)).toBe('pending');
-    });
+    it.each(['0', '101', '-1', '1.5', 'ten', '', '1e1'])(
+      'limit=%p is 400 with a clear message, and changes nothing',
+      async (limit) => {
+        const open = await invitation('b');
+        const res = await list(`?limit=${encodeURIComponent(limit)}`);
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual(PAGING_ERRORS.invalidLimit);
+        expect(await storedStatus(open.id)).toBe('pending');
+      },
+    );
 
     const key = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
     it.each([

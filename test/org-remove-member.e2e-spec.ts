@@ -83,13 +83,16 @@ describe('DELETE /api/org/users/{id} (spec 4.10)', () => {
     expect(res.body).toEqual(UNAUTHORIZED);
   });
 
-  it.each(notOrgUsers)('rule 2: a caller who is %s is 403 "Only organisation users can access this"', async (_, makeCaller) => {
-    const member = await factory.member(org.tenant.id, { role: 'member' });
-    const res = await remove(member.id, await sessionCookie(t, await makeCaller()));
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual(REMOVE_MEMBER_ERRORS.notOrgUser);
-    await expectStillMember(member);
-  });
+  it.each(notOrgUsers)(
+    'rule 2: a caller who is %s is 403 "Only organisation users can access this"',
+    async (_, makeCaller) => {
+      const member = await factory.member(org.tenant.id, { role: 'member' });
+      const res = await remove(member.id, await sessionCookie(t, await makeCaller()));
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual(REMOVE_MEMBER_ERRORS.notOrgUser);
+      await expectStillMember(member);
+    },
+  );
 
   it.each([
     ['member', 'member'],
@@ -169,14 +172,17 @@ describe('DELETE /api/org/users/{id} (spec 4.10)', () => {
     await expectStillMember(org.owner);
   });
 
-  it.each(['findById', 'removeFromTenant'] as const)('rule 9: a failure of the store\'s %s is 500 "Failed to remove user"', async (method) => {
-    const member = await factory.member(org.tenant.id, { role: 'member' });
-    jest.spyOn(t.identity, method).mockRejectedValueOnce(new Error('identity store down'));
-    const res = await remove(member.id, org.ownerCookie);
-    expect(res.status).toBe(500);
-    expect(res.body).toEqual(REMOVE_MEMBER_ERRORS.removeFailed);
-    await expectStillMember(member);
-  });
+  it.each(['findById', 'removeFromTenant'] as const)(
+    'rule 9: a failure of the store\'s %s is 500 "Failed to remove user"',
+    async (method) => {
+      const member = await factory.member(org.tenant.id, { role: 'member' });
+      jest.spyOn(t.identity, method).mockRejectedValueOnce(new Error('identity store down'));
+      const res = await remove(member.id, org.ownerCookie);
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual(REMOVE_MEMBER_ERRORS.removeFailed);
+      await expectStillMember(member);
+    },
+  );
 
   describe('bad input', () => {
     it('a 5,000-character id is 404 "User not found"', async () => {

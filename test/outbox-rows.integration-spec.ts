@@ -39,14 +39,30 @@ describe('OutboxRows.due', () => {
   };
 
   beforeAll(() => {
-    rows = new OutboxRows(t.dataSource, t.app.get(PreparedStatements), t.app.get(MultiStatementPool), InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' });
+    rows = new OutboxRows(
+      t.dataSource,
+      t.app.get(PreparedStatements),
+      t.app.get(MultiStatementPool),
+      InvitationEmailOutboxEntity,
+      { status: 'sent', atColumn: 'sent_at' },
+    );
   });
   beforeEach(() => table().clear());
 
   it('answers the rows a worker may claim, the longest due first, up to the limit', async () => {
-    const lapsed = await row({ status: 'sending', claimedBy: 'dead-worker', claimedUntil: minutes(-1), nextAttemptAt: minutes(-30) });
+    const lapsed = await row({
+      status: 'sending',
+      claimedBy: 'dead-worker',
+      claimedUntil: minutes(-1),
+      nextAttemptAt: minutes(-30),
+    });
     const oldest = await row({ nextAttemptAt: minutes(-20) });
-    const own = await row({ status: 'sending', claimedBy: WORKER, claimedUntil: minutes(5), nextAttemptAt: minutes(-10) });
+    const own = await row({
+      status: 'sending',
+      claimedBy: WORKER,
+      claimedUntil: minutes(5),
+      nextAttemptAt: minutes(-10),
+    });
     const dueNow = await row({ nextAttemptAt: NOW });
     await row({ nextAttemptAt: minutes(1) }); // not due yet
     await row({ status: 'sending', claimedBy: 'live-worker', claimedUntil: minutes(5), nextAttemptAt: minutes(-40) }); // held
@@ -58,7 +74,9 @@ describe('OutboxRows.due', () => {
   });
 
   it('reads no more rows for a round than the round takes, however long the backlog', async () => {
-    await table().insert(Array.from({ length: 400 }, (_, i) => outboxRow(`backlog-${i}`, { nextAttemptAt: minutes(-i) })));
+    await table().insert(
+      Array.from({ length: 400 }, (_, i) => outboxRow(`backlog-${i}`, { nextAttemptAt: minutes(-i) })),
+    );
     // The statement that `due` runs, run again on one connection whose counters can be read.
     const run = jest.spyOn(PreparedStatements.prototype, 'rows');
     expect(await rows.due(WORKER, NOW, 10)).toEqual(Array.from({ length: 10 }, (_, i) => `backlog-${399 - i}`));
@@ -68,7 +86,10 @@ describe('OutboxRows.due', () => {
     try {
       await runner.query('FLUSH STATUS');
       await runner.query(sql, parameters);
-      const counters = (await runner.query("SHOW SESSION STATUS LIKE 'Handler_read%'")) as { Variable_name: string; Value: string }[];
+      const counters = (await runner.query("SHOW SESSION STATUS LIKE 'Handler_read%'")) as {
+        Variable_name: string;
+        Value: string;
+      }[];
       const rowsRead = counters.reduce((sum, { Value }) => sum + Number(Value), 0);
       // About the limit (10) for each of the two index reads, not the 400 rows waiting.
       expect(rowsRead).toBeLessThan(50);

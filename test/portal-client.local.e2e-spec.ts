@@ -41,9 +41,19 @@ describe('A portal client generated from openapi.json (openapi-typescript, opena
   it('a super-administrator creates and lists tenants, grants the role, pages super-admins, reads and deletes a user', async () => {
     const headers = { Cookie: await sessionCookie(t, await factories(t).superAdmin()) };
 
-    const created = dataOf(await client.POST('/api/admin/tenants', { headers, body: { name: 'Acme', type: 'business' } }));
-    expect(created.tenant).toEqual({ id: expect.any(String), name: 'Acme', type: 'business', status: 'pending_owner', createdAt: expect.any(String) });
-    expect(await t.dataSource.getRepository(TenantEntity).findOneByOrFail({ id: created.tenant.id })).toMatchObject({ name: 'Acme' });
+    const created = dataOf(
+      await client.POST('/api/admin/tenants', { headers, body: { name: 'Acme', type: 'business' } }),
+    );
+    expect(created.tenant).toEqual({
+      id: expect.any(String),
+      name: 'Acme',
+      type: 'business',
+      status: 'pending_owner',
+      createdAt: expect.any(String),
+    });
+    expect(await t.dataSource.getRepository(TenantEntity).findOneByOrFail({ id: created.tenant.id })).toMatchObject({
+      name: 'Acme',
+    });
 
     const { tenants } = dataOf(await client.GET('/api/admin/tenants', { headers }));
     expect(tenants.map((tenant) => tenant.id)).toContain(created.tenant.id);
@@ -58,7 +68,9 @@ describe('A portal client generated from openapi.json (openapi-typescript, opena
 
     const read = dataOf(await client.GET('/api/admin/users/{id}', { headers, params: { path: { id: user.id } } }));
     expect(read.user.email).toBe(user.email);
-    const deleted = dataOf(await client.DELETE('/api/admin/users/{id}', { headers, params: { path: { id: user.id } } }));
+    const deleted = dataOf(
+      await client.DELETE('/api/admin/users/{id}', { headers, params: { path: { id: user.id } } }),
+    );
     expect(deleted).toEqual({ success: true, message: 'User deleted' });
     expect(await t.identity.findById(user.id)).toBeNull();
   });
@@ -67,33 +79,70 @@ describe('A portal client generated from openapi.json (openapi-typescript, opena
     const owner = await newInviter(t);
     const headers = { Cookie: owner.cookie };
 
-    const { invitation } = dataOf(await client.POST('/api/org/invite', { headers, body: { email: 'new.member@example.com', role: 'member' } }));
+    const { invitation } = dataOf(
+      await client.POST('/api/org/invite', { headers, body: { email: 'new.member@example.com', role: 'member' } }),
+    );
     const token = { params: { path: { token: invitation.id } } };
     const valid = dataOf(await client.GET('/api/invitations/{token}', token));
     expect(valid).toMatchObject({ valid: true, email: 'new.member@example.com', tenantName: 'Acme', role: 'member' });
     const accepted = dataOf(await client.POST('/api/invitations/{token}', token));
     expect(accepted).toEqual({ success: true, tenantId: owner.tenant.id, role: 'member' });
-    expect((await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitation.id })).status).toBe('accepted');
+    expect((await t.dataSource.getRepository(InvitationEntity).findOneByOrFail({ id: invitation.id })).status).toBe(
+      'accepted',
+    );
 
     const again = await client.POST('/api/invitations/{token}', token);
     expect(again.response.status).toBe(400);
     expect(again.error).toEqual({ success: false, error: 'ALREADY_USED' });
 
     const member = await factories(t).member(owner.tenant.id, { role: 'member' });
-    const removed = dataOf(await client.DELETE('/api/org/users/{id}', { headers, params: { path: { id: member.id } } }));
+    const removed = dataOf(
+      await client.DELETE('/api/org/users/{id}', { headers, params: { path: { id: member.id } } }),
+    );
     expect(removed).toEqual({ success: true });
   });
 
   it('refusals reach the client as their documented statuses, headers and bodies', async () => {
     const admin = { Cookie: await sessionCookie(t, await factories(t).superAdmin()) };
     const refusals = [
-      [400, { error: 'Malformed JSON body' }, await client.POST('/api/admin/tenants', { headers: admin, body: { name: 'Acme', type: 'business' }, bodySerializer: () => '{' })],
-      [400, { error: 'Name is required' }, await client.POST('/api/admin/tenants', { headers: admin, body: { name: '', type: 'business' } })],
+      [
+        400,
+        { error: 'Malformed JSON body' },
+        await client.POST('/api/admin/tenants', {
+          headers: admin,
+          body: { name: 'Acme', type: 'business' },
+          bodySerializer: () => '{',
+        }),
+      ],
+      [
+        400,
+        { error: 'Name is required' },
+        await client.POST('/api/admin/tenants', { headers: admin, body: { name: '', type: 'business' } }),
+      ],
       [401, { error: 'Unauthorized' }, await client.GET('/api/admin/tenants')],
-      [413, { error: 'Request body too large' }, await client.POST('/api/admin/super-admins', { headers: admin, body: { email: 'x'.repeat(200_000) } })],
-      [415, { error: 'Unsupported charset: JSON must be UTF-8' }, await client.POST('/api/admin/super-admins', { headers: { ...admin, 'Content-Type': 'application/json; charset=latin1' }, body: { email: 'a@example.com' } })],
-      [404, { error: 'User not found' }, await client.GET('/api/admin/users/{id}', { headers: admin, params: { path: { id: 'nobody' } } })],
-      [404, { valid: false, error: 'INVALID' }, await client.GET('/api/invitations/{token}', { params: { path: { token: 'unknown' } } })],
+      [
+        413,
+        { error: 'Request body too large' },
+        await client.POST('/api/admin/super-admins', { headers: admin, body: { email: 'x'.repeat(200_000) } }),
+      ],
+      [
+        415,
+        { error: 'Unsupported charset: JSON must be UTF-8' },
+        await client.POST('/api/admin/super-admins', {
+          headers: { ...admin, 'Content-Type': 'application/json; charset=latin1' },
+          body: { email: 'a@example.com' },
+        }),
+      ],
+      [
+        404,
+        { error: 'User not found' },
+        await client.GET('/api/admin/users/{id}', { headers: admin, params: { path: { id: 'nobody' } } }),
+      ],
+      [
+        404,
+        { valid: false, error: 'INVALID' },
+        await client.GET('/api/invitations/{token}', { params: { path: { token: 'unknown' } } }),
+      ],
       [400, { success: false, error: 'INVALID' }, await client.POST('/api/invitations')],
     ] as const;
     for (const [status, body, answer] of refusals) {
@@ -101,10 +150,17 @@ describe('A portal client generated from openapi.json (openapi-typescript, opena
     }
 
     const owner = await newInviter(t);
-    const invite = () => client.POST('/api/org/invite', { headers: { Cookie: owner.cookie }, body: { email: 'someone@example.com', role: 'admin' } });
+    const invite = () =>
+      client.POST('/api/org/invite', {
+        headers: { Cookie: owner.cookie },
+        body: { email: 'someone@example.com', role: 'admin' },
+      });
     expect((await invite()).response.status).toBe(200);
     const limited = await invite();
-    expect([limited.response.status, limited.error]).toEqual([429, { error: 'Too many invitations. Please try again later.' }]);
+    expect([limited.response.status, limited.error]).toEqual([
+      429,
+      { error: 'Too many invitations. Please try again later.' },
+    ]);
     expect(Number(limited.response.headers.get('Retry-After'))).toBeGreaterThan(0);
   });
 });

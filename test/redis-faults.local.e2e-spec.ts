@@ -52,33 +52,38 @@ describeWithRedis('Redis faults (needs TEST_REDIS_URL)', () => {
   it.each<[string, Outage]>([
     ['refused (Redis down)', 'refuse'],
     ['blackholed (a network partition)', 'blackhole'],
-  ])('with connections %s, invitations go on quickly on the in-memory counters, and counting returns to Redis', async (_, outage) => {
-    const inviter = await newInviter(t);
-    const before = await countedInRedis();
-    expect((await timedInvite(t, inviter.cookie, 'up@example.com')).status).toBe(200);
-    expect(await countedInRedis()).toBe(before + 1);
+  ])(
+    'with connections %s, invitations go on quickly on the in-memory counters, and counting returns to Redis',
+    async (_, outage) => {
+      const inviter = await newInviter(t);
+      const before = await countedInRedis();
+      expect((await timedInvite(t, inviter.cookie, 'up@example.com')).status).toBe(200);
+      expect(await countedInRedis()).toBe(before + 1);
 
-    await proxy.disconnect(outage);
-    for (let i = 0; i < 4; i++) {
-      const res = await timedInvite(t, inviter.cookie, `down-${i}@example.com`);
-      expect(res.status).toBe(200);
-      expect(res.ms).toBeLessThan(1_500);
-    }
-    expect(await countedInRedis()).toBe(before + 1);
-    expect(errors.mock.calls.map((call) => String(call[0]))).toContainEqual(
-      expect.stringMatching(/^Redis unreachable \(.*\): counting invitations in this instance's memory/),
-    );
+      await proxy.disconnect(outage);
+      for (let i = 0; i < 4; i++) {
+        const res = await timedInvite(t, inviter.cookie, `down-${i}@example.com`);
+        expect(res.status).toBe(200);
+        expect(res.ms).toBeLessThan(1_500);
+      }
+      expect(await countedInRedis()).toBe(before + 1);
+      expect(errors.mock.calls.map((call) => String(call[0]))).toContainEqual(
+        expect.stringMatching(/^Redis unreachable \(.*\): counting invitations in this instance's memory/),
+      );
 
-    await proxy.reconnect();
-    await eventually(
-      async () => {
-        expect((await timedInvite(t, inviter.cookie, `back-${randomUUID()}@example.com`)).status).toBe(200);
-        expect(await countedInRedis()).toBeGreaterThan(before + 1);
-      },
-      { timeoutMs: 10_000, intervalMs: 250 },
-    );
-    expect(infos.mock.calls.map((call) => String(call[0]))).toContain('Redis reachable again: counting invitations in Redis');
-  });
+      await proxy.reconnect();
+      await eventually(
+        async () => {
+          expect((await timedInvite(t, inviter.cookie, `back-${randomUUID()}@example.com`)).status).toBe(200);
+          expect(await countedInRedis()).toBeGreaterThan(before + 1);
+        },
+        { timeoutMs: 10_000, intervalMs: 250 },
+      );
+      expect(infos.mock.calls.map((call) => String(call[0]))).toContain(
+        'Redis reachable again: counting invitations in Redis',
+      );
+    },
+  );
 
   it('the limit still holds on the in-memory counters while Redis is away', async () => {
     const limited = await createTestApp({

@@ -101,18 +101,25 @@ describe('why a request has no session (LOG_LEVEL=debug)', () => {
       },
       /^No session: the token payload is not a JSON object$/,
     ],
-    ['a malformed token', async () => ({ cookie: cookieOf('not-a-jwt'), token: 'not-a-jwt' }), /^No session: jwt malformed$/],
-  ])('%s: 401 {"error":"Unauthorized"}, and one debug line that says so, without the token', async (_, make, reason) => {
-    const { cookie, authorization, token } = await make();
-    const request = t.http.get('/api/admin/tenants');
-    if (cookie) request.set('Cookie', cookie);
-    if (authorization) request.set('Authorization', authorization);
-    const res = await request;
-    expect(res.status).toBe(401);
-    expect(res.body).toEqual(UNAUTHORIZED);
-    expect(reasons()).toEqual([['debug', expect.stringMatching(reason)]]);
-    if (token) expect(written.join('')).not.toContain(token.split('.').pop());
-  });
+    [
+      'a malformed token',
+      async () => ({ cookie: cookieOf('not-a-jwt'), token: 'not-a-jwt' }),
+      /^No session: jwt malformed$/,
+    ],
+  ])(
+    '%s: 401 {"error":"Unauthorized"}, and one debug line that says so, without the token',
+    async (_, make, reason) => {
+      const { cookie, authorization, token } = await make();
+      const request = t.http.get('/api/admin/tenants');
+      if (cookie) request.set('Cookie', cookie);
+      if (authorization) request.set('Authorization', authorization);
+      const res = await request;
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual(UNAUTHORIZED);
+      expect(reasons()).toEqual([['debug', expect.stringMatching(reason)]]);
+      if (token) expect(written.join('')).not.toContain(token.split('.').pop());
+    },
+  );
 
   it('a valid session logs no such line', async () => {
     const res = await t.http.get('/api/admin/tenants').set('Cookie', await sessionCookie(t, superAdmin));

@@ -15,7 +15,12 @@ describe('sessions (local mode)', () => {
   });
   afterAll(() => t.close());
 
-  const claims = (user: TestUser, extra: object = {}) => ({ sub: user.id, email: user.email, token_use: 'id', ...extra });
+  const claims = (user: TestUser, extra: object = {}) => ({
+    sub: user.id,
+    email: user.email,
+    token_use: 'id',
+    ...extra,
+  });
   const tenants = (cookie?: string) => {
     const req = t.http.get('/api/admin/tenants');
     return cookie ? req.set('Cookie', cookie) : req;
@@ -45,18 +50,30 @@ describe('sessions (local mode)', () => {
 
   it.each([
     ['expired', () => sign(claims(superAdmin, { exp: Math.floor(Date.now() / 1000) - 10 }), TEST_JWT_SECRET)],
-    ['signed with another key', () => sign(claims(superAdmin), 'another-key-another-key-another-key!', { expiresIn: 60 })],
-    ['an access token (token_use: access)', () => sign(claims(superAdmin, { token_use: 'access' }), TEST_JWT_SECRET, { expiresIn: 60 })],
+    [
+      'signed with another key',
+      () => sign(claims(superAdmin), 'another-key-another-key-another-key!', { expiresIn: 60 }),
+    ],
+    [
+      'an access token (token_use: access)',
+      () => sign(claims(superAdmin, { token_use: 'access' }), TEST_JWT_SECRET, { expiresIn: 60 }),
+    ],
     ['without token_use', () => sign({ sub: superAdmin.id }, TEST_JWT_SECRET, { expiresIn: 60 })],
     ['without sub', () => sign({ token_use: 'id', email: superAdmin.email }, TEST_JWT_SECRET, { expiresIn: 60 })],
     ['alg: none', () => sign(claims(superAdmin), '', { algorithm: 'none' } as never)],
-    ['HS512 with the right key (algorithm not pinned)', () => sign(claims(superAdmin), TEST_JWT_SECRET, { algorithm: 'HS512', expiresIn: 60 })],
+    [
+      'HS512 with the right key (algorithm not pinned)',
+      () => sign(claims(superAdmin), TEST_JWT_SECRET, { algorithm: 'HS512', expiresIn: 60 }),
+    ],
     ['garbage', () => 'not.a.jwt'],
-    ['tampered payload', () => {
-      const [header, , signature] = sign(claims({ ...superAdmin, id: 'someone-else' }), TEST_JWT_SECRET).split('.');
-      const payload = Buffer.from(JSON.stringify(claims(superAdmin))).toString('base64url');
-      return `${header}.${payload}.${signature}`;
-    }],
+    [
+      'tampered payload',
+      () => {
+        const [header, , signature] = sign(claims({ ...superAdmin, id: 'someone-else' }), TEST_JWT_SECRET).split('.');
+        const payload = Buffer.from(JSON.stringify(claims(superAdmin))).toString('base64url');
+        return `${header}.${payload}.${signature}`;
+      },
+    ],
   ])('a token that is %s is no session: 401 on /api/admin/tenants', async (_, token) => {
     await expectNoSession(`portal_session=${token()}`);
   });

@@ -15,7 +15,14 @@ import { IdempotencyStore } from '../src/idempotency/idempotency.store';
 import { LocalIdentityStore } from '../src/identity/local/local-identity-store';
 import { InvitationsStore } from '../src/invitations/invitations.store';
 import { AtomicWriter } from '../src/database/atomic-writer';
-import { AuditEventEntity, IdempotencyKeyEntity, InvitationEmailOutboxEntity, InvitationEntity, TenantEntity, UserEntity } from '../src/database/entities';
+import {
+  AuditEventEntity,
+  IdempotencyKeyEntity,
+  InvitationEmailOutboxEntity,
+  InvitationEntity,
+  TenantEntity,
+  UserEntity,
+} from '../src/database/entities';
 import { MultiStatementPool } from '../src/database/multi-statement-pool';
 import { OutboxRows } from '../src/database/outbox-rows';
 import { PreparedStatements } from '../src/database/prepared-statements';
@@ -39,7 +46,10 @@ function storesOn(dataSource: DataSource) {
   const statements = new PreparedStatements(dataSource);
   const pool = new MultiStatementPool(dataSource);
   const writer = new AtomicWriter(dataSource, pool);
-  const config = parseConfig({ WEBHOOK_URLS: 'https://hooks.example.com/audit', WEBHOOK_SECRET: `whsec_${'A'.repeat(32)}` });
+  const config = parseConfig({
+    WEBHOOK_URLS: 'https://hooks.example.com/audit',
+    WEBHOOK_SECRET: `whsec_${'A'.repeat(32)}`,
+  });
   const auditRows = new AuditRows(new TestClock(NOW), new IdGenerator(), config);
   return {
     invitations: new InvitationsStore(dataSource, statements, writer, auditRows, new IdGenerator()),
@@ -47,7 +57,10 @@ function storesOn(dataSource: DataSource) {
     identity: new LocalIdentityStore(dataSource.getRepository(UserEntity), statements),
     auditEvents: new AuditEventsStore(dataSource),
     audit: new AuditRecorder(writer, auditRows),
-    outbox: new OutboxRows(dataSource, statements, pool, InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' }),
+    outbox: new OutboxRows(dataSource, statements, pool, InvitationEmailOutboxEntity, {
+      status: 'sent',
+      atColumn: 'sent_at',
+    }),
     idempotency: new IdempotencyStore(dataSource),
   };
 }
@@ -63,7 +76,14 @@ const invitation = (id: string): InvitationEntity => ({
   invitedBy: ACTOR.id,
   createdAt: NOW,
 });
-const email = { to: 'new@example.com', tenantName: 'Acme', inviterEmail: ACTOR.email, role: 'member', expiresAt: NOW, link: 'https://portal.example.com/invitations/new' };
+const email = {
+  to: 'new@example.com',
+  tenantName: 'Acme',
+  inviterEmail: ACTOR.email,
+  role: 'member',
+  expiresAt: NOW,
+  link: 'https://portal.example.com/invitations/new',
+};
 const outboxRow = (id: string): InvitationEmailOutboxEntity => ({
   id,
   invitationId: 'to-accept',
@@ -91,33 +111,74 @@ const claim = { callerId: 'owner-1', key: 'key-1', claimId: 'claim-1' };
 
 /** The rows that the verbs below read and change (on SQLite; MySQL's reads get what SQLite's got). */
 async function seed(dataSource: DataSource): Promise<void> {
-  await dataSource.getRepository(TenantEntity).insert({ id: 'tenant-1', name: 'Acme', type: 'business', status: 'pending_owner', createdAt: NOW });
-  await dataSource.getRepository(InvitationEntity).insert(['to-replace', 'to-accept', 'to-revoke', 'to-expire'].map(invitation));
+  await dataSource
+    .getRepository(TenantEntity)
+    .insert({ id: 'tenant-1', name: 'Acme', type: 'business', status: 'pending_owner', createdAt: NOW });
+  await dataSource
+    .getRepository(InvitationEntity)
+    .insert(['to-replace', 'to-accept', 'to-revoke', 'to-expire'].map(invitation));
   await dataSource.getRepository(UserEntity).insert([
-    { id: 'user-1', email: 'ann@example.com', emailKey: 'ann@example.com', tenantId: 'tenant-1', role: 'member', createdAt: NOW },
-    { id: 'admin-1', email: 'root@example.com', emailKey: 'root@example.com', platformRole: 'super_admin', createdAt: NOW },
+    {
+      id: 'user-1',
+      email: 'ann@example.com',
+      emailKey: 'ann@example.com',
+      tenantId: 'tenant-1',
+      role: 'member',
+      createdAt: NOW,
+    },
+    {
+      id: 'admin-1',
+      email: 'root@example.com',
+      emailKey: 'root@example.com',
+      platformRole: 'super_admin',
+      createdAt: NOW,
+    },
   ]);
   await dataSource.getRepository(InvitationEmailOutboxEntity).insert([outboxRow('outbox-1'), outboxRow('outbox-2')]);
-  const old = { tenantId: 'tenant-1', actorId: null, actorEmail: null, targetType: 'tenant', targetId: 'tenant-1', targetEmail: null, data: '{}' };
-  await dataSource.getRepository(AuditEventEntity).insert({ ...old, id: 'event-1', type: 'tenant.created', occurredAt: EARLIER });
+  const old = {
+    tenantId: 'tenant-1',
+    actorId: null,
+    actorEmail: null,
+    targetType: 'tenant',
+    targetId: 'tenant-1',
+    targetEmail: null,
+    data: '{}',
+  };
+  await dataSource
+    .getRepository(AuditEventEntity)
+    .insert({ ...old, id: 'event-1', type: 'tenant.created', occurredAt: EARLIER });
 }
 
 /** Each file of queries/, and the verbs it shows, in the order they run. */
 const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<unknown>][]> = {
   'invitations.store': [
     ['InvitationsStore.create', (s) => s.invitations.create(invitation('new'), email, ACTOR)],
-    ['InvitationsStore.create, replacing an invitation', (s) => s.invitations.create(invitation('resent'), email, ACTOR, 'to-replace')],
+    [
+      'InvitationsStore.create, replacing an invitation',
+      (s) => s.invitations.create(invitation('resent'), email, ACTOR, 'to-replace'),
+    ],
     [
       'InvitationsStore.createMany, two invitations',
-      (s) => s.invitations.createMany([{ invitation: invitation('bulk-1'), email }, { invitation: invitation('bulk-2'), email }], ACTOR),
+      (s) =>
+        s.invitations.createMany(
+          [
+            { invitation: invitation('bulk-1'), email },
+            { invitation: invitation('bulk-2'), email },
+          ],
+          ACTOR,
+        ),
     ],
     ['InvitationsStore.listAcceptableEmails', (s) => s.invitations.listAcceptableEmails('tenant-1', NOW)],
     ['InvitationsStore.findById', (s) => s.invitations.findById('to-accept')],
     ['InvitationsStore.findTenantName', (s) => s.invitations.findTenantName('tenant-1')],
-    ['InvitationsStore.listForTenant, first page', (s) => s.invitations.listForTenant('tenant-1', undefined, NOW, undefined, 51)],
+    [
+      'InvitationsStore.listForTenant, first page',
+      (s) => s.invitations.listForTenant('tenant-1', undefined, NOW, undefined, 51),
+    ],
     [
       'InvitationsStore.listForTenant, by status, after a cursor',
-      (s) => s.invitations.listForTenant('tenant-1', ['pending', 'expired'], NOW, { email: 'a@example.com', id: 'a' }, 51),
+      (s) =>
+        s.invitations.listForTenant('tenant-1', ['pending', 'expired'], NOW, { email: 'a@example.com', id: 'a' }, 51),
     ],
     ['InvitationsStore.markExpired', (s) => s.invitations.markExpired(invitation('to-expire'))],
     ['InvitationsStore.accept', (s) => s.invitations.accept(invitation('to-accept'), NOW)],
@@ -125,30 +186,68 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
   ],
   'tenants.store': [
     ['TenantsStore.listAll', (s) => s.tenants.listAll()],
-    ['TenantsStore.create', (s) => s.tenants.create({ id: 'tenant-2', name: 'Beta', type: 'charity', status: 'pending_owner', createdAt: NOW }, ACTOR)],
+    [
+      'TenantsStore.create',
+      (s) =>
+        s.tenants.create(
+          { id: 'tenant-2', name: 'Beta', type: 'charity', status: 'pending_owner', createdAt: NOW },
+          ACTOR,
+        ),
+    ],
   ],
   'local-identity-store': [
     ['LocalIdentityStore.findById', (s) => s.identity.findById('user-1')],
     ['LocalIdentityStore.findByEmail', (s) => s.identity.findByEmail('Ann@Example.com')],
-    ['LocalIdentityStore.findTenantMemberByEmail', (s) => s.identity.findTenantMemberByEmail('tenant-1', 'ann@example.com')],
+    [
+      'LocalIdentityStore.findTenantMemberByEmail',
+      (s) => s.identity.findTenantMemberByEmail('tenant-1', 'ann@example.com'),
+    ],
     ['LocalIdentityStore.listSuperAdmins, first page', (s) => s.identity.listSuperAdmins({ limit: 50 })],
-    ['LocalIdentityStore.listSuperAdmins, after a token', (s) => s.identity.listSuperAdmins({ limit: 50, token: 'YWRtaW4tMA' })],
-    ['LocalIdentityStore.listTenantMembers, first page', (s) => s.identity.listTenantMembers('tenant-1', undefined, 51)],
-    ['LocalIdentityStore.listTenantMembers, after a cursor', (s) => s.identity.listTenantMembers('tenant-1', { email: 'a@example.com', id: 'a' }, 51)],
+    [
+      'LocalIdentityStore.listSuperAdmins, after a token',
+      (s) => s.identity.listSuperAdmins({ limit: 50, token: 'YWRtaW4tMA' }),
+    ],
+    [
+      'LocalIdentityStore.listTenantMembers, first page',
+      (s) => s.identity.listTenantMembers('tenant-1', undefined, 51),
+    ],
+    [
+      'LocalIdentityStore.listTenantMembers, after a cursor',
+      (s) => s.identity.listTenantMembers('tenant-1', { email: 'a@example.com', id: 'a' }, 51),
+    ],
     ['LocalIdentityStore.grantSuperAdmin', (s) => s.identity.grantSuperAdmin('user-1')],
     ['LocalIdentityStore.setTenantRole', (s) => s.identity.setTenantRole('user-1', 'admin')],
     ['LocalIdentityStore.removeFromTenant', (s) => s.identity.removeFromTenant('user-1')],
     ['LocalIdentityStore.deleteUser', (s) => s.identity.deleteUser('user-1')],
     ['LocalIdentityStore.ping', (s) => s.identity.ping()],
   ],
-  'audit-recorder': [['AuditRecorder.record', (s) => s.audit.record(auditEvents.superAdminGranted({ ...ACTOR, platformRole: null, userType: null, tenantId: null, role: null }, ACTOR))]],
+  'audit-recorder': [
+    [
+      'AuditRecorder.record',
+      (s) =>
+        s.audit.record(
+          auditEvents.superAdminGranted(
+            { ...ACTOR, platformRole: null, userType: null, tenantId: null, role: null },
+            ACTOR,
+          ),
+        ),
+    ],
+  ],
   'audit-events.store': [
     ['AuditEventsStore.list, first page', (s) => s.auditEvents.list({}, 51)],
     [
       'AuditEventsStore.list, every filter, after a cursor',
       (s) =>
         s.auditEvents.list(
-          { tenantId: 'tenant-1', types: ['invitation.created', 'invitation.resent'], actorId: 'owner-1', targetId: 'user-1', since: EARLIER, until: NOW, after: { occurredAt: NOW, id: 'event-9' } },
+          {
+            tenantId: 'tenant-1',
+            types: ['invitation.created', 'invitation.resent'],
+            actorId: 'owner-1',
+            targetId: 'user-1',
+            since: EARLIER,
+            until: NOW,
+            after: { occurredAt: NOW, id: 'event-9' },
+          },
           51,
         ),
     ],
@@ -216,7 +315,11 @@ describe('The SQL of each store, per dialect', () => {
       const path = join(QUERIES, `${file}.${dialect}.sql`);
       const text = snapshot(file, dialect, written[dialect]);
       if (UPDATE) writeFileSync(path, text);
-      else expect({ path, text }).toEqual({ path, text: existsSync(path) ? readFileSync(path, 'utf8') : '(no file: run with UPDATE_SQL_SNAPSHOTS=1)' });
+      else
+        expect({ path, text }).toEqual({
+          path,
+          text: existsSync(path) ? readFileSync(path, 'utf8') : '(no file: run with UPDATE_SQL_SNAPSHOTS=1)',
+        });
     }
   });
 });

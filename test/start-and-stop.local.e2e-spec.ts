@@ -3,7 +3,15 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { createServer, Server } from 'node:net';
 import { join } from 'node:path';
-import { builtCommand, freePort, refused, ROOT, ServerProcess, serviceEnv, startServerProcess } from './support/server-process';
+import {
+  builtCommand,
+  freePort,
+  refused,
+  ROOT,
+  ServerProcess,
+  serviceEnv,
+  startServerProcess,
+} from './support/server-process';
 import { TEST_JWT_SECRET } from './support/test-app';
 import { createTestDatabase, e2eDatabase, TestDatabase } from './support/test-database';
 
@@ -26,7 +34,12 @@ const logLines = (output: string): LogLine[] =>
 /** Runs the production command until it exits on its own (a failed start). */
 function startToFailure(env: Record<string, string>) {
   const [program, ...args] = builtCommand(PRODUCTION_COMMAND);
-  const result = spawnSync(program, args, { cwd: ROOT, env: serviceEnv({ ...BASE_ENV, ...env }), encoding: 'utf8', timeout: 30_000 });
+  const result = spawnSync(program, args, {
+    cwd: ROOT,
+    env: serviceEnv({ ...BASE_ENV, ...env }),
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -35,7 +48,10 @@ describe('start and stop (the built service as a process)', () => {
   let database: TestDatabase;
   const servers: ServerProcess[] = [];
   const start = async (env: Record<string, string>, command: [string, ...string[]], detached = false) => {
-    const server = await startServerProcess({ ...BASE_ENV, DATABASE_URL: database.url, ...env }, { command: builtCommand(command), detached });
+    const server = await startServerProcess(
+      { ...BASE_ENV, DATABASE_URL: database.url, ...env },
+      { command: builtCommand(command), detached },
+    );
     servers.push(server);
     return server;
   };
@@ -72,7 +88,11 @@ describe('start and stop (the built service as a process)', () => {
     for (const server of [first, second]) {
       expect(server.child.signalCode).toBeNull();
       expect(await refused(server.port)).toBe(true); // no orphaned server left behind
-      expect(logLines(server.output()).filter((line) => line.context === 'Shutdown').map((line) => line.msg)).toContain('Shut down cleanly');
+      expect(
+        logLines(server.output())
+          .filter((line) => line.context === 'Shutdown')
+          .map((line) => line.msg),
+      ).toContain('Shut down cleanly');
     }
   }, 120_000);
 
@@ -90,15 +110,23 @@ describe('start and stop (the built service as a process)', () => {
       expect.objectContaining({
         level: 'info',
         msg: expect.stringMatching(
-          new RegExp(`^Listening on port ${server.port}; NODE_ENV test; database (sqlite|mysql at) [^;]+; identity store local \\(table users\\); Redis on \\(127\\.0\\.0\\.1:1\\); SMTP on \\(127\\.0\\.0\\.1:1\\)$`),
+          new RegExp(
+            `^Listening on port ${server.port}; NODE_ENV test; database (sqlite|mysql at) [^;]+; identity store local \\(table users\\); Redis on \\(127\\.0\\.0\\.1:1\\); SMTP on \\(127\\.0\\.0\\.1:1\\)$`,
+          ),
         ),
       }),
     ]);
-    expect(lines.filter((line) => ['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication'].includes(line.context ?? ''))).toEqual([]);
+    expect(
+      lines.filter((line) =>
+        ['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication'].includes(
+          line.context ?? '',
+        ),
+      ),
+    ).toEqual([]);
     expect(server.output()).not.toMatch(/password|mailer/);
   }, 60_000);
 
-  it('an install whose build script fails says why, with the project\'s .npmrc (issue 10 item 1)', () => {
+  it("an install whose build script fails says why, with the project's .npmrc (issue 10 item 1)", () => {
     // A package whose install script fails as a native build does, installed from disk (no registry)
     // with this project's .npmrc, in an operator's shell (none of the npm_* of the `npm test` running this).
     const dir = mkdtempSync(join(tmpdir(), 'npmrc-install-'));
@@ -107,11 +135,20 @@ describe('start and stop (the built service as a process)', () => {
       mkdirSync(join(dir, 'native'));
       writeFileSync(
         join(dir, 'native', 'package.json'),
-        JSON.stringify({ name: 'native', version: '1.0.0', scripts: { install: 'echo compiling native; echo "gyp ERR! build error" >&2; exit 1' } }),
+        JSON.stringify({
+          name: 'native',
+          version: '1.0.0',
+          scripts: { install: 'echo compiling native; echo "gyp ERR! build error" >&2; exit 1' },
+        }),
       );
       writeFileSync(
         join(dir, 'package.json'),
-        JSON.stringify({ name: 'app', version: '1.0.0', dependencies: { native: 'file:./native' }, allowScripts: { native: true } }),
+        JSON.stringify({
+          name: 'app',
+          version: '1.0.0',
+          dependencies: { native: 'file:./native' },
+          allowScripts: { native: true },
+        }),
       );
       const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
       const install = spawnSync('npm', ['install', '--install-links', '--no-audit', '--no-fund'], {
@@ -137,9 +174,14 @@ describe('start and stop (the built service as a process)', () => {
 
     it('an unreachable database', async () => {
       const port = await freePort();
-      const result = startToFailure({ NODE_ENV: 'production', DATABASE_URL: `mysql://tenants:db-password@127.0.0.1:${port}/tenants` });
+      const result = startToFailure({
+        NODE_ENV: 'production',
+        DATABASE_URL: `mysql://tenants:db-password@127.0.0.1:${port}/tenants`,
+      });
       expect(result.status).toBe(1);
-      expect(result.stderr.trim()).toBe(`Database unavailable (mysql at 127.0.0.1:${port}/tenants): connect ECONNREFUSED 127.0.0.1:${port}`);
+      expect(result.stderr.trim()).toBe(
+        `Database unavailable (mysql at 127.0.0.1:${port}/tenants): connect ECONNREFUSED 127.0.0.1:${port}`,
+      );
       oneLine(result.stderr);
       expect(result.stdout).toBe('');
     }, 40_000);
@@ -177,27 +219,41 @@ describe('start and stop (the built service as a process)', () => {
         );
       }, 40_000);
 
-      onMariadb('a MariaDB database that does not exist', () => {
-        const url = new URL(database.url);
-        url.pathname = '/test_missing_database';
-        expect(failedStart(url.toString())).toBe(
-          `Database unavailable (mysql at ${url.host}/test_missing_database): Unknown database 'test_missing_database'; ` +
-            'create the database first (docs/deploying.md), or correct its name in DATABASE_URL',
-        );
-      }, 40_000);
+      onMariadb(
+        'a MariaDB database that does not exist',
+        () => {
+          const url = new URL(database.url);
+          url.pathname = '/test_missing_database';
+          expect(failedStart(url.toString())).toBe(
+            `Database unavailable (mysql at ${url.host}/test_missing_database): Unknown database 'test_missing_database'; ` +
+              'create the database first (docs/deploying.md), or correct its name in DATABASE_URL',
+          );
+        },
+        40_000,
+      );
 
-      onMariadb('a MariaDB password that is wrong', () => {
-        const url = new URL(database.url);
-        url.password = 'wrong-password';
-        const line = failedStart(url.toString());
-        expect(line).toMatch(new RegExp(`^Database unavailable \\(mysql at ${url.host}${url.pathname}\\): Access denied for user .*; correct the user and password in DATABASE_URL$`));
-        expect(line).not.toContain('wrong-password');
-      }, 40_000);
+      onMariadb(
+        'a MariaDB password that is wrong',
+        () => {
+          const url = new URL(database.url);
+          url.password = 'wrong-password';
+          const line = failedStart(url.toString());
+          expect(line).toMatch(
+            new RegExp(
+              `^Database unavailable \\(mysql at ${url.host}${url.pathname}\\): Access denied for user .*; correct the user and password in DATABASE_URL$`,
+            ),
+          );
+          expect(line).not.toContain('wrong-password');
+        },
+        40_000,
+      );
     });
 
     it('a port already in use', async () => {
       const holder: Server = createServer();
-      const port = await new Promise<number>((resolve) => holder.listen(0, () => resolve((holder.address() as { port: number }).port)));
+      const port = await new Promise<number>((resolve) =>
+        holder.listen(0, () => resolve((holder.address() as { port: number }).port)),
+      );
       try {
         const result = startToFailure({ NODE_ENV: 'production', DATABASE_URL: database.url, PORT: String(port) });
         expect(result.status).toBe(1);

@@ -45,7 +45,9 @@ describe('migration AddUsersEmailKey (issue 15)', () => {
     const rows = await dataSource.getRepository(UserEntity).find({ order: { id: 'ASC' } });
     expect(rows).toHaveLength(legacy.length);
     for (const row of rows) expect(row.emailKey).toBe(emailKey(row.email));
-    expect(Object.fromEntries(rows.filter((row) => row.id.startsWith('old-')).map((row) => [row.id, row.email]))).toEqual({
+    expect(
+      Object.fromEntries(rows.filter((row) => row.id.startsWith('old-')).map((row) => [row.id, row.email])),
+    ).toEqual({
       'old-kate': 'Kate@Example.com',
       'old-strasse': 'stra\u00DFe@example.com',
       'old-jeff': 'je\uFB00@example.com',
@@ -60,7 +62,9 @@ describe('migration AddUsersEmailKey (issue 15)', () => {
 
   it('keeps users.email unique and case-insensitive', async () => {
     await expect(
-      dataSource.query("INSERT INTO users (id, email, created_at) VALUES ('new-kate', 'KATE@EXAMPLE.COM', '2025-01-01 00:00:00')"),
+      dataSource.query(
+        "INSERT INTO users (id, email, created_at) VALUES ('new-kate', 'KATE@EXAMPLE.COM', '2025-01-01 00:00:00')",
+      ),
     ).rejects.toThrow(/UNIQUE|Duplicate/i);
   });
 

@@ -68,39 +68,63 @@ describe('webhook deliveries across a crash and a restart', () => {
     await database.drop();
   });
 
-  it('killed (SIGKILL) after the commit, before its worker ran: the restarted instance delivers the event, once', async () => {
-    // The worker looks once at start-up, then not for an hour: the change commits and nothing sends it.
-    const first = await serve({ WEBHOOK_POLL_INTERVAL_MS: '3600000' });
-    const tenantId = await createTenant(first, 'Crash Ltd');
-    expect(await deliveryOf(tenantId)).toMatchObject({ status: 'pending', attempts: 0 });
-    await first.kill();
-    expect(first.child.signalCode).toBe('SIGKILL');
+  it(
+    'killed (SIGKILL) after the commit, before its worker ran: the restarted instance delivers the event, once',
+    async () => {
+      // The worker looks once at start-up, then not for an hour: the change commits and nothing sends it.
+      const first = await serve({ WEBHOOK_POLL_INTERVAL_MS: '3600000' });
+      const tenantId = await createTenant(first, 'Crash Ltd');
+      expect(await deliveryOf(tenantId)).toMatchObject({ status: 'pending', attempts: 0 });
+      await first.kill();
+      expect(first.child.signalCode).toBe('SIGKILL');
 
-    await serve();
-    const delivered = await eventually(async () => {
-      const row = await deliveryOf(tenantId);
-      expect(row).toMatchObject({ status: 'delivered', attempts: 1 });
-      return row;
-    }, { timeoutMs: 10_000 });
-    expect(receiver.withId(delivered.eventId)).toHaveLength(1);
-    expect(receiver.withId(delivered.eventId)[0].payload).toMatchObject({ type: 'tenant.created', data: { target: { type: 'tenant', id: tenantId } } });
-  }, PROCESS_TEST_MS);
+      await serve();
+      const delivered = await eventually(
+        async () => {
+          const row = await deliveryOf(tenantId);
+          expect(row).toMatchObject({ status: 'delivered', attempts: 1 });
+          return row;
+        },
+        { timeoutMs: 10_000 },
+      );
+      expect(receiver.withId(delivered.eventId)).toHaveLength(1);
+      expect(receiver.withId(delivered.eventId)[0].payload).toMatchObject({
+        type: 'tenant.created',
+        data: { target: { type: 'tenant', id: tenantId } },
+      });
+    },
+    PROCESS_TEST_MS,
+  );
 
-  it('stopped (SIGTERM) while the receiver is down: the delivery waits in the table, and the next instance delivers it', async () => {
-    await receiver.stop();
-    const first = await serve();
-    const tenantId = await createTenant(first, 'Outage Ltd');
-    await eventually(async () => expect((await deliveryOf(tenantId)).attempts).toBeGreaterThanOrEqual(2), { timeoutMs: 10_000 });
-    first.child.kill('SIGTERM');
-    expect(await first.exited).toBe(0);
-    const left = await deliveryOf(tenantId);
-    expect(left).toMatchObject({ status: 'pending', claimedBy: null, lastError: expect.stringMatching(/ECONNREFUSED/) });
+  it(
+    'stopped (SIGTERM) while the receiver is down: the delivery waits in the table, and the next instance delivers it',
+    async () => {
+      await receiver.stop();
+      const first = await serve();
+      const tenantId = await createTenant(first, 'Outage Ltd');
+      await eventually(async () => expect((await deliveryOf(tenantId)).attempts).toBeGreaterThanOrEqual(2), {
+        timeoutMs: 10_000,
+      });
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+      const left = await deliveryOf(tenantId);
+      expect(left).toMatchObject({
+        status: 'pending',
+        claimedBy: null,
+        lastError: expect.stringMatching(/ECONNREFUSED/),
+      });
 
-    await receiver.listen();
-    await serve();
-    await eventually(async () => expect(await deliveryOf(tenantId)).toMatchObject({ status: 'delivered', attempts: left.attempts + 1 }), {
-      timeoutMs: 10_000,
-    });
-    expect(receiver.withId(left.eventId)).toHaveLength(1);
-  }, PROCESS_TEST_MS);
+      await receiver.listen();
+      await serve();
+      await eventually(
+        async () =>
+          expect(await deliveryOf(tenantId)).toMatchObject({ status: 'delivered', attempts: left.attempts + 1 }),
+        {
+          timeoutMs: 10_000,
+        },
+      );
+      expect(receiver.withId(left.eventId)).toHaveLength(1);
+    },
+    PROCESS_TEST_MS,
+  );
 });

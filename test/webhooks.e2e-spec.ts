@@ -42,18 +42,28 @@ describe('webhooks (issue 14)', () => {
   };
   const deliveries = (app: TestApp, where: { eventId?: string } = {}) =>
     app.dataSource.getRepository(WebhookDeliveryEntity).find({ where, order: { createdAt: 'ASC', id: 'ASC' } });
-  const metric = async (app: TestApp, series: string) => sample((await app.http.get('/metrics').expect(200)).text, series);
+  const metric = async (app: TestApp, series: string) =>
+    sample((await app.http.get('/metrics').expect(200)).text, series);
   const settled = (app: TestApp) =>
-    eventually(async () => expect(await app.dataSource.getRepository(WebhookDeliveryEntity).countBy({ status: In(['pending', 'sending']) })).toBe(0));
+    eventually(async () =>
+      expect(
+        await app.dataSource.getRepository(WebhookDeliveryEntity).countBy({ status: In(['pending', 'sending']) }),
+      ).toBe(0),
+    );
 
   /** POST /api/admin/tenants as a fresh super-admin: the answer, its time, and the stored event of the new tenant. */
   const createTenant = async (app: TestApp, name = 'Globex') => {
     const root = await factories(app).superAdmin();
     const started = Date.now();
-    const res = await app.http.post('/api/admin/tenants').set('Cookie', await sessionCookie(app, root)).send({ name, type: 'business' });
+    const res = await app.http
+      .post('/api/admin/tenants')
+      .set('Cookie', await sessionCookie(app, root))
+      .send({ name, type: 'business' });
     const ms = Date.now() - started;
     expect(res.status).toBe(201);
-    const event = await app.dataSource.getRepository(AuditEventEntity).findOneByOrFail({ targetId: res.body.tenant.id });
+    const event = await app.dataSource
+      .getRepository(AuditEventEntity)
+      .findOneByOrFail({ targetId: res.body.tenant.id });
     return { res, ms, event: toAuditEvent(event) };
   };
   /** The one delivery row of an event, once it is no longer pending or being sent. */
@@ -96,7 +106,10 @@ describe('webhooks (issue 14)', () => {
         return res.body.invitation.id as string;
       };
 
-      expect((await t.http.post('/api/admin/tenants').set('Cookie', rootCookie).send({ name: 'Globex', type: 'business' })).status).toBe(201); // tenant.created
+      expect(
+        (await t.http.post('/api/admin/tenants').set('Cookie', rootCookie).send({ name: 'Globex', type: 'business' }))
+          .status,
+      ).toBe(201); // tenant.created
       const accepted = await invite('accepts@example.com'); // invitation.created
       expect((await t.http.post(`/api/invitations/${accepted}`)).status).toBe(200); // invitation.accepted
       const revoked = await invite('revoked@example.com');
@@ -109,11 +122,16 @@ describe('webhooks (issue 14)', () => {
       tokens.push(late.id);
       expect((await t.http.get(`/api/invitations/${late.id}`)).body).toEqual({ valid: false, error: 'EXPIRED' }); // invitation.expired
       const promoted = await factory.member(tenant.id, { role: 'member' });
-      expect((await t.http.patch(`/api/org/members/${promoted.id}`).set('Cookie', ownerCookie).send({ role: 'admin' })).status).toBe(200); // member.role_changed
+      expect(
+        (await t.http.patch(`/api/org/members/${promoted.id}`).set('Cookie', ownerCookie).send({ role: 'admin' }))
+          .status,
+      ).toBe(200); // member.role_changed
       const removed = await factory.member(tenant.id, { role: 'member' });
       expect((await t.http.delete(`/api/org/users/${removed.id}`).set('Cookie', ownerCookie)).status).toBe(200); // member.removed
       const granted = await factory.member(tenant.id, { role: 'member' });
-      expect((await t.http.post('/api/admin/super-admins').set('Cookie', rootCookie).send({ email: granted.email })).status).toBe(200); // super_admin.granted
+      expect(
+        (await t.http.post('/api/admin/super-admins').set('Cookie', rootCookie).send({ email: granted.email })).status,
+      ).toBe(200); // super_admin.granted
       const deleted = await factory.member(tenant.id, { role: 'member' });
       expect((await t.http.delete(`/api/admin/users/${deleted.id}`).set('Cookie', rootCookie)).status).toBe(200); // user.deleted
 
@@ -128,10 +146,21 @@ describe('webhooks (issue 14)', () => {
         const [hook, ...more] = receiver.withId(event.id);
         expect(more).toEqual([]);
         expect(hook.payload).toEqual({ type: event.type, timestamp: event.occurredAt, data: event });
-        expect(hook.headers).toMatchObject({ 'content-type': 'application/json', 'webhook-id': event.id, 'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]+=*$/) });
+        expect(hook.headers).toMatchObject({
+          'content-type': 'application/json',
+          'webhook-id': event.id,
+          'webhook-signature': expect.stringMatching(/^v1,[A-Za-z0-9+/]+=*$/),
+        });
         expect(Math.abs(Number(hook.headers['webhook-timestamp']) - now)).toBeLessThan(60);
         expect(await deliveries(t, { eventId: event.id })).toEqual([
-          expect.objectContaining({ url: receiver.url, status: 'delivered', attempts: 1, lastError: null, deliveredAt: expect.any(Date), claimedBy: null }),
+          expect.objectContaining({
+            url: receiver.url,
+            status: 'delivered',
+            attempts: 1,
+            lastError: null,
+            deliveredAt: expect.any(Date),
+            claimedBy: null,
+          }),
         ]);
       }
       // The invitation id is its token: no webhook carries one.
@@ -146,10 +175,23 @@ describe('webhooks (issue 14)', () => {
       const owner = await factory.member(tenant.id, { role: 'owner' });
       const member = await factory.member(tenant.id, { role: 'member' });
 
-      expect((await t.http.post('/api/admin/tenants').set('Cookie', rootCookie).send({ name: 'Globex', type: 'castle' })).status).toBe(400);
-      expect((await t.http.post('/api/org/invite').set('Cookie', await sessionCookie(t, owner)).send({ email: member.email, role: 'member' })).status).toBe(400);
+      expect(
+        (await t.http.post('/api/admin/tenants').set('Cookie', rootCookie).send({ name: 'Globex', type: 'castle' }))
+          .status,
+      ).toBe(400);
+      expect(
+        (
+          await t.http
+            .post('/api/org/invite')
+            .set('Cookie', await sessionCookie(t, owner))
+            .send({ email: member.email, role: 'member' })
+        ).status,
+      ).toBe(400);
       expect((await t.http.post('/api/invitations/no-such-token')).status).toBe(404);
-      expect((await t.http.post('/api/admin/super-admins').set('Cookie', rootCookie).send({ email: 'nobody@example.com' })).status).toBe(404);
+      expect(
+        (await t.http.post('/api/admin/super-admins').set('Cookie', rootCookie).send({ email: 'nobody@example.com' }))
+          .status,
+      ).toBe(404);
 
       await delay(300); // several polls
       expect(await t.dataSource.getRepository(AuditEventEntity).count()).toBe(0);
@@ -167,9 +209,17 @@ describe('webhooks (issue 14)', () => {
         return receiver.withId(event.id);
       });
       const headers = hook.headers as Record<string, string>;
-      expect(new Webhook(TEST_WEBHOOK_SECRET).verify(hook.body, headers)).toEqual({ type: 'tenant.created', timestamp: event.occurredAt, data: event });
-      expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(hook.body, headers)).toThrow('No matching signature found');
-      expect(() => new Webhook(TEST_WEBHOOK_SECRET).verify(hook.body.replace('Globex', 'Globez'), headers)).toThrow('No matching signature found');
+      expect(new Webhook(TEST_WEBHOOK_SECRET).verify(hook.body, headers)).toEqual({
+        type: 'tenant.created',
+        timestamp: event.occurredAt,
+        data: event,
+      });
+      expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(hook.body, headers)).toThrow(
+        'No matching signature found',
+      );
+      expect(() => new Webhook(TEST_WEBHOOK_SECRET).verify(hook.body.replace('Globex', 'Globez'), headers)).toThrow(
+        'No matching signature found',
+      );
     });
   });
 
@@ -182,7 +232,12 @@ describe('webhooks (issue 14)', () => {
 
       const [waiting] = await eventually(async () => {
         const rows = await deliveries(t, { eventId: event.id });
-        expect(rows).toEqual([expect.objectContaining({ status: 'pending', lastError: expect.stringMatching(/^connection failed: .*ECONNREFUSED/) })]);
+        expect(rows).toEqual([
+          expect.objectContaining({
+            status: 'pending',
+            lastError: expect.stringMatching(/^connection failed: .*ECONNREFUSED/),
+          }),
+        ]);
         expect(rows[0].attempts).toBeGreaterThanOrEqual(2);
         return rows;
       });
@@ -233,7 +288,9 @@ describe('webhooks (issue 14)', () => {
       expect(row).toMatchObject({ status: 'failed', attempts: 1, lastError: 'answered 410', deliveredAt: null });
       await delay(600); // past every retry delay (100 to 400 ms)
       expect(receiver.withId(event.id).map((hook) => hook.status)).toEqual([410]);
-      expect(await deliveries(t, { eventId: event.id })).toEqual([expect.objectContaining({ status: 'failed', attempts: 1 })]);
+      expect(await deliveries(t, { eventId: event.id })).toEqual([
+        expect.objectContaining({ status: 'failed', attempts: 1 }),
+      ]);
       expect(await metric(t, 'webhook_deliveries_total{outcome="failed"}')).toBe(1);
       expect(await metric(t, 'webhook_deliveries_total{outcome="retried"}')).toBe(0);
     });
@@ -261,7 +318,12 @@ describe('webhooks (issue 14)', () => {
       const cookie = await sessionCookie(fleet[0], root);
 
       const responses = await Promise.all(
-        Array.from({ length: 16 }, (_, i) => fleet[i % 2].http.post('/api/admin/tenants').set('Cookie', cookie).send({ name: `Fleet ${i}`, type: 'business' })),
+        Array.from({ length: 16 }, (_, i) =>
+          fleet[i % 2].http
+            .post('/api/admin/tenants')
+            .set('Cookie', cookie)
+            .send({ name: `Fleet ${i}`, type: 'business' }),
+        ),
       );
       expect(responses.map((res) => res.status)).toEqual(Array(16).fill(201));
 
@@ -290,7 +352,11 @@ describe('webhooks (issue 14)', () => {
       const { event } = await createTenant(refusing);
       const row = await finalDelivery(refusing, event.id);
       expect(row).toMatchObject({ status: 'failed', attempts: 1, url });
-      expect(row.lastError).toMatch(new RegExp(`^refused: ${host} resolves to .*, a loopback, link-local or private address \\(set WEBHOOK_ALLOW_PRIVATE=true to allow it\\)$`));
+      expect(row.lastError).toMatch(
+        new RegExp(
+          `^refused: ${host} resolves to .*, a loopback, link-local or private address \\(set WEBHOOK_ALLOW_PRIVATE=true to allow it\\)$`,
+        ),
+      );
       expect(receiver.received).toEqual([]);
       expect(await metric(refusing, 'webhook_deliveries_total{outcome="failed"}')).toBe(1);
 

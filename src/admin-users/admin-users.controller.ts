@@ -1,4 +1,17 @@
-import { applyDecorators, Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query, Type, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Post,
+  Query,
+  Type,
+  UseGuards,
+} from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { auditActor } from '../audit/audit-event';
 import { Caller, CurrentCaller } from '../auth/caller';
@@ -22,7 +35,11 @@ import {
 
 /** Spec 4.7 and 4.8: the user named by the path, or 404. */
 const ApiUserById = (summary: string, type: Type<unknown>) =>
-  applyDecorators(ApiOperation({ summary }), ApiOkResponse({ type }), ApiErrorResponse(404, 'No such user', [{ error: USER_NOT_FOUND }]));
+  applyDecorators(
+    ApiOperation({ summary }),
+    ApiOkResponse({ type }),
+    ApiErrorResponse(404, 'No such user', [{ error: USER_NOT_FOUND }]),
+  );
 
 @ApiTags('Admin: super-admins and users')
 @ApiSession()

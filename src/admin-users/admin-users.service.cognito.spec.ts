@@ -26,20 +26,35 @@ describe(`${AdminUsersService.name} on ${CognitoIdentityStore.name}`, () => {
 
   beforeEach(() => {
     cognito.reset();
-    store = new CognitoIdentityStore(client, { userPoolId: 'eu-west-1_TestPool', clientId: 'client', region: 'eu-west-1', superAdminGroup: 'super_admin' });
+    store = new CognitoIdentityStore(client, {
+      userPoolId: 'eu-west-1_TestPool',
+      clientId: 'client',
+      region: 'eu-west-1',
+      superAdminGroup: 'super_admin',
+    });
   });
 
-  it('UserNotFoundException on get and delete is the spec\'s 404', async () => {
-    cognito.on(AdminGetUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', ...metadata }));
+  it("UserNotFoundException on get and delete is the spec's 404", async () => {
+    cognito
+      .on(AdminGetUserCommand)
+      .rejects(new UserNotFoundException({ message: 'User does not exist.', ...metadata }));
     const service = new AdminUsersService(store, new RecordedAuditEvents());
     expect(await apiFailure(service.getUser('ghost'))).toEqual({ status: 404, body: { error: 'User not found' } });
-    expect(await apiFailure(service.deleteUser('ghost', { id: 'root', email: null }))).toEqual({ status: 404, body: { error: 'User not found' } });
+    expect(await apiFailure(service.deleteUser('ghost', { id: 'root', email: null }))).toEqual({
+      status: 404,
+      body: { error: 'User not found' },
+    });
     expect(cognito.commandCalls(AdminDeleteUserCommand)).toHaveLength(0);
   });
 
   it("other SDK errors are the spec's 500 with the SDK's message as details", async () => {
     cognito.on(AdminGetUserCommand).rejects(new InternalErrorException({ message: 'Cognito is down', ...metadata }));
-    expect(await apiFailure(new AdminUsersService(store, new RecordedAuditEvents()).getUser('u-1'), AdminUsersController.prototype.getUser)).toEqual({
+    expect(
+      await apiFailure(
+        new AdminUsersService(store, new RecordedAuditEvents()).getUser('u-1'),
+        AdminUsersController.prototype.getUser,
+      ),
+    ).toEqual({
       status: 500,
       body: { error: 'Failed to get user', details: 'Cognito is down' },
     });
@@ -54,9 +69,21 @@ describe(`${AdminUsersService.name} on ${CognitoIdentityStore.name}`, () => {
       .on(AdminUpdateUserAttributesCommand)
       .resolves({})
       .on(AdminGetUserCommand)
-      .resolves({ Username: 'u-1', UserAttributes: attributes({ email: 'u-1@example.com', 'custom:platform_role': 'super_admin' }) });
-    const result = await new AdminUsersService(store, new RecordedAuditEvents()).grantSuperAdmin({ email: 'BOB@Example.com' }, { id: 'root', email: null });
-    expect(result.user).toEqual({ id: 'u-1', email: 'u-1@example.com', platformRole: 'super_admin', tenantId: null, role: null });
+      .resolves({
+        Username: 'u-1',
+        UserAttributes: attributes({ email: 'u-1@example.com', 'custom:platform_role': 'super_admin' }),
+      });
+    const result = await new AdminUsersService(store, new RecordedAuditEvents()).grantSuperAdmin(
+      { email: 'BOB@Example.com' },
+      { id: 'root', email: null },
+    );
+    expect(result.user).toEqual({
+      id: 'u-1',
+      email: 'u-1@example.com',
+      platformRole: 'super_admin',
+      tenantId: null,
+      role: null,
+    });
     expect(cognito.commandCalls(ListUsersCommand)[0].args[0].input.Filter).toBe('email = "bob@example.com"');
   });
 });

@@ -87,7 +87,9 @@ describe(AdminUsersService.name, () => {
     it('no event when the store fails to grant', async () => {
       store.add({ id: 'b', email: 'bob@example.com' });
       jest.spyOn(store, 'grantSuperAdmin').mockRejectedValue(new Error('timeout'));
-      expect((await apiFailure(service.grantSuperAdmin({ email: 'bob@example.com' }, ACTOR), routes.grantSuperAdmin)).status).toBe(500);
+      expect(
+        (await apiFailure(service.grantSuperAdmin({ email: 'bob@example.com' }, ACTOR), routes.grantSuperAdmin)).status,
+      ).toBe(500);
       expect(audit.events).toEqual([]);
     });
   });
@@ -95,7 +97,10 @@ describe(AdminUsersService.name, () => {
   describe('getUser and deleteUser', () => {
     it('404 "User not found" for an unknown id, and deletes nothing', async () => {
       expect(await apiFailure(service.getUser('nobody'))).toEqual({ status: 404, body: { error: 'User not found' } });
-      expect(await apiFailure(service.deleteUser('nobody', ACTOR))).toEqual({ status: 404, body: { error: 'User not found' } });
+      expect(await apiFailure(service.deleteUser('nobody', ACTOR))).toEqual({
+        status: 404,
+        body: { error: 'User not found' },
+      });
       expect(store.deleted).toEqual([]);
       expect(audit.events).toEqual([]);
     });

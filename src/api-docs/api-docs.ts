@@ -14,10 +14,11 @@ export const OPENAPI_DOCUMENT_PATH = '/api/openapi.json';
 /** The answers that any route may give, whatever its controller: app-wide filters and the request timeout. */
 const EVERY_ROUTE_RESPONSES = [
   errorResponse(503, 'The request took longer than REQUEST_TIMEOUT_MS', [{ error: REQUEST_TIMED_OUT }]),
-  errorResponse('default', 'Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403)', [
-    { error: HOST_NOT_ALLOWED },
-    { error: ORIGIN_NOT_ALLOWED },
-  ]),
+  errorResponse(
+    'default',
+    'Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403)',
+    [{ error: HOST_NOT_ALLOWED }, { error: ORIGIN_NOT_ALLOWED }],
+  ),
 ];
 
 /** The request id that every response carries (HttpLogger). */
@@ -28,11 +29,17 @@ const REQUEST_ID: HeaderObject = {
 
 /** Declares X-Request-Id, once, in components, and on every response of every operation. */
 function withRequestIdHeader(document: OpenAPIObject): OpenAPIObject {
-  document.components = { ...document.components, headers: { ...document.components?.headers, [REQUEST_ID_HEADER]: REQUEST_ID } };
+  document.components = {
+    ...document.components,
+    headers: { ...document.components?.headers, [REQUEST_ID_HEADER]: REQUEST_ID },
+  };
   for (const operations of Object.values(document.paths)) {
     for (const operation of Object.values(operations) as { responses?: Record<string, ResponseObject> }[]) {
       for (const response of Object.values(operation.responses ?? {})) {
-        response.headers = { ...response.headers, [REQUEST_ID_HEADER]: { $ref: `#/components/headers/${REQUEST_ID_HEADER}` } };
+        response.headers = {
+          ...response.headers,
+          [REQUEST_ID_HEADER]: { $ref: `#/components/headers/${REQUEST_ID_HEADER}` },
+        };
       }
     }
   }
@@ -57,7 +64,10 @@ export function buildOpenApiDocument(app: NestExpressApplication, config: AppCon
       { type: 'apiKey', in: 'cookie', description: 'The session id token (a JWT)' },
       SESSION_SCHEME,
     )
-    .addServer(config.publicBaseUrl ?? '/', config.publicBaseUrl ? 'PUBLIC_BASE_URL' : 'This server (PUBLIC_BASE_URL is not set)')
+    .addServer(
+      config.publicBaseUrl ?? '/',
+      config.publicBaseUrl ? 'PUBLIC_BASE_URL' : 'This server (PUBLIC_BASE_URL is not set)',
+    )
     .addGlobalResponse(...EVERY_ROUTE_RESPONSES)
     .build();
   return withRequestIdHeader(

@@ -13,6 +13,9 @@ describe('audit cursor', () => {
     ['a time that is not epoch milliseconds', ['2026-03-01', '0b6f2f4e-8d5a-4c1e-9f0a-2b3c4d5e6f70']],
     ['an id that is not an event id', ['1772366400000', 'not-an-id']],
   ])('a key with %s is 400, an invalid cursor', async (_, key) => {
-    expect(await apiFailure(Promise.resolve().then(() => auditCursorOf(key)))).toEqual({ status: 400, body: PAGING_ERRORS.invalidCursor });
+    expect(await apiFailure(Promise.resolve().then(() => auditCursorOf(key)))).toEqual({
+      status: 400,
+      body: PAGING_ERRORS.invalidCursor,
+    });
   });
 });

@@ -13,6 +13,7 @@ export const auditCursorKey = ({ occurredAt, id }: AuditCursor): string[] => [St
 
 /** The cursor of a key that auditCursorKey made; any other key is an invalid cursor (400). */
 export function auditCursorOf([time, id]: string[]): AuditCursor {
-  if (!/^\d{1,15}$/.test(time) || !/^[0-9a-f-]{36}$/.test(id)) throw new ApiError(HttpStatus.BAD_REQUEST, PAGING_ERRORS.invalidCursor);
+  if (!/^\d{1,15}$/.test(time) || !/^[0-9a-f-]{36}$/.test(id))
+    throw new ApiError(HttpStatus.BAD_REQUEST, PAGING_ERRORS.invalidCursor);
   return { occurredAt: new Date(Number(time)), id };
 }

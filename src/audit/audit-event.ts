@@ -47,7 +47,12 @@ export interface AuditEvent extends NewAuditEvent {
 export const auditActor = (caller: Caller): AuditActor => ({ id: caller.id, email: caller.email });
 
 /** An event about an invitation, filed under its tenant. It is named by e-mail: its id is its token. */
-const aboutInvitation = (type: AuditEventType, invitation: InvitationEntity, actor: AuditActor | null, data: Record<string, unknown>): NewAuditEvent => ({
+const aboutInvitation = (
+  type: AuditEventType,
+  invitation: InvitationEntity,
+  actor: AuditActor | null,
+  data: Record<string, unknown>,
+): NewAuditEvent => ({
   type,
   tenantId: invitation.tenantId,
   actor,
@@ -56,7 +61,13 @@ const aboutInvitation = (type: AuditEventType, invitation: InvitationEntity, act
 });
 
 /** An event about a user, filed under `tenantId`. */
-const aboutUser = (type: AuditEventType, user: IdentityUser, tenantId: string | null, actor: AuditActor, data: Record<string, unknown>): NewAuditEvent => ({
+const aboutUser = (
+  type: AuditEventType,
+  user: IdentityUser,
+  tenantId: string | null,
+  actor: AuditActor,
+  data: Record<string, unknown>,
+): NewAuditEvent => ({
   type,
   tenantId,
   actor,
@@ -75,19 +86,25 @@ export const auditEvents = {
     target: { type: 'tenant', id: tenant.id },
     data: { name: tenant.name, type: tenant.type, status: tenant.status },
   }),
-  invitationCreated: (invitation: InvitationEntity, actor: AuditActor) => aboutInvitation('invitation.created', invitation, actor, expiry(invitation)),
+  invitationCreated: (invitation: InvitationEntity, actor: AuditActor) =>
+    aboutInvitation('invitation.created', invitation, actor, expiry(invitation)),
   /** The new invitation of a resend; the one it replaces was revoked in the same transaction. */
-  invitationResent: (invitation: InvitationEntity, actor: AuditActor) => aboutInvitation('invitation.resent', invitation, actor, expiry(invitation)),
+  invitationResent: (invitation: InvitationEntity, actor: AuditActor) =>
+    aboutInvitation('invitation.resent', invitation, actor, expiry(invitation)),
   invitationRevoked: (invitation: InvitationEntity, actor: AuditActor) =>
     aboutInvitation('invitation.revoked', invitation, actor, { statusBefore: invitation.status }),
   /** No actor: the accept is public. */
-  invitationAccepted: (invitation: InvitationEntity) => aboutInvitation('invitation.accepted', invitation, null, { invitedBy: invitation.invitedBy }),
-  invitationExpired: (invitation: InvitationEntity) => aboutInvitation('invitation.expired', invitation, null, expiry(invitation)),
-  memberRemoved: (member: IdentityUser, actor: AuditActor) => aboutUser('member.removed', member, member.tenantId, actor, { role: member.role }),
+  invitationAccepted: (invitation: InvitationEntity) =>
+    aboutInvitation('invitation.accepted', invitation, null, { invitedBy: invitation.invitedBy }),
+  invitationExpired: (invitation: InvitationEntity) =>
+    aboutInvitation('invitation.expired', invitation, null, expiry(invitation)),
+  memberRemoved: (member: IdentityUser, actor: AuditActor) =>
+    aboutUser('member.removed', member, member.tenantId, actor, { role: member.role }),
   memberRoleChanged: (member: IdentityUser, role: string, actor: AuditActor) =>
     aboutUser('member.role_changed', member, member.tenantId, actor, { roleBefore: member.role, roleAfter: role }),
   /** No tenant: the role is the platform's. */
-  superAdminGranted: (user: IdentityUser, actor: AuditActor) => aboutUser('super_admin.granted', user, null, actor, { platformRole: SUPER_ADMIN_ROLE }),
+  superAdminGranted: (user: IdentityUser, actor: AuditActor) =>
+    aboutUser('super_admin.granted', user, null, actor, { platformRole: SUPER_ADMIN_ROLE }),
   /** Filed under the user's tenant, so that the organisation's trail shows its member leaving. */
   userDeleted: (user: IdentityUser, actor: AuditActor) =>
     aboutUser('user.deleted', user, user.tenantId, actor, { platformRole: user.platformRole, role: user.role }),
@@ -110,7 +127,11 @@ export function toAuditEventRow(id: string, occurredAt: Date, event: NewAuditEve
 }
 
 export function toAuditEvent(row: AuditEventEntity): AuditEvent {
-  const target = { type: row.targetType, id: row.targetId, ...(row.targetEmail !== null && { email: row.targetEmail }) } as AuditTarget;
+  const target = {
+    type: row.targetType,
+    id: row.targetId,
+    ...(row.targetEmail !== null && { email: row.targetEmail }),
+  } as AuditTarget;
   return {
     id: row.id,
     type: row.type as AuditEventType,

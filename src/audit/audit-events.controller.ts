@@ -55,7 +55,10 @@ export class OrgAuditEventsController {
   ])
   @UseGuards(SessionGuard, OrgAdminGuard)
   @OrgAdminMessagesFor({ notOrgUser: AUDIT_MESSAGES.notOrgUser, notOwnerOrAdmin: AUDIT_MESSAGES.notOwnerOrAdmin })
-  listOrgAuditEvents(@CurrentOrgCaller() caller: OrgCaller, @Query(DtoPipe(ListAuditEventsQuery)) query: ListAuditEventsQuery) {
+  listOrgAuditEvents(
+    @CurrentOrgCaller() caller: OrgCaller,
+    @Query(DtoPipe(ListAuditEventsQuery)) query: ListAuditEventsQuery,
+  ) {
     return this.service.list(query, caller.tenantId);
   }
 }

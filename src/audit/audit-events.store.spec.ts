@@ -22,10 +22,18 @@ describe(AuditEventsStore.name, () => {
 
   it.each<[string, AuditEventFilter, string]>([
     ['no filter', {}, 'IDX_audit_events_occurred'],
-    ['a tenant, past a cursor', { tenantId: 't', after }, 'IDX_audit_events_tenant_occurred (tenant_id=? AND occurred_at<?)'],
+    [
+      'a tenant, past a cursor',
+      { tenantId: 't', after },
+      'IDX_audit_events_tenant_occurred (tenant_id=? AND occurred_at<?)',
+    ],
     ['a cursor', { after }, 'IDX_audit_events_occurred (occurred_at<?)'],
     ['one type', { types: ['user.deleted'] }, 'IDX_audit_events_type_occurred'],
-    ['an actor and a time window', { actorId: 'a', since: new Date(0), until: new Date() }, 'IDX_audit_events_actor_occurred'],
+    [
+      'an actor and a time window',
+      { actorId: 'a', since: new Date(0), until: new Date() },
+      'IDX_audit_events_actor_occurred',
+    ],
     ['a target', { targetId: 'u' }, 'IDX_audit_events_target_occurred'],
   ])('one page with %s reads an index range in the listing order: no scan, no sort', async (_, filter, index) => {
     const steps = await plan(filter);

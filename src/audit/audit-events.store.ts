@@ -44,11 +44,13 @@ export class AuditEventsStore {
     if (after) {
       // Below the cursor in (occurredAt, id) order. The first condition alone is a range of the
       // index, so that a page deep in the trail starts there rather than reading up to it.
-      query.andWhere('event.occurredAt <= :afterTime', { afterTime: after.occurredAt }).andWhere(
-        new Brackets((below) =>
-          below.where('event.occurredAt < :afterTime').orWhere('event.id < :afterId', { afterId: after.id }),
-        ),
-      );
+      query
+        .andWhere('event.occurredAt <= :afterTime', { afterTime: after.occurredAt })
+        .andWhere(
+          new Brackets((below) =>
+            below.where('event.occurredAt < :afterTime').orWhere('event.id < :afterId', { afterId: after.id }),
+          ),
+        );
     }
     return query.orderBy('event.occurredAt', 'DESC').addOrderBy('event.id', 'DESC').limit(limit);
   }
@@ -58,7 +60,12 @@ export class AuditEventsStore {
     const events = this.dataSource.getRepository(AuditEventEntity);
     let deleted = 0;
     for (;;) {
-      const batch = await events.find({ select: { id: true }, where: { occurredAt: LessThan(cutoff) }, order: { occurredAt: 'ASC' }, take: AUDIT_PURGE_BATCH });
+      const batch = await events.find({
+        select: { id: true },
+        where: { occurredAt: LessThan(cutoff) },
+        order: { occurredAt: 'ASC' },
+        take: AUDIT_PURGE_BATCH,
+      });
       if (!batch.length) return deleted;
       deleted += (await events.delete({ id: In(batch.map((event) => event.id)) })).affected ?? 0;
       if (batch.length < AUDIT_PURGE_BATCH) return deleted;

@@ -31,7 +31,9 @@ export class AuditRecorder {
     try {
       await this.record(event);
     } catch (error) {
-      this.logger.error(`Recording the audit event ${event.type} failed after the identity store changed: ${messageOf(error)}`);
+      this.logger.error(
+        `Recording the audit event ${event.type} failed after the identity store changed: ${messageOf(error)}`,
+      );
     }
   }
 }

@@ -21,7 +21,8 @@ export class AuditRetention implements OnApplicationBootstrap, OnApplicationShut
   private readonly hourly = new PeriodicTask(
     async () => {
       const deleted = await this.purge();
-      if (deleted) this.logger.log(`Deleted ${deleted} audit event(s) older than ${this.config.auditRetentionDays} days`);
+      if (deleted)
+        this.logger.log(`Deleted ${deleted} audit event(s) older than ${this.config.auditRetentionDays} days`);
     },
     (error) => this.logger.error(`Purging old audit events failed: ${messageOf(error)}`),
   );

@@ -23,7 +23,10 @@ export class AuditRows {
   of(event: NewAuditEvent): Insert[] {
     const row = toAuditEventRow(this.ids.uuid(), this.clock.now(), event);
     const shown = toAuditEvent(row);
-    const deliveries = this.config.webhooks.urls.map((url): Insert => [WebhookDeliveryEntity, newWebhookDeliveryRow(this.ids.uuid(), url, shown)]);
+    const deliveries = this.config.webhooks.urls.map((url): Insert => [
+      WebhookDeliveryEntity,
+      newWebhookDeliveryRow(this.ids.uuid(), url, shown),
+    ]);
     return [[AuditEventEntity, row], ...deliveries];
   }
 }

@@ -8,7 +8,11 @@ export interface WebhookPayload {
   data: AuditEvent;
 }
 
-export const webhookPayload = (event: AuditEvent): WebhookPayload => ({ type: event.type, timestamp: event.occurredAt, data: event });
+export const webhookPayload = (event: AuditEvent): WebhookPayload => ({
+  type: event.type,
+  timestamp: event.occurredAt,
+  data: event,
+});
 
 /**
  * The row that sends `event` to `url`, due at once. The audit recorder writes one per configured

@@ -11,7 +11,12 @@ const caller = (overrides: Partial<Caller> = {}): Caller => ({
   role: 'owner',
   ...overrides,
 });
-const record = (overrides: Partial<IdentityUser> = {}): IdentityUser => ({ ...caller(), email: 'u1@example.com', platformRole: null, ...overrides });
+const record = (overrides: Partial<IdentityUser> = {}): IdentityUser => ({
+  ...caller(),
+  email: 'u1@example.com',
+  platformRole: null,
+  ...overrides,
+});
 
 describe(decideOrgAdmin.name, () => {
   it('rule "no id token": 401 Unauthorized', () => {
@@ -31,7 +36,11 @@ describe(decideOrgAdmin.name, () => {
   });
 
   it.each(['member', null, 'Owner', 'super_admin'])('rule "owner or admin": 403 for role %p', (role) => {
-    expect(decideOrgAdmin(caller({ role }), messages)).toEqual({ allowed: false, status: 403, error: 'not owner or admin' });
+    expect(decideOrgAdmin(caller({ role }), messages)).toEqual({
+      allowed: false,
+      status: 403,
+      error: 'not owner or admin',
+    });
   });
 
   it.each(['owner', 'admin'])('allows an org %s', (role) => {
@@ -49,13 +58,16 @@ describe(confirmOrgAdmin.name, () => {
     expect(confirmOrgAdmin(caller(), stored, messages)).toEqual({ allowed: false, status: 403, error: 'not org' });
   });
 
-  it.each(['member', null])('"owner or admin" on the stored record: 403 when the stored role is %p (demoted)', (role) => {
-    expect(confirmOrgAdmin(caller({ role: 'admin' }), record({ role }), messages)).toEqual({
-      allowed: false,
-      status: 403,
-      error: 'not owner or admin',
-    });
-  });
+  it.each(['member', null])(
+    '"owner or admin" on the stored record: 403 when the stored role is %p (demoted)',
+    (role) => {
+      expect(confirmOrgAdmin(caller({ role: 'admin' }), record({ role }), messages)).toEqual({
+        allowed: false,
+        status: 403,
+        error: 'not owner or admin',
+      });
+    },
+  );
 
   it.each([
     ['owner', 'owner'],
@@ -75,7 +87,15 @@ describe('a route open to every role of the organisation (no notOwnerOrAdmin)', 
   });
 
   it('still refuses a caller who is not an org user, by claims and by record', () => {
-    expect(decideOrgAdmin(caller({ tenantId: null }), anyRole)).toEqual({ allowed: false, status: 403, error: 'not org' });
-    expect(confirmOrgAdmin(caller(), record({ tenantId: 't2' }), anyRole)).toEqual({ allowed: false, status: 403, error: 'not org' });
+    expect(decideOrgAdmin(caller({ tenantId: null }), anyRole)).toEqual({
+      allowed: false,
+      status: 403,
+      error: 'not org',
+    });
+    expect(confirmOrgAdmin(caller(), record({ tenantId: 't2' }), anyRole)).toEqual({
+      allowed: false,
+      status: 403,
+      error: 'not org',
+    });
   });
 });

@@ -11,12 +11,11 @@ export interface OrgAdminMessages {
   notOwnerOrAdmin?: string;
 }
 
-export type OrgAdminDecision =
-  | { allowed: true }
-  | { allowed: false; status: 401 | 403; error: string };
+export type OrgAdminDecision = { allowed: true } | { allowed: false; status: 401 | 403; error: string };
 
 const ORG_ADMIN_ROLES = ['owner', 'admin'];
-const isOrgUser = (user: { userType: string | null; tenantId: string | null }) => user.userType === 'org' && !!user.tenantId;
+const isOrgUser = (user: { userType: string | null; tenantId: string | null }) =>
+  user.userType === 'org' && !!user.tenantId;
 const isOwnerOrAdmin = (role: string | null) => ORG_ADMIN_ROLES.includes(role ?? '');
 
 /** Spec 4.9 rules 4–6 and 4.10 rules 1–3, in order, on the id token's claims. */
@@ -39,7 +38,11 @@ function roleDecision(role: string | null, messages: OrgAdminMessages): OrgAdmin
  * longer an org user of the tenant the claims name, is "not an organisation user"; a stored role
  * that is not owner or admin is "not owner or admin".
  */
-export function confirmOrgAdmin(caller: Caller, record: IdentityUser | null, messages: OrgAdminMessages): OrgAdminDecision {
+export function confirmOrgAdmin(
+  caller: Caller,
+  record: IdentityUser | null,
+  messages: OrgAdminMessages,
+): OrgAdminDecision {
   if (!record || !isOrgUser(record) || record.tenantId !== caller.tenantId) {
     return { allowed: false, status: 403, error: messages.notOrgUser };
   }

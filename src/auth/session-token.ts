@@ -44,7 +44,8 @@ export function parseCookieHeader(header: string): Map<string, string[]> {
 function single(cookies: Map<string, string[]>, name: string, what: string): SessionTokenLookup | undefined {
   const values = cookies.get(name);
   if (!values) return undefined;
-  if (new Set(values).size > 1) return { refused: `the ${what} cookie is sent ${values.length} times with different values` };
+  if (new Set(values).size > 1)
+    return { refused: `the ${what} cookie is sent ${values.length} times with different values` };
   return { token: values[0] };
 }
 
@@ -58,7 +59,12 @@ export function sessionTokenFromRequest(config: AppConfig, request: Request): Se
     const prefix = `CognitoIdentityServiceProvider.${config.cognito.clientId}`;
     const user = single(cookies, `${prefix}.LastAuthUser`, 'LastAuthUser');
     if (user && 'refused' in user) return user;
-    if (user) return single(cookies, `${prefix}.${user.token}.idToken`, 'idToken') ?? { refused: 'no idToken cookie for the LastAuthUser cookie' };
+    if (user)
+      return (
+        single(cookies, `${prefix}.${user.token}.idToken`, 'idToken') ?? {
+          refused: 'no idToken cookie for the LastAuthUser cookie',
+        }
+      );
   }
   return {
     refused: request.headers.authorization

@@ -27,7 +27,8 @@ export class SessionGuard extends AuthGuard(SESSION_STRATEGY) {
   override handleRequest<T = Caller>(error: unknown, caller: T | false, info: unknown, context: ExecutionContext): T {
     if (!caller) {
       const request = context.switchToHttp().getRequest<Request>();
-      const reason = sessionRefusalOf(request) ?? (error ? messageOf(error) : (info as { message?: string } | undefined)?.message);
+      const reason =
+        sessionRefusalOf(request) ?? (error ? messageOf(error) : (info as { message?: string } | undefined)?.message);
       this.logger.debug(`No session: ${reason ?? 'unknown reason'}`);
     }
     return (caller || undefined) as T;

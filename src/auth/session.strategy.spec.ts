@@ -27,7 +27,12 @@ function verifier(config: AppConfig): (token: string) => Promise<Caller | false>
 }
 
 const keyPair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
-const jwk = (publicKey: KeyObject, kid: string) => ({ ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' });
+const jwk = (publicKey: KeyObject, kid: string) => ({
+  ...publicKey.export({ format: 'jwk' }),
+  kid,
+  alg: 'RS256',
+  use: 'sig',
+});
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 describe(`${SessionStrategy.name} in cognito mode (RS256 against the pool's JWKS)`, () => {
@@ -79,7 +84,14 @@ describe(`${SessionStrategy.name} in cognito mode (RS256 against the pool's JWKS
   });
   /** A token as the pool signs it; `options` override the defaults, an undefined option leaves the claim out. */
   const idToken = (extra: object = {}, options: SignOptions = {}, key = keyA.privateKey, kid = 'key-a') => {
-    const merged: SignOptions = { algorithm: 'RS256', keyid: kid, issuer, audience: CLIENT, expiresIn: 300, ...options };
+    const merged: SignOptions = {
+      algorithm: 'RS256',
+      keyid: kid,
+      issuer,
+      audience: CLIENT,
+      expiresIn: 300,
+      ...options,
+    };
     const defined = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined));
     return sign(claims(extra), key, defined);
   };
@@ -103,19 +115,31 @@ describe(`${SessionStrategy.name} in cognito mode (RS256 against the pool's JWKS
     ['without token_use', () => idToken({ token_use: undefined })],
     ['signed by another key under the known kid', () => idToken({}, {}, keyB.privateKey, 'key-a')],
     ['signed RS512 (algorithm pinned to RS256)', () => idToken({}, { algorithm: 'RS512' })],
-    ['HS256 keyed with the public key (algorithm confusion)', () => {
-      const header = base64url({ alg: 'HS256', typ: 'JWT', kid: 'key-a' });
-      const payload = base64url({ ...claims(), iss: issuer, aud: CLIENT, exp: Math.floor(Date.now() / 1000) + 300 });
-      const pem = keyA.publicKey.export({ format: 'pem', type: 'spki' });
-      const signature = createHmac('sha256', pem).update(`${header}.${payload}`).digest('base64url');
-      return `${header}.${payload}.${signature}`;
-    }],
-    ['HS256 with the local-mode secret', () => sign(claims(), config.authJwtSecret, { algorithm: 'HS256', expiresIn: 300 })],
-    ['alg: none', () => `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ ...claims(), iss: issuer, aud: CLIENT })}.`],
-    ['tampered after signing', () => {
-      const [header, , signature] = idToken().split('.');
-      return `${header}.${base64url({ ...claims({ 'custom:tenant_id': 't-2' }), iss: issuer, aud: CLIENT })}.${signature}`;
-    }],
+    [
+      'HS256 keyed with the public key (algorithm confusion)',
+      () => {
+        const header = base64url({ alg: 'HS256', typ: 'JWT', kid: 'key-a' });
+        const payload = base64url({ ...claims(), iss: issuer, aud: CLIENT, exp: Math.floor(Date.now() / 1000) + 300 });
+        const pem = keyA.publicKey.export({ format: 'pem', type: 'spki' });
+        const signature = createHmac('sha256', pem).update(`${header}.${payload}`).digest('base64url');
+        return `${header}.${payload}.${signature}`;
+      },
+    ],
+    [
+      'HS256 with the local-mode secret',
+      () => sign(claims(), config.authJwtSecret, { algorithm: 'HS256', expiresIn: 300 }),
+    ],
+    [
+      'alg: none',
+      () => `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ ...claims(), iss: issuer, aud: CLIENT })}.`,
+    ],
+    [
+      'tampered after signing',
+      () => {
+        const [header, , signature] = idToken().split('.');
+        return `${header}.${base64url({ ...claims({ 'custom:tenant_id': 't-2' }), iss: issuer, aud: CLIENT })}.${signature}`;
+      },
+    ],
     ['garbage', () => 'not.a.jwt'],
   ])('a token that is %s is no session', async (_, token) => {
     expect(await verify(token())).toBe(false);
@@ -167,13 +191,17 @@ describe(`${SessionStrategy.name}: exp, iat and the payload's shape`, () => {
   const verify = verifier(config);
   const now = Math.floor(Date.now() / 1000);
   const claims = { sub: 'u-1', token_use: 'id' };
-  const hs256 = (payload: string | object, options: SignOptions = {}) => sign(payload, config.authJwtSecret, { algorithm: 'HS256', ...options });
+  const hs256 = (payload: string | object, options: SignOptions = {}) =>
+    sign(payload, config.authJwtSecret, { algorithm: 'HS256', ...options });
 
   it.each([
     ['no exp', () => hs256(claims)],
     ['iat in milliseconds', () => hs256({ ...claims, iat: Date.now() }, { expiresIn: 60 })],
     ['iat two minutes ahead', () => hs256({ ...claims, iat: now + 120, exp: now + 600 })],
-    ['a payload that is JSON null', () => `${base64url({ alg: 'HS256', typ: 'JWT' })}.${Buffer.from('null').toString('base64url')}.x`],
+    [
+      'a payload that is JSON null',
+      () => `${base64url({ alg: 'HS256', typ: 'JWT' })}.${Buffer.from('null').toString('base64url')}.x`,
+    ],
   ])('refuses a token with %s', async (_, token) => {
     expect(await verify(token())).toBe(false);
   });
@@ -185,7 +213,9 @@ describe(`${SessionStrategy.name}: exp, iat and the payload's shape`, () => {
 
 describe(parseCookieHeader.name, () => {
   it('percent-decodes names and values, as js-cookie and server-side adapters encode them', () => {
-    const cookies = parseCookieHeader('a.ann%40acme.example.idToken=x%3Dy; a.LastAuthUser=ann%40acme.example; b="quoted"');
+    const cookies = parseCookieHeader(
+      'a.ann%40acme.example.idToken=x%3Dy; a.LastAuthUser=ann%40acme.example; b="quoted"',
+    );
     expect([...cookies]).toEqual([
       ['a.ann@acme.example.idToken', ['x=y']],
       ['a.LastAuthUser', ['ann@acme.example']],

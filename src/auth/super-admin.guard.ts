@@ -33,7 +33,9 @@ export class SuperAdminGuard implements CanActivate {
     let reason: string;
     try {
       // Bounded within the request's deadline, so that a stuck store is refused 403, not 503.
-      const record = caller ? await withTimeout(this.identity.findById(caller.id), callerCheckTimeoutMs(this.config.requestTimeoutMs)) : null;
+      const record = caller
+        ? await withTimeout(this.identity.findById(caller.id), callerCheckTimeoutMs(this.config.requestTimeoutMs))
+        : null;
       const decision = decideSuperAdmin(caller, record);
       if (decision.allowed) return true;
       reason = decision.reason;

@@ -36,8 +36,10 @@ const ttlOf = (values: Values): number | undefined =>
 
 const COMMANDS: Record<string, Command> = {
   'users:create': {
-    usage: '--email E [--id ID] [--platform-role super_admin] [--user-type org] [--tenant-id T] [--role owner|admin|member]',
-    description: 'Creates a user in the local identity store (e-mail lower-cased, id a UUID unless given); prints it as one line of JSON.',
+    usage:
+      '--email E [--id ID] [--platform-role super_admin] [--user-type org] [--tenant-id T] [--role owner|admin|member]',
+    description:
+      'Creates a user in the local identity store (e-mail lower-cased, id a UUID unless given); prints it as one line of JSON.',
     options: {
       email: { type: 'string' },
       id: { type: 'string' },
@@ -68,10 +70,12 @@ const COMMANDS: Record<string, Command> = {
   },
   'tenants:create': {
     usage: `--name NAME --type ${TENANT_TYPES.join('|')}`,
-    description: 'Creates a tenant (status pending_owner), by the rules of POST /api/admin/tenants; prints it as one line of JSON.',
+    description:
+      'Creates a tenant (status pending_owner), by the rules of POST /api/admin/tenants; prints it as one line of JSON.',
     options: { name: { type: 'string' }, type: { type: 'string' } },
     localOnly: false,
-    run: async (app, values) => JSON.stringify(await app.get(TenantRecordsService).createTenant(values.name, values.type)),
+    run: async (app, values) =>
+      JSON.stringify(await app.get(TenantRecordsService).createTenant(values.name, values.type)),
   },
   'users:list': {
     usage: '--tenant T',
@@ -79,28 +83,33 @@ const COMMANDS: Record<string, Command> = {
     options: { tenant: { type: 'string' } },
     localOnly: true,
     run: async (app, values) =>
-      (await app.get(LocalUsersService).listTenantUsers(required(values, 'tenant'))).map((user) => JSON.stringify(user)).join('\n'),
+      (await app.get(LocalUsersService).listTenantUsers(required(values, 'tenant')))
+        .map((user) => JSON.stringify(user))
+        .join('\n'),
   },
   'invitations:expire': {
     usage: '--id TOKEN',
     description:
-      'Moves an invitation\'s expiry into the past, so that it answers EXPIRED (its status changes on the next GET); prints it as one line of JSON.',
+      "Moves an invitation's expiry into the past, so that it answers EXPIRED (its status changes on the next GET); prints it as one line of JSON.",
     options: { id: { type: 'string' } },
     localOnly: false,
-    run: async (app, values) => JSON.stringify(await app.get(TenantRecordsService).expireInvitation(required(values, 'id'))),
+    run: async (app, values) =>
+      JSON.stringify(await app.get(TenantRecordsService).expireInvitation(required(values, 'id'))),
   },
   'cognito:sync-tenant-groups': {
     usage: '',
     description:
       'Cognito mode only: puts every pool user with custom:tenant_id into the group tenant_<tenant id> that lists the ' +
-      'tenant\'s members, and takes out group members whose attribute says otherwise; safe to repeat. Run it after ' +
+      "tenant's members, and takes out group members whose attribute says otherwise; safe to repeat. Run it after " +
       'giving users a tenant outside the service. Prints {"joined":N,"left":N}.',
     options: {},
     localOnly: false,
     run: async (app) => {
       const identity = app.get(IdentityStore);
       if (!(identity instanceof CognitoIdentityStore)) {
-        throw new CliInputError('cognito:sync-tenant-groups works only with IDENTITY_STORE=cognito: the local store needs no groups');
+        throw new CliInputError(
+          'cognito:sync-tenant-groups works only with IDENTITY_STORE=cognito: the local store needs no groups',
+        );
       }
       return JSON.stringify(await identity.syncTenantGroups());
     },

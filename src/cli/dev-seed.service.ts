@@ -30,13 +30,20 @@ export class DevSeedService {
   ) {}
 
   async seed(ttlSeconds?: number): Promise<DemoSetup> {
-    if (this.config.nodeEnv === 'production') throw new CliInputError('dev:seed makes demo users with known ids; refusing with NODE_ENV=production');
+    if (this.config.nodeEnv === 'production')
+      throw new CliInputError('dev:seed makes demo users with known ids; refusing with NODE_ENV=production');
     const tenant = await this.demoTenant();
     const setup = { tenant } as DemoSetup;
     for (const role of DEMO_ROLES) {
       const user =
         (await this.identity.findById(`demo-${role}`)) ??
-        (await this.users.createUser({ id: `demo-${role}`, email: `${role}@demo.example`, userType: 'org', tenantId: tenant.id, role }));
+        (await this.users.createUser({
+          id: `demo-${role}`,
+          email: `${role}@demo.example`,
+          userType: 'org',
+          tenantId: tenant.id,
+          role,
+        }));
       setup[role] = { ...user, token: await this.users.sessionToken(user.id, ttlSeconds) };
     }
     return setup;

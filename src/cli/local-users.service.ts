@@ -46,9 +46,11 @@ export class LocalUsersService {
   async createUser(input: NewLocalUser): Promise<IdentityUser> {
     this.requireLocalStore('users:create');
     const email = input.email?.trim().toLowerCase();
-    if (!email || !isEmail(email)) throw new CliInputError(`--email must be an e-mail address, got "${input.email ?? ''}"`);
+    if (!email || !isEmail(email))
+      throw new CliInputError(`--email must be an e-mail address, got "${input.email ?? ''}"`);
     const id = input.id ?? this.ids.uuid();
-    if (!/^[\w.@+-]{1,128}$/.test(id)) throw new CliInputError(`--id must be 1 to 128 letters, digits or . _ @ + -, got "${id}"`);
+    if (!/^[\w.@+-]{1,128}$/.test(id))
+      throw new CliInputError(`--id must be 1 to 128 letters, digits or . _ @ + -, got "${id}"`);
     if (input.platformRole !== undefined && input.platformRole !== SUPER_ADMIN_ROLE) {
       throw new CliInputError(`--platform-role must be ${SUPER_ADMIN_ROLE}, got "${input.platformRole}"`);
     }
@@ -67,7 +69,9 @@ export class LocalUsersService {
       throw new CliInputError('--role needs --tenant-id: a role is held in a tenant');
     }
     if (input.tenantId !== undefined && input.userType !== 'org') {
-      throw new CliInputError('--tenant-id needs --user-type org: the organisation routes refuse any other user of a tenant');
+      throw new CliInputError(
+        '--tenant-id needs --user-type org: the organisation routes refuse any other user of a tenant',
+      );
     }
     if (input.tenantId !== undefined && !(await this.tenants.existsBy({ id: input.tenantId }))) {
       throw new CliInputError(`no tenant with id "${input.tenantId}" (tenants:create makes one)`);

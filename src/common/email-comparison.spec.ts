@@ -17,7 +17,11 @@ describe('e-mail comparison', () => {
       ['a zero-width space', 'ka\u200Bte@example.com', 'kate@example.com'],
       ['long s', '\u017Fam@example.com', 'sam@example.com'],
       ['micro sign', '\u00B5@example.com', '\u03BC@example.com'],
-      ['final sigma', '\u03C3\u03BF\u03C6\u03BF\u03C2@example.com', comparableEmail('\u03A3\u039F\u03A6\u039F\u03A3@example.com')],
+      [
+        'final sigma',
+        '\u03C3\u03BF\u03C6\u03BF\u03C2@example.com',
+        comparableEmail('\u03A3\u039F\u03A6\u039F\u03A3@example.com'),
+      ],
       ['a Greek letter with ypogegrammeni', '\u1FB3@example.com', '\u03B1\u03B9@example.com'],
       ['a titlecase digraph', '\u01C5@example.com', 'd\u017E@example.com'],
     ])('folds %s', (_, address, folded) => {
@@ -34,7 +38,12 @@ describe('e-mail comparison', () => {
     });
 
     it('is idempotent and does not depend on how the address was lower-cased before storing', () => {
-      for (const address of ['M\u0130KE@example.com', 'STRA\u1E9EE@example.com', '\u212Aate@example.com', '\u13A0\u13A1@example.com']) {
+      for (const address of [
+        'M\u0130KE@example.com',
+        'STRA\u1E9EE@example.com',
+        '\u212Aate@example.com',
+        '\u13A0\u13A1@example.com',
+      ]) {
         expect(comparableEmail(comparableEmail(address))).toBe(comparableEmail(address));
         expect(comparableEmail(address.toLowerCase())).toBe(comparableEmail(address));
         expect(comparableEmail(address.toUpperCase())).toBe(comparableEmail(address));

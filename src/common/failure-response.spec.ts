@@ -24,7 +24,11 @@ describe(FailureResponse.name, () => {
   it("turns an unexpected error into the route's 500 body, with the error as its cause, and logs it", () => {
     const failure = new Error('connection lost');
     const answer = failureResponse(routes.plain, failure) as HttpException;
-    expect([answer.getStatus(), answer.getResponse(), answer.cause]).toEqual([500, { error: 'Failed to do it' }, failure]);
+    expect([answer.getStatus(), answer.getResponse(), answer.cause]).toEqual([
+      500,
+      { error: 'Failed to do it' },
+      failure,
+    ]);
     expect(logged).toHaveBeenCalledWith('Failed to do it: connection lost');
   });
 

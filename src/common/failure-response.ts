@@ -1,4 +1,14 @@
-import { applyDecorators, ArgumentsHost, Catch, HttpException, HttpStatus, Logger, SetMetadata, Type, UseFilters } from '@nestjs/common';
+import {
+  applyDecorators,
+  ArgumentsHost,
+  Catch,
+  HttpException,
+  HttpStatus,
+  Logger,
+  SetMetadata,
+  Type,
+  UseFilters,
+} from '@nestjs/common';
 import { messageOf } from './api-error';
 import { HttpExceptionFilter } from './http-exception.filter';
 import { ApiErrorResponse, ErrorBody, ErrorWithDetailsBody } from './openapi';

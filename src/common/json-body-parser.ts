@@ -55,7 +55,8 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const char = text.charCodeAt(i);
     if (inString) {
-      if (char === 0x5c) i++; // backslash: skip the escaped character
+      if (char === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (char === 0x22) inString = false;
     } else if (char === 0x22) inString = true;
     else if (char === 0x7b || char === 0x5b) {
@@ -102,7 +103,12 @@ export function csvBodyParser(limitBytes: number): RequestHandler {
 export const CSV_NOT_UTF8 = 'Unsupported charset: CSV must be UTF-8';
 
 /** A body of one media type, in UTF-8, read as text and given to `parse`; any other body passes untouched. */
-function utf8BodyParser(limitBytes: number, mediaType: string, notUtf8: string, parse: (text: string) => unknown): RequestHandler {
+function utf8BodyParser(
+  limitBytes: number,
+  mediaType: string,
+  notUtf8: string,
+  parse: (text: string) => unknown,
+): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
     if (!hasBody(request)) return next();
     const contentType = contentTypeOf(request);

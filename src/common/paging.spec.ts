@@ -11,8 +11,22 @@ describe('paging', () => {
   });
 
   it('a cursor made by toPage is read back as the key of the last row', () => {
-    const page = toPage([['a', '1'], ['b', '2'], ['c', '3']], { limit: 2 }, (row) => row);
-    expect(page).toEqual({ items: [['a', '1'], ['b', '2']], nextCursor: encodeCursor(['b', '2']) });
+    const page = toPage(
+      [
+        ['a', '1'],
+        ['b', '2'],
+        ['c', '3'],
+      ],
+      { limit: 2 },
+      (row) => row,
+    );
+    expect(page).toEqual({
+      items: [
+        ['a', '1'],
+        ['b', '2'],
+      ],
+      nextCursor: encodeCursor(['b', '2']),
+    });
     expect(pageRequest(query({ limit: '2', cursor: page.nextCursor }), 2)).toEqual({ limit: 2, after: ['b', '2'] });
   });
 

@@ -32,7 +32,10 @@ export class PageQueryDto {
 
 /** The 400s of every list that pages with PageQueryDto, for the API document. */
 export const ApiPagingErrors = () =>
-  ApiErrorResponse(400, 'Bad `limit` or `cursor`', [{ error: PAGING_ERRORS.invalidLimit }, { error: PAGING_ERRORS.invalidCursor }]);
+  ApiErrorResponse(400, 'Bad `limit` or `cursor`', [
+    { error: PAGING_ERRORS.invalidLimit },
+    { error: PAGING_ERRORS.invalidCursor },
+  ]);
 
 /**
  * Keyset paging: rows are ordered by a key (e-mail, then id, for every list) and a page starts
@@ -68,7 +71,10 @@ export function decodeCursor(cursor: string, keyLength: number): string[] {
     throw new ApiError(HttpStatus.BAD_REQUEST, PAGING_ERRORS.invalidCursor);
   }
   const wellFormed =
-    Array.isArray(key) && key.length === keyLength && key.every((part) => typeof part === 'string') && encodeCursor(key) === cursor;
+    Array.isArray(key) &&
+    key.length === keyLength &&
+    key.every((part) => typeof part === 'string') &&
+    encodeCursor(key) === cursor;
   if (!wellFormed) throw new ApiError(HttpStatus.BAD_REQUEST, PAGING_ERRORS.invalidCursor);
   return key as string[];
 }
@@ -110,4 +116,5 @@ function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
-const inCodePointOrder = (unit: number) => (unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit);
+const inCodePointOrder = (unit: number) =>
+  unit >= 0xd800 && unit <= 0xdfff ? unit + 0x2000 : unit >= 0xe000 ? unit - 0x800 : unit;

@@ -7,10 +7,13 @@ describe(PeriodicTask.name, () => {
   it('runs first after `firstAfterMs`, then every `everyMs`; a failed run is reported and the next still comes; stop() ends it', async () => {
     const runs: number[] = [];
     const errors: unknown[] = [];
-    const task = new PeriodicTask(async () => {
-      runs.push(Date.now());
-      if (runs.length === 2) throw new Error('boom');
-    }, (error) => errors.push(error));
+    const task = new PeriodicTask(
+      async () => {
+        runs.push(Date.now());
+        if (runs.length === 2) throw new Error('boom');
+      },
+      (error) => errors.push(error),
+    );
     const start = Date.now();
     task.start(1_000, 5_000);
     await jest.advanceTimersByTimeAsync(999);

@@ -15,20 +15,32 @@ describe(requestOrigin.name, () => {
     ['ftp', 'https'],
     ['javascript', 'https'],
     ['', 'https'],
-  ])('takes the protocol from x-forwarded-proto %p as %s (first value, lower-cased, http or https only)', (header, protocol) => {
-    expect(requestOrigin({ host: 'app.example.com', 'x-forwarded-proto': header })).toBe(`${protocol}://app.example.com`);
-  });
-
-  it('reads the first x-forwarded-proto when Node hands over several', () => {
-    expect(requestOrigin({ host: 'a.example', 'x-forwarded-proto': ['http', 'https'] as unknown as string })).toBe('http://a.example');
-  });
-
-  it.each(['app.example.com', 'app.example.com:8443', 'localhost', 'localhost:3000', '10.0.0.5:80', 'xn--bcher-kva.example', 'APP.Example.com'])(
-    'keeps the plain host %s',
-    (host) => {
-      expect(requestOrigin({ host })).toBe(`https://${host}`);
+  ])(
+    'takes the protocol from x-forwarded-proto %p as %s (first value, lower-cased, http or https only)',
+    (header, protocol) => {
+      expect(requestOrigin({ host: 'app.example.com', 'x-forwarded-proto': header })).toBe(
+        `${protocol}://app.example.com`,
+      );
     },
   );
+
+  it('reads the first x-forwarded-proto when Node hands over several', () => {
+    expect(requestOrigin({ host: 'a.example', 'x-forwarded-proto': ['http', 'https'] as unknown as string })).toBe(
+      'http://a.example',
+    );
+  });
+
+  it.each([
+    'app.example.com',
+    'app.example.com:8443',
+    'localhost',
+    'localhost:3000',
+    '10.0.0.5:80',
+    'xn--bcher-kva.example',
+    'APP.Example.com',
+  ])('keeps the plain host %s', (host) => {
+    expect(requestOrigin({ host })).toBe(`https://${host}`);
+  });
 
   it.each([
     ['empty', ''],

@@ -1,4 +1,13 @@
-import { applyDecorators, CanActivate, ExecutionContext, HttpStatus, Injectable, mixin, PipeTransform, Type } from '@nestjs/common';
+import {
+  applyDecorators,
+  CanActivate,
+  ExecutionContext,
+  HttpStatus,
+  Injectable,
+  mixin,
+  PipeTransform,
+  Type,
+} from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { ApiError } from './api-error';
@@ -69,9 +78,12 @@ export const ApiJsonBody = (description: string, bodies: object[]) =>
       { error: JSON_BODY_ERRORS.tooDeep },
       { error: NOT_AN_OBJECT },
     ]),
-    ApiErrorResponse(HttpStatus.PAYLOAD_TOO_LARGE, `The body is over ${JSON_BODY_LIMIT_BYTES / 1024} KB`, [{ error: JSON_BODY_ERRORS.tooLarge }]),
-    ApiErrorResponse(HttpStatus.UNSUPPORTED_MEDIA_TYPE, 'A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding', [
-      { error: JSON_BODY_ERRORS.notUtf8 },
-      { error: JSON_BODY_ERRORS.unsupportedEncoding },
+    ApiErrorResponse(HttpStatus.PAYLOAD_TOO_LARGE, `The body is over ${JSON_BODY_LIMIT_BYTES / 1024} KB`, [
+      { error: JSON_BODY_ERRORS.tooLarge },
     ]),
+    ApiErrorResponse(
+      HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+      'A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding',
+      [{ error: JSON_BODY_ERRORS.notUtf8 }, { error: JSON_BODY_ERRORS.unsupportedEncoding }],
+    ),
   );

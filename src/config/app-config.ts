@@ -5,9 +5,7 @@ import { isNonPublicAddress } from '../common/address-classifier';
  * The validated, typed configuration. Built once from the environment by `parseConfig`;
  * nothing else in the service reads `process.env`.
  */
-export type DatabaseConfig =
-  | { type: 'sqlite'; database: string }
-  | { type: 'mysql'; url: string };
+export type DatabaseConfig = { type: 'sqlite'; database: string } | { type: 'mysql'; url: string };
 
 export interface CognitoConfig {
   userPoolId?: string;
@@ -214,7 +212,10 @@ function trustProxy(env: Env): boolean | number | string | undefined {
 function redisKeyPrefix(env: Env): string {
   const raw = read(env, 'REDIS_KEY_PREFIX') ?? 'tenant-service:';
   if (!/^[!-~]{1,100}$/.test(raw)) {
-    throw new ConfigError('REDIS_KEY_PREFIX', `must be 1 to 100 printable ASCII characters without spaces, got "${raw}"`);
+    throw new ConfigError(
+      'REDIS_KEY_PREFIX',
+      `must be 1 to 100 printable ASCII characters without spaces, got "${raw}"`,
+    );
   }
   return raw;
 }
@@ -228,7 +229,10 @@ function outbox(env: Env): OutboxConfig {
   const retryBaseMs = integer(env, 'OUTBOX_RETRY_BASE_MS', 2_000, 10, 3_600_000);
   const retryMaxMs = integer(env, 'OUTBOX_RETRY_MAX_MS', 600_000, 10, 86_400_000);
   if (retryMaxMs < retryBaseMs) {
-    throw new ConfigError('OUTBOX_RETRY_MAX_MS', `must not be less than OUTBOX_RETRY_BASE_MS (${retryBaseMs}), got "${retryMaxMs}"`);
+    throw new ConfigError(
+      'OUTBOX_RETRY_MAX_MS',
+      `must not be less than OUTBOX_RETRY_BASE_MS (${retryBaseMs}), got "${retryMaxMs}"`,
+    );
   }
   return {
     pollIntervalMs: integer(env, 'OUTBOX_POLL_INTERVAL_MS', 1_000, 10, 3_600_000),
@@ -243,9 +247,14 @@ function webhookSecret(env: Env): string | undefined {
   const raw = read(env, 'WEBHOOK_SECRET');
   if (raw === undefined) return undefined;
   const base64 = raw.replace(/^whsec_/, '');
-  const bytes = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(base64) ? Buffer.from(base64, 'base64').length : 0;
+  const bytes = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(base64)
+    ? Buffer.from(base64, 'base64').length
+    : 0;
   if (bytes < 24 || bytes > 64) {
-    throw new ConfigError('WEBHOOK_SECRET', 'must be a Standard Webhooks secret: whsec_ then 24 to 64 bytes in base64 (e.g. whsec_$(openssl rand -base64 32))');
+    throw new ConfigError(
+      'WEBHOOK_SECRET',
+      'must be a Standard Webhooks secret: whsec_ then 24 to 64 bytes in base64 (e.g. whsec_$(openssl rand -base64 32))',
+    );
   }
   return raw;
 }
@@ -257,11 +266,15 @@ function webhookUrls(env: Env, refusePrivateAddresses: boolean): string[] {
     const parsed = url({ WEBHOOK_URLS: raw }, 'WEBHOOK_URLS', ['http', 'https']);
     const { username, password, hostname } = new URL(parsed!);
     // Logged and stored with every delivery: the signature authenticates the sender instead.
-    if (username || password) throw new ConfigError('WEBHOOK_URLS', `must not carry credentials, got one for ${hostname}`);
+    if (username || password)
+      throw new ConfigError('WEBHOOK_URLS', `must not carry credentials, got one for ${hostname}`);
     // Names are checked when they are resolved, at each delivery; literal addresses can be refused now.
     const literal = isIP(hostname.replace(/^\[(.*)\]$/, '$1')) !== 0 || hostname === 'localhost';
     if (refusePrivateAddresses && literal && isNonPublicAddress(hostname === 'localhost' ? '127.0.0.1' : hostname)) {
-      throw new ConfigError('WEBHOOK_URLS', `must not name a loopback, link-local or private address in production (${hostname}) unless WEBHOOK_ALLOW_PRIVATE=true`);
+      throw new ConfigError(
+        'WEBHOOK_URLS',
+        `must not name a loopback, link-local or private address in production (${hostname}) unless WEBHOOK_ALLOW_PRIVATE=true`,
+      );
     }
   }
   return urls;
@@ -271,11 +284,15 @@ function webhooks(env: Env, nodeEnv: string): WebhooksConfig {
   const refusePrivateAddresses = nodeEnv === 'production' && !boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false);
   const urls = webhookUrls(env, refusePrivateAddresses);
   const secret = webhookSecret(env);
-  if (urls.length > 0 && secret === undefined) throw new ConfigError('WEBHOOK_SECRET', 'must be set when WEBHOOK_URLS is');
+  if (urls.length > 0 && secret === undefined)
+    throw new ConfigError('WEBHOOK_SECRET', 'must be set when WEBHOOK_URLS is');
   const retryBaseMs = integer(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 10, 3_600_000);
   const retryMaxMs = integer(env, 'WEBHOOK_RETRY_MAX_MS', 3_600_000, 10, 86_400_000);
   if (retryMaxMs < retryBaseMs) {
-    throw new ConfigError('WEBHOOK_RETRY_MAX_MS', `must not be less than WEBHOOK_RETRY_BASE_MS (${retryBaseMs}), got "${retryMaxMs}"`);
+    throw new ConfigError(
+      'WEBHOOK_RETRY_MAX_MS',
+      `must not be less than WEBHOOK_RETRY_BASE_MS (${retryBaseMs}), got "${retryMaxMs}"`,
+    );
   }
   return {
     urls,
@@ -294,7 +311,10 @@ function shutdown(env: Env, nodeEnv: string): ShutdownConfig {
   const drainSeconds = integer(env, 'SHUTDOWN_DRAIN_SECONDS', nodeEnv === 'production' ? 5 : 0, 0, 300);
   const graceSeconds = integer(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600);
   if (graceSeconds <= drainSeconds) {
-    throw new ConfigError('SHUTDOWN_GRACE_SECONDS', `must be more than SHUTDOWN_DRAIN_SECONDS (${drainSeconds}), got "${graceSeconds}"`);
+    throw new ConfigError(
+      'SHUTDOWN_GRACE_SECONDS',
+      `must be more than SHUTDOWN_DRAIN_SECONDS (${drainSeconds}), got "${graceSeconds}"`,
+    );
   }
   return { drainMs: drainSeconds * 1_000, graceMs: graceSeconds * 1_000 };
 }

@@ -57,10 +57,15 @@ export class AtomicWriter {
     let sql = this.insertSql.get(key);
     if (!sql) {
       const names = columns.map((column) => driver.escape(column.databaseName)).join(', ');
-      sql = { into: `INSERT INTO ${driver.escape(metadata.tableName)} (${names})`, placeholders: columns.map(() => '?').join(', ') };
+      sql = {
+        into: `INSERT INTO ${driver.escape(metadata.tableName)} (${names})`,
+        placeholders: columns.map(() => '?').join(', '),
+      };
       this.insertSql.set(key, sql);
     }
-    const text = guarded ? `${sql.into} SELECT ${sql.placeholders} FROM DUAL WHERE @changed = 1` : `${sql.into} VALUES (${sql.placeholders})`;
+    const text = guarded
+      ? `${sql.into} SELECT ${sql.placeholders} FROM DUAL WHERE @changed = 1`
+      : `${sql.into} VALUES (${sql.placeholders})`;
     return [text, columns.map((column) => driver.preparePersistentValue(column.getEntityValue(values), column))];
   }
 
@@ -83,7 +88,11 @@ export class AtomicWriter {
     const connection = await this.pool.connection();
     let broken = false;
     try {
-      const results = await query(connection, statements.map(([sql]) => sql).join(';\n'), statements.flatMap(([, parameters]) => parameters));
+      const results = await query(
+        connection,
+        statements.map(([sql]) => sql).join(';\n'),
+        statements.flatMap(([, parameters]) => parameters),
+      );
       return !update || results[1].affectedRows === 1;
     } catch (error) {
       // A statement failed and those after it did not run: undo what ran. A connection that failed
@@ -100,5 +109,7 @@ export class AtomicWriter {
 
 const query = (connection: MysqlConnection, sql: string, parameters: unknown[]) =>
   new Promise<StatementResult[]>((resolve, reject) =>
-    connection.query(sql, parameters, (error, results) => (error ? reject(error) : resolve(results as unknown as StatementResult[]))),
+    connection.query(sql, parameters, (error, results) =>
+      error ? reject(error) : resolve(results as unknown as StatementResult[]),
+    ),
   );

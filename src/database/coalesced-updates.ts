@@ -40,12 +40,14 @@ export class CoalescedUpdates {
   private flush(): void {
     const batch = this.queued;
     this.queued = [];
-    this.pool.query(
-      batch.map(({ sql }) => sql),
-      batch.flatMap(({ parameters }) => parameters),
-    ).then(
-      (results) => batch.forEach(({ resolve }, i) => resolve(results[i].affectedRows ?? 0)),
-      (error: unknown) => batch.forEach(({ reject }) => reject(error)),
-    );
+    this.pool
+      .query(
+        batch.map(({ sql }) => sql),
+        batch.flatMap(({ parameters }) => parameters),
+      )
+      .then(
+        (results) => batch.forEach(({ resolve }, i) => resolve(results[i].affectedRows ?? 0)),
+        (error: unknown) => batch.forEach(({ reject }) => reject(error)),
+      );
   }
 }

@@ -14,13 +14,14 @@ const ADVICE: Record<DatabaseConfig['type'], Record<string, string>> = {
   mysql: {
     ENOTFOUND: 'no such host: correct the host in DATABASE_URL',
     EAI_AGAIN: 'the host name could not be resolved: correct the host in DATABASE_URL or check DNS',
-    ETIMEDOUT: 'check the host and port in DATABASE_URL and that this machine may reach them (firewall, security group)',
+    ETIMEDOUT:
+      'check the host and port in DATABASE_URL and that this machine may reach them (firewall, security group)',
     ER_ACCESS_DENIED_ERROR: 'correct the user and password in DATABASE_URL',
     ER_ACCESS_DENIED_NO_PASSWORD_ERROR: 'correct the user and password in DATABASE_URL',
     ER_DBACCESS_DENIED_ERROR: 'grant the user in DATABASE_URL access to this database',
     ER_BAD_DB_ERROR: 'create the database first (docs/deploying.md), or correct its name in DATABASE_URL',
     ER_HOST_NOT_PRIVILEGED: 'allow connections from this host for the user in DATABASE_URL',
-    ER_CON_COUNT_ERROR: "the server has no connection left: raise its max_connections, or run fewer instances",
+    ER_CON_COUNT_ERROR: 'the server has no connection left: raise its max_connections, or run fewer instances',
     ER_TABLEACCESS_DENIED_ERROR:
       'grant the user in DATABASE_URL the privileges that migrations need, or run `npm run migration:run` as a user that has them and start with DB_MIGRATIONS_RUN=false',
   },
@@ -55,7 +56,8 @@ export class DatabaseStartupError extends Error {
     override readonly cause: unknown,
     database: DatabaseConfig,
   ) {
-    const { code, message } = cause instanceof Error ? (cause as NodeJS.ErrnoException) : { code: undefined, message: String(cause) };
+    const { code, message } =
+      cause instanceof Error ? (cause as NodeJS.ErrnoException) : { code: undefined, message: String(cause) };
     const advice = code === undefined ? undefined : adviceFor(database.type, code);
     super(`Database unavailable (${describeDatabase(database)}): ${message}${advice ? `; ${advice}` : ''}`);
     this.name = 'DatabaseStartupError';

@@ -40,5 +40,7 @@ export class DatabaseModule {}
 
 /** The configuration that the options were made from: the error names the database by it. */
 function databaseOf(options: DataSourceOptions): DatabaseConfig {
-  return options.type === 'mysql' ? { type: 'mysql', url: options.url! } : { type: 'sqlite', database: String(options.database) };
+  return options.type === 'mysql'
+    ? { type: 'mysql', url: options.url! }
+    : { type: 'sqlite', database: String(options.database) };
 }

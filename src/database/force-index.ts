@@ -8,7 +8,10 @@ import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
  * 51 with the hint). TypeORM writes only USE INDEX, which does not change that choice, so the
  * hint goes into the SQL that getMany runs; the rows are hydrated as usual.
  */
-export function forceIndex<T extends ObjectLiteral>(query: SelectQueryBuilder<T>, index: string): SelectQueryBuilder<T> {
+export function forceIndex<T extends ObjectLiteral>(
+  query: SelectQueryBuilder<T>,
+  index: string,
+): SelectQueryBuilder<T> {
   if (query.connection.options.type !== 'mysql') return query;
   const table = query.expressionMap.mainAlias!.metadata.tableName;
   const from = `FROM ${query.escape(table)} ${query.escape(query.alias)}`;

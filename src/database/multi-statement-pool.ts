@@ -25,7 +25,9 @@ export class MultiStatementPool implements OnApplicationShutdown {
   /** A connection of its own, for a transaction: `release()` it, or `destroy()` it when it failed for good. */
   connection(): Promise<MysqlConnection> {
     const pool = this.opened();
-    return new Promise((resolve, reject) => pool.getConnection((error, taken) => (error ? reject(error) : resolve(taken))));
+    return new Promise((resolve, reject) =>
+      pool.getConnection((error, taken) => (error ? reject(error) : resolve(taken))),
+    );
   }
 
   /**
@@ -52,7 +54,9 @@ export class MultiStatementPool implements OnApplicationShutdown {
   private opened() {
     if (!this.pool) {
       const driver = this.dataSource.driver as unknown as MysqlDriverInternals;
-      this.pool = driver.mysql.createPool(driver.createConnectionOptions({ ...driver.options, multipleStatements: true }, driver.options));
+      this.pool = driver.mysql.createPool(
+        driver.createConnectionOptions({ ...driver.options, multipleStatements: true }, driver.options),
+      );
     }
     return this.pool;
   }

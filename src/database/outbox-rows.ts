@@ -49,7 +49,8 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
       claim:
         `UPDATE ${table} SET status = 'sending', claimed_by = ?, claimed_until = ?, attempts = attempts + 1 ` +
         `WHERE id = ? AND ${CLAIMABLE}`,
-      release: `UPDATE ${table} SET status = ?, next_attempt_at = COALESCE(?, next_attempt_at), last_error = COALESCE(?, last_error), ` +
+      release:
+        `UPDATE ${table} SET status = ?, next_attempt_at = COALESCE(?, next_attempt_at), last_error = COALESCE(?, last_error), ` +
         `${this.done.atColumn} = COALESCE(?, ${this.done.atColumn}), claimed_by = NULL, claimed_until = NULL ` +
         `WHERE id = ? AND status = 'sending' AND claimed_by = ?`,
     });
@@ -67,7 +68,9 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
   async due(worker: string, now: Date, limit: number): Promise<string[]> {
     const at = sqlTimestamp(now);
     // The limit is written into the statement (a small integer of ours): a LIMIT parameter is not portable.
-    const rows = (await this.statements.rows(this.statementsSql.due(Math.trunc(limit)), [at, at, worker])).map((row) => this.toEntity(row));
+    const rows = (await this.statements.rows(this.statementsSql.due(Math.trunc(limit)), [at, at, worker])).map((row) =>
+      this.toEntity(row),
+    );
     this.seen.set(worker, new Map(rows.map((row) => [row.id, row])));
     return rows.map((row) => row.id);
   }
@@ -83,8 +86,13 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
     const read = this.seen.get(worker)?.get(id);
     this.seen.get(worker)?.delete(id);
     if (read) {
-      const claimed = await this.updates.changes(`${this.statementsSql.claim} AND attempts = ?`, [...parameters, read.attempts]);
-      return claimed === 1 ? { ...read, status: 'sending', claimedBy: worker, claimedUntil: until, attempts: read.attempts + 1 } : null;
+      const claimed = await this.updates.changes(`${this.statementsSql.claim} AND attempts = ?`, [
+        ...parameters,
+        read.attempts,
+      ]);
+      return claimed === 1
+        ? { ...read, status: 'sending', claimedBy: worker, claimedUntil: until, attempts: read.attempts + 1 }
+        : null;
     }
     const claimed = await this.updates.changes(this.statementsSql.claim, parameters);
     if (claimed !== 1) return null;
@@ -136,7 +144,8 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
       time: column.type === 'datetime',
     }));
     const entity: Record<string, unknown> = {};
-    for (const { property, name, time } of this.columns) entity[property] = time && row[name] !== null ? timestamp(row[name]) : row[name];
+    for (const { property, name, time } of this.columns)
+      entity[property] = time && row[name] !== null ? timestamp(row[name]) : row[name];
     return entity as E;
   }
 

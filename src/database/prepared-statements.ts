@@ -6,13 +6,21 @@ export type Row = Record<string, unknown>;
 /** The parts of TypeORM's mysql2 pool (callback API) and of its connections used by the service. */
 export type MysqlError = Error & { fatal?: boolean };
 export interface MysqlConnection {
-  query(sql: string, params: unknown[], done: (error: MysqlError | null, result: { affectedRows?: number }) => void): void;
+  query(
+    sql: string,
+    params: unknown[],
+    done: (error: MysqlError | null, result: { affectedRows?: number }) => void,
+  ): void;
   release(): void;
   destroy(): void;
 }
 export interface MysqlPool {
   execute(sql: string, params: unknown[], done: (error: Error | null, rows: Row[]) => void): void;
-  query(sql: string | { sql: string; dateStrings: boolean }, params: unknown[], done: (error: Error | null, rows: Row[]) => void): void;
+  query(
+    sql: string | { sql: string; dateStrings: boolean },
+    params: unknown[],
+    done: (error: Error | null, rows: Row[]) => void,
+  ): void;
   getConnection(done: (error: Error | null, connection: MysqlConnection) => void): void;
 }
 /** The parts of TypeORM's better-sqlite3 connection used by the service. */
@@ -26,7 +34,8 @@ export interface SqliteDatabase {
 }
 
 /** The mysql2 pool that TypeORM holds for a MySQL data source. */
-export const mysqlPoolOf = (dataSource: DataSource): MysqlPool => (dataSource.driver as unknown as { pool: MysqlPool }).pool;
+export const mysqlPoolOf = (dataSource: DataSource): MysqlPool =>
+  (dataSource.driver as unknown as { pool: MysqlPool }).pool;
 
 /** The one better-sqlite3 connection that TypeORM holds for a SQLite data source. */
 export const sqliteDatabaseOf = (dataSource: DataSource): SqliteDatabase =>
@@ -77,7 +86,8 @@ export class PreparedStatements {
 
   /** Bound on first use: the data source is initialised by then. */
   private bound(): Runner {
-    return (this.runner ??= this.dataSource.options.type === 'mysql' ? mysqlRunner(this.dataSource) : sqliteRunner(this.dataSource));
+    return (this.runner ??=
+      this.dataSource.options.type === 'mysql' ? mysqlRunner(this.dataSource) : sqliteRunner(this.dataSource));
   }
 }
 
@@ -92,7 +102,9 @@ function mysqlRunner(dataSource: DataSource): Runner {
       }),
     changes: (sql, params) =>
       new Promise<number>((resolve, reject) =>
-        pool.execute(sql, params, (error, result) => (error ? reject(error) : resolve((result as unknown as { affectedRows: number }).affectedRows))),
+        pool.execute(sql, params, (error, result) =>
+          error ? reject(error) : resolve((result as unknown as { affectedRows: number }).affectedRows),
+        ),
       ),
   };
 }
@@ -127,7 +139,8 @@ export function timestamp(value: unknown): Date {
  * dialects, turned around as text, which is much cheaper than a Date per row in a long list.
  */
 export function isoTimestamp(value: unknown): string {
-  if (typeof value === 'string' && value.length === 23 && value[10] === ' ') return `${value.slice(0, 10)}T${value.slice(11)}Z`;
+  if (typeof value === 'string' && value.length === 23 && value[10] === ' ')
+    return `${value.slice(0, 10)}T${value.slice(11)}Z`;
   return timestamp(value).toISOString();
 }
 

@@ -49,7 +49,9 @@ export class MigrationsHealthIndicator implements OnApplicationBootstrap {
 
   private async pending(): Promise<string[]> {
     if (this.upToDate) return [];
-    const pending = (await new MigrationExecutor(this.dataSource).getPendingMigrations()).map((migration) => migration.name);
+    const pending = (await new MigrationExecutor(this.dataSource).getPendingMigrations()).map(
+      (migration) => migration.name,
+    );
     this.upToDate = pending.length === 0;
     return pending;
   }

@@ -45,7 +45,10 @@ export class RedisHealthIndicator implements OnApplicationShutdown {
       await withTimeout(this.redis!.ping(), REDIS_PING_TIMEOUT_MS);
       return indicator.up();
     } catch (error) {
-      return indicator.up({ degraded: true, message: `${publicFailureMessage(error)}: rate-limit counters are per instance until Redis is back` });
+      return indicator.up({
+        degraded: true,
+        message: `${publicFailureMessage(error)}: rate-limit counters are per instance until Redis is back`,
+      });
     }
   }
 

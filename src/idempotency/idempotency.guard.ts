@@ -56,7 +56,8 @@ export class IdempotencyGuard implements CanActivate {
       throw failureResponse(context.getHandler(), error);
     });
     decideIdempotentRequest(request, decision);
-    if (decision.kind === 'claimed') this.releaseIfNeverStarted(decision, context.switchToHttp().getResponse<Response>());
+    if (decision.kind === 'claimed')
+      this.releaseIfNeverStarted(decision, context.switchToHttp().getResponse<Response>());
     return true;
   }
 
@@ -66,7 +67,16 @@ export class IdempotencyGuard implements CanActivate {
       const now = this.clock.now();
       const claim: IdempotencyClaim = { callerId, key, claimId: this.ids.uuid() };
       const claimedUntil = this.leaseFrom(now);
-      if (await this.store.claim({ ...claim, requestHash, claimedUntil, responseStatus: null, responseBody: null, createdAt: now })) {
+      if (
+        await this.store.claim({
+          ...claim,
+          requestHash,
+          claimedUntil,
+          responseStatus: null,
+          responseBody: null,
+          createdAt: now,
+        })
+      ) {
         return { kind: 'claimed', claim, handlerStarted: false };
       }
       const taken = await this.store.find(callerId, key);
@@ -76,8 +86,10 @@ export class IdempotencyGuard implements CanActivate {
         await this.store.deleteIfCreatedBefore(callerId, key, cutoff); // expired, not yet purged
         continue;
       }
-      if (taken.requestHash !== requestHash) throw new ApiError(HttpStatus.UNPROCESSABLE_ENTITY, IDEMPOTENCY_ERRORS.reusedKey);
-      if (taken.responseStatus !== null) return { kind: 'replay', status: taken.responseStatus, body: JSON.parse(taken.responseBody ?? 'null') };
+      if (taken.requestHash !== requestHash)
+        throw new ApiError(HttpStatus.UNPROCESSABLE_ENTITY, IDEMPOTENCY_ERRORS.reusedKey);
+      if (taken.responseStatus !== null)
+        return { kind: 'replay', status: taken.responseStatus, body: JSON.parse(taken.responseBody ?? 'null') };
       if (lapsed(taken, now) && (await this.store.takeOver(taken, claim.claimId, claimedUntil))) {
         return { kind: 'claimed', claim, handlerStarted: false };
       }
@@ -97,7 +109,9 @@ export class IdempotencyGuard implements CanActivate {
   private releaseIfNeverStarted(decision: Extract<IdempotentRequest, { kind: 'claimed' }>, response: Response): void {
     response.once('close', () => {
       if (decision.handlerStarted) return;
-      this.store.release(decision.claim).catch((error) => this.logger.error(`Releasing an Idempotency-Key failed: ${messageOf(error)}`));
+      this.store
+        .release(decision.claim)
+        .catch((error) => this.logger.error(`Releasing an Idempotency-Key failed: ${messageOf(error)}`));
     });
   }
 }
@@ -106,7 +120,8 @@ export class IdempotencyGuard implements CanActivate {
 function keyOf(request: Request): string | undefined {
   const values = request.headersDistinct[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
   if (values === undefined) return undefined;
-  if (values.length !== 1 || !VALID_KEY.test(values[0])) throw new ApiError(HttpStatus.BAD_REQUEST, IDEMPOTENCY_ERRORS.invalidKey);
+  if (values.length !== 1 || !VALID_KEY.test(values[0]))
+    throw new ApiError(HttpStatus.BAD_REQUEST, IDEMPOTENCY_ERRORS.invalidKey);
   return values[0];
 }
 

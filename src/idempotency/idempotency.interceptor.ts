@@ -1,4 +1,12 @@
-import { CallHandler, ExecutionContext, HttpException, HttpStatus, Injectable, Logger, NestInterceptor } from '@nestjs/common';
+import {
+  CallHandler,
+  ExecutionContext,
+  HttpException,
+  HttpStatus,
+  Injectable,
+  Logger,
+  NestInterceptor,
+} from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, Observable, of, throwError } from 'rxjs';
@@ -13,7 +21,9 @@ import { IdempotencyClaim, IdempotencyStore } from './idempotency.store';
  * Not stored, so that a retry runs again: a 429 (the work never ran; IdempotencyGuard releases
  * the key) and failures (5xx: the key is released here).
  */
-const isStored = (status: number) => status < HttpStatus.BAD_REQUEST || (status < HttpStatus.INTERNAL_SERVER_ERROR && status !== HttpStatus.TOO_MANY_REQUESTS);
+const isStored = (status: number) =>
+  status < HttpStatus.BAD_REQUEST ||
+  (status < HttpStatus.INTERNAL_SERVER_ERROR && status !== HttpStatus.TOO_MANY_REQUESTS);
 
 /**
  * Issue 12 item 8, with IdempotencyGuard: gives a replay its stored answer (and
@@ -33,7 +43,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (decision.kind === 'replay') {
       http.getResponse<Response>().setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
       // A success goes out with the route's own status, which is the stored one (same method and path).
-      return decision.status < HttpStatus.BAD_REQUEST ? of(decision.body) : throwError(() => new HttpException(decision.body as object, decision.status));
+      return decision.status < HttpStatus.BAD_REQUEST
+        ? of(decision.body)
+        : throwError(() => new HttpException(decision.body as object, decision.status));
     }
     decision.handlerStarted = true;
     const status = successStatus(context);
@@ -67,5 +79,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 /** The status a success of this route answers with: its @HttpCode, else Nest's default. */
 function successStatus(context: ExecutionContext): number {
   const declared = Reflect.getMetadata(HTTP_CODE_METADATA, context.getHandler()) as number | undefined;
-  return declared ?? (context.switchToHttp().getRequest<Request>().method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK);
+  return (
+    declared ?? (context.switchToHttp().getRequest<Request>().method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK)
+  );
 }

@@ -57,7 +57,12 @@ export class IdempotencyStore {
 
   /** Gives the key up, answer unstored, so that a retry runs the request again. */
   async release(claim: IdempotencyClaim): Promise<void> {
-    await this.keys.delete({ callerId: claim.callerId, key: claim.key, claimId: claim.claimId, responseStatus: IsNull() });
+    await this.keys.delete({
+      callerId: claim.callerId,
+      key: claim.key,
+      claimId: claim.claimId,
+      responseStatus: IsNull(),
+    });
   }
 
   /** Deletes the caller's key if it was created before `cutoff`; the next claim then starts afresh. */

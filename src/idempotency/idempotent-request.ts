@@ -11,7 +11,8 @@ const decisions = new WeakMap<object, IdempotentRequest>();
 
 export const idempotentRequest = (request: object): IdempotentRequest | undefined => decisions.get(request);
 
-export const decideIdempotentRequest = (request: object, decision: IdempotentRequest): void => void decisions.set(request, decision);
+export const decideIdempotentRequest = (request: object, decision: IdempotentRequest): void =>
+  void decisions.set(request, decision);
 
 /** A replay spends no invitation quota: InviteThrottlerGuard skips it. */
 export const isIdempotentReplay = (request: object): boolean => idempotentRequest(request)?.kind === 'replay';

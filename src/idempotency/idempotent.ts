@@ -23,12 +23,16 @@ export const Idempotent = () =>
         'Successes and 4xx answers are kept; 429 and 5xx are not (retry them with the same key).',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
     }),
-    ApiErrorResponse(HttpStatus.CONFLICT, 'The first request with this Idempotency-Key is still working (after a wait of 5 seconds)', [
-      { error: IDEMPOTENCY_ERRORS.inProgress },
-    ]),
-    ApiErrorResponse(HttpStatus.UNPROCESSABLE_ENTITY, 'This Idempotency-Key was used with another request (method, path or body)', [
-      { error: IDEMPOTENCY_ERRORS.reusedKey },
-    ]),
+    ApiErrorResponse(
+      HttpStatus.CONFLICT,
+      'The first request with this Idempotency-Key is still working (after a wait of 5 seconds)',
+      [{ error: IDEMPOTENCY_ERRORS.inProgress }],
+    ),
+    ApiErrorResponse(
+      HttpStatus.UNPROCESSABLE_ENTITY,
+      'This Idempotency-Key was used with another request (method, path or body)',
+      [{ error: IDEMPOTENCY_ERRORS.reusedKey }],
+    ),
   );
 
 /** The success's header on a replay; absent on the first answer. */

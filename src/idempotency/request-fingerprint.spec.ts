@@ -25,7 +25,9 @@ describe(canonicalJson.name, () => {
         public email: string,
       ) {}
     }
-    expect(canonicalJson(new Dto('admin', 'x@example.com'))).toBe(canonicalJson({ email: 'x@example.com', role: 'admin' }));
+    expect(canonicalJson(new Dto('admin', 'x@example.com'))).toBe(
+      canonicalJson({ email: 'x@example.com', role: 'admin' }),
+    );
   });
 });
 
@@ -33,7 +35,9 @@ describe(requestFingerprint.name, () => {
   const body = { email: 'a@example.com', role: 'member' };
 
   it('is the same for the same method, path and body in any key order', () => {
-    expect(requestFingerprint('POST', '/api/org/invite', body)).toBe(requestFingerprint('post', '/api/org/invite', { role: 'member', email: 'a@example.com' }));
+    expect(requestFingerprint('POST', '/api/org/invite', body)).toBe(
+      requestFingerprint('post', '/api/org/invite', { role: 'member', email: 'a@example.com' }),
+    );
     expect(requestFingerprint('POST', '/api/org/invite', body)).toMatch(/^[0-9a-f]{64}$/);
   });
 

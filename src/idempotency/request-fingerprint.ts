@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
  */
 export function canonicalJson(value: unknown): string {
   if (value === undefined || value === null) return 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => (item === undefined ? 'null' : canonicalJson(item))).join(',')}]`;
   if (typeof value === 'object') {
     const entries = Object.keys(value)
       .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
@@ -20,5 +21,7 @@ export function canonicalJson(value: unknown): string {
 
 /** What identifies a request under an Idempotency-Key: SHA-256 (hex) of its method, path and canonical body. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method.toUpperCase()} ${path}\n${canonicalJson(body)}`)
+    .digest('hex');
 }

@@ -17,8 +17,13 @@ import { LocalIdentityStore } from './local/local-identity-store';
     {
       provide: IdentityStore,
       inject: [AppConfig, DataSource, PreparedStatements],
-      useFactory: async (config: AppConfig, dataSource: DataSource, statements: PreparedStatements): Promise<IdentityStore> => {
-        if (config.identityStore !== 'cognito') return new LocalIdentityStore(dataSource.getRepository(UserEntity), statements);
+      useFactory: async (
+        config: AppConfig,
+        dataSource: DataSource,
+        statements: PreparedStatements,
+      ): Promise<IdentityStore> => {
+        if (config.identityStore !== 'cognito')
+          return new LocalIdentityStore(dataSource.getRepository(UserEntity), statements);
         const { CognitoIdentityStore, createCognitoClient } = await import('./cognito/cognito-identity-store');
         return new CognitoIdentityStore(createCognitoClient(config.cognito), config.cognito);
       },

@@ -14,7 +14,11 @@ const ApiInvitationPage = (success: string) =>
   applyDecorators(
     ApiParam(TOKEN),
     ApiResponse({ status: 200, description: success, ...PAGE }),
-    ApiResponse({ status: 400, description: 'A page saying that the invitation was already accepted, or has expired', ...PAGE }),
+    ApiResponse({
+      status: 400,
+      description: 'A page saying that the invitation was already accepted, or has expired',
+      ...PAGE,
+    }),
     ApiResponse({ status: 404, description: 'A page saying that the link is not valid', ...PAGE }),
     ApiResponse({ status: 500, description: `A page saying "${FAILED_MESSAGE}"`, ...PAGE }),
   );

@@ -41,7 +41,11 @@ describe(InvitationPageService.name, () => {
     invitations = new FakeInvitations();
     store = new FakeStore();
     const moduleRef = await Test.createTestingModule({
-      providers: [InvitationPageService, { provide: InvitationsService, useValue: invitations }, { provide: InvitationsStore, useValue: store }],
+      providers: [
+        InvitationPageService,
+        { provide: InvitationsService, useValue: invitations },
+        { provide: InvitationsStore, useValue: store },
+      ],
     }).compile();
     page = moduleRef.get(InvitationPageService);
     loggedErrors = jest.spyOn(Logger.prototype, 'error').mockImplementation();
@@ -53,22 +57,36 @@ describe(InvitationPageService.name, () => {
       invitations.validate.mockResolvedValue(VALID);
       expect(await page.show(TOKEN)).toEqual({
         status: 200,
-        view: { kind: 'invitation', tenantName: 'Acme', email: 'carol@example.com', role: 'member', expiresAt: new Date(VALID.expiresAt) },
+        view: {
+          kind: 'invitation',
+          tenantName: 'Acme',
+          email: 'carol@example.com',
+          role: 'member',
+          expiresAt: new Date(VALID.expiresAt),
+        },
       });
       expect(invitations.validate).toHaveBeenCalledWith(TOKEN);
       expect(invitations.accept).not.toHaveBeenCalled();
     });
 
-    it.each(REFUSALS)('a %i {valid:false, error:%s} is the %s message, with that status', async (status, error, kind) => {
-      invitations.validate.mockRejectedValue(new HttpException({ valid: false, error }, status));
-      expect(await page.show(TOKEN)).toEqual({ status, view: { kind } });
-      expect(loggedErrors).not.toHaveBeenCalled();
-    });
+    it.each(REFUSALS)(
+      'a %i {valid:false, error:%s} is the %s message, with that status',
+      async (status, error, kind) => {
+        invitations.validate.mockRejectedValue(new HttpException({ valid: false, error }, status));
+        expect(await page.show(TOKEN)).toEqual({ status, view: { kind } });
+        expect(loggedErrors).not.toHaveBeenCalled();
+      },
+    );
 
     it('the spec 500 {valid:false, error:"INVALID"} is "Something went wrong", not "not valid", and is logged with its cause', async () => {
-      invitations.validate.mockRejectedValue(new HttpException({ valid: false, error: 'INVALID' }, 500, { cause: new Error('disk full') }));
+      invitations.validate.mockRejectedValue(
+        new HttpException({ valid: false, error: 'INVALID' }, 500, { cause: new Error('disk full') }),
+      );
       expect(await page.show(TOKEN)).toEqual({ status: 500, view: { kind: 'failed' } });
-      expect(loggedErrors).toHaveBeenCalledWith('The invitation page failed: disk full', expect.stringContaining('disk full'));
+      expect(loggedErrors).toHaveBeenCalledWith(
+        'The invitation page failed: disk full',
+        expect.stringContaining('disk full'),
+      );
     });
 
     it('any other error is "Something went wrong", logged without the token', async () => {
@@ -85,10 +103,13 @@ describe(InvitationPageService.name, () => {
   });
 
   describe('accept (POST /invitations/{token})', () => {
-    it("success names the tenant and the role", async () => {
+    it('success names the tenant and the role', async () => {
       invitations.accept.mockResolvedValue({ success: true, tenantId: 'tenant-1', role: 'admin' });
       store.findTenantName.mockResolvedValue('Acme');
-      expect(await page.accept(TOKEN)).toEqual({ status: 200, view: { kind: 'accepted', tenantName: 'Acme', role: 'admin' } });
+      expect(await page.accept(TOKEN)).toEqual({
+        status: 200,
+        view: { kind: 'accepted', tenantName: 'Acme', role: 'admin' },
+      });
       expect(invitations.accept).toHaveBeenCalledWith(TOKEN);
       expect(store.findTenantName).toHaveBeenCalledWith('tenant-1');
       expect(invitations.validate).not.toHaveBeenCalled();
@@ -99,7 +120,10 @@ describe(InvitationPageService.name, () => {
       store.findTenantName.mockResolvedValueOnce(null).mockRejectedValueOnce(new Error('connection lost'));
       const warned = jest.spyOn(Logger.prototype, 'warn').mockImplementation();
       expect((await page.accept(TOKEN)).view).toEqual({ kind: 'accepted', tenantName: 'Organisation', role: 'member' });
-      expect(await page.accept(TOKEN)).toEqual({ status: 200, view: { kind: 'accepted', tenantName: 'Organisation', role: 'member' } });
+      expect(await page.accept(TOKEN)).toEqual({
+        status: 200,
+        view: { kind: 'accepted', tenantName: 'Organisation', role: 'member' },
+      });
       expect(warned).toHaveBeenCalledTimes(1);
     });
 

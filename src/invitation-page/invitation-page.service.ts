@@ -77,7 +77,10 @@ export class InvitationPageService {
       if (view) return { status: failure.getStatus(), view };
     }
     const cause = failure instanceof HttpException && failure.cause ? failure.cause : failure;
-    this.logger.error(`The invitation page failed: ${messageOf(cause)}`, cause instanceof Error ? cause.stack : undefined);
+    this.logger.error(
+      `The invitation page failed: ${messageOf(cause)}`,
+      cause instanceof Error ? cause.stack : undefined,
+    );
     return { status: HttpStatus.INTERNAL_SERVER_ERROR, view: { kind: 'failed' } };
   }
 }

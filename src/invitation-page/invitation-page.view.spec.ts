@@ -4,7 +4,13 @@ import { invitationPageHeaders, InvitationPageView, renderInvitationPage } from 
 const NONCE = 'bm9uY2Utb2YtdGhlLXRlc3Q=';
 const INJECTION = `<script>alert("x")</script><img src=x onerror='alert(1)'>&amp;`;
 const VIEWS: InvitationPageView[] = [
-  { kind: 'invitation', tenantName: 'Acme', email: 'carol@example.com', role: 'member', expiresAt: new Date('2026-03-08T12:00:00Z') },
+  {
+    kind: 'invitation',
+    tenantName: 'Acme',
+    email: 'carol@example.com',
+    role: 'member',
+    expiresAt: new Date('2026-03-08T12:00:00Z'),
+  },
   { kind: 'accepted', tenantName: 'Acme', role: 'member' },
   { kind: 'already-used' },
   { kind: 'expired' },
@@ -37,12 +43,17 @@ describe(renderInvitationPage.name, () => {
   });
 
   it('escapes every value: an organisation, address or role holding markup is shown as text', () => {
-    const page = renderInvitationPage({ kind: 'invitation', tenantName: INJECTION, email: INJECTION, role: INJECTION, expiresAt: new Date() }, NONCE);
+    const page = renderInvitationPage(
+      { kind: 'invitation', tenantName: INJECTION, email: INJECTION, role: INJECTION, expiresAt: new Date() },
+      NONCE,
+    );
     const accepted = renderInvitationPage({ kind: 'accepted', tenantName: INJECTION, role: INJECTION }, NONCE);
     for (const markup of [page, accepted]) {
       expect(markup).not.toContain('<script>alert');
       expect(markup).not.toContain('<img');
-      expect(markup).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=&#39;alert(1)&#39;&gt;&amp;amp;');
+      expect(markup).toContain(
+        '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=&#39;alert(1)&#39;&gt;&amp;amp;',
+      );
     }
   });
 });
@@ -61,8 +72,10 @@ describe(invitationPageHeaders.name, () => {
 describe(html.name, () => {
   it('escapes values, keeps nested fragments and arrays of them, and leaves out null, undefined and false', () => {
     const item = (text: string) => html`<li>${text}</li>`;
-    expect(html`<ul title="${'"q"'}">${['<a>', 'b&c'].map(item)}${null}${undefined}${false}${0}</ul>`.markup).toBe(
-      '<ul title="&quot;q&quot;"><li>&lt;a&gt;</li><li>b&amp;c</li>0</ul>',
-    );
+    expect(
+      html`<ul title="${'"q"'}">
+        ${['<a>', 'b&c'].map(item)}${null}${undefined}${false}${0}
+      </ul>`.markup,
+    ).toBe('<ul title="&quot;q&quot;"><li>&lt;a&gt;</li><li>b&amp;c</li>0</ul>');
   });
 });

@@ -28,25 +28,31 @@ function contentOf(view: InvitationPageView): { title: string; body: SafeHtml } 
       return {
         title: `You are invited to join ${view.tenantName}`,
         body: html`<dl>
-  <dt>Organisation</dt><dd>${view.tenantName}</dd>
-  <dt>Invited address</dt><dd>${view.email}</dd>
-  <dt>Role</dt><dd>${view.role}</dd>
-  <dt>Expires</dt><dd><time datetime="${view.expiresAt.toISOString()}">${EXPIRY_FORMAT.format(view.expiresAt)} UTC</time></dd>
-</dl>
-<form method="post" action="">
-  <button type="submit">Accept invitation</button>
-</form>`,
+            <dt>Organisation</dt>
+            <dd>${view.tenantName}</dd>
+            <dt>Invited address</dt>
+            <dd>${view.email}</dd>
+            <dt>Role</dt>
+            <dd>${view.role}</dd>
+            <dt>Expires</dt>
+            <dd><time datetime="${view.expiresAt.toISOString()}">${EXPIRY_FORMAT.format(view.expiresAt)} UTC</time></dd>
+          </dl>
+          <form method="post" action="">
+            <button type="submit">Accept invitation</button>
+          </form>`,
       };
     case 'accepted':
       return {
         title: 'Invitation accepted',
         body: html`<p>You have joined <strong>${view.tenantName}</strong> as ${view.role}.</p>
-<p>You can close this page.</p>`,
+          <p>You can close this page.</p>`,
       };
     case 'already-used':
       return {
         title: 'This invitation has already been accepted',
-        body: html`<p>An invitation can be accepted only once. If that was not you, ask the organisation for a new invitation.</p>`,
+        body: html`<p>
+          An invitation can be accepted only once. If that was not you, ask the organisation for a new invitation.
+        </p>`,
       };
     case 'expired':
       return {
@@ -56,13 +62,16 @@ function contentOf(view: InvitationPageView): { title: string; body: SafeHtml } 
     case 'invalid':
       return {
         title: 'This invitation link is not valid',
-        body: html`<p>It may be incomplete, or the invitation may have been withdrawn. Check that you opened the whole link from the e\u2011mail, or ask for a new invitation.</p>`,
+        body: html`<p>
+          It may be incomplete, or the invitation may have been withdrawn. Check that you opened the whole link from the
+          e‑mail, or ask for a new invitation.
+        </p>`,
       };
     case 'failed':
       return {
         title: FAILED_MESSAGE,
         body: html`<p>The invitation could not be read or accepted just now.</p>
-<p><a href="">Try again</a></p>`,
+          <p><a href="">Try again</a></p>`,
       };
   }
 }
@@ -119,22 +128,25 @@ const SCRIPT = `
 export function renderInvitationPage(view: InvitationPageView, nonce: string): string {
   const { title, body } = contentOf(view);
   return html`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title>
-<style nonce="${nonce}">${new SafeHtml(STYLE)}</style>
-</head>
-<body>
-<main>
-<h1 tabindex="-1">${title}</h1>
-${body}
-</main>
-<script nonce="${nonce}">${new SafeHtml(SCRIPT)}</script>
-</body>
-</html>
-`.markup;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title}</title>
+        <style nonce="${nonce}">
+          ${new SafeHtml(STYLE)}
+        </style>
+      </head>
+      <body>
+        <main>
+          <h1 tabindex="-1">${title}</h1>
+          ${body}
+        </main>
+        <script nonce="${nonce}">
+          ${new SafeHtml(SCRIPT)};
+        </script>
+      </body>
+    </html> `.markup;
 }
 
 /**
@@ -161,5 +173,9 @@ export function invitationPageHeaders(nonce: string): Record<string, string> {
 
 export function sendInvitationPage(response: Response, page: InvitationPage): void {
   const nonce = randomBytes(16).toString('base64');
-  response.status(page.status).set(invitationPageHeaders(nonce)).type('html').send(renderInvitationPage(page.view, nonce));
+  response
+    .status(page.status)
+    .set(invitationPageHeaders(nonce))
+    .type('html')
+    .send(renderInvitationPage(page.view, nonce));
 }

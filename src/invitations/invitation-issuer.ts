@@ -39,7 +39,13 @@ export class InvitationIssuer {
    * With `replacing`, that invitation is revoked in the same transaction; null, and nothing
    * stored, when it was no longer pending or expired.
    */
-  async issue(caller: OrgCaller, email: string, role: string, origin: string, replacing?: string): Promise<InvitationEntity | null> {
+  async issue(
+    caller: OrgCaller,
+    email: string,
+    role: string,
+    origin: string,
+    replacing?: string,
+  ): Promise<InvitationEntity | null> {
     const [{ invitation, email: message }] = await this.prepare(caller, [{ email, role }], origin);
     if (!(await this.invitations.create(invitation, message, auditActor(caller), replacing))) return null;
     this.metrics.invitationCreated();
@@ -53,7 +59,11 @@ export class InvitationIssuer {
    * that fails is stored not at all; the next ones are still tried. Answers, in the order given,
    * each invitation or the error that kept its batch from being stored.
    */
-  async issueMany(caller: OrgCaller, rows: { email: string; role: string }[], origin: string): Promise<(InvitationEntity | Error)[]> {
+  async issueMany(
+    caller: OrgCaller,
+    rows: { email: string; role: string }[],
+    origin: string,
+  ): Promise<(InvitationEntity | Error)[]> {
     const prepared = await this.prepare(caller, rows, origin);
     const outcomes: (InvitationEntity | Error)[] = [];
     for (let start = 0; start < prepared.length; start += ISSUE_BATCH_SIZE) {
@@ -75,7 +85,11 @@ export class InvitationIssuer {
   }
 
   /** Each row's pending invitation, valid 7 days, and the e-mail that announces it. */
-  private async prepare(caller: OrgCaller, rows: { email: string; role: string }[], origin: string): Promise<{ invitation: InvitationEntity; email: InvitationEmail }[]> {
+  private async prepare(
+    caller: OrgCaller,
+    rows: { email: string; role: string }[],
+    origin: string,
+  ): Promise<{ invitation: InvitationEntity; email: InvitationEmail }[]> {
     const { tenantId } = caller;
     const now = this.clock.now();
     const tenantName = tenantDisplayName(await this.invitations.findTenantName(tenantId));

@@ -23,7 +23,8 @@ export const OPEN_STATUSES: InvitationStatus[] = ['pending', 'expired'];
 type InvitationState = Pick<InvitationEntity, 'status' | 'expiresAt'>;
 
 /** Neither accepted nor revoked: it may still be revoked or resent, expired or not. */
-export const isOpen = (invitation: Pick<InvitationEntity, 'status'>): boolean => OPEN_STATUSES.includes(invitation.status);
+export const isOpen = (invitation: Pick<InvitationEntity, 'status'>): boolean =>
+  OPEN_STATUSES.includes(invitation.status);
 
 /** Spec section 3: expiry is judged by expiresAt, whatever the stored status says. */
 export const isExpired = (invitation: Pick<InvitationEntity, 'expiresAt'>, now: Date): boolean =>

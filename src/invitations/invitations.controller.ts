@@ -19,7 +19,12 @@ const { invalid, alreadyUsed, expired, internal } = INVITATION_ERRORS;
 const ApiRefusals = (body: (error: InvitationErrorCode) => object, type: Type<unknown>, expired400: string) =>
   applyDecorators(
     ApiParam({ name: 'token', description: 'The invitation token: the invitation id (a UUID)' }),
-    ApiErrorResponse(400, `Empty token, invitation already accepted, or ${expired400}`, [body(invalid), body(alreadyUsed), body(expired)], type),
+    ApiErrorResponse(
+      400,
+      `Empty token, invitation already accepted, or ${expired400}`,
+      [body(invalid), body(alreadyUsed), body(expired)],
+      type,
+    ),
     ApiErrorResponse(404, 'No such invitation', [body(invalid)], type),
   );
 

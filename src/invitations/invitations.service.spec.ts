@@ -66,7 +66,12 @@ describe(InvitationsService.name, () => {
     store = new FakeInvitationsStore();
     const clock = new TestClock(NOW);
     const moduleRef = await Test.createTestingModule({
-      providers: [InvitationsService, Metrics, { provide: InvitationsStore, useValue: store }, { provide: Clock, useValue: clock }],
+      providers: [
+        InvitationsService,
+        Metrics,
+        { provide: InvitationsStore, useValue: store },
+        { provide: Clock, useValue: clock },
+      ],
     }).compile();
     service = moduleRef.get(InvitationsService);
     metrics = moduleRef.get(Metrics);
@@ -108,14 +113,20 @@ describe(InvitationsService.name, () => {
     it('rule 3 before rule 4: an accepted invitation past expiresAt is 400 ALREADY_USED and stays accepted', async () => {
       store.add({ status: 'accepted', expiresAt: new Date(NOW.getTime() - DAY) });
       const markExpired = jest.spyOn(store, 'markExpired');
-      expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({ status: 400, body: { valid: false, error: 'ALREADY_USED' } });
+      expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({
+        status: 400,
+        body: { valid: false, error: 'ALREADY_USED' },
+      });
       expect(markExpired).not.toHaveBeenCalled();
       expect(store.rows.get(TOKEN)?.status).toBe('accepted');
     });
 
     it('rule 4: a pending invitation with expiresAt earlier than now is stored expired, then 400 EXPIRED', async () => {
       store.add({ expiresAt: new Date(NOW.getTime() - 1) });
-      expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({ status: 400, body: { valid: false, error: 'EXPIRED' } });
+      expect(await apiFailure(service.validate(TOKEN), validating)).toEqual({
+        status: 400,
+        body: { valid: false, error: 'EXPIRED' },
+      });
       expect(store.rows.get(TOKEN)?.status).toBe('expired');
     });
 
@@ -223,7 +234,10 @@ describe(InvitationsService.name, () => {
     it('rule 3 before rule 4: an accepted invitation past expiresAt is 400 ALREADY_USED', async () => {
       store.add({ status: 'accepted', expiresAt: new Date(NOW.getTime() - DAY) });
       const accept = jest.spyOn(store, 'accept');
-      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 400, body: refused('ALREADY_USED') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({
+        status: 400,
+        body: refused('ALREADY_USED'),
+      });
       expect(accept).not.toHaveBeenCalled();
     });
 
@@ -261,20 +275,29 @@ describe(InvitationsService.name, () => {
         store.rows.get(TOKEN)!.status = 'accepted';
         return false;
       });
-      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 400, body: refused('ALREADY_USED') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({
+        status: 400,
+        body: refused('ALREADY_USED'),
+      });
       expect(accepted).not.toHaveBeenCalled();
     });
 
     it('rule 5: an update that changes nothing although the invitation is acceptable is 500 INTERNAL_ERROR', async () => {
       store.add();
       jest.spyOn(store, 'accept').mockResolvedValue(false);
-      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 500, body: refused('INTERNAL_ERROR') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({
+        status: 500,
+        body: refused('INTERNAL_ERROR'),
+      });
     });
 
     it('rule 6: the update failing is 500 INTERNAL_ERROR', async () => {
       store.add();
       jest.spyOn(store, 'accept').mockRejectedValue(new Error('connection lost'));
-      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 500, body: refused('INTERNAL_ERROR') });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({
+        status: 500,
+        body: refused('INTERNAL_ERROR'),
+      });
       expect(store.rows.get(TOKEN)?.status).toBe('pending');
     });
   });

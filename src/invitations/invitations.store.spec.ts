@@ -49,12 +49,14 @@ describe(InvitationsStore.name, () => {
   const statusOf = async (id: string) => (await invitations.findOneByOrFail({ id })).status;
   /** The audit events stored so far: type, target and data. */
   const auditEvents = async () =>
-    (await dataSource.getRepository(AuditEventEntity).find()).map(({ type, actorId, targetType, targetId, targetEmail, data }) => ({
-      type,
-      actorId,
-      target: [targetType, targetId, targetEmail],
-      data: JSON.parse(data),
-    }));
+    (await dataSource.getRepository(AuditEventEntity).find()).map(
+      ({ type, actorId, targetType, targetId, targetEmail, data }) => ({
+        type,
+        actorId,
+        target: [targetType, targetId, targetEmail],
+        data: JSON.parse(data),
+      }),
+    );
 
   describe('findById', () => {
     it('reads the invitation with its timestamps in UTC', async () => {
@@ -87,8 +89,18 @@ describe(InvitationsStore.name, () => {
       await store.create(row, email(row), INVITER);
       expect(await store.findById(row.id)).toEqual(row);
       const [outbox] = await outboxRows();
-      expect(outbox).toMatchObject({ invitationId: row.id, status: 'pending', attempts: 0, nextAttemptAt: NOW, createdAt: NOW });
-      expect(JSON.parse(outbox.payload)).toEqual({ ...email(row), tenantId: 'tenant-1', expiresAt: row.expiresAt.toISOString() });
+      expect(outbox).toMatchObject({
+        invitationId: row.id,
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: NOW,
+        createdAt: NOW,
+      });
+      expect(JSON.parse(outbox.payload)).toEqual({
+        ...email(row),
+        tenantId: 'tenant-1',
+        expiresAt: row.expiresAt.toISOString(),
+      });
       expect(await auditEvents()).toEqual([
         {
           type: 'invitation.created',
@@ -99,16 +111,21 @@ describe(InvitationsStore.name, () => {
       ]);
     });
 
-    it.each(['tenant_invitations', 'invitation_email_outbox', 'audit_events'])('writes no row when %s cannot be written', async (table) => {
-      const row = await invitation({}, false);
-      await withoutTable(dataSource, table, async () => {
-        // better-sqlite3's errors may come from another test file's realm: matched by message, not by class.
-        await expect(store.create(row, email(row), INVITER)).rejects.toMatchObject({ message: expect.stringContaining('no such table') });
-      });
-      expect(await invitations.count()).toBe(0);
-      expect(await outboxRows()).toEqual([]);
-      if (table !== 'audit_events') expect(await auditEvents()).toEqual([]);
-    });
+    it.each(['tenant_invitations', 'invitation_email_outbox', 'audit_events'])(
+      'writes no row when %s cannot be written',
+      async (table) => {
+        const row = await invitation({}, false);
+        await withoutTable(dataSource, table, async () => {
+          // better-sqlite3's errors may come from another test file's realm: matched by message, not by class.
+          await expect(store.create(row, email(row), INVITER)).rejects.toMatchObject({
+            message: expect.stringContaining('no such table'),
+          });
+        });
+        expect(await invitations.count()).toBe(0);
+        expect(await outboxRows()).toEqual([]);
+        if (table !== 'audit_events') expect(await auditEvents()).toEqual([]);
+      },
+    );
   });
 
   describe('findTenantName', () => {
@@ -134,14 +151,21 @@ describe(InvitationsStore.name, () => {
       expect(await statusOf(pending.id)).toBe('expired');
       expect(await statusOf(accepted.id)).toBe('accepted');
       expect(await auditEvents()).toEqual([
-        { type: 'invitation.expired', actorId: null, target: ['invitation', null, pending.email], data: { role: 'member', expiresAt: pending.expiresAt.toISOString() } },
+        {
+          type: 'invitation.expired',
+          actorId: null,
+          target: ['invitation', null, pending.email],
+          data: { role: 'member', expiresAt: pending.expiresAt.toISOString() },
+        },
       ]);
     });
 
     it('leaves the invitation pending when its event cannot be written', async () => {
       const pending = await invitation();
       await withoutTable(dataSource, 'audit_events', async () => {
-        await expect(store.markExpired(pending)).rejects.toMatchObject({ message: expect.stringContaining('no such table') });
+        await expect(store.markExpired(pending)).rejects.toMatchObject({
+          message: expect.stringContaining('no such table'),
+        });
       });
       expect(await statusOf(pending.id)).toBe('pending');
     });
@@ -156,14 +180,21 @@ describe(InvitationsStore.name, () => {
       expect(await statusOf(row.id)).toBe('accepted');
       expect(await statusOf(other.id)).toBe('pending');
       expect(await auditEvents()).toEqual([
-        { type: 'invitation.accepted', actorId: null, target: ['invitation', null, row.email], data: { role: 'member', invitedBy: 'inviter' } },
+        {
+          type: 'invitation.accepted',
+          actorId: null,
+          target: ['invitation', null, row.email],
+          data: { role: 'member', invitedBy: 'inviter' },
+        },
       ]);
     });
 
     it('leaves the invitation pending when its event cannot be written', async () => {
       const row = await invitation();
       await withoutTable(dataSource, 'audit_events', async () => {
-        await expect(store.accept(row, NOW)).rejects.toMatchObject({ message: expect.stringContaining('no such table') });
+        await expect(store.accept(row, NOW)).rejects.toMatchObject({
+          message: expect.stringContaining('no such table'),
+        });
       });
       expect(await statusOf(row.id)).toBe('pending');
     });

@@ -24,7 +24,8 @@ const OPEN = `(${OPEN_STATUSES.map((status) => `'${status}'`).join(', ')})`;
 /** The compare-and-sets of the invitation's changes of status (AtomicWriter). */
 const EXPIRE_IF_PENDING = "UPDATE tenant_invitations SET status = 'expired' WHERE id = ? AND status = 'pending'";
 const ACCEPT_IF_OPEN = `UPDATE tenant_invitations SET status = 'accepted' WHERE id = ? AND status IN ${OPEN} AND expires_at >= ?`;
-const SELECT_ACCEPTABLE_EMAILS = "SELECT email FROM tenant_invitations WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?";
+const SELECT_ACCEPTABLE_EMAILS =
+  "SELECT email FROM tenant_invitations WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?";
 const REVOKE_IF_OPEN = `UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status IN ${OPEN}`;
 
 /**
@@ -62,18 +63,34 @@ export class InvitationsStore {
    * in the same transaction, and only if it is still pending or expired: false, and nothing
    * stored, when a parallel request accepted, revoked or replaced it first.
    */
-  async create(invitation: InvitationEntity, email: InvitationEmail, inviter: AuditActor, replacing?: string): Promise<boolean> {
-    const event = replacing === undefined ? auditEvents.invitationCreated(invitation, inviter) : auditEvents.invitationResent(invitation, inviter);
-    return this.writer.insert(this.rowsOf(invitation, email, event), replacing === undefined ? undefined : revokeIfOpen(replacing));
+  async create(
+    invitation: InvitationEntity,
+    email: InvitationEmail,
+    inviter: AuditActor,
+    replacing?: string,
+  ): Promise<boolean> {
+    const event =
+      replacing === undefined
+        ? auditEvents.invitationCreated(invitation, inviter)
+        : auditEvents.invitationResent(invitation, inviter);
+    return this.writer.insert(
+      this.rowsOf(invitation, email, event),
+      replacing === undefined ? undefined : revokeIfOpen(replacing),
+    );
   }
 
   /**
    * Stores several new invitations, each as create stores one (the invitation, its e-mail and its
    * `invitation.created` event), in one transaction: all of them or none. The caller bounds how many.
    */
-  async createMany(invitations: { invitation: InvitationEntity; email: InvitationEmail }[], inviter: AuditActor): Promise<void> {
+  async createMany(
+    invitations: { invitation: InvitationEntity; email: InvitationEmail }[],
+    inviter: AuditActor,
+  ): Promise<void> {
     await this.writer.insert(
-      invitations.flatMap(({ invitation, email }) => this.rowsOf(invitation, email, auditEvents.invitationCreated(invitation, inviter))),
+      invitations.flatMap(({ invitation, email }) =>
+        this.rowsOf(invitation, email, auditEvents.invitationCreated(invitation, inviter)),
+      ),
     );
   }
 
@@ -88,7 +105,11 @@ export class InvitationsStore {
   }
 
   private rowsOf(invitation: InvitationEntity, email: InvitationEmail, event: NewAuditEvent): Insert[] {
-    return [[InvitationEntity, invitation], [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)], ...this.auditRows.of(event)];
+    return [
+      [InvitationEntity, invitation],
+      [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
+      ...this.auditRows.of(event),
+    ];
   }
 
   /** The invitation whose id is exactly `id`, or null. */
@@ -140,14 +161,21 @@ export class InvitationsStore {
     after: { email: string; id?: string } | undefined,
     take: number,
   ): Promise<InvitationEntity[]> {
-    const query = this.invitations.createQueryBuilder('invitation').where('invitation.tenantId = :tenantId', { tenantId });
+    const query = this.invitations
+      .createQueryBuilder('invitation')
+      .where('invitation.tenantId = :tenantId', { tenantId });
     if (statuses) {
-      query.andWhere(new Brackets((any) => statuses.forEach((status) => any.orWhere(new Brackets(effectiveStatusIs[status])))));
+      query.andWhere(
+        new Brackets((any) => statuses.forEach((status) => any.orWhere(new Brackets(effectiveStatusIs[status])))),
+      );
       query.setParameters({ now, pending: 'pending', expired: 'expired', accepted: 'accepted', revoked: 'revoked' });
     }
     if (after) {
       // `>=` first, so that the index seeks to the cursor instead of filtering every row before it.
-      const keyset = after.id === undefined ? 'invitation.email > :email' : 'invitation.email >= :email AND (invitation.email > :email OR invitation.id > :id)';
+      const keyset =
+        after.id === undefined
+          ? 'invitation.email > :email'
+          : 'invitation.email >= :email AND (invitation.email > :email OR invitation.id > :id)';
       query.andWhere(keyset, after);
     }
     const ordered = query.orderBy('invitation.email', 'ASC').addOrderBy('invitation.id', 'ASC').limit(take);
@@ -184,7 +212,9 @@ const effectiveStatusIs: Record<InvitationStatus, (where: WhereExpressionBuilder
   expired: (where) =>
     where
       .where('invitation.status = :expired')
-      .orWhere(new Brackets((late) => late.where('invitation.status = :pending').andWhere('invitation.expiresAt < :now'))),
+      .orWhere(
+        new Brackets((late) => late.where('invitation.status = :pending').andWhere('invitation.expiresAt < :now')),
+      ),
   accepted: (where) => where.where('invitation.status = :accepted'),
   revoked: (where) => where.where('invitation.status = :revoked'),
 };

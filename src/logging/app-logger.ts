@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { Logger } from 'nestjs-pino';
 
 /** Nest's own start-up chatter: one line per module, route and phase. */
-export const WIRING_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+export const WIRING_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
 
 /**
  * The app's Nest logger: nestjs-pino's, with Nest's wiring lines moved to debug, so that a

@@ -50,7 +50,9 @@ export class BoundedStdout implements DestinationStream {
     const waitMs = Math.min(FINAL_FLUSH_MS, deadline - Date.now());
     const settled = new AbortController();
     const { signal } = settled;
-    await Promise.race([once(this.out, 'drain', { signal }), delay(waitMs, undefined, { signal })]).catch(() => undefined);
+    await Promise.race([once(this.out, 'drain', { signal }), delay(waitMs, undefined, { signal })]).catch(
+      () => undefined,
+    );
     settled.abort();
   }
 

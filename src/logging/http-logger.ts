@@ -81,7 +81,8 @@ export async function createHttpLogger(config: AppConfig, metrics: Metrics): Pro
       ? undefined
       : new BoundedStdout({
           dropped: () => metrics.logLineDropped(),
-          readerBack: (count) => logger.warn({ droppedLines: count }, `${count} log lines were dropped while the log reader was stalled`),
+          readerBack: (count) =>
+            logger.warn({ droppedLines: count }, `${count} log lines were dropped while the log reader was stalled`),
         });
   const destination = pretty ?? output ?? process.stdout;
   const logger = pino(loggerOptions(config.logLevel), destination);
@@ -92,7 +93,11 @@ export async function createHttpLogger(config: AppConfig, metrics: Metrics): Pro
     response.setHeader(REQUEST_ID_HEADER, reqId);
     // 'close' ends every response; one not finished by then was cut off (the client went away).
     response.once('close', () => {
-      const outcome: Outcome = !response.writableFinished ? 'aborted' : response.statusCode >= 500 ? 'failed' : 'completed';
+      const outcome: Outcome = !response.writableFinished
+        ? 'aborted'
+        : response.statusCode >= 500
+          ? 'failed'
+          : 'completed';
       requestLines[levelOf(request, response, outcome)](
         {
           reqId,

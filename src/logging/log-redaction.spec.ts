@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { loggerOptions } from './http-logger';
 import { loggableUrl, requestIdOf } from './log-redaction';
 
-describe('the logger\'s redaction', () => {
+describe("the logger's redaction", () => {
   it('censors cookies, Authorization and tokens wherever a log call puts them', () => {
     const written: string[] = [];
     const stream = new Writable({
@@ -24,7 +24,11 @@ describe('the logger\'s redaction', () => {
     );
     const [line] = written;
     for (const secret of ['c1', 'c2', 't1', 't2', 'a1', 's1', 's2']) expect(line).not.toContain(secret);
-    expect(JSON.parse(line)).toMatchObject({ level: 'info', msg: 'something happened', req: { headers: { cookie: '[REDACTED]' } } });
+    expect(JSON.parse(line)).toMatchObject({
+      level: 'info',
+      msg: 'something happened',
+      req: { headers: { cookie: '[REDACTED]' } },
+    });
   });
 });
 
@@ -61,6 +65,8 @@ describe(requestIdOf.name, () => {
     ['too long', 'a'.repeat(129)],
     ['repeated', ['a', 'b']],
   ])('makes a UUID when it is %s', (_, value) => {
-    expect(requestIdOf({ headers: { 'x-request-id': value } })).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(requestIdOf({ headers: { 'x-request-id': value } })).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
   });
 });

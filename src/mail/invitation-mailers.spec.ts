@@ -51,7 +51,6 @@ describe(LoggedInvitationMailer.name, () => {
     expect(logged).toContain('http://localhost:3000/invitations/<token>');
     expect(logged).not.toContain('6f1c2c1e-8d7a-4b8e-9a51-3f0d2b7c9e11');
   });
-
 });
 
 describe(NodemailerInvitationMailer.name, () => {

@@ -48,6 +48,8 @@ describe(buildInvitationMessage.name, () => {
   });
 
   it('reads naturally without an inviter e-mail', () => {
-    expect(buildInvitationMessage(email({ inviterEmail: null })).text).toContain('You have been invited to join Acme as admin.');
+    expect(buildInvitationMessage(email({ inviterEmail: null })).text).toContain(
+      'You have been invited to join Acme as admin.',
+    );
   });
 });

@@ -18,7 +18,9 @@ export class LoggedInvitationMailer extends InvitationMailer {
   async send(email: InvitationEmail): Promise<void> {
     const message = buildInvitationMessage(email);
     const text =
-      this.config.nodeEnv === 'production' ? message.text.replaceAll(email.link, email.link.replace(/[^/]+$/, '<token>')) : message.text;
+      this.config.nodeEnv === 'production'
+        ? message.text.replaceAll(email.link, email.link.replace(/[^/]+$/, '<token>'))
+        : message.text;
     this.logger.log(`E-mail not sent (SMTP_URL is not set):\nTo: ${email.to}\nSubject: ${message.subject}\n\n${text}`);
   }
 }

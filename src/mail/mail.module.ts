@@ -12,7 +12,12 @@ import { InvitationOutboxWorker } from './outbox/invitation-outbox.worker';
  * the cap on the whole send is generous, because a send abandoned by the cap while the server
  * still completes it would be delivered twice.
  */
-export const SMTP_TIMEOUTS = { dnsTimeout: 2_000, connectionTimeout: 3_000, greetingTimeout: 3_000, socketTimeout: 5_000 };
+export const SMTP_TIMEOUTS = {
+  dnsTimeout: 2_000,
+  connectionTimeout: 3_000,
+  greetingTimeout: 3_000,
+  socketTimeout: 5_000,
+};
 export const SEND_TIMEOUT_MS = 30_000;
 
 export function mailerOptions(config: AppConfig): MailerOptions {

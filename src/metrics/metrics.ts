@@ -45,7 +45,10 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  private readonly invitationsCreated = this.counter('invitations_created_total', 'Invitations created (POST /api/org/invite)');
+  private readonly invitationsCreated = this.counter(
+    'invitations_created_total',
+    'Invitations created (POST /api/org/invite)',
+  );
   private readonly invitationsAccepted = this.counter(
     'invitations_accepted_total',
     'Invitations accepted (POST /api/invitations/{token})',
@@ -62,7 +65,10 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  private readonly rateLimitedInvites = this.counter('invite_rate_limited_total', 'Invitation requests refused by the per-user rate limit (429)');
+  private readonly rateLimitedInvites = this.counter(
+    'invite_rate_limited_total',
+    'Invitation requests refused by the per-user rate limit (429)',
+  );
 
   private readonly webhookDeliveries = new Counter({
     name: 'webhook_deliveries_total',

@@ -9,7 +9,12 @@ import { RequestOrigin } from '../common/request-origin';
 import { DtoPipe } from '../common/validate-body';
 import { InviteThrottlerGuard } from '../rate-limit/invite-throttler.guard';
 import { ListInvitationsQueryDto } from './dto/list-invitations.query';
-import { ApiListInvitations, ApiOrgInvitations, ApiResendInvitation, ApiRevokeInvitation } from './org-invitations.docs';
+import {
+  ApiListInvitations,
+  ApiOrgInvitations,
+  ApiResendInvitation,
+  ApiRevokeInvitation,
+} from './org-invitations.docs';
 import { ORG_INVITATION_ERRORS } from './org-invitations.messages';
 import { OrgInvitationsService } from './org-invitations.service';
 
@@ -17,14 +22,20 @@ import { OrgInvitationsService } from './org-invitations.service';
 @Controller('api/org/invitations')
 @ApiOrgInvitations()
 @UseGuards(SessionGuard, OrgAdminGuard)
-@OrgAdminMessagesFor({ notOrgUser: ORG_INVITATION_ERRORS.notOrgUser, notOwnerOrAdmin: ORG_INVITATION_ERRORS.notOwnerOrAdmin })
+@OrgAdminMessagesFor({
+  notOrgUser: ORG_INVITATION_ERRORS.notOrgUser,
+  notOwnerOrAdmin: ORG_INVITATION_ERRORS.notOwnerOrAdmin,
+})
 export class OrgInvitationsController {
   constructor(private readonly service: OrgInvitationsService) {}
 
   @Get()
   @ApiListInvitations()
   @FailureResponse({ error: ORG_INVITATION_ERRORS.listFailed })
-  listInvitations(@CurrentOrgCaller() caller: OrgCaller, @Query(DtoPipe(ListInvitationsQueryDto)) query: ListInvitationsQueryDto) {
+  listInvitations(
+    @CurrentOrgCaller() caller: OrgCaller,
+    @Query(DtoPipe(ListInvitationsQueryDto)) query: ListInvitationsQueryDto,
+  ) {
     return this.service.list(caller, query);
   }
 

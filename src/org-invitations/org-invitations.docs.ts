@@ -36,7 +36,8 @@ export const ApiListInvitations = () =>
 export const ApiRevokeInvitation = () =>
   applyDecorators(
     ApiOperation({
-      summary: 'Revoke a pending or expired invitation: its token then answers 404 INVALID, as an unknown one (again: 200, no change)',
+      summary:
+        'Revoke a pending or expired invitation: its token then answers 404 INVALID, as an unknown one (again: 200, no change)',
     }),
     ApiParam({ name: 'id', description: 'The invitation id (its token)' }),
     ApiOkResponse({ type: RevokeInvitationResponse }),
@@ -61,5 +62,11 @@ export const ApiResendInvitation = () =>
       { error: IDEMPOTENCY_ERRORS.invalidKey },
     ]),
     ApiErrorResponse(404, 'No such invitation in the organisation', [{ error: ORG_INVITATION_ERRORS.notFound }]),
-    ApiErrorResponse(429, 'Over the per-user invitation limit, shared with POST /api/org/invite', [{ error: RATE_LIMITED }], ErrorBody, RATE_LIMITED_RESPONSE_HEADERS),
+    ApiErrorResponse(
+      429,
+      'Over the per-user invitation limit, shared with POST /api/org/invite',
+      [{ error: RATE_LIMITED }],
+      ErrorBody,
+      RATE_LIMITED_RESPONSE_HEADERS,
+    ),
   );

@@ -11,7 +11,13 @@ import { OrgInvitationsService } from './org-invitations.service';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const TENANT = 'tenant-1';
-const caller: OrgCaller = { id: 'owner-1', email: 'owner@acme.example', userType: 'org', tenantId: TENANT, role: 'owner' };
+const caller: OrgCaller = {
+  id: 'owner-1',
+  email: 'owner@acme.example',
+  userType: 'org',
+  tenantId: TENANT,
+  role: 'owner',
+};
 
 describe(OrgInvitationsService.name, () => {
   // The store is real, on in-memory SQLite with the real migrations.
@@ -70,7 +76,10 @@ describe(OrgInvitationsService.name, () => {
         await rows.update({ id }, { status: 'accepted' });
         return false;
       });
-      expect(await apiFailure(service.revoke(caller, row.id))).toEqual({ status: 400, body: { error: 'Invitation already accepted' } });
+      expect(await apiFailure(service.revoke(caller, row.id))).toEqual({
+        status: 400,
+        body: { error: 'Invitation already accepted' },
+      });
       expect(await statusOf(row.id)).toBe('accepted');
     });
 
@@ -84,9 +93,11 @@ describe(OrgInvitationsService.name, () => {
       expect(await statusOf(row.id)).toBe('revoked');
     });
 
-    it('a failed read is the route\'s 500', async () => {
+    it("a failed read is the route's 500", async () => {
       jest.spyOn(store, 'findById').mockRejectedValueOnce(new Error('database down'));
-      expect(await apiFailure(service.revoke(caller, 'x'), OrgInvitationsController.prototype.revokeInvitation)).toEqual({
+      expect(
+        await apiFailure(service.revoke(caller, 'x'), OrgInvitationsController.prototype.revokeInvitation),
+      ).toEqual({
         status: 500,
         body: { error: 'Failed to revoke invitation' },
       });

@@ -10,7 +10,11 @@ import { isOpen } from '../invitations/invitation';
 import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { InvitationsStore } from '../invitations/invitations.store';
 import { ListInvitationsQueryDto } from './dto/list-invitations.query';
-import { ListInvitationsResponse, RevokeInvitationResponse, toOrgInvitationResponse } from './dto/org-invitation.response';
+import {
+  ListInvitationsResponse,
+  RevokeInvitationResponse,
+  toOrgInvitationResponse,
+} from './dto/org-invitation.response';
 import { ORG_INVITATION_ERRORS } from './org-invitations.messages';
 
 /**
@@ -71,11 +75,13 @@ export class OrgInvitationsService {
   /** The tenant's invitation with exactly this id; another tenant's is answered as a missing one. */
   private async findInTenant(caller: OrgCaller, id: string): Promise<InvitationEntity> {
     const invitation = await this.invitations.findById(id);
-    if (!invitation || invitation.tenantId !== caller.tenantId) throw new ApiError(HttpStatus.NOT_FOUND, ORG_INVITATION_ERRORS.notFound);
+    if (!invitation || invitation.tenantId !== caller.tenantId)
+      throw new ApiError(HttpStatus.NOT_FOUND, ORG_INVITATION_ERRORS.notFound);
     return invitation;
   }
 }
 
 function refuseAccepted(invitation: InvitationEntity): void {
-  if (invitation.status === 'accepted') throw new ApiError(HttpStatus.BAD_REQUEST, ORG_INVITATION_ERRORS.alreadyAccepted);
+  if (invitation.status === 'accepted')
+    throw new ApiError(HttpStatus.BAD_REQUEST, ORG_INVITATION_ERRORS.alreadyAccepted);
 }

@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Patch,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
 import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
 import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
@@ -11,7 +23,13 @@ import { BodyGuard, DtoPipe } from '../common/validate-body';
 import { InviteThrottlerGuard } from '../rate-limit/invite-throttler.guard';
 import { ChangeRoleDto } from './dto/change-role.dto';
 import { InviteDto } from './dto/invite.dto';
-import { ApiChangeMemberRole, ApiInviteMember, ApiListMembers, ApiOrgMembers, ApiRemoveMember } from './org-members.docs';
+import {
+  ApiChangeMemberRole,
+  ApiInviteMember,
+  ApiListMembers,
+  ApiOrgMembers,
+  ApiRemoveMember,
+} from './org-members.docs';
 import { INVITE_ERRORS, MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-members.messages';
 import { OrgMembersService } from './org-members.service';
 
@@ -41,7 +59,10 @@ export class OrgMembersController {
   @ApiRemoveMember()
   @FailureResponse({ error: REMOVE_MEMBER_ERRORS.removeFailed })
   @UseGuards(SessionGuard, OrgAdminGuard)
-  @OrgAdminMessagesFor({ notOrgUser: REMOVE_MEMBER_ERRORS.notOrgUser, notOwnerOrAdmin: REMOVE_MEMBER_ERRORS.notOwnerOrAdmin })
+  @OrgAdminMessagesFor({
+    notOrgUser: REMOVE_MEMBER_ERRORS.notOrgUser,
+    notOwnerOrAdmin: REMOVE_MEMBER_ERRORS.notOwnerOrAdmin,
+  })
   removeMember(@CurrentOrgCaller() caller: OrgCaller, @Param('id') id: string) {
     return this.service.removeMember(caller, id);
   }
@@ -62,7 +83,11 @@ export class OrgMembersController {
   @FailureResponse({ error: MEMBER_ERRORS.updateFailed })
   @UseGuards(SessionGuard, OrgAdminGuard)
   @OrgAdminMessagesFor({ notOrgUser: MEMBER_ERRORS.notOrgUser, notOwnerOrAdmin: MEMBER_ERRORS.notOwnerOrAdmin })
-  changeMemberRole(@CurrentOrgCaller() caller: OrgCaller, @Param('id') id: string, @Body(DtoPipe(ChangeRoleDto)) dto: ChangeRoleDto) {
+  changeMemberRole(
+    @CurrentOrgCaller() caller: OrgCaller,
+    @Param('id') id: string,
+    @Body(DtoPipe(ChangeRoleDto)) dto: ChangeRoleDto,
+  ) {
     return this.service.changeRole(caller, id, dto);
   }
 }

@@ -17,12 +17,19 @@ import { INVITE_ERRORS, MEMBER_ERRORS, REMOVE_MEMBER_ERRORS } from './org-member
  * handlers read as one line each. The 500s are the handlers' @FailureResponse.
  */
 export const ApiOrgMembers = () =>
-  applyDecorators(ApiTags('Organisation members'), ApiSession(), ApiErrorResponse(401, 'No session', [UNAUTHORIZED_BODY]));
+  applyDecorators(
+    ApiTags('Organisation members'),
+    ApiSession(),
+    ApiErrorResponse(401, 'No session', [UNAUTHORIZED_BODY]),
+  );
 
 export const ApiInviteMember = () =>
   applyDecorators(
     ApiOperation({ summary: 'Invite an e-mail address to the caller’s organisation (spec 4.9)' }),
-    ApiOkResponse({ type: InviteMemberResponse, headers: { ...RATE_LIMIT_RESPONSE_HEADERS, ...IDEMPOTENT_REPLAY_RESPONSE_HEADERS } }),
+    ApiOkResponse({
+      type: InviteMemberResponse,
+      headers: { ...RATE_LIMIT_RESPONSE_HEADERS, ...IDEMPOTENT_REPLAY_RESPONSE_HEADERS },
+    }),
     ApiJsonBody('Invalid body, already a member, or a malformed Idempotency-Key', [
       { error: EMAIL_REQUIRED },
       { error: INVITE_ERRORS.invalidEmail },
@@ -34,7 +41,13 @@ export const ApiInviteMember = () =>
       { error: INVITE_ERRORS.notOrgUser },
       { error: INVITE_ERRORS.notOwnerOrAdmin },
     ]),
-    ApiErrorResponse(429, 'Over the per-user invitation limit (10 per hour by default)', [{ error: RATE_LIMITED }], ErrorBody, RATE_LIMITED_RESPONSE_HEADERS),
+    ApiErrorResponse(
+      429,
+      'Over the per-user invitation limit (10 per hour by default)',
+      [{ error: RATE_LIMITED }],
+      ErrorBody,
+      RATE_LIMITED_RESPONSE_HEADERS,
+    ),
   );
 
 export const ApiRemoveMember = () =>

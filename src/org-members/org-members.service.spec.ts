@@ -38,7 +38,6 @@ const NOW = new Date('2026-03-01T10:00:00.000Z');
 const TOKEN = '6f1c2c1e-8d7a-4b8e-9a51-3f0d2b7c9e11';
 const TENANT = 'tenant-1';
 
-
 const caller = (overrides: Partial<OrgCaller> = {}): OrgCaller => ({
   id: 'owner-1',
   email: 'owner@acme.example',
@@ -104,14 +103,21 @@ describe(OrgMembersService.name, () => {
   describe('invite (spec 4.9 rules 8–12)', () => {
     const origin = 'http://portal.example.com';
     /** Invites a@example.com and gives the refusal, as the invite route answers it. */
-    const failedInvite = () => apiFailure(service().invite(caller(), dto('a@example.com'), origin), OrgMembersController.prototype.inviteMember);
+    const failedInvite = () =>
+      apiFailure(service().invite(caller(), dto('a@example.com'), origin), OrgMembersController.prototype.inviteMember);
 
     it('rules 9 and 11: stores a pending invitation and answers with the e-mail as submitted', async () => {
       const result = await service().invite(caller(), dto('New.Person@Example.COM', 'admin'), origin);
 
       expect(result).toEqual({
         success: true,
-        invitation: { id: TOKEN, email: 'New.Person@Example.COM', role: 'admin', status: 'pending', expiresAt: '2026-03-08T10:00:00.000Z' },
+        invitation: {
+          id: TOKEN,
+          email: 'New.Person@Example.COM',
+          role: 'admin',
+          status: 'pending',
+          expiresAt: '2026-03-08T10:00:00.000Z',
+        },
       });
       expect(await invitations.find()).toEqual([
         {
@@ -141,18 +147,33 @@ describe(OrgMembersService.name, () => {
         },
       ]);
       expect(await outboxRows.find()).toEqual([
-        expect.objectContaining({ invitationId: TOKEN, status: 'pending', attempts: 0, nextAttemptAt: NOW, createdAt: NOW, sentAt: null }),
+        expect.objectContaining({
+          invitationId: TOKEN,
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: NOW,
+          createdAt: NOW,
+          sentAt: null,
+        }),
       ]);
       expect(worker.kicks).toBe(1);
     });
 
     it('rule 10: PUBLIC_BASE_URL is the link base whatever the request origin is', async () => {
-      await service({ PUBLIC_BASE_URL: 'https://portal.example.com' }).invite(caller(), dto('a@example.com'), 'http://evil.example');
+      await service({ PUBLIC_BASE_URL: 'https://portal.example.com' }).invite(
+        caller(),
+        dto('a@example.com'),
+        'http://evil.example',
+      );
       expect((await queued())[0].link).toBe(`https://portal.example.com/invitations/${TOKEN}`);
     });
 
     it('rule 10: PUBLIC_BASE_URL replaces the request headers in the link', async () => {
-      await service({ PUBLIC_BASE_URL: 'https://app.example.org/portal/' }).invite(caller(), dto('a@example.com'), origin);
+      await service({ PUBLIC_BASE_URL: 'https://app.example.org/portal/' }).invite(
+        caller(),
+        dto('a@example.com'),
+        origin,
+      );
       expect((await queued())[0].link).toBe(`https://app.example.org/portal/invitations/${TOKEN}`);
     });
 
@@ -206,12 +227,14 @@ describe(OrgMembersService.name, () => {
       });
       await expectNothingStored();
       expect(worker.kicks).toBe(0);
-      expect(errors).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`^Failed to create invitation: .*${table}`)));
+      expect(errors).toHaveBeenCalledWith(
+        expect.stringMatching(new RegExp(`^Failed to create invitation: .*${table}`)),
+      );
     });
   });
 
   describe('removeMember (spec 4.10 rules 4–9)', () => {
-    it('rule 8: clears the member\'s tenant and role and answers {success:true}', async () => {
+    it("rule 8: clears the member's tenant and role and answers {success:true}", async () => {
       identity.add({ id: 'member-1', tenantId: TENANT, role: 'member' });
       expect(await service().removeMember(caller(), 'member-1')).toEqual({ success: true });
       expect(identity.removed).toEqual(['member-1']);
@@ -220,7 +243,10 @@ describe(OrgMembersService.name, () => {
 
     it('rule 4: removing yourself is 400 before any look-up', async () => {
       identity.add({ id: 'owner-1', tenantId: TENANT, role: 'owner' });
-      expect(await apiFailure(service().removeMember(caller(), 'owner-1'))).toEqual({ status: 400, body: { error: 'Cannot remove yourself' } });
+      expect(await apiFailure(service().removeMember(caller(), 'owner-1'))).toEqual({
+        status: 400,
+        body: { error: 'Cannot remove yourself' },
+      });
       expect(identity.lookups).toEqual([]);
       expect(identity.removed).toEqual([]);
     });
@@ -228,12 +254,18 @@ describe(OrgMembersService.name, () => {
     it('rule 4: a store that matches ids loosely still never lets you remove yourself', async () => {
       identity.add({ id: 'owner-1', tenantId: TENANT, role: 'owner' });
       identity.findById = async (id: string) => identity.users.get(id.toLowerCase()) ?? null;
-      expect(await apiFailure(service().removeMember(caller(), 'OWNER-1'))).toEqual({ status: 400, body: { error: 'Cannot remove yourself' } });
+      expect(await apiFailure(service().removeMember(caller(), 'OWNER-1'))).toEqual({
+        status: 400,
+        body: { error: 'Cannot remove yourself' },
+      });
       expect(identity.removed).toEqual([]);
     });
 
     it('rule 5: an unknown user is 404', async () => {
-      expect(await apiFailure(service().removeMember(caller(), 'ghost'))).toEqual({ status: 404, body: { error: 'User not found' } });
+      expect(await apiFailure(service().removeMember(caller(), 'ghost'))).toEqual({
+        status: 404,
+        body: { error: 'User not found' },
+      });
     });
 
     it.each([
@@ -270,13 +302,16 @@ describe(OrgMembersService.name, () => {
     it('rule 9: a store failure is 500 "Failed to remove user"', async () => {
       identity.add({ id: 'member-1', tenantId: TENANT, role: 'member' });
       identity.failure = new Error('store down');
-      expect(await apiFailure(service().removeMember(caller(), 'member-1'), OrgMembersController.prototype.removeMember)).toEqual({ status: 500, body: { error: 'Failed to remove user' } });
+      expect(
+        await apiFailure(service().removeMember(caller(), 'member-1'), OrgMembersController.prototype.removeMember),
+      ).toEqual({ status: 500, body: { error: 'Failed to remove user' } });
     });
   });
 
   describe('listMembers (issue 12 route 1)', () => {
     it('asks the store for one row more than the page and turns it into nextCursor', async () => {
-      for (const id of ['c', 'a', 'b']) identity.add({ id, email: `${id}@acme.example`, tenantId: TENANT, role: 'member' });
+      for (const id of ['c', 'a', 'b'])
+        identity.add({ id, email: `${id}@acme.example`, tenantId: TENANT, role: 'member' });
       identity.add({ id: 'elsewhere', tenantId: 'tenant-2', role: 'owner' });
       const first = await service().listMembers(caller(), { limit: '2' });
       expect(first).toEqual({
@@ -325,16 +360,27 @@ describe(OrgMembersService.name, () => {
     it.each([
       ['admin', 'owner', 'member', 'Admins cannot change owners'],
       ['admin', 'member', 'owner', 'Only owners can grant the owner role'],
-    ])('a caller with role %s changing a %s to %s is 403 "%s", nothing changed', async (callerRole, from, to, error) => {
-      identity.add({ id: 'target', tenantId: TENANT, role: from });
-      expect(await apiFailure(service().changeRole(caller({ role: callerRole }), 'target', role(to)))).toEqual({ status: 403, body: { error } });
-      expect(identity.roleChanges).toEqual([]);
-    });
+    ])(
+      'a caller with role %s changing a %s to %s is 403 "%s", nothing changed',
+      async (callerRole, from, to, error) => {
+        identity.add({ id: 'target', tenantId: TENANT, role: from });
+        expect(await apiFailure(service().changeRole(caller({ role: callerRole }), 'target', role(to)))).toEqual({
+          status: 403,
+          body: { error },
+        });
+        expect(identity.roleChanges).toEqual([]);
+      },
+    );
 
     it('a store failure is 500 "Failed to update member"', async () => {
       identity.add({ id: 'target', tenantId: TENANT, role: 'member' });
       identity.failure = new Error('store down');
-      expect(await apiFailure(service().changeRole(caller(), 'target', role('admin')), OrgMembersController.prototype.changeMemberRole)).toEqual({
+      expect(
+        await apiFailure(
+          service().changeRole(caller(), 'target', role('admin')),
+          OrgMembersController.prototype.changeMemberRole,
+        ),
+      ).toEqual({
         status: 500,
         body: { error: 'Failed to update member' },
       });

@@ -7,12 +7,17 @@ import { PEOPLE_ERRORS } from './org-people.messages';
 
 /** The API document's part for OrgPeopleController (issue 12 route 6); the 500 is the handler's @FailureResponse. */
 export const ApiOrgPeople = () =>
-  applyDecorators(ApiTags('Organisation members'), ApiSession(), ApiErrorResponse(401, 'No session', [UNAUTHORIZED_BODY]));
+  applyDecorators(
+    ApiTags('Organisation members'),
+    ApiSession(),
+    ApiErrorResponse(401, 'No session', [UNAUTHORIZED_BODY]),
+  );
 
 export const ApiListPeople = () =>
   applyDecorators(
     ApiOperation({
-      summary: 'Members and open invitations of the caller’s organisation in one list, by e-mail, a page at a time (any role; invitation ids for owners and admins only)',
+      summary:
+        'Members and open invitations of the caller’s organisation in one list, by e-mail, a page at a time (any role; invitation ids for owners and admins only)',
     }),
     ApiOkResponse({ type: ListPeopleResponse }),
     ApiPagingErrors(),

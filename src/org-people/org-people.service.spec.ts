@@ -11,7 +11,13 @@ import { OrgPeopleService } from './org-people.service';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const TENANT = 'tenant-1';
-const caller = (role: string): OrgCaller => ({ id: 'owner-1', email: 'owner@acme.example', userType: 'org', tenantId: TENANT, role });
+const caller = (role: string): OrgCaller => ({
+  id: 'owner-1',
+  email: 'owner@acme.example',
+  userType: 'org',
+  tenantId: TENANT,
+  role,
+});
 
 describe(OrgPeopleService.name, () => {
   // The invitations are real rows, on in-memory SQLite with the real migrations; the members are in memory.
@@ -32,7 +38,8 @@ describe(OrgPeopleService.name, () => {
       createdAt: NOW,
       ...overrides,
     });
-  const join = (id: string, email: string) => identity.add({ id, email, userType: 'org', tenantId: TENANT, role: 'member' });
+  const join = (id: string, email: string) =>
+    identity.add({ id, email, userType: 'org', tenantId: TENANT, role: 'member' });
 
   /** Every page at `limit`, followed by its cursors. */
   async function allPages(role: string, limit: number): Promise<PersonResponse[][]> {
@@ -80,27 +87,42 @@ describe(OrgPeopleService.name, () => {
       const page = await service.list(caller('owner'), {});
       expect(page).toEqual({ people: expect.any(Array) });
       expect(page.people.map((person) => person.id)).toEqual(ORDER);
-      expect(page.people.find((person) => person.id === 'i-5')).toMatchObject({ kind: 'invitation', status: 'expired' });
+      expect(page.people.find((person) => person.id === 'i-5')).toMatchObject({
+        kind: 'invitation',
+        status: 'expired',
+      });
     });
 
-    it.each([1, 2, 3, 4, 5, 8, 9])('an owner paging by %i gets the unpaged list, each page at most limit rows', async (limit) => {
-      const pages = await allPages('owner', limit);
-      expect(pages.flat().map((person) => person.id)).toEqual(ORDER);
-      expect(pages.every((page) => page.length <= limit)).toBe(true);
-    });
+    it.each([1, 2, 3, 4, 5, 8, 9])(
+      'an owner paging by %i gets the unpaged list, each page at most limit rows',
+      async (limit) => {
+        const pages = await allPages('owner', limit);
+        expect(pages.flat().map((person) => person.id)).toEqual(ORDER);
+        expect(pages.every((page) => page.length <= limit)).toBe(true);
+      },
+    );
 
-    it.each([1, 2, 3, 4, 5, 8, 9])('a member paging by %i gets the unpaged list, with no invitation id in a row or a cursor', async (limit) => {
-      const unpaged = (await service.list(caller('member'), {})).people;
-      const pages = await allPages('member', limit);
-      expect(pages.flat()).toEqual(unpaged);
-      expect(unpaged.filter((person) => person.kind === 'invitation').map((person) => person.id)).toEqual([null, null, null, null, null]);
-      // Only a page of one address's invitations, more of them than the limit, goes past it.
-      for (const page of pages.filter((page) => page.length > limit)) {
-        expect(new Set(page.map((person) => `${person.kind} ${person.email}`)).size).toBe(1);
-      }
-    });
+    it.each([1, 2, 3, 4, 5, 8, 9])(
+      'a member paging by %i gets the unpaged list, with no invitation id in a row or a cursor',
+      async (limit) => {
+        const unpaged = (await service.list(caller('member'), {})).people;
+        const pages = await allPages('member', limit);
+        expect(pages.flat()).toEqual(unpaged);
+        expect(unpaged.filter((person) => person.kind === 'invitation').map((person) => person.id)).toEqual([
+          null,
+          null,
+          null,
+          null,
+          null,
+        ]);
+        // Only a page of one address's invitations, more of them than the limit, goes past it.
+        for (const page of pages.filter((page) => page.length > limit)) {
+          expect(new Set(page.map((person) => `${person.kind} ${person.email}`)).size).toBe(1);
+        }
+      },
+    );
 
-    it('a member\'s cursors hold no invitation id', async () => {
+    it("a member's cursors hold no invitation id", async () => {
       let cursor: string | undefined;
       do {
         const page = await service.list(caller('member'), { limit: '1', ...(cursor && { cursor }) });

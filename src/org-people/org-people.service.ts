@@ -46,8 +46,14 @@ export class OrgPeopleService {
       this.identity.listTenantMembers(tenantId, membersAfter(cursor), take),
       this.invitations.listForTenant(tenantId, OPEN_STATUSES, now, invitationsAfter(cursor), take),
     ]);
-    const people = mergeInKeyOrder(members.map(memberPerson), invitations.map((row) => invitationPerson(row, now)), take);
-    const page = cutPage(people, request.limit, showsInvitationIds) ?? (await this.wholeInvitationGroup(tenantId, people, members.length > 0, now));
+    const people = mergeInKeyOrder(
+      members.map(memberPerson),
+      invitations.map((row) => invitationPerson(row, now)),
+      take,
+    );
+    const page =
+      cutPage(people, request.limit, showsInvitationIds) ??
+      (await this.wholeInvitationGroup(tenantId, people, members.length > 0, now));
     return {
       people: page.items.map((person) => toPersonResponse(person, showsInvitationIds)),
       ...(page.nextCursor && { nextCursor: page.nextCursor }),
@@ -58,11 +64,22 @@ export class OrgPeopleService {
    * A member's page when more than `limit` open invitations go to one e-mail (`people`, all of
    * them so far): the rest of them, read a page at a time, so that the cursor holds no invitation id.
    */
-  private async wholeInvitationGroup(tenantId: string, people: Person[], membersFollow: boolean, now: Date): Promise<PeoplePage> {
+  private async wholeInvitationGroup(
+    tenantId: string,
+    people: Person[],
+    membersFollow: boolean,
+    now: Date,
+  ): Promise<PeoplePage> {
     const group = [...people];
     const email = group[0].email;
     for (;;) {
-      const rows = await this.invitations.listForTenant(tenantId, OPEN_STATUSES, now, { email, id: group[group.length - 1].id }, people.length);
+      const rows = await this.invitations.listForTenant(
+        tenantId,
+        OPEN_STATUSES,
+        now,
+        { email, id: group[group.length - 1].id },
+        people.length,
+      );
       const more = rows.filter((row) => row.email === email);
       group.push(...more.map((row) => invitationPerson(row, now)));
       if (more.length < rows.length) return invitationGroupPage(group, true);

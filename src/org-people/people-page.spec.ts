@@ -1,9 +1,24 @@
 import { apiFailure } from '../../test/support/api-failure';
 import { PAGING_ERRORS } from '../../test/support/spec-bodies';
 import { compareKeys, encodeCursor } from '../common/paging';
-import { cutPage, invitationGroupPage, invitationsAfter, membersAfter, mergeInKeyOrder, Person, personKey, readCursor } from './people-page';
+import {
+  cutPage,
+  invitationGroupPage,
+  invitationsAfter,
+  membersAfter,
+  mergeInKeyOrder,
+  Person,
+  personKey,
+  readCursor,
+} from './people-page';
 
-const member = (email: string, id = `u-${email}`): Person => ({ kind: 'member', id, email, role: 'member', status: 'active' });
+const member = (email: string, id = `u-${email}`): Person => ({
+  kind: 'member',
+  id,
+  email,
+  role: 'member',
+  status: 'active',
+});
 const invitation = (email: string, id = `i-${email}`): Person => ({
   kind: 'invitation',
   id,
@@ -18,7 +33,12 @@ describe('people-page', () => {
   describe('mergeInKeyOrder', () => {
     it('orders by e-mail, then kind (invitation before member), then id, and keeps the first `take`', () => {
       const members = [member('a@x'), member('c@x')];
-      const invitations = [invitation('a@x', 'i-2'), invitation('b@x'), invitation('c@x', 'i-1'), invitation('c@x', 'i-3')];
+      const invitations = [
+        invitation('a@x', 'i-2'),
+        invitation('b@x'),
+        invitation('c@x', 'i-1'),
+        invitation('c@x', 'i-3'),
+      ];
       expect(ids(mergeInKeyOrder(members, invitations, 10))).toEqual(['i-2', 'u-a@x', 'i-b@x', 'i-1', 'i-3', 'u-c@x']);
       expect(ids(mergeInKeyOrder(members, invitations, 3))).toEqual(['i-2', 'u-a@x', 'i-b@x']);
     });
@@ -49,7 +69,9 @@ describe('people-page', () => {
       ['a member gives an invitation key (it could find a token by bisecting)', ['a@x', 'invitation', 'i-1'], false],
       ['the kind is unknown', ['a@x', 'user', 'u-1'], true],
     ])('400, an invalid cursor, when %s', async (_, key, showsInvitationIds) => {
-      expect(await apiFailure(Promise.resolve().then(() => readCursor(key as string[], showsInvitationIds as boolean)))).toEqual({
+      expect(
+        await apiFailure(Promise.resolve().then(() => readCursor(key as string[], showsInvitationIds as boolean))),
+      ).toEqual({
         status: 400,
         body: PAGING_ERRORS.invalidCursor,
       });
@@ -73,22 +95,37 @@ describe('people-page', () => {
   });
 
   describe('cutPage', () => {
-    const people = [member('a@x'), invitation('b@x', 'i-1'), invitation('b@x', 'i-2'), member('b@x'), invitation('c@x')];
+    const people = [
+      member('a@x'),
+      invitation('b@x', 'i-1'),
+      invitation('b@x', 'i-2'),
+      member('b@x'),
+      invitation('c@x'),
+    ];
 
     it('no cursor when the rows fit in the page', () => {
       expect(cutPage(people, 5, true)).toEqual({ items: people });
     });
 
-    it('an owner or admin gets the last row\'s key as the cursor, an invitation\'s too', () => {
-      expect(cutPage(people, 2, true)).toEqual({ items: people.slice(0, 2), nextCursor: encodeCursor(personKey(people[1])) });
+    it("an owner or admin gets the last row's key as the cursor, an invitation's too", () => {
+      expect(cutPage(people, 2, true)).toEqual({
+        items: people.slice(0, 2),
+        nextCursor: encodeCursor(personKey(people[1])),
+      });
     });
 
-    it('a member\'s page never ends between two invitations to one e-mail: it ends before them', () => {
-      expect(cutPage(people, 2, false)).toEqual({ items: people.slice(0, 1), nextCursor: encodeCursor(['a@x', 'member', 'u-a@x']) });
+    it("a member's page never ends between two invitations to one e-mail: it ends before them", () => {
+      expect(cutPage(people, 2, false)).toEqual({
+        items: people.slice(0, 1),
+        nextCursor: encodeCursor(['a@x', 'member', 'u-a@x']),
+      });
     });
 
-    it('a member\'s page that ends after every invitation to an e-mail gets a cursor past them, without an id', () => {
-      expect(cutPage(people, 3, false)).toEqual({ items: people.slice(0, 3), nextCursor: encodeCursor(['b@x', 'member', '']) });
+    it("a member's page that ends after every invitation to an e-mail gets a cursor past them, without an id", () => {
+      expect(cutPage(people, 3, false)).toEqual({
+        items: people.slice(0, 3),
+        nextCursor: encodeCursor(['b@x', 'member', '']),
+      });
     });
 
     it('null for a member when the whole page is invitations to one e-mail with more to come', () => {
@@ -97,7 +134,10 @@ describe('people-page', () => {
 
     it('invitationGroupPage: the whole group, with a cursor past it when rows follow', () => {
       const group = people.slice(1, 3);
-      expect(invitationGroupPage(group, true)).toEqual({ items: group, nextCursor: encodeCursor(['b@x', 'member', '']) });
+      expect(invitationGroupPage(group, true)).toEqual({
+        items: group,
+        nextCursor: encodeCursor(['b@x', 'member', '']),
+      });
       expect(invitationGroupPage(group, false)).toEqual({ items: group });
     });
   });

@@ -50,7 +50,11 @@ export const invitationPerson = (invitation: InvitationEntity, now: Date): Perso
   expiresAt: invitation.expiresAt,
 });
 
-export const personKey = (person: Pick<Person, 'email' | 'kind' | 'id'>): string[] => [person.email, person.kind, person.id];
+export const personKey = (person: Pick<Person, 'email' | 'kind' | 'id'>): string[] => [
+  person.email,
+  person.kind,
+  person.id,
+];
 
 /**
  * Where a page starts: strictly after this key. A `member` key with an empty id sits after every
@@ -91,7 +95,9 @@ export function mergeInKeyOrder(members: Person[], invitations: Person[], take: 
   let m = 0;
   let i = 0;
   while (merged.length < take && (m < members.length || i < invitations.length)) {
-    const takeMember = i === invitations.length || (m < members.length && compareKeys(personKey(members[m]), personKey(invitations[i])) < 0);
+    const takeMember =
+      i === invitations.length ||
+      (m < members.length && compareKeys(personKey(members[m]), personKey(invitations[i])) < 0);
     merged.push(takeMember ? members[m++] : invitations[i++]);
   }
   return merged;
@@ -120,7 +126,8 @@ export function invitationGroupPage(group: Person[], more: boolean): PeoplePage 
   return { items: group, ...(more && { nextCursor: encodeCursor(pastInvitationsTo(group[0].email)) }) };
 }
 
-const isInvitationTo = (person: Person, like: Person) => like.kind === 'invitation' && person.kind === 'invitation' && person.email === like.email;
+const isInvitationTo = (person: Person, like: Person) =>
+  like.kind === 'invitation' && person.kind === 'invitation' && person.email === like.email;
 
 const pastInvitationsTo = (email: string) => [email, 'member', ''];
 

@@ -65,7 +65,9 @@ const PURGE_EVERY_MS = 60 * 60 * 1_000;
  * Delivery is exactly once while instances live, and at least once when one dies between the send
  * and recording it: after the claim lapses, another instance sends the row again.
  */
-export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLiteral> implements OnApplicationBootstrap, OnApplicationShutdown {
+export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLiteral>
+  implements OnApplicationBootstrap, OnApplicationShutdown
+{
   /** Unique per process and per app instance: claims are made in this name. */
   readonly workerId = `${hostname().slice(0, 60)}:${process.pid}:${randomBytes(6).toString('hex')}`;
   protected readonly rows: OutboxRows<E>;
@@ -136,7 +138,9 @@ export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLite
       const row = await this.rows.claim(id, this.workerId, now, new Date(now.getTime() + this.delivery.claimMs));
       if (!row) return true; // another worker has it
       if (!(await this.record(row, await this.delivery.send(row, this.clock.now())))) {
-        this.logger.warn(`${this.delivery.subject(row)}: the claim on ${this.delivery.names.row} ${row.id} lapsed before it was released`);
+        this.logger.warn(
+          `${this.delivery.subject(row)}: the claim on ${this.delivery.names.row} ${row.id} lapsed before it was released`,
+        );
       }
       return true;
     } catch (error) {
@@ -157,11 +161,15 @@ export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLite
     if (result.outcome === 'retry' && row.attempts < maxAttempts) {
       this.delivery.settled?.('retried');
       const delayMs = backoffMs(row.attempts, retryBaseMs, retryMaxMs);
-      this.logger.warn(`${this.delivery.subject(row)} failed: ${result.reason} (attempt ${row.attempts} of ${maxAttempts}; next in ${seconds(delayMs)})`);
+      this.logger.warn(
+        `${this.delivery.subject(row)} failed: ${result.reason} (attempt ${row.attempts} of ${maxAttempts}; next in ${seconds(delayMs)})`,
+      );
       return this.rows.retryLater(row.id, this.workerId, new Date(this.clock.now().getTime() + delayMs), result.reason);
     }
     this.delivery.settled?.('failed');
-    this.logger.error(`${this.delivery.subject(row)} failed: ${result.reason}; given up after ${row.attempts} attempt(s), ${this.delivery.names.row} ${row.id} is marked failed`);
+    this.logger.error(
+      `${this.delivery.subject(row)} failed: ${result.reason}; given up after ${row.attempts} attempt(s), ${this.delivery.names.row} ${row.id} is marked failed`,
+    );
     return this.rows.markFailed(row.id, this.workerId, result.reason);
   }
 
@@ -210,6 +218,7 @@ export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLite
 }
 
 /** The delay before retry number `attempts` (1 = after the first failure): doubling from `baseMs`, up to `maxMs`. */
-const backoffMs = (attempts: number, baseMs: number, maxMs: number): number => Math.min(baseMs * 2 ** (attempts - 1), maxMs);
+const backoffMs = (attempts: number, baseMs: number, maxMs: number): number =>
+  Math.min(baseMs * 2 ** (attempts - 1), maxMs);
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10}s`;

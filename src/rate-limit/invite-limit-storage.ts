@@ -27,7 +27,13 @@ export interface InviteLimitStorage extends ThrottlerStorage {
    * if none is open), none while a block lasts. Never starts a block: what is not granted is not a
    * refused request. Answers the units granted and the counter after them.
    */
-  reserve(key: string, ttl: number, limit: number, wanted: number, throttlerName: string): Promise<InviteLimitReservation>;
+  reserve(
+    key: string,
+    ttl: number,
+    limit: number,
+    wanted: number,
+    throttlerName: string,
+  ): Promise<InviteLimitReservation>;
   /** Gives back units that reserve granted and nothing used; the count never goes below 0. */
   release(key: string, units: number, throttlerName: string): Promise<void>;
 }

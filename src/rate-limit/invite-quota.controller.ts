@@ -15,7 +15,10 @@ export class InviteQuotaController {
   @ApiInviteQuota()
   @FailureResponse({ error: INVITE_QUOTA_ERRORS.readFailed })
   @UseGuards(SessionGuard, OrgAdminGuard)
-  @OrgAdminMessagesFor({ notOrgUser: INVITE_QUOTA_ERRORS.notOrgUser, notOwnerOrAdmin: INVITE_QUOTA_ERRORS.notOwnerOrAdmin })
+  @OrgAdminMessagesFor({
+    notOrgUser: INVITE_QUOTA_ERRORS.notOrgUser,
+    notOwnerOrAdmin: INVITE_QUOTA_ERRORS.notOwnerOrAdmin,
+  })
   getInviteQuota(@CurrentOrgCaller() caller: OrgCaller) {
     return this.quota.of(caller);
   }

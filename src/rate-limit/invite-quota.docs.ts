@@ -18,11 +18,19 @@ export const INVITE_QUOTA_ERRORS = {
 
 /** The three fields; `required: false` where an answer may come without them (a replay, which reaches no limiter). */
 const rateLimitHeaders = (required: boolean): Record<string, HeaderObject> => {
-  const field = (description: string): HeaderObject => ({ description, required, schema: { type: 'integer', minimum: 0 } });
+  const field = (description: string): HeaderObject => ({
+    description,
+    required,
+    schema: { type: 'integer', minimum: 0 },
+  });
   return {
-    [RATE_LIMIT_HEADERS.limit]: field('Invitations allowed per window (INVITE_RATE_LIMIT), shared by the invite and the resend'),
+    [RATE_LIMIT_HEADERS.limit]: field(
+      'Invitations allowed per window (INVITE_RATE_LIMIT), shared by the invite and the resend',
+    ),
     [RATE_LIMIT_HEADERS.remaining]: field('Invitations the caller may still send now'),
-    [RATE_LIMIT_HEADERS.reset]: field('Seconds until the quota is whole again: the window ends, or, after a 429, the refusal does'),
+    [RATE_LIMIT_HEADERS.reset]: field(
+      'Seconds until the quota is whole again: the window ends, or, after a 429, the refusal does',
+    ),
   };
 };
 

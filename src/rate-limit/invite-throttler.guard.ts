@@ -17,7 +17,11 @@ export const inviteLimitKey = (callerId: string): string =>
  * The IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers, the three-field form):
  * the limit, what is left of it, and the seconds until it is whole again.
  */
-export const RATE_LIMIT_HEADERS = { limit: 'RateLimit-Limit', remaining: 'RateLimit-Remaining', reset: 'RateLimit-Reset' } as const;
+export const RATE_LIMIT_HEADERS = {
+  limit: 'RateLimit-Limit',
+  remaining: 'RateLimit-Remaining',
+  reset: 'RateLimit-Reset',
+} as const;
 
 /**
  * Spec 4.9 rule 7 and section 8: invitations are counted per caller user id, not per address.
@@ -51,7 +55,10 @@ export class InviteThrottlerGuard extends ThrottlerGuard {
   }
 
   /** The framework sets only Retry-After on a refusal: the three fields are added here. */
-  protected override async throwThrottlingException(context: ExecutionContext, detail: ThrottlerLimitDetail): Promise<void> {
+  protected override async throwThrottlingException(
+    context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
     this.metrics.inviteRateLimited();
     const response = context.switchToHttp().getResponse<Response>();
     response.setHeader(RATE_LIMIT_HEADERS.limit, detail.limit);

@@ -43,8 +43,16 @@ describe(MemoryThrottlerStorage.name, () => {
     expect(await storage.peek('caller', 'default')).toEqual({ totalHits: 1, windowEndsInMs: 58_500, blockEndsInMs: 0 });
     await hit();
     await hit();
-    expect(await storage.peek('caller', 'default')).toEqual({ totalHits: 3, windowEndsInMs: 58_500, blockEndsInMs: 60_000 });
-    expect(await storage.peek('someone-else', 'default')).toEqual({ totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 });
+    expect(await storage.peek('caller', 'default')).toEqual({
+      totalHits: 3,
+      windowEndsInMs: 58_500,
+      blockEndsInMs: 60_000,
+    });
+    expect(await storage.peek('someone-else', 'default')).toEqual({
+      totalHits: 0,
+      windowEndsInMs: null,
+      blockEndsInMs: 0,
+    });
     now += 60_000;
     expect(await storage.peek('caller', 'default')).toEqual({ totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 });
   });
@@ -52,7 +60,10 @@ describe(MemoryThrottlerStorage.name, () => {
   it('reserve grants what the window has left, opening one if needed, never past a block and never starting one; release gives back', async () => {
     const reserve = (wanted: number) => storage.reserve('caller', WINDOW_MS, 2, wanted, 'default');
     expect(await reserve(0)).toEqual({ granted: 0, state: { totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 } });
-    expect(await reserve(3)).toEqual({ granted: 2, state: { totalHits: 2, windowEndsInMs: WINDOW_MS, blockEndsInMs: 0 } });
+    expect(await reserve(3)).toEqual({
+      granted: 2,
+      state: { totalHits: 2, windowEndsInMs: WINDOW_MS, blockEndsInMs: 0 },
+    });
     expect((await reserve(1)).granted).toBe(0);
     await storage.release('caller', 1, 'default');
     expect(await reserve(5)).toMatchObject({ granted: 1, state: { totalHits: 2, blockEndsInMs: 0 } });

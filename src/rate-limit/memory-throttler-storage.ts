@@ -1,5 +1,10 @@
 import { OnApplicationShutdown } from '@nestjs/common';
-import { InviteLimitReservation, InviteLimitState, InviteLimitStorage, ThrottlerStorageRecord } from './invite-limit-storage';
+import {
+  InviteLimitReservation,
+  InviteLimitState,
+  InviteLimitStorage,
+  ThrottlerStorageRecord,
+} from './invite-limit-storage';
 
 interface Window {
   hits: number;
@@ -20,7 +25,13 @@ export class MemoryThrottlerStorage implements InviteLimitStorage, OnApplication
   private readonly blocks = new Map<string, number>();
   private sweeper?: NodeJS.Timeout;
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
     const now = Date.now();
     const id = `${key}:${throttlerName}`;
     const window = this.window(id, now) ?? { hits: 0, endsAt: now + ttl };
@@ -46,7 +57,13 @@ export class MemoryThrottlerStorage implements InviteLimitStorage, OnApplication
     return stateOf(this.window(id, now), this.blockEnd(id, now), now);
   }
 
-  async reserve(key: string, ttl: number, limit: number, wanted: number, throttlerName: string): Promise<InviteLimitReservation> {
+  async reserve(
+    key: string,
+    ttl: number,
+    limit: number,
+    wanted: number,
+    throttlerName: string,
+  ): Promise<InviteLimitReservation> {
     const now = Date.now();
     const id = `${key}:${throttlerName}`;
     let window = this.window(id, now);

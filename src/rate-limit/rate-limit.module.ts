@@ -18,7 +18,9 @@ export function throttlerOptions(config: AppConfig): ThrottlerModuleOptions {
   return {
     throttlers: [{ limit: config.inviteRateLimit, ttl: config.inviteRateWindowSeconds * 1_000 }],
     errorMessage: RATE_LIMITED,
-    storage: config.redisUrl ? new RedisThrottlerStorage(config.redisUrl, config.redisKeyPrefix) : new MemoryThrottlerStorage(),
+    storage: config.redisUrl
+      ? new RedisThrottlerStorage(config.redisUrl, config.redisKeyPrefix)
+      : new MemoryThrottlerStorage(),
   };
 }
 

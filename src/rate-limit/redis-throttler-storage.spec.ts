@@ -39,7 +39,10 @@ describe(RedisThrottlerStorage.name, () => {
 
     it('shares one count between instances, under the key prefix, and blocks past the limit', async () => {
       const logger = new RecordingLogger();
-      const [first, second] = [await open(TEST_REDIS_URL!, prefix, logger), await open(TEST_REDIS_URL!, prefix, logger)];
+      const [first, second] = [
+        await open(TEST_REDIS_URL!, prefix, logger),
+        await open(TEST_REDIS_URL!, prefix, logger),
+      ];
       expect((await first.increment('user-a', WINDOW_MS, 2, WINDOW_MS, 'default')).totalHits).toBe(1);
       expect((await second.increment('user-a', WINDOW_MS, 2, WINDOW_MS, 'default')).totalHits).toBe(2);
       const third = await first.increment('user-a', WINDOW_MS, 2, WINDOW_MS, 'default');
@@ -59,13 +62,18 @@ describe(RedisThrottlerStorage.name, () => {
     it('reserve grants what the window has left across instances, atomically, on the counter increment spends; release gives back', async () => {
       const [first, second] = [await open(TEST_REDIS_URL!, prefix), await open(TEST_REDIS_URL!, prefix)];
       await first.increment('user-r', WINDOW_MS, 5, WINDOW_MS, 'default');
-      const grants = await Promise.all([1, 2, 3, 4].map((i) => (i % 2 ? first : second).reserve('user-r', WINDOW_MS, 5, 3, 'default')));
+      const grants = await Promise.all(
+        [1, 2, 3, 4].map((i) => (i % 2 ? first : second).reserve('user-r', WINDOW_MS, 5, 3, 'default')),
+      );
       expect(grants.reduce((sum, { granted }) => sum + granted, 0)).toBe(4);
       const read = await second.peek('user-r', 'default');
       expect(read).toMatchObject({ totalHits: 5, blockEndsInMs: 0 });
       expect(read.windowEndsInMs).toBeGreaterThan(WINDOW_MS - 1_000);
       await first.release('user-r', 2, 'default');
-      expect(await second.reserve('user-r', WINDOW_MS, 5, 3, 'default')).toMatchObject({ granted: 2, state: { totalHits: 5, blockEndsInMs: 0 } });
+      expect(await second.reserve('user-r', WINDOW_MS, 5, 3, 'default')).toMatchObject({
+        granted: 2,
+        state: { totalHits: 5, blockEndsInMs: 0 },
+      });
       // Never a block: the next single request is refused by increment as before, not earlier.
       expect((await first.increment('user-r', WINDOW_MS, 5, WINDOW_MS, 'default')).isBlocked).toBe(true);
       expect(await first.reserve('user-r', WINDOW_MS, 5, 1, 'default')).toMatchObject({ granted: 0 });
@@ -115,7 +123,9 @@ describe(RedisThrottlerStorage.name, () => {
       [3, true],
     ]);
     expect(logger.errors).toHaveLength(1);
-    expect(logger.errors[0]).toMatch(/^Redis unreachable \(.*ECONNREFUSED.*\): counting invitations in this instance's memory/);
+    expect(logger.errors[0]).toMatch(
+      /^Redis unreachable \(.*ECONNREFUSED.*\): counting invitations in this instance's memory/,
+    );
   });
 
   it('waits about a second at most on a Redis that accepts connections but never answers', async () => {

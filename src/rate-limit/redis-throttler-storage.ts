@@ -2,7 +2,12 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
 import { setTimeout as delay } from 'node:timers/promises';
-import { InviteLimitReservation, InviteLimitState, InviteLimitStorage, ThrottlerStorageRecord } from './invite-limit-storage';
+import {
+  InviteLimitReservation,
+  InviteLimitState,
+  InviteLimitStorage,
+  ThrottlerStorageRecord,
+} from './invite-limit-storage';
 import { MemoryThrottlerStorage } from './memory-throttler-storage';
 
 /**
@@ -80,7 +85,13 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
     await Promise.race([connecting, delay(REDIS_WAIT_MS, undefined, { ref: false })]);
   }
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    blockDuration: number,
+    throttlerName: string,
+  ): Promise<ThrottlerStorageRecord> {
     try {
       const record = await this.shared.increment(key, ttl, limit, blockDuration, throttlerName);
       this.recover(); // after a timed-out command the connection may never have dropped
@@ -106,10 +117,24 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
     }
   }
 
-  async reserve(key: string, ttl: number, limit: number, wanted: number, throttlerName: string): Promise<InviteLimitReservation> {
+  async reserve(
+    key: string,
+    ttl: number,
+    limit: number,
+    wanted: number,
+    throttlerName: string,
+  ): Promise<InviteLimitReservation> {
     const id = `{${key}:${throttlerName}}`;
     try {
-      const reply = (await this.redis.eval(RESERVE_SCRIPT, 2, `${id}:hits`, `${id}:blocked`, ttl, limit, wanted)) as number[];
+      const reply = (await this.redis.eval(
+        RESERVE_SCRIPT,
+        2,
+        `${id}:hits`,
+        `${id}:blocked`,
+        ttl,
+        limit,
+        wanted,
+      )) as number[];
       this.recover();
       const [granted, hits, hitsTtl, blockTtl] = reply.map(Number);
       return { granted, state: stateOf(hits, hitsTtl, blockTtl) };
@@ -147,7 +172,9 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
   private fallBack(error: Error): void {
     if (this.usingMemory) return;
     this.usingMemory = true;
-    this.logger.error(`Redis unreachable (${error.message}): counting invitations in this instance's memory until it is back`);
+    this.logger.error(
+      `Redis unreachable (${error.message}): counting invitations in this instance's memory until it is back`,
+    );
   }
 
   private recover(): void {
@@ -160,5 +187,9 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
 /** The counter from its keys: hits and the times to live of the hits and the block, in ms. */
 function stateOf(hits: number, hitsTtl: number, blockTtl: number): InviteLimitState {
   const windowOpen = hits > 0 && hitsTtl > 0;
-  return { totalHits: windowOpen ? hits : 0, windowEndsInMs: windowOpen ? hitsTtl : null, blockEndsInMs: Math.max(0, blockTtl) };
+  return {
+    totalHits: windowOpen ? hits : 0,
+    windowEndsInMs: windowOpen ? hitsTtl : null,
+    blockEndsInMs: Math.max(0, blockTtl),
+  };
 }

@@ -46,8 +46,18 @@ describe(WebhookDeliveryWorker.name, () => {
   let sender: FakeSender;
   let clock: TestClock;
   let metrics: Metrics;
-  const worker = () => new WebhookDeliveryWorker(dataSource, new PreparedStatements(dataSource), new MultiStatementPool(dataSource), sender, clock, parseConfig(ENV), metrics);
-  const scraped = async (series: string) => (await metrics.scrape()).split('\n').find((line) => line.startsWith(`${series} `));
+  const worker = () =>
+    new WebhookDeliveryWorker(
+      dataSource,
+      new PreparedStatements(dataSource),
+      new MultiStatementPool(dataSource),
+      sender,
+      clock,
+      parseConfig(ENV),
+      metrics,
+    );
+  const scraped = async (series: string) =>
+    (await metrics.scrape()).split('\n').find((line) => line.startsWith(`${series} `));
 
   /** A delivery row for a new event, as AuditRows makes it. */
   const recorded = async () => {
@@ -80,7 +90,8 @@ describe(WebhookDeliveryWorker.name, () => {
     sender = new FakeSender();
     clock = new TestClock(NOW);
     metrics = new Metrics();
-    for (const level of ['log', 'warn', 'error'] as const) jest.spyOn(Logger.prototype, level).mockImplementation(() => undefined);
+    for (const level of ['log', 'warn', 'error'] as const)
+      jest.spyOn(Logger.prototype, level).mockImplementation(() => undefined);
   });
   afterEach(() => jest.restoreAllMocks());
 
@@ -94,9 +105,20 @@ describe(WebhookDeliveryWorker.name, () => {
     await w.deliverDue();
     await w.deliverDue();
 
-    expect(sender.sent).toEqual([expect.objectContaining({ eventId: row.eventId, url: row.url, payload: row.payload })]);
-    expect(await only()).toMatchObject({ status: 'delivered', attempts: 1, deliveredAt: NOW, claimedBy: null, claimedUntil: null, lastError: null });
-    expect(await scraped('webhook_deliveries_total{outcome="delivered"}')).toBe('webhook_deliveries_total{outcome="delivered"} 1');
+    expect(sender.sent).toEqual([
+      expect.objectContaining({ eventId: row.eventId, url: row.url, payload: row.payload }),
+    ]);
+    expect(await only()).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      deliveredAt: NOW,
+      claimedBy: null,
+      claimedUntil: null,
+      lastError: null,
+    });
+    expect(await scraped('webhook_deliveries_total{outcome="delivered"}')).toBe(
+      'webhook_deliveries_total{outcome="delivered"} 1',
+    );
   });
 
   it('retries with exponential backoff up to the cap, then marks the delivery failed after WEBHOOK_MAX_ATTEMPTS', async () => {
@@ -105,22 +127,39 @@ describe(WebhookDeliveryWorker.name, () => {
     const w = worker();
 
     await w.deliverDue();
-    expect(await only()).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: new Date(NOW.getTime() + 1_000), lastError: 'answered 503' });
+    expect(await only()).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      nextAttemptAt: new Date(NOW.getTime() + 1_000),
+      lastError: 'answered 503',
+    });
     clock.advance(999);
     await w.deliverDue();
     expect((await only()).attempts).toBe(1); // not due yet
     clock.advance(1);
     await w.deliverDue();
-    expect(await only()).toMatchObject({ status: 'pending', attempts: 2, nextAttemptAt: new Date(clock.now().getTime() + 2_000) });
+    expect(await only()).toMatchObject({
+      status: 'pending',
+      attempts: 2,
+      nextAttemptAt: new Date(clock.now().getTime() + 2_000),
+    });
     clock.advance(2_000);
     await w.deliverDue();
-    expect(await only()).toMatchObject({ status: 'pending', attempts: 3, nextAttemptAt: new Date(clock.now().getTime() + 3_000) }); // the cap
+    expect(await only()).toMatchObject({
+      status: 'pending',
+      attempts: 3,
+      nextAttemptAt: new Date(clock.now().getTime() + 3_000),
+    }); // the cap
     clock.advance(3_000);
     await w.deliverDue();
     expect(await only()).toMatchObject({ status: 'failed', attempts: 4, lastError: 'answered 503', claimedBy: null });
     expect(sender.sent).toHaveLength(4);
-    expect(await scraped('webhook_deliveries_total{outcome="retried"}')).toBe('webhook_deliveries_total{outcome="retried"} 3');
-    expect(await scraped('webhook_deliveries_total{outcome="failed"}')).toBe('webhook_deliveries_total{outcome="failed"} 1');
+    expect(await scraped('webhook_deliveries_total{outcome="retried"}')).toBe(
+      'webhook_deliveries_total{outcome="retried"} 3',
+    );
+    expect(await scraped('webhook_deliveries_total{outcome="failed"}')).toBe(
+      'webhook_deliveries_total{outcome="failed"} 1',
+    );
   });
 
   it('a permanent failure is never retried', async () => {
@@ -139,7 +178,11 @@ describe(WebhookDeliveryWorker.name, () => {
     const [first, second] = [worker(), worker()];
     // Side by side, each round twice at once; as the worker's own loop does, a round that found a
     // full batch is followed by another, until neither finds one.
-    while ((await Promise.all([first.deliverDue(), second.deliverDue(), first.deliverDue(), second.deliverDue()])).some(Boolean));
+    while (
+      (await Promise.all([first.deliverDue(), second.deliverDue(), first.deliverDue(), second.deliverDue()])).some(
+        Boolean,
+      )
+    );
 
     expect(sender.sent).toHaveLength(12);
     expect(new Set(sender.sent.map((request) => request.eventId)).size).toBe(12);
@@ -148,7 +191,12 @@ describe(WebhookDeliveryWorker.name, () => {
 
   it("takes over a dead worker's claim once it lapses, not before", async () => {
     const row = await recorded();
-    await rows.update(row.id, { status: 'sending', attempts: 1, claimedBy: 'dead-worker', claimedUntil: new Date(NOW.getTime() + WEBHOOK_CLAIM_MS) });
+    await rows.update(row.id, {
+      status: 'sending',
+      attempts: 1,
+      claimedBy: 'dead-worker',
+      claimedUntil: new Date(NOW.getTime() + WEBHOOK_CLAIM_MS),
+    });
     const w = worker();
     await w.deliverDue();
     expect(sender.sent).toEqual([]);
@@ -172,10 +220,14 @@ describe(WebhookDeliveryWorker.name, () => {
 
   it('the backlog gauge is the age of the oldest delivery still waiting, 0 when none waits', async () => {
     worker();
-    expect(await scraped('webhook_oldest_pending_delivery_age_seconds')).toBe('webhook_oldest_pending_delivery_age_seconds 0');
+    expect(await scraped('webhook_oldest_pending_delivery_age_seconds')).toBe(
+      'webhook_oldest_pending_delivery_age_seconds 0',
+    );
     await recorded();
     clock.advance(90_000);
     await recorded();
-    expect(await scraped('webhook_oldest_pending_delivery_age_seconds')).toBe('webhook_oldest_pending_delivery_age_seconds 90');
+    expect(await scraped('webhook_oldest_pending_delivery_age_seconds')).toBe(
+      'webhook_oldest_pending_delivery_age_seconds 90',
+    );
   });
 });

@@ -37,7 +37,10 @@ export class WebhookDeliveryWorker extends OutboxDeliveryLoop<WebhookDeliveryEnt
     metrics: Metrics,
   ) {
     super({
-      rows: new OutboxRows(dataSource, statements, pool, WebhookDeliveryEntity, { status: 'delivered', atColumn: 'delivered_at' }),
+      rows: new OutboxRows(dataSource, statements, pool, WebhookDeliveryEntity, {
+        status: 'delivered',
+        atColumn: 'delivered_at',
+      }),
       send: (row, now) => sender.send(row, now),
       // The receiver by host only: a URL's path or query may carry a receiver's own secret.
       subject: (row) => `Webhook ${row.eventId} to ${new URL(row.url).host}`,

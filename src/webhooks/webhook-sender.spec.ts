@@ -29,7 +29,9 @@ describe(WebhookSender.name, () => {
       'webhook-id': 'evt-1',
       'webhook-timestamp': String(Math.floor(at.getTime() / 1_000)),
     });
-    expect(new Webhook(TEST_WEBHOOK_SECRET).verify(hook.body, hook.headers as Record<string, string>)).toEqual({ type: 'tenant.created' });
+    expect(new Webhook(TEST_WEBHOOK_SECRET).verify(hook.body, hook.headers as Record<string, string>)).toEqual({
+      type: 'tenant.created',
+    });
     expect(receiver.unverified).toEqual([]);
   });
 
@@ -52,14 +54,20 @@ describe(WebhookSender.name, () => {
   it('a receiver that does not answer within WEBHOOK_TIMEOUT_MS is a retry', async () => {
     receiver.answer({ status: 204, delayMs: 1_000 });
     const started = Date.now();
-    expect(await sender().send(request(receiver.url), new Date())).toEqual({ outcome: 'retry', reason: 'no answer within 300 ms' });
+    expect(await sender().send(request(receiver.url), new Date())).toEqual({
+      outcome: 'retry',
+      reason: 'no answer within 300 ms',
+    });
     expect(Date.now() - started).toBeLessThan(900);
   });
 
   it('a closed port is a retry', async () => {
     const down = await WebhookReceiver.start();
     await down.stop();
-    expect(await sender().send(request(down.url), new Date())).toEqual({ outcome: 'retry', reason: expect.stringMatching(/^connection failed: .*ECONNREFUSED/) });
+    expect(await sender().send(request(down.url), new Date())).toEqual({
+      outcome: 'retry',
+      reason: expect.stringMatching(/^connection failed: .*ECONNREFUSED/),
+    });
   });
 
   describe('in production (SSRF)', () => {
@@ -70,12 +78,22 @@ describe(WebhookSender.name, () => {
       ['a name that resolves to a non-public address', () => `http://${hostname()}:${receiver.port}/x`],
     ])('refuses %s for good, without connecting', async (_, url) => {
       const result = await sender(production).send(request(url()), new Date());
-      expect(result).toEqual({ outcome: 'failed', reason: expect.stringMatching(/^refused: .* resolves to .*, a loopback, link-local or private address \(set WEBHOOK_ALLOW_PRIVATE=true to allow it\)$/) });
+      expect(result).toEqual({
+        outcome: 'failed',
+        reason: expect.stringMatching(
+          /^refused: .* resolves to .*, a loopback, link-local or private address \(set WEBHOOK_ALLOW_PRIVATE=true to allow it\)$/,
+        ),
+      });
       expect(receiver.received).toEqual([]);
     });
 
     it('allows them with WEBHOOK_ALLOW_PRIVATE=true', async () => {
-      expect(await sender({ ...production, WEBHOOK_ALLOW_PRIVATE: 'true' }).send(request(`http://${hostname()}:${receiver.port}/x`), new Date())).toEqual({
+      expect(
+        await sender({ ...production, WEBHOOK_ALLOW_PRIVATE: 'true' }).send(
+          request(`http://${hostname()}:${receiver.port}/x`),
+          new Date(),
+        ),
+      ).toEqual({
         outcome: 'delivered',
       });
     });

@@ -19,7 +19,9 @@ export interface WebhookRequest {
 /** The receiver's address is loopback, link-local or private, and WEBHOOK_ALLOW_PRIVATE is not set. */
 class RefusedAddress extends Error {
   constructor(host: string, address: string) {
-    super(`refused: ${host} resolves to ${address}, a loopback, link-local or private address (set WEBHOOK_ALLOW_PRIVATE=true to allow it)`);
+    super(
+      `refused: ${host} resolves to ${address}, a loopback, link-local or private address (set WEBHOOK_ALLOW_PRIVATE=true to allow it)`,
+    );
   }
 }
 
@@ -90,12 +92,24 @@ export class WebhookSender {
     return new Promise((resolve, reject) => {
       const client = url.protocol === 'https:' ? https : http;
       // A connection of its own (no pool): each attempt resolves and checks the address afresh.
-      const request = client.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false, lookup: this.lookup }, (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      });
+      const request = client.request(
+        url,
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          agent: false,
+          lookup: this.lookup,
+        },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
       // Whatever is still open then (connecting, waiting for the status line, a body that never ends) is cut.
-      const timer = setTimeout(() => request.destroy(new AttemptTimeout(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => request.destroy(new AttemptTimeout(`no answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       request.once('close', () => clearTimeout(timer));
       request.once('error', reject);
       request.end(body);

@@ -138,7 +138,10 @@ export function emulatorClient(endpoint: string): CognitoIdentityProviderClient 
  * it to make tokens the emulator would make with another lifetime (expired ones included).
  */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a JSON file inside the package, not exported
-export const EMULATOR_SIGNING_KEY: { pem: string; jwk: { kid: string } } = require('cognito-local/lib/keys/cognitoLocal.private.json');
+export const EMULATOR_SIGNING_KEY: {
+  pem: string;
+  jwk: { kid: string };
+} = require('cognito-local/lib/keys/cognitoLocal.private.json');
 
 export interface SeededPool {
   userPoolId: string;
@@ -155,9 +158,15 @@ export const POOL_SCHEMA = ['platform_role', 'tenant_id', 'role', 'user_type'].m
 }));
 
 /** A new user pool with the custom attributes, an app client that allows admin sign-in, and the super-admin group. */
-export async function seedUserPool(client: CognitoIdentityProviderClient, superAdminGroup = 'super_admin'): Promise<SeededPool> {
+export async function seedUserPool(
+  client: CognitoIdentityProviderClient,
+  superAdminGroup = 'super_admin',
+): Promise<SeededPool> {
   const pool = await client.send(
-    new CreateUserPoolCommand({ PoolName: `tenant-service-e2e-${randomBytes(4).toString('hex')}`, Schema: POOL_SCHEMA }),
+    new CreateUserPoolCommand({
+      PoolName: `tenant-service-e2e-${randomBytes(4).toString('hex')}`,
+      Schema: POOL_SCHEMA,
+    }),
   );
   const userPoolId = pool.UserPool!.Id!;
   const appClient = await client.send(

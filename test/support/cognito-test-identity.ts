@@ -89,11 +89,20 @@ export class CognitoTestIdentity implements TestIdentity {
       }),
     );
     await this.client.send(
-      new AdminSetUserPasswordCommand({ UserPoolId: userPoolId, Username: user.id, Password: this.password, Permanent: true }),
+      new AdminSetUserPasswordCommand({
+        UserPoolId: userPoolId,
+        Username: user.id,
+        Password: this.password,
+        Permanent: true,
+      }),
     );
     if (user.platformRole === SUPER_ADMIN_ROLE) {
       await this.client.send(
-        new AdminAddUserToGroupCommand({ UserPoolId: userPoolId, Username: user.id, GroupName: this.pool.superAdminGroup }),
+        new AdminAddUserToGroupCommand({
+          UserPoolId: userPoolId,
+          Username: user.id,
+          GroupName: this.pool.superAdminGroup,
+        }),
       );
     }
     if (user.tenantId && !withoutTenantGroup) await this.store().joinTenantGroup(user.id, user.tenantId);
@@ -101,17 +110,23 @@ export class CognitoTestIdentity implements TestIdentity {
 
   /** The service's own store on this pool: how users join a tenant's group. */
   store(): CognitoIdentityStore {
-    return new CognitoIdentityStore(this.client, { userPoolId: this.pool.userPoolId, superAdminGroup: this.pool.superAdminGroup });
+    return new CognitoIdentityStore(this.client, {
+      userPoolId: this.pool.userPoolId,
+      superAdminGroup: this.pool.superAdminGroup,
+    });
   }
 
   async updateUser(id: string, changes: Partial<Pick<TestUser, 'userType' | 'tenantId' | 'role'>>): Promise<void> {
     const names = { userType: 'custom:user_type', tenantId: 'custom:tenant_id', role: 'custom:role' } as const;
     const entries = Object.entries(changes) as [keyof typeof names, string | null][];
-    const set = entries.filter(([, value]) => value !== null).map(([field, value]) => ({ Name: names[field], Value: value! }));
+    const set = entries
+      .filter(([, value]) => value !== null)
+      .map(([field, value]) => ({ Name: names[field], Value: value! }));
     const cleared = entries.filter(([, value]) => value === null).map(([field]) => names[field]);
     const target = { UserPoolId: this.pool.userPoolId, Username: id };
     if (set.length) await this.client.send(new AdminUpdateUserAttributesCommand({ ...target, UserAttributes: set }));
-    if (cleared.length) await this.client.send(new AdminDeleteUserAttributesCommand({ ...target, UserAttributeNames: cleared }));
+    if (cleared.length)
+      await this.client.send(new AdminDeleteUserAttributesCommand({ ...target, UserAttributeNames: cleared }));
   }
 
   get issuerClaims(): Record<string, string> {
@@ -132,7 +147,10 @@ export class CognitoTestIdentity implements TestIdentity {
    */
   async sessionToken(user: TestUser, ttlSeconds?: number): Promise<string> {
     const token = (await this.signIn(user.id)).IdToken!;
-    const { header, payload } = decode(token, { complete: true }) as { header: { kid?: string }; payload: Record<string, number> };
+    const { header, payload } = decode(token, { complete: true }) as {
+      header: { kid?: string };
+      payload: Record<string, number>;
+    };
     if (ttlSeconds === undefined || payload.exp - payload.iat === ttlSeconds) return token;
     const now = Math.floor(Date.now() / 1000);
     return sign({ ...payload, iat: now, exp: now + ttlSeconds }, EMULATOR_SIGNING_KEY.pem, {

@@ -7,7 +7,10 @@ import { InvitationEmailOutboxEntity } from '../../src/database/entities';
  * after the response, such as the outbox sending an e-mail. Rethrows its last failure after
  * `timeoutMs`, so a test fails with the assertion's own message.
  */
-export async function eventually<T>(check: () => T | Promise<T>, { timeoutMs = 5_000, intervalMs = 20 } = {}): Promise<T> {
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  { timeoutMs = 5_000, intervalMs = 20 } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -22,5 +25,7 @@ export async function eventually<T>(check: () => T | Promise<T>, { timeoutMs = 5
 /** Waits until no outbox row waits to be sent or is being sent. */
 export async function outboxSettled(dataSource: DataSource, timeoutMs = 5_000): Promise<void> {
   const rows = dataSource.getRepository(InvitationEmailOutboxEntity);
-  await eventually(async () => expect(await rows.countBy({ status: In(['pending', 'sending']) })).toBe(0), { timeoutMs });
+  await eventually(async () => expect(await rows.countBy({ status: In(['pending', 'sending']) })).toBe(0), {
+    timeoutMs,
+  });
 }

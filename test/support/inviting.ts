@@ -10,7 +10,11 @@ export interface Inviter {
   cookie: string;
 }
 
-export async function newInviter(app: TestApp, tenant: Partial<TenantEntity> = {}, owner: Partial<TestUser> = {}): Promise<Inviter> {
+export async function newInviter(
+  app: TestApp,
+  tenant: Partial<TenantEntity> = {},
+  owner: Partial<TestUser> = {},
+): Promise<Inviter> {
   const factory = factories(app);
   const row = await factory.tenant({ name: 'Acme', ...tenant });
   const user = await factory.member(row.id, { role: 'owner', ...owner });

@@ -12,7 +12,9 @@ import { InvitationsStore } from '../../src/invitations/invitations.store';
 
 /** An in-memory SQLite database on the real migrations, for unit tests of the stores. */
 export function memoryDataSource(): Promise<DataSource> {
-  return new DataSource(dataSourceOptions({ database: { type: 'sqlite', database: ':memory:' }, migrationsRun: true })).initialize();
+  return new DataSource(
+    dataSourceOptions({ database: { type: 'sqlite', database: ':memory:' }, migrationsRun: true }),
+  ).initialize();
 }
 
 /** The AtomicWriter on `dataSource`, and the rows of audit events (without webhooks) stamped by `clock`. */

@@ -1,4 +1,11 @@
-import { IdentityStore, IdentityUser, InvalidPageTokenError, MemberKey, SUPER_ADMIN_ROLE, UserPage } from '../../src/identity/identity-store';
+import {
+  IdentityStore,
+  IdentityUser,
+  InvalidPageTokenError,
+  MemberKey,
+  SUPER_ADMIN_ROLE,
+  UserPage,
+} from '../../src/identity/identity-store';
 import { compareKeys } from '../../src/common/paging';
 import { sameEmail } from '../../src/common/email-comparison';
 

@@ -31,11 +31,14 @@ export function conformanceCheck(document: OpenApiDocument): { middleware: Middl
       const documented = status && responses[status];
       if (!documented) return void mismatches.push(`${where}: status not documented`);
       for (const [header, declared] of Object.entries(documented.headers ?? {})) {
-        if (declared.required !== false && !response.headers.has(header)) mismatches.push(`${where}: header ${header} not sent`);
+        if (declared.required !== false && !response.headers.has(header))
+          mismatches.push(`${where}: header ${header} not sent`);
       }
       if (!response.headers.get('content-type')?.startsWith('application/json')) return;
       if (!documented.content?.['application/json']) return void mismatches.push(`${where}: JSON body not documented`);
-      const pointer = ['paths', schemaPath, method, 'responses', status, 'content', 'application/json', 'schema'].map(segment).join('/');
+      const pointer = ['paths', schemaPath, method, 'responses', status, 'content', 'application/json', 'schema']
+        .map(segment)
+        .join('/');
       const validate = ajv.compile({ $ref: `openapi#/${pointer}` });
       const body: unknown = await response.clone().json();
       if (!validate(body)) mismatches.push(`${where}: ${JSON.stringify(body)} ${ajv.errorsText(validate.errors)}`);

@@ -18,7 +18,10 @@ export interface SentSql {
 export async function sqliteSent(dataSource: DataSource, verb: () => Promise<unknown>): Promise<SentSql> {
   const sent: SentSql = { calls: [], reads: [] };
   const database = sqliteDatabaseOf(dataSource);
-  const statement = Object.getPrototypeOf(database.prepare('SELECT 1')) as Record<'all' | 'run', (...params: unknown[]) => unknown>;
+  const statement = Object.getPrototypeOf(database.prepare('SELECT 1')) as Record<
+    'all' | 'run',
+    (...params: unknown[]) => unknown
+  >;
   const { all, run } = statement;
   // The only two ways the service runs a statement: `all` for reads, `run` for writes.
   statement.all = function (this: { source: string }, ...params) {
@@ -64,9 +67,21 @@ export async function recordingMysql(): Promise<RecordingMysql> {
   const query = (sql: string | { sql: string }, _params: unknown, done: (error: null, result: unknown) => void) =>
     setImmediate(() => done(null, answer(typeof sql === 'string' ? sql : sql.sql)));
   const connection = { query, release() {}, destroy() {}, listeners: () => [], on() {} };
-  const pool = { query, execute: query, getConnection: (done: (error: null, taken: unknown) => void) => done(null, connection), end: (done?: () => void) => done?.() };
-  const options = dataSourceOptions({ database: { type: 'mysql', url: 'mysql://snapshots@localhost/snapshots' }, migrationsRun: false });
-  const dataSource = await new DataSource({ ...options, driver: { createPool: () => pool }, connectorPackage: 'mysql2' } as typeof options).initialize();
+  const pool = {
+    query,
+    execute: query,
+    getConnection: (done: (error: null, taken: unknown) => void) => done(null, connection),
+    end: (done?: () => void) => done?.(),
+  };
+  const options = dataSourceOptions({
+    database: { type: 'mysql', url: 'mysql://snapshots@localhost/snapshots' },
+    migrationsRun: false,
+  });
+  const dataSource = await new DataSource({
+    ...options,
+    driver: { createPool: () => pool },
+    connectorPackage: 'mysql2',
+  } as typeof options).initialize();
   return {
     dataSource,
     async sent(verb, answers) {

@@ -36,13 +36,16 @@ export interface ServerProcessOptions {
 
 /** The environment a spawned service gets: the test run's own E2E_/TEST_/JEST_ settings left out. */
 export function serviceEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(E2E_|TEST_|JEST_)/.test(name)));
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(E2E_|TEST_|JEST_)/.test(name)),
+  );
   return { ...inherited, NODE_ENV: 'test', ...env };
 }
 
 /** A command that runs the built service (dist/, which `npm test` builds first): fails clearly without it. */
 export function builtCommand<T extends [string, ...string[]]>(command: T): T {
-  if (!existsSync(join(ROOT, 'dist', 'src', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first (`npm test` does)');
+  if (!existsSync(join(ROOT, 'dist', 'src', 'main.js')))
+    throw new Error('dist/ is missing: run `npm run build` first (`npm test` does)');
   return command;
 }
 const START_TIMEOUT_MS = 45_000;
@@ -74,11 +77,19 @@ export function refused(port: number): Promise<boolean> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Starts the server with `env` on top of a test environment, and waits until /health/ready answers 200. */
-export async function startServerProcess(env: Record<string, string>, options: ServerProcessOptions = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: ServerProcessOptions = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const [program, ...args] = options.command ?? [process.execPath, '-r', 'ts-node/register/transpile-only', 'src/main.ts'];
+  const [program, ...args] = options.command ?? [
+    process.execPath,
+    '-r',
+    'ts-node/register/transpile-only',
+    'src/main.ts',
+  ];
   const child = spawn(program, args, {
     cwd: ROOT,
     env: serviceEnv({ PORT: String(port), ...env }),

@@ -60,7 +60,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     .compile();
   const app = configureApp(moduleRef.createNestApplication<NestExpressApplication>({ ...APP_OPTIONS, logger: false }));
   await app.init();
-  if (testIdentity instanceof LocalTestIdentity) testIdentity.attach(app.get(DataSource), app.get(SessionTokenIssuer), config.authJwtSecret);
+  if (testIdentity instanceof LocalTestIdentity)
+    testIdentity.attach(app.get(DataSource), app.get(SessionTokenIssuer), config.authJwtSecret);
   return {
     app,
     config,

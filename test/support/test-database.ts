@@ -19,7 +19,10 @@ export const e2eDatabase = (): 'sqlite' | 'mariadb' => (process.env.E2E_DATABASE
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (e2eDatabase() === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'tenant-e2e-'));
-    return { url: `sqlite:${join(dir, 'test.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      url: `sqlite:${join(dir, 'test.sqlite')}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const base = new URL(process.env.TEST_DATABASE_URL ?? '');
   if (!base.pathname.includes('test')) {

@@ -56,7 +56,11 @@ export class LocalTestIdentity implements TestIdentity {
   }
 
   async createUser(user: TestUser): Promise<void> {
-    await this.dataSource!.getRepository(UserEntity).insert({ ...user, emailKey: emailKey(user.email), createdAt: new Date() });
+    await this.dataSource!.getRepository(UserEntity).insert({
+      ...user,
+      emailKey: emailKey(user.email),
+      createdAt: new Date(),
+    });
   }
 
   async updateUser(id: string, changes: Partial<Pick<TestUser, 'userType' | 'tenantId' | 'role'>>): Promise<void> {
@@ -70,6 +74,8 @@ export class LocalTestIdentity implements TestIdentity {
   readonly issuerClaims = {};
 
   signedPayload(payload: unknown): string {
-    return signedJwt({ alg: 'HS256', typ: 'JWT' }, payload, (input) => createHmac('sha256', this.secret!).update(input).digest());
+    return signedJwt({ alg: 'HS256', typ: 'JWT' }, payload, (input) =>
+      createHmac('sha256', this.secret!).update(input).digest(),
+    );
   }
 }

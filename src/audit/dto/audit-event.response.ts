@@ -8,7 +8,8 @@ class AuditActorResponse {
 
 class AuditTargetResponse {
   @ApiProperty({ enum: ['tenant', 'user', 'invitation'] }) type: string;
-  @ApiProperty({ type: String, nullable: true, description: 'null for an invitation: its id is its token' }) id: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'null for an invitation: its id is its token' }) id:
+    string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) email?: string | null;
 }
 
@@ -17,7 +18,11 @@ class AuditEventResponse {
   @ApiProperty({ enum: AUDIT_EVENT_TYPES }) type: string;
   @ApiProperty({ format: 'date-time' }) occurredAt: string;
   @ApiProperty({ type: String, nullable: true }) tenantId: string | null;
-  @ApiProperty({ type: AuditActorResponse, nullable: true, description: 'null for the public accept and the operator CLI' })
+  @ApiProperty({
+    type: AuditActorResponse,
+    nullable: true,
+    description: 'null for the public accept and the operator CLI',
+  })
   actor: AuditActorResponse | null;
   @ApiProperty({ type: AuditTargetResponse }) target: AuditTargetResponse;
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'Details of the change, e.g. the role' })
@@ -26,5 +31,6 @@ class AuditEventResponse {
 
 export class AuditEventPageResponse {
   @ApiProperty({ type: [AuditEventResponse], description: 'Newest first' }) events: AuditEventResponse[];
-  @ApiPropertyOptional({ description: 'Pass as `cursor` for the next page; absent on the last page' }) nextCursor?: string;
+  @ApiPropertyOptional({ description: 'Pass as `cursor` for the next page; absent on the last page' })
+  nextCursor?: string;
 }

@@ -17,11 +17,16 @@ export const AUDIT_QUERY_ERRORS = {
 };
 
 /** One value or a repeated parameter, as Express parses `?type=a&type=b`. */
-const asList = ({ value }: { value: unknown }) => (value === undefined ? undefined : Array.isArray(value) ? value : [value]);
+const asList = ({ value }: { value: unknown }) =>
+  value === undefined ? undefined : Array.isArray(value) ? value : [value];
 
 /** Filters and paging of the audit trail listings, newest first. */
 export class ListAuditEventsQuery {
-  @ApiPropertyOptional({ type: [String], enum: AUDIT_EVENT_TYPES, description: 'Only these types (repeat the parameter for several)' })
+  @ApiPropertyOptional({
+    type: [String],
+    enum: AUDIT_EVENT_TYPES,
+    description: 'Only these types (repeat the parameter for several)',
+  })
   @IsIn(AUDIT_EVENT_TYPES, { each: true, message: AUDIT_QUERY_ERRORS.type })
   @IsOptional()
   @Transform(asList)
@@ -55,7 +60,9 @@ export class ListAuditEventsQuery {
   @Max(AUDIT_PAGE_SIZE.max, { message: AUDIT_QUERY_ERRORS.limit })
   @Min(1, { message: AUDIT_QUERY_ERRORS.limit })
   @IsInt({ message: AUDIT_QUERY_ERRORS.limit })
-  @Transform(({ value }) => (value === undefined ? AUDIT_PAGE_SIZE.default : /^\d{1,3}$/.test(value) ? parseInt(value, 10) : NaN))
+  @Transform(({ value }) =>
+    value === undefined ? AUDIT_PAGE_SIZE.default : /^\d{1,3}$/.test(value) ? parseInt(value, 10) : NaN,
+  )
   limit: number = AUDIT_PAGE_SIZE.default;
 
   @ApiPropertyOptional({ maxLength: 200, description: 'The nextCursor of an earlier page' })

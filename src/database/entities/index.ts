@@ -6,5 +6,21 @@ import { TenantEntity } from './tenant.entity';
 import { UserEntity } from './user.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
 
-export { AuditEventEntity, IdempotencyKeyEntity, InvitationEmailOutboxEntity, InvitationEntity, TenantEntity, UserEntity, WebhookDeliveryEntity };
-export const ENTITIES = [TenantEntity, InvitationEntity, UserEntity, InvitationEmailOutboxEntity, AuditEventEntity, IdempotencyKeyEntity, WebhookDeliveryEntity];
+export {
+  AuditEventEntity,
+  IdempotencyKeyEntity,
+  InvitationEmailOutboxEntity,
+  InvitationEntity,
+  TenantEntity,
+  UserEntity,
+  WebhookDeliveryEntity,
+};
+export const ENTITIES = [
+  TenantEntity,
+  InvitationEntity,
+  UserEntity,
+  InvitationEmailOutboxEntity,
+  AuditEventEntity,
+  IdempotencyKeyEntity,
+  WebhookDeliveryEntity,
+];

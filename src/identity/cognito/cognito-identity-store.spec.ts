@@ -35,14 +35,22 @@ import {
 } from './cognito-identity-store';
 
 const POOL = 'eu-west-1_TestPool';
-const config: CognitoConfig = { userPoolId: POOL, clientId: 'client', region: 'eu-west-1', superAdminGroup: 'super_admin' };
+const config: CognitoConfig = {
+  userPoolId: POOL,
+  clientId: 'client',
+  region: 'eu-west-1',
+  superAdminGroup: 'super_admin',
+};
 const metadata = { $metadata: {} };
 
 /** A pool user as ListUsers / ListUsersInGroup return it. */
 function poolUser(username: string, attributes: Record<string, string> = {}): UserType {
   return {
     Username: username,
-    Attributes: Object.entries({ email: `${username}@example.com`, ...attributes }).map(([Name, Value]) => ({ Name, Value })),
+    Attributes: Object.entries({ email: `${username}@example.com`, ...attributes }).map(([Name, Value]) => ({
+      Name,
+      Value,
+    })),
   };
 }
 const superAdmin = (username: string) => poolUser(username, { 'custom:platform_role': 'super_admin' });
@@ -81,7 +89,9 @@ describe(CognitoIdentityStore.name, () => {
     });
 
     it('absent attributes are null', async () => {
-      cognito.on(AdminGetUserCommand).resolves({ Username: 'u-2', UserAttributes: [{ Name: 'email', Value: 'b@example.com' }] });
+      cognito
+        .on(AdminGetUserCommand)
+        .resolves({ Username: 'u-2', UserAttributes: [{ Name: 'email', Value: 'b@example.com' }] });
       expect(await store.findById('u-2')).toEqual({
         id: 'u-2',
         email: 'b@example.com',
@@ -98,7 +108,9 @@ describe(CognitoIdentityStore.name, () => {
     });
 
     it('UserNotFoundException is "not found": null', async () => {
-      cognito.on(AdminGetUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', ...metadata }));
+      cognito
+        .on(AdminGetUserCommand)
+        .rejects(new UserNotFoundException({ message: 'User does not exist.', ...metadata }));
       expect(await store.findById('ghost')).toBeNull();
     });
 
@@ -116,7 +128,9 @@ describe(CognitoIdentityStore.name, () => {
     );
 
     it('a unicode Username is looked up', async () => {
-      cognito.on(AdminGetUserCommand).rejects(new UserNotFoundException({ message: 'User does not exist.', ...metadata }));
+      cognito
+        .on(AdminGetUserCommand)
+        .rejects(new UserNotFoundException({ message: 'User does not exist.', ...metadata }));
       expect(await store.findById('ユーザー')).toBeNull();
       expect(cognito.commandCalls(AdminGetUserCommand)).toHaveLength(1);
     });
@@ -137,7 +151,9 @@ describe(CognitoIdentityStore.name, () => {
         .on(ListUsersCommand, { Filter: 'email = "alice@example.com"' })
         .resolves({ Users: [poolUser('lower', { email: 'alice@example.com' })] })
         .on(ListUsersCommand, { Filter: 'email = "Alice@Example.com"' })
-        .resolves({ Users: [poolUser('mixed', { email: 'Alice@Example.com' }), poolUser('lower', { email: 'alice@example.com' })] });
+        .resolves({
+          Users: [poolUser('mixed', { email: 'Alice@Example.com' }), poolUser('lower', { email: 'alice@example.com' })],
+        });
       const users = await store.findByEmail('Alice@Example.com');
       expect(users).toEqual([
         expect.objectContaining({ id: 'lower', email: 'alice@example.com' }),
@@ -182,7 +198,9 @@ describe(CognitoIdentityStore.name, () => {
       cognito.on(ListUsersCommand).resolves({ Users: [] });
       await store.findByEmail('strasse@example.com');
       // `straße@example.com` in the pool would need a search for that spelling: it is not made.
-      expect(cognito.commandCalls(ListUsersCommand).map((c) => c.args[0].input.Filter)).toEqual(['email = "strasse@example.com"']);
+      expect(cognito.commandCalls(ListUsersCommand).map((c) => c.args[0].input.Filter)).toEqual([
+        'email = "strasse@example.com"',
+      ]);
     });
 
     it('follows PaginationToken to the last page', async () => {
@@ -205,7 +223,9 @@ describe(CognitoIdentityStore.name, () => {
       cognito.on(ListUsersCommand).resolves({ Users: [] });
       const address = `${'\uFDFA'.repeat(20)}@example.com`; // folds to 360 letters
       expect(await store.findByEmail(address)).toEqual([]);
-      expect(cognito.commandCalls(ListUsersCommand).map((c) => c.args[0].input.Filter)).toEqual([`email = "${address}"`]);
+      expect(cognito.commandCalls(ListUsersCommand).map((c) => c.args[0].input.Filter)).toEqual([
+        `email = "${address}"`,
+      ]);
     });
 
     it('an address too long for a Cognito filter is an error that says so', async () => {
@@ -242,7 +262,9 @@ describe(CognitoIdentityStore.name, () => {
 
     it('uses COGNITO_SUPER_ADMIN_GROUP', async () => {
       cognito.on(ListUsersInGroupCommand).resolves({ Users: [] });
-      await new CognitoIdentityStore(client, { ...config, superAdminGroup: 'platform-admins' }).listSuperAdmins({ limit: 60 });
+      await new CognitoIdentityStore(client, { ...config, superAdminGroup: 'platform-admins' }).listSuperAdmins({
+        limit: 60,
+      });
       expect(cognito.commandCalls(ListUsersInGroupCommand)[0].args[0].input.GroupName).toBe('platform-admins');
     });
 
@@ -266,7 +288,10 @@ describe(CognitoIdentityStore.name, () => {
       expect(first.nextToken).toMatch(/^[A-Za-z0-9_-]+$/);
       const second = await store.listSuperAdmins({ limit: 1, token: first.nextToken });
       expect(second).toEqual({ users: [expect.objectContaining({ id: 'b' })] });
-      expect(cognito.commandCalls(ListUsersInGroupCommand)[1].args[0].input).toMatchObject({ NextToken: 'cognito/next+token==', Limit: 1 });
+      expect(cognito.commandCalls(ListUsersInGroupCommand)[1].args[0].input).toMatchObject({
+        NextToken: 'cognito/next+token==',
+        Limit: 1,
+      });
     });
 
     it('a backend page bigger than asked (cognito-local ignores Limit) is split: never more than `limit` users', async () => {
@@ -286,7 +311,7 @@ describe(CognitoIdentityStore.name, () => {
       expect(seen).toEqual(['a', 'b', 'c', 'd', 'e']);
     });
 
-    it('a split page hands over to Cognito\'s own NextToken once it is used up', async () => {
+    it("a split page hands over to Cognito's own NextToken once it is used up", async () => {
       cognito
         .on(ListUsersInGroupCommand, { NextToken: undefined })
         .resolves({ Users: [superAdmin('a'), superAdmin('b'), superAdmin('c')], NextToken: 'n2' })
@@ -323,10 +348,12 @@ describe(CognitoIdentityStore.name, () => {
     });
 
     it('a well-formed token whose Cognito part Cognito refuses is InvalidPageTokenError', async () => {
-      cognito.on(ListUsersInGroupCommand).rejects(new InvalidParameterException({ message: 'Invalid token', ...metadata }));
-      await expect(store.listSuperAdmins({ limit: 10, token: encodePageToken({ n: 'forged' }) })).rejects.toBeInstanceOf(
-        InvalidPageTokenError,
-      );
+      cognito
+        .on(ListUsersInGroupCommand)
+        .rejects(new InvalidParameterException({ message: 'Invalid token', ...metadata }));
+      await expect(
+        store.listSuperAdmins({ limit: 10, token: encodePageToken({ n: 'forged' }) }),
+      ).rejects.toBeInstanceOf(InvalidPageTokenError);
     });
 
     it('token encoding round-trips', () => {
@@ -336,7 +363,9 @@ describe(CognitoIdentityStore.name, () => {
     });
 
     it('other SDK errors bubble up (throttling that outlasted the retries included)', async () => {
-      cognito.on(ListUsersInGroupCommand).rejects(new TooManyRequestsException({ message: 'Rate exceeded', ...metadata }));
+      cognito
+        .on(ListUsersInGroupCommand)
+        .rejects(new TooManyRequestsException({ message: 'Rate exceeded', ...metadata }));
       await expect(store.listSuperAdmins({ limit: 10 })).rejects.toThrow('Rate exceeded');
     });
   });
@@ -359,7 +388,9 @@ describe(CognitoIdentityStore.name, () => {
     });
 
     it('when the group add fails the attribute is not set: no super-admin missing from the listing', async () => {
-      cognito.on(AdminAddUserToGroupCommand).rejects(new InternalErrorException({ message: 'group add failed', ...metadata }));
+      cognito
+        .on(AdminAddUserToGroupCommand)
+        .rejects(new InternalErrorException({ message: 'group add failed', ...metadata }));
       await expect(store.grantSuperAdmin('u-1')).rejects.toThrow('group add failed');
       expect(cognito.commandCalls(AdminUpdateUserAttributesCommand)).toHaveLength(0);
     });
@@ -369,7 +400,10 @@ describe(CognitoIdentityStore.name, () => {
     it('deleteUser is AdminDeleteUser', async () => {
       cognito.on(AdminDeleteUserCommand).resolves({});
       await store.deleteUser('u-1');
-      expect(cognito.commandCalls(AdminDeleteUserCommand)[0].args[0].input).toEqual({ UserPoolId: POOL, Username: 'u-1' });
+      expect(cognito.commandCalls(AdminDeleteUserCommand)[0].args[0].input).toEqual({
+        UserPoolId: POOL,
+        Username: 'u-1',
+      });
     });
 
     it('removeFromTenant deletes the tenant attributes; the account stays', async () => {
@@ -414,7 +448,9 @@ describe(CognitoIdentityStore.name, () => {
     });
 
     it('listTenantMembers leaves out group members whose custom:tenant_id names another tenant or none', async () => {
-      cognito.on(ListUsersInGroupCommand).resolves({ Users: [member('a', 't1'), member('moved', 't2'), poolUser('removed')] });
+      cognito
+        .on(ListUsersInGroupCommand)
+        .resolves({ Users: [member('a', 't1'), member('moved', 't2'), poolUser('removed')] });
       expect((await store.listTenantMembers('t1', undefined, 10)).map((user) => user.id)).toEqual(['a']);
     });
 
@@ -426,12 +462,17 @@ describe(CognitoIdentityStore.name, () => {
     });
 
     it('setTenantRole adds to the group before setting custom:role, creating the group on first use', async () => {
-      cognito.on(AdminGetUserCommand).resolves({ Username: 'u-1', UserAttributes: [{ Name: 'custom:tenant_id', Value: 't1' }] });
+      cognito
+        .on(AdminGetUserCommand)
+        .resolves({ Username: 'u-1', UserAttributes: [{ Name: 'custom:tenant_id', Value: 't1' }] });
       cognito.on(AdminAddUserToGroupCommand).rejectsOnce(notFound()).resolves({});
       cognito.on(CreateGroupCommand).resolves({});
       cognito.on(AdminUpdateUserAttributesCommand).resolves({});
       await store.setTenantRole('u-1', 'admin');
-      expect(cognito.commandCalls(CreateGroupCommand)[0].args[0].input).toEqual({ UserPoolId: POOL, GroupName: 'tenant_t1' });
+      expect(cognito.commandCalls(CreateGroupCommand)[0].args[0].input).toEqual({
+        UserPoolId: POOL,
+        GroupName: 'tenant_t1',
+      });
       expect(cognito.commandCalls(AdminAddUserToGroupCommand)).toHaveLength(2);
       expect(cognito.commandCalls(AdminUpdateUserAttributesCommand)[0].args[0].input).toEqual({
         UserPoolId: POOL,
@@ -448,8 +489,12 @@ describe(CognitoIdentityStore.name, () => {
     });
 
     it('when the group add fails the role is not set: the member never drops out of the listing', async () => {
-      cognito.on(AdminGetUserCommand).resolves({ Username: 'u-1', UserAttributes: [{ Name: 'custom:tenant_id', Value: 't1' }] });
-      cognito.on(AdminAddUserToGroupCommand).rejects(new InternalErrorException({ message: 'group add failed', ...metadata }));
+      cognito
+        .on(AdminGetUserCommand)
+        .resolves({ Username: 'u-1', UserAttributes: [{ Name: 'custom:tenant_id', Value: 't1' }] });
+      cognito
+        .on(AdminAddUserToGroupCommand)
+        .rejects(new InternalErrorException({ message: 'group add failed', ...metadata }));
       await expect(store.setTenantRole('u-1', 'admin')).rejects.toThrow('group add failed');
       expect(cognito.commandCalls(AdminUpdateUserAttributesCommand)).toHaveLength(0);
     });
@@ -462,13 +507,17 @@ describe(CognitoIdentityStore.name, () => {
         .resolvesOnce({ Groups: [{ GroupName: 'tenant_old' }] });
       cognito.on(AdminRemoveUserFromGroupCommand).resolves({});
       await store.removeFromTenant('u-1');
-      expect(cognito.commandCalls(AdminRemoveUserFromGroupCommand).map((call) => call.args[0].input.GroupName)).toEqual(['tenant_t1', 'tenant_old']);
+      expect(cognito.commandCalls(AdminRemoveUserFromGroupCommand).map((call) => call.args[0].input.GroupName)).toEqual(
+        ['tenant_t1', 'tenant_old'],
+      );
       const calls = cognito.calls().map((call) => call.args[0].constructor.name);
       expect(calls[0]).toBe('AdminDeleteUserAttributesCommand');
     });
 
     it('when clearing the attributes fails, the user stays in the group: never a member missing from the listing', async () => {
-      cognito.on(AdminDeleteUserAttributesCommand).rejects(new InternalErrorException({ message: 'down', ...metadata }));
+      cognito
+        .on(AdminDeleteUserAttributesCommand)
+        .rejects(new InternalErrorException({ message: 'down', ...metadata }));
       await expect(store.removeFromTenant('u-1')).rejects.toThrow('down');
       expect(cognito.commandCalls(AdminRemoveUserFromGroupCommand)).toHaveLength(0);
     });
@@ -478,7 +527,9 @@ describe(CognitoIdentityStore.name, () => {
         .on(ListGroupsCommand)
         .resolvesOnce({ Groups: [{ GroupName: 'tenant_t1' }], NextToken: 'g2' })
         .resolvesOnce({ Groups: [{ GroupName: 'super_admin' }, { GroupName: 'tenant_t2' }] });
-      cognito.on(ListUsersInGroupCommand, { GroupName: 'tenant_t1' }).resolves({ Users: [member('a', 't1'), member('moved', 't2')] });
+      cognito
+        .on(ListUsersInGroupCommand, { GroupName: 'tenant_t1' })
+        .resolves({ Users: [member('a', 't1'), member('moved', 't2')] });
       cognito.on(ListUsersInGroupCommand, { GroupName: 'tenant_t2' }).resolves({ Users: [] });
       cognito
         .on(ListUsersCommand)
@@ -487,7 +538,10 @@ describe(CognitoIdentityStore.name, () => {
       cognito.on(AdminRemoveUserFromGroupCommand).resolves({});
       cognito.on(AdminAddUserToGroupCommand).resolves({});
       expect(await store.syncTenantGroups()).toEqual({ joined: 2, left: 1 });
-      expect(cognito.commandCalls(AdminRemoveUserFromGroupCommand)[0].args[0].input).toMatchObject({ Username: 'moved', GroupName: 'tenant_t1' });
+      expect(cognito.commandCalls(AdminRemoveUserFromGroupCommand)[0].args[0].input).toMatchObject({
+        Username: 'moved',
+        GroupName: 'tenant_t1',
+      });
       expect(cognito.commandCalls(AdminAddUserToGroupCommand).map((call) => call.args[0].input)).toEqual([
         { UserPoolId: POOL, Username: 'moved', GroupName: 'tenant_t2' },
         { UserPoolId: POOL, Username: 'new', GroupName: 'tenant_t1' },

@@ -90,14 +90,18 @@ const byId = (a: IdentityUser, b: IdentityUser) => (a.id < b.id ? -1 : a.id > b.
 
 const fromListing = (user: UserType): IdentityUser => toIdentityUser(user.Username ?? '', user.Attributes);
 
-const unboundedEqualsFilter = (attribute: string, value: string) => `${attribute} = "${value.replace(/["\\]/g, '\\$&')}"`;
-const fitsInFilter = (attribute: string, value: string) => unboundedEqualsFilter(attribute, value).length <= MAX_FILTER_LENGTH;
+const unboundedEqualsFilter = (attribute: string, value: string) =>
+  `${attribute} = "${value.replace(/["\\]/g, '\\$&')}"`;
+const fitsInFilter = (attribute: string, value: string) =>
+  unboundedEqualsFilter(attribute, value).length <= MAX_FILTER_LENGTH;
 
 /** A ListUsers filter for an exact attribute value: quotes and backslashes escaped. */
 export function equalsFilter(attribute: string, value: string): string {
   const filter = unboundedEqualsFilter(attribute, value);
   if (filter.length > MAX_FILTER_LENGTH) {
-    throw new Error(`The e-mail address is too long to search the user pool (a filter is at most ${MAX_FILTER_LENGTH} characters)`);
+    throw new Error(
+      `The e-mail address is too long to search the user pool (a filter is at most ${MAX_FILTER_LENGTH} characters)`,
+    );
   }
   return filter;
 }
@@ -134,7 +138,10 @@ export function decodePageToken(token: string): PageCursor {
   if (Object.keys(rest).length || !validNext || !validSkip || (n === undefined && s === undefined)) {
     throw new InvalidPageTokenError();
   }
-  const decoded: PageCursor = { ...(n !== undefined && { n: n as string }), ...(s !== undefined && { s: s as number }) };
+  const decoded: PageCursor = {
+    ...(n !== undefined && { n: n as string }),
+    ...(s !== undefined && { s: s as number }),
+  };
   // One spelling per cursor, so that a token is either ours, unchanged, or refused.
   if (encodePageToken(decoded) !== token) throw new InvalidPageTokenError();
   return decoded;
@@ -244,7 +251,9 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
 
     const users = taken.map(fromListing).filter((user) => {
       if (user.platformRole === SUPER_ADMIN_ROLE) return true;
-      this.logger.warn(`User ${user.id} is in group ${this.superAdminGroup} without ${COGNITO_ATTRIBUTES.platformRole}=${SUPER_ADMIN_ROLE}: not listed`);
+      this.logger.warn(
+        `User ${user.id} is in group ${this.superAdminGroup} without ${COGNITO_ATTRIBUTES.platformRole}=${SUPER_ADMIN_ROLE}: not listed`,
+      );
       return false;
     });
     return next ? { users, nextToken: encodePageToken(next) } : { users };
@@ -277,7 +286,9 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
       }),
     );
     for (const group of await this.tenantGroupsOf(id)) {
-      await this.client.send(new AdminRemoveUserFromGroupCommand({ UserPoolId: this.userPoolId, Username: id, GroupName: group }));
+      await this.client.send(
+        new AdminRemoveUserFromGroupCommand({ UserPoolId: this.userPoolId, Username: id, GroupName: group }),
+      );
     }
   }
 
@@ -319,7 +330,8 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
   async joinTenantGroup(id: string, tenantId: string): Promise<void> {
     const group = tenantGroupName(tenantId);
     if (!group) throw new Error(`Tenant id ${JSON.stringify(tenantId)} cannot name a Cognito group`);
-    const join = () => this.client.send(new AdminAddUserToGroupCommand({ UserPoolId: this.userPoolId, Username: id, GroupName: group }));
+    const join = () =>
+      this.client.send(new AdminAddUserToGroupCommand({ UserPoolId: this.userPoolId, Username: id, GroupName: group }));
     try {
       await join();
     } catch (error) {
@@ -343,7 +355,9 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
         if (user.tenantId && tenantGroupName(user.tenantId) === group) {
           kept.add(user.id);
         } else {
-          await this.client.send(new AdminRemoveUserFromGroupCommand({ UserPoolId: this.userPoolId, Username: user.id, GroupName: group }));
+          await this.client.send(
+            new AdminRemoveUserFromGroupCommand({ UserPoolId: this.userPoolId, Username: user.id, GroupName: group }),
+          );
           left++;
         }
       }
@@ -406,7 +420,10 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
 
   private async listGroup(group: string): Promise<IdentityUser[]> {
     const users: IdentityUser[] = [];
-    for await (const page of paginateListUsersInGroup(this.paging(), { UserPoolId: this.userPoolId, GroupName: group })) {
+    for await (const page of paginateListUsersInGroup(this.paging(), {
+      UserPoolId: this.userPoolId,
+      GroupName: group,
+    })) {
       users.push(...(page.Users ?? []).map(fromListing));
     }
     return users;
@@ -422,7 +439,8 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
 async function tenantGroupNames(pages: AsyncIterable<{ Groups?: GroupType[] }>): Promise<string[]> {
   const names: string[] = [];
   for await (const page of pages) {
-    for (const group of page.Groups ?? []) if (group.GroupName?.startsWith(TENANT_GROUP_PREFIX)) names.push(group.GroupName);
+    for (const group of page.Groups ?? [])
+      if (group.GroupName?.startsWith(TENANT_GROUP_PREFIX)) names.push(group.GroupName);
   }
   return names;
 }

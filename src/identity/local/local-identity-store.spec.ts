@@ -55,7 +55,10 @@ describe(LocalIdentityStore.name, () => {
 
   it('finds a tenant member by e-mail only within that tenant', async () => {
     await user('m', { email: 'mike@example.com', tenantId: 't1', role: 'member', userType: 'org' });
-    expect(await store.findTenantMemberByEmail('t1', 'M\u0130KE@EXAMPLE.COM')).toMatchObject({ id: 'm', tenantId: 't1' });
+    expect(await store.findTenantMemberByEmail('t1', 'M\u0130KE@EXAMPLE.COM')).toMatchObject({
+      id: 'm',
+      tenantId: 't1',
+    });
     expect(await store.findTenantMemberByEmail('t2', 'mike@example.com')).toBeNull();
   });
 
@@ -113,5 +116,4 @@ describe(LocalIdentityStore.name, () => {
     await store.deleteUser('u');
     expect(await store.findById('u')).toBeNull();
   });
-
 });

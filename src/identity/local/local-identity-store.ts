@@ -3,7 +3,14 @@ import { emailKey, sameEmail } from '../../common/email-comparison';
 import { forceIndex } from '../../database/force-index';
 import { UserEntity } from '../../database/entities';
 import { PreparedStatements } from '../../database/prepared-statements';
-import { IdentityStore, IdentityUser, InvalidPageTokenError, MemberKey, SUPER_ADMIN_ROLE, UserPage } from '../identity-store';
+import {
+  IdentityStore,
+  IdentityUser,
+  InvalidPageTokenError,
+  MemberKey,
+  SUPER_ADMIN_ROLE,
+  UserPage,
+} from '../identity-store';
 
 /** The identity columns of a `users` row, by their entity names: an entity, or a row that the statements below read. */
 type IdentityColumns = Pick<UserEntity, 'id' | 'email' | 'platformRole' | 'userType' | 'tenantId' | 'role'>;
@@ -72,7 +79,12 @@ export class LocalIdentityStore extends IdentityStore {
 
   /** The invite's duplicate check (spec 4.9 rule 8), on every invitation: a prepared statement. */
   async findTenantMemberByEmail(tenantId: string, email: string): Promise<IdentityUser | null> {
-    const rows = (await this.statements.rows(SELECT_TENANT_MEMBER_BY_EMAIL, [tenantId, emailKey(email), tenantId, email.toLowerCase()])) as IdentityColumns[];
+    const rows = (await this.statements.rows(SELECT_TENANT_MEMBER_BY_EMAIL, [
+      tenantId,
+      emailKey(email),
+      tenantId,
+      email.toLowerCase(),
+    ])) as IdentityColumns[];
     const row = rows.find((candidate) => sameEmail(candidate.email, email));
     return row ? toIdentityUser(row) : null;
   }
@@ -106,11 +118,15 @@ export class LocalIdentityStore extends IdentityStore {
    * E-mails are unique; the id only breaks ties of rows written by hand.
    */
   async listTenantMembers(tenantId: string, after: MemberKey | undefined, take: number): Promise<IdentityUser[]> {
-    const email = this.users.manager.connection.options.type === 'mysql' ? 'user.email_order' : 'user.email COLLATE BINARY';
+    const email =
+      this.users.manager.connection.options.type === 'mysql' ? 'user.email_order' : 'user.email COLLATE BINARY';
     const query = this.users.createQueryBuilder('user').where('user.tenantId = :tenantId', { tenantId });
     if (after) {
       // `>=` first, so that the index seeks to the cursor instead of filtering every row before it.
-      query.andWhere(`${email} >= :email AND (${email} > :email OR user.id > :id)`, { email: after.email, id: after.id });
+      query.andWhere(`${email} >= :email AND (${email} > :email OR user.id > :id)`, {
+        email: after.email,
+        id: after.id,
+      });
     }
     const ordered = query.orderBy(email, 'ASC').addOrderBy('user.id', 'ASC').limit(take);
     const rows = await forceIndex(ordered, 'IDX_users_tenant_email_order').getMany();

@@ -29,7 +29,10 @@ export class InviteMemberResponse {
   invitation: CreatedInvitationResponse;
 }
 
-export const toCreatedInvitationResponse = (invitation: InvitationEntity, submittedEmail: string): CreatedInvitationResponse => ({
+export const toCreatedInvitationResponse = (
+  invitation: InvitationEntity,
+  submittedEmail: string,
+): CreatedInvitationResponse => ({
   id: invitation.id,
   email: submittedEmail,
   role: invitation.role,

@@ -32,7 +32,10 @@ export function newOutboxRow(
 }
 
 /** What a row holds: the e-mail, and the tenant it was sent for. */
-export function storedEmailOf(row: Pick<InvitationEmailOutboxEntity, 'payload'>): { tenantId: string; email: InvitationEmail } {
+export function storedEmailOf(row: Pick<InvitationEmailOutboxEntity, 'payload'>): {
+  tenantId: string;
+  email: InvitationEmail;
+} {
   const { tenantId, ...email } = JSON.parse(row.payload) as Payload;
   return { tenantId, email: { ...email, expiresAt: new Date(email.expiresAt) } };
 }

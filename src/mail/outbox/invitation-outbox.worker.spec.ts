@@ -27,7 +27,12 @@ class FakeMailer extends InvitationMailer {
 }
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
-const ENV = { OUTBOX_MAX_ATTEMPTS: '4', OUTBOX_RETRY_BASE_MS: '1000', OUTBOX_RETRY_MAX_MS: '3000', OUTBOX_POLL_INTERVAL_MS: '3600000' };
+const ENV = {
+  OUTBOX_MAX_ATTEMPTS: '4',
+  OUTBOX_RETRY_BASE_MS: '1000',
+  OUTBOX_RETRY_MAX_MS: '3000',
+  OUTBOX_POLL_INTERVAL_MS: '3600000',
+};
 let sequence = 0;
 const token = () => `6f1c2c1e-8d7a-4b8e-9a51-${String(++sequence).padStart(12, '0')}`;
 
@@ -39,8 +44,18 @@ describe(InvitationOutboxWorker.name, () => {
   let logged: { warn: jest.SpyInstance; error: jest.SpyInstance; log: jest.SpyInstance };
 
   let metrics: Metrics;
-  const worker = (env: Record<string, string> = ENV) => new InvitationOutboxWorker(dataSource, new PreparedStatements(dataSource), new MultiStatementPool(dataSource), mailer, clock, parseConfig(env), metrics);
-  const emailsCounted = async () => (await metrics.scrape()).split('\n').filter((line) => line.startsWith('invitation_emails_total'));
+  const worker = (env: Record<string, string> = ENV) =>
+    new InvitationOutboxWorker(
+      dataSource,
+      new PreparedStatements(dataSource),
+      new MultiStatementPool(dataSource),
+      mailer,
+      clock,
+      parseConfig(env),
+      metrics,
+    );
+  const emailsCounted = async () =>
+    (await metrics.scrape()).split('\n').filter((line) => line.startsWith('invitation_emails_total'));
 
   /** Creates an invitation and its outbox row, as InvitationsStore does. */
   const invite = async (to = 'new@example.com', overrides: Partial<InvitationEntity> = {}) => {
@@ -105,7 +120,14 @@ describe(InvitationOutboxWorker.name, () => {
     await w.deliverDue();
 
     expect(mailer.sent).toEqual([email]);
-    expect(await only()).toMatchObject({ status: 'sent', attempts: 1, sentAt: NOW, claimedBy: null, claimedUntil: null, lastError: null });
+    expect(await only()).toMatchObject({
+      status: 'sent',
+      attempts: 1,
+      sentAt: NOW,
+      claimedBy: null,
+      claimedUntil: null,
+      lastError: null,
+    });
   });
 
   it('retries a failed send with exponential backoff up to the cap, logging without the token', async () => {
@@ -118,8 +140,15 @@ describe(InvitationOutboxWorker.name, () => {
     const w = worker();
 
     await w.deliverDue();
-    expect(await only()).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt: new Date(NOW.getTime() + 1_000), claimedBy: null });
-    expect((await only()).lastError).toBe('550 rejected message with link https://portal.example.com/invitations/<token>');
+    expect(await only()).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      nextAttemptAt: new Date(NOW.getTime() + 1_000),
+      claimedBy: null,
+    });
+    expect((await only()).lastError).toBe(
+      '550 rejected message with link https://portal.example.com/invitations/<token>',
+    );
     expect(lines(logged.warn)).toEqual([
       'Invitation e-mail to new@example.com for tenant tenant-1 failed: ' +
         '550 rejected message with link https://portal.example.com/invitations/<token> (attempt 1 of 4; next in 1s)',
@@ -132,17 +161,28 @@ describe(InvitationOutboxWorker.name, () => {
 
     clock.advance(1);
     await w.deliverDue();
-    expect(await only()).toMatchObject({ status: 'pending', attempts: 2, nextAttemptAt: new Date(clock.now().getTime() + 2_000) });
+    expect(await only()).toMatchObject({
+      status: 'pending',
+      attempts: 2,
+      nextAttemptAt: new Date(clock.now().getTime() + 2_000),
+    });
     clock.advance(2_000);
     await w.deliverDue();
-    expect(await only()).toMatchObject({ status: 'pending', attempts: 3, nextAttemptAt: new Date(clock.now().getTime() + 3_000) });
+    expect(await only()).toMatchObject({
+      status: 'pending',
+      attempts: 3,
+      nextAttemptAt: new Date(clock.now().getTime() + 3_000),
+    });
     clock.advance(3_000);
     await w.deliverDue();
 
     expect(mailer.sent).toEqual([email]);
     expect(await only()).toMatchObject({ status: 'sent', attempts: 4 });
     expect([...lines(logged.warn), ...lines(logged.error)].join('\n')).not.toContain(invitation.id);
-    expect(await emailsCounted()).toEqual(['invitation_emails_total{result="sent"} 1', 'invitation_emails_total{result="failed"} 3']);
+    expect(await emailsCounted()).toEqual([
+      'invitation_emails_total{result="sent"} 1',
+      'invitation_emails_total{result="failed"} 3',
+    ]);
   });
 
   it('after OUTBOX_MAX_ATTEMPTS failures marks the e-mail failed, logs an error and tries no more', async () => {
@@ -155,7 +195,11 @@ describe(InvitationOutboxWorker.name, () => {
     }
     expect(mailer.sent).toEqual([]);
     expect(mailer.failures).toHaveLength(1); // four attempts made
-    expect(await only()).toMatchObject({ status: 'failed', attempts: 4, lastError: 'connect ECONNREFUSED 127.0.0.1:25' });
+    expect(await only()).toMatchObject({
+      status: 'failed',
+      attempts: 4,
+      lastError: 'connect ECONNREFUSED 127.0.0.1:25',
+    });
     expect(lines(logged.warn)).toHaveLength(3);
     expect(lines(logged.error)).toEqual([
       expect.stringMatching(
@@ -173,23 +217,32 @@ describe(InvitationOutboxWorker.name, () => {
     clock.advance(1_001);
     await worker().deliverDue();
     expect(mailer.sent).toEqual([]);
-    expect(await only()).toMatchObject({ status: 'failed', lastError: 'the invitation expired before the e-mail could be delivered' });
+    expect(await only()).toMatchObject({
+      status: 'failed',
+      lastError: 'the invitation expired before the e-mail could be delivered',
+    });
   });
 
   it('two workers on one database send each e-mail exactly once', async () => {
     const count = OUTBOX_BATCH_SIZE * 2 + 3;
     for (let i = 0; i < count; i++) await invite(`n${i}@example.com`);
     const [first, second] = [worker(), worker()];
-    for (let round = 0; round < 4; round++) await Promise.all([first.deliverDue(), second.deliverDue(), first.deliverDue()]);
+    for (let round = 0; round < 4; round++)
+      await Promise.all([first.deliverDue(), second.deliverDue(), first.deliverDue()]);
 
-    expect(mailer.sent.map((email) => email.to).sort()).toEqual(Array.from({ length: count }, (_, i) => `n${i}@example.com`).sort());
+    expect(mailer.sent.map((email) => email.to).sort()).toEqual(
+      Array.from({ length: count }, (_, i) => `n${i}@example.com`).sort(),
+    );
     expect(await rows.countBy({ status: 'sent', attempts: 1 })).toBe(count);
   });
 
   it('takes over a row whose claim has lapsed (its worker died), and leaves a live claim alone', async () => {
     const { email } = await invite();
     const claimedUntil = new Date(NOW.getTime() + 60_000);
-    await rows.update({ status: 'pending' }, { status: 'sending', claimedBy: 'dead-worker', claimedUntil, attempts: 1 });
+    await rows.update(
+      { status: 'pending' },
+      { status: 'sending', claimedBy: 'dead-worker', claimedUntil, attempts: 1 },
+    );
     const w = worker();
 
     await w.deliverDue();
@@ -204,7 +257,9 @@ describe(InvitationOutboxWorker.name, () => {
   it('when the database fails after a send, records it later and does not send it again', async () => {
     const { email } = await invite();
     const w = worker();
-    jest.spyOn(OutboxRows.prototype, 'markDone').mockRejectedValueOnce(new Error('connect ECONNREFUSED 127.0.0.1:3306'));
+    jest
+      .spyOn(OutboxRows.prototype, 'markDone')
+      .mockRejectedValueOnce(new Error('connect ECONNREFUSED 127.0.0.1:3306'));
 
     await w.deliverDue();
     expect(mailer.sent).toEqual([email]);
@@ -255,7 +310,8 @@ describe(InvitationOutboxWorker.name, () => {
         const { email } = await invite();
         w.kick();
         const deadline = Date.now() + 2_000;
-        while (mailer.sent.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+        while (mailer.sent.length === 0 && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 5));
         expect(mailer.sent).toEqual([email]);
       } finally {
         await w.onApplicationShutdown();

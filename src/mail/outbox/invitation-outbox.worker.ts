@@ -41,7 +41,10 @@ export class InvitationOutboxWorker extends OutboxDeliveryLoop<InvitationEmailOu
     metrics: Metrics,
   ) {
     super({
-      rows: new OutboxRows(dataSource, statements, pool, InvitationEmailOutboxEntity, { status: 'sent', atColumn: 'sent_at' }),
+      rows: new OutboxRows(dataSource, statements, pool, InvitationEmailOutboxEntity, {
+        status: 'sent',
+        atColumn: 'sent_at',
+      }),
       send: (row, now) => sendEmail(row, now, mailer, metrics),
       subject: (row) => {
         const { tenantId, email } = storedEmailOf(row);
@@ -62,7 +65,12 @@ export class InvitationOutboxWorker extends OutboxDeliveryLoop<InvitationEmailOu
 }
 
 /** One attempt at the row's e-mail; an e-mail whose invitation has expired is not sent. */
-async function sendEmail(row: InvitationEmailOutboxEntity, now: Date, mailer: InvitationMailer, metrics: Metrics): Promise<AttemptResult> {
+async function sendEmail(
+  row: InvitationEmailOutboxEntity,
+  now: Date,
+  mailer: InvitationMailer,
+  metrics: Metrics,
+): Promise<AttemptResult> {
   const { email } = storedEmailOf(row);
   if (email.expiresAt.getTime() < now.getTime()) {
     return { outcome: 'failed', reason: 'the invitation expired before the e-mail could be delivered' };

@@ -9,7 +9,8 @@ export class ListInvitationsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({
     enum: INVITATION_STATUSES,
     isArray: true,
-    description: 'Repeat to ask for several; absent: every status. The effective status: a pending invitation past expiresAt is expired.',
+    description:
+      'Repeat to ask for several; absent: every status. The effective status: a pending invitation past expiresAt is expired.',
   })
   @IsIn(INVITATION_STATUSES, { each: true, message: ORG_INVITATION_ERRORS.invalidStatus })
   @IsOptional()

@@ -14,7 +14,10 @@ export class OrgInvitationResponse {
   @ApiProperty({ enum: INVITATION_ROLES })
   role: string;
 
-  @ApiProperty({ enum: INVITATION_STATUSES, description: 'The effective status: a pending invitation past expiresAt is expired' })
+  @ApiProperty({
+    enum: INVITATION_STATUSES,
+    description: 'The effective status: a pending invitation past expiresAt is expired',
+  })
   status: InvitationStatus;
 
   @ApiProperty({ format: 'date-time' })

@@ -5,7 +5,6 @@ import { INVITATION_ROLES } from '../../database/entities/invitation.entity';
 import { NO_CONTROL_CHARACTERS } from '../../invitations/invitation';
 import { INVITE_ERRORS } from '../org-members.messages';
 
-
 /**
  * Spec 4.9 rules 1–3. Rules on a property run bottom-up (see validateBody). IsEmail also
  * refuses non-strings and bounds the length (64-character local part, 253-character domain),

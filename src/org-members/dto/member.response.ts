@@ -35,4 +35,8 @@ export class RemoveMemberResponse {
   success: true;
 }
 
-export const toMemberResponse = (user: IdentityUser): MemberResponse => ({ id: user.id, email: user.email, role: user.role });
+export const toMemberResponse = (user: IdentityUser): MemberResponse => ({
+  id: user.id,
+  email: user.email,
+  role: user.role,
+});

@@ -20,7 +20,10 @@ export class PersonResponse {
   @ApiProperty({ enum: TENANT_ROLES, nullable: true, type: String })
   role: string | null;
 
-  @ApiProperty({ enum: PERSON_STATUSES, description: 'active for a member; the effective status of an invitation (pending past expiresAt is expired)' })
+  @ApiProperty({
+    enum: PERSON_STATUSES,
+    description: 'active for a member; the effective status of an invitation (pending past expiresAt is expired)',
+  })
   status: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Invitations only' })
@@ -28,7 +31,10 @@ export class PersonResponse {
 }
 
 export class ListPeopleResponse {
-  @ApiProperty({ type: [PersonResponse], description: 'Ordered by e-mail, then kind (invitation before member), then id, in code-point order' })
+  @ApiProperty({
+    type: [PersonResponse],
+    description: 'Ordered by e-mail, then kind (invitation before member), then id, in code-point order',
+  })
   people: PersonResponse[];
 
   @ApiPropertyOptional({ description: 'Pass as `cursor` for the next page; absent on the last page' })
