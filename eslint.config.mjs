@@ -17,7 +17,7 @@ const LAYERS = [
   ['auth', 'mail'],
   ['audit', 'idempotency'],
   ['invitations', 'webhooks', 'rate-limit', 'admin-users', 'health'],
-  ['admin-tenants', 'joining', 'org-invitations', 'org-members', 'org-people', 'api-docs'],
+  ['admin-tenants', 'joining', 'org-invitations', 'org-members', 'org-people', 'bulk-invitations', 'api-docs'],
   ['invitation-page', 'cli'],
 ];
 

@@ -5,7 +5,7 @@
  *   npm run bench                      # 5 s per scenario, 20 connections
  *   BENCH_SECONDS=20 BENCH_CONCURRENCY=50 npm run bench
  *   BENCH_AUDIT_EVENTS=100000 npm run bench   # fewer audit events to seed (default 1,000,000)
- *   BENCH_SCENARIOS=people npm run bench      # only these groups (core, audit, people, join; default all): only their data is seeded
+ *   BENCH_SCENARIOS=people npm run bench      # only these groups (core, audit, people, join, bulk; default all): only their data is seeded
  * The core group runs the four scenarios of the raw-limit comparison (docs/benchmark.md) on
  * data shaped like its seed. The server's resident memory is sampled every 250 ms throughout.
  * Numbers depend on the machine: compare runs on the same one, never assert on them in tests.
@@ -31,7 +31,7 @@ import { createTestDatabase } from '../test/support/test-database';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const AUDIT_EVENTS = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
-const GROUPS = ['core', 'audit', 'people', 'join'] as const;
+const GROUPS = ['core', 'audit', 'people', 'join', 'bulk'] as const;
 type Group = (typeof GROUPS)[number];
 const SELECTED = new Set(
   process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',').map((group) => group.trim()) : GROUPS,
@@ -70,7 +70,13 @@ interface Scenario {
   body?: () => unknown;
   /** A path and a session for each request, instead of `path` and `cookie`. */
   requestFor?: () => { path: string; cookie: string };
+  /** Invitations each request makes: the line then also gives rows per second. */
+  rowsPerRequest?: number;
 }
+
+/** The rows of one bulk request, and the members and invitations of each tenant the bulk group invites into. */
+const BULK_ROWS = 100;
+const BULK_TENANT_PEOPLE = 1_000;
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
@@ -153,6 +159,9 @@ async function run(url: string, scenario: Scenario, warmUp = false, rss?: () => 
     [
       scenario.name.padEnd(50),
       `${(result.requests.total / SECONDS).toFixed(0).padStart(6)} req/s`,
+      ...(scenario.rowsPerRequest
+        ? [`${((result.requests.total * scenario.rowsPerRequest) / SECONDS).toFixed(0).padStart(6)} rows/s`]
+        : []),
       `p50 ${result.latency.p50} ms`,
       `p97.5 ${result.latency.p97_5} ms`,
       `p99 ${result.latency.p99} ms`,
@@ -367,6 +376,10 @@ async function main() {
   const seedStart = Date.now();
   const core = selected('core') ? await seedCore(seed) : undefined;
   const joining = selected('join') ? await seedJoin(seed) : undefined;
+  // A tenant of its own for each bulk scenario, so that none invites into what another created.
+  const bulkTenants = selected('bulk')
+    ? await Promise.all([1, 2, 3].map(() => seedPeople(seed, BULK_TENANT_PEOPLE, BULK_TENANT_PEOPLE)))
+    : [];
   await seed.close();
 
   // The built server as operators start it (npm start: production, its heap bounds), without
@@ -473,9 +486,50 @@ async function main() {
           },
         ]
       : [];
+    const bulkInvited = counter();
+    const bulkBody = () => ({
+      invitations: Array.from({ length: BULK_ROWS }, () => ({
+        email: `bulk-${bulkInvited()}@example.com`,
+        role: 'member',
+      })),
+    });
+    const bulkScenarios: Scenario[] = bulkTenants.length
+      ? [
+          // Rows per second: one invitation per request, against BULK_ROWS per request; then one bulk request at a time, for its latency alone.
+          {
+            name: `bulk: POST /api/org/invite (1 row)`,
+            expect: 200,
+            method: 'POST',
+            path: '/api/org/invite',
+            cookie: bulkTenants[0].cookie,
+            body: () => ({ email: `single-${bulkInvited()}@example.com`, role: 'member' }),
+            rowsPerRequest: 1,
+          },
+          {
+            name: `bulk: POST /api/org/invitations/bulk (${BULK_ROWS} rows)`,
+            expect: 200,
+            method: 'POST',
+            path: '/api/org/invitations/bulk',
+            cookie: bulkTenants[1].cookie,
+            body: bulkBody,
+            rowsPerRequest: BULK_ROWS,
+          },
+          {
+            name: `bulk: POST /api/org/invitations/bulk (${BULK_ROWS} rows, 1 conn.)`,
+            expect: 200,
+            method: 'POST',
+            path: '/api/org/invitations/bulk',
+            cookie: bulkTenants[2].cookie,
+            connections: 1,
+            body: bulkBody,
+            rowsPerRequest: BULK_ROWS,
+          },
+        ]
+      : [];
     const scenarios: (Scenario & { group: Group })[] = [
       ...coreScenarios.map((scenario) => ({ ...scenario, group: 'core' as const })),
       ...joinScenarios.map((scenario) => ({ ...scenario, group: 'join' as const })),
+      ...bulkScenarios.map((scenario) => ({ ...scenario, group: 'bulk' as const })),
       // One page of the audit trail, AUDIT_EVENTS rows in the table: first, deep and filtered pages.
       {
         group: 'audit',

@@ -14,6 +14,7 @@ import { InvitationsModule } from './invitations/invitations.module';
 import { JoiningModule } from './joining/joining.module';
 import { LoggingModule } from './logging/logging.module';
 import { MetricsModule } from './metrics/metrics.module';
+import { BulkInvitationsModule } from './bulk-invitations/bulk-invitations.module';
 import { OrgInvitationsModule } from './org-invitations/org-invitations.module';
 import { OrgMembersModule } from './org-members/org-members.module';
 import { OrgPeopleModule } from './org-people/org-people.module';
@@ -36,6 +37,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     JoiningModule,
     OrgMembersModule,
     OrgInvitationsModule,
+    BulkInvitationsModule,
     OrgPeopleModule,
     AuditTrailModule,
     WebhooksModule,

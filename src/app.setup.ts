@@ -4,7 +4,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Server } from 'node:http';
 import { API_DOCS_PATH, setupApiDocs } from './api-docs/api-docs';
 import { HttpExceptionFilter } from './common/http-exception.filter';
-import { JSON_BODY_LIMIT_BYTES, jsonBodyParser } from './common/json-body-parser';
+import { BULK_INVITATIONS_PATH } from './bulk-invitations/bulk-invitations.controller';
+import { csvBodyParser, JSON_BODY_LIMIT_BYTES, jsonBodyParser } from './common/json-body-parser';
 import { allowedHostsFilter, allowedOriginsFilter } from './common/request-filters';
 import { requestTimeout } from './common/request-timeout';
 import { exceptOperationalPaths, securityHeaders } from './common/http-hardening';
@@ -68,8 +69,9 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     app.enableCors({ origin: config.allowedOrigins, credentials: true, exposedHeaders: CORS_EXPOSED_HEADERS });
     app.use(allowedOriginsFilter(config.allowedOrigins));
   }
-  // Only application/json is parsed; any other body reaches the rules as an empty one.
+  // Only application/json is parsed, and text/csv on the bulk invitations; any other body reaches the rules as an empty one.
   app.use(jsonBodyParser(JSON_BODY_LIMIT_BYTES));
+  app.use(BULK_INVITATIONS_PATH, csvBodyParser(JSON_BODY_LIMIT_BYTES));
   // No global interceptor: with none on a route, Nest runs its handler without rxjs.
   app.use(requestTimeout(config.requestTimeoutMs));
   app.useGlobalFilters(new HttpExceptionFilter());

@@ -177,6 +177,18 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
       'InvitationsStore.create, replacing an invitation',
       (s) => s.invitations.create(invitation('resent'), email, ACTOR, 'to-replace'),
     ],
+    [
+      'InvitationsStore.createMany, two invitations',
+      (s) =>
+        s.invitations.createMany(
+          [
+            { invitation: invitation('bulk-1'), email },
+            { invitation: invitation('bulk-2'), email },
+          ],
+          ACTOR,
+        ),
+    ],
+    ['InvitationsStore.listAcceptableEmails', (s) => s.invitations.listAcceptableEmails('tenant-1', NOW)],
     ['InvitationsStore.findById', (s) => s.invitations.findById('to-accept')],
     ['InvitationsStore.findTenantName', (s) => s.invitations.findTenantName('tenant-1')],
     [

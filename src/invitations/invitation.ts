@@ -10,6 +10,9 @@ import { InvitationStatus } from '../database/entities/invitation.entity';
 /** Spec 4.9 rule 9: an invitation is valid for 7 days from its creation. */
 export const INVITATION_VALIDITY_MS = 7 * 24 * 60 * 60 * 1_000;
 
+/** IsEmail lets control characters through in a quoted local part: CR/LF there would reach the e-mail's headers. */
+export const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
+
 /** Spec section 2: the display name of a tenant without a name. */
 export const DEFAULT_TENANT_NAME = 'Organisation';
 export const tenantDisplayName = (name: string | null): string => (name?.trim() ? name : DEFAULT_TENANT_NAME);

@@ -1,14 +1,14 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { Brackets, DataSource, Repository, WhereExpressionBuilder } from 'typeorm';
-import { AuditActor, auditEvents } from '../audit/audit-event';
+import { AuditActor, auditEvents, NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { InvitationEmailOutboxEntity, InvitationEntity } from '../database/entities';
 import { InvitationStatus } from '../database/entities/invitation.entity';
 import { forceIndex } from '../database/force-index';
-import { AtomicWriter, RequiredUpdate } from '../database/atomic-writer';
+import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { tenantIsOpenSql } from '../database/tenant-status-reader';
 import { InvitationEmail } from '../mail/invitation-mailer';
@@ -27,6 +27,8 @@ const EXPIRE_IF_PENDING = "UPDATE tenant_invitations SET status = 'expired' WHER
 const ACCEPT_IF_OPEN =
   `UPDATE tenant_invitations SET status = 'accepted' WHERE id = ? AND status IN ${OPEN} AND expires_at >= ? ` +
   `AND ${tenantIsOpenSql('tenant_invitations.tenant_id')}`;
+const SELECT_ACCEPTABLE_EMAILS =
+  "SELECT email FROM tenant_invitations WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?";
 const REVOKE_IF_OPEN = `UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status IN ${OPEN}`;
 
 /**
@@ -76,13 +78,42 @@ export class InvitationsStore {
         ? auditEvents.invitationCreated(invitation, inviter)
         : auditEvents.invitationResent(invitation, inviter);
     return this.writer.insert(
-      [
-        [InvitationEntity, invitation],
-        [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
-        ...this.auditRows.of(event),
-      ],
+      this.rowsOf(invitation, email, event),
       replacing === undefined ? undefined : revokeIfOpen(replacing),
     );
+  }
+
+  /**
+   * Stores several new invitations, each as create stores one (the invitation, its e-mail and its
+   * `invitation.created` event), in one transaction: all of them or none. The caller bounds how many.
+   */
+  async createMany(
+    invitations: { invitation: InvitationEntity; email: InvitationEmail }[],
+    inviter: AuditActor,
+  ): Promise<void> {
+    await this.writer.insert(
+      invitations.flatMap(({ invitation, email }) =>
+        this.rowsOf(invitation, email, auditEvents.invitationCreated(invitation, inviter)),
+      ),
+    );
+  }
+
+  /**
+   * The addresses of the tenant's invitations that may still be accepted at `now` (pending and not
+   * expired), as stored: the caller compares them (comparableEmail), which SQL cannot. One range of
+   * the (tenant_id, email, id) index.
+   */
+  async listAcceptableEmails(tenantId: string, now: Date): Promise<string[]> {
+    const rows = await this.statements.manyRows(SELECT_ACCEPTABLE_EMAILS, [tenantId, sqlTimestamp(now)]);
+    return rows.map((row) => row.email as string);
+  }
+
+  private rowsOf(invitation: InvitationEntity, email: InvitationEmail, event: NewAuditEvent): Insert[] {
+    return [
+      [InvitationEntity, invitation],
+      [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
+      ...this.auditRows.of(event),
+    ];
   }
 
   /** The invitation whose id is exactly `id`, or null. */

@@ -22,4 +22,23 @@ export interface InviteLimitState {
  */
 export interface InviteLimitStorage extends ThrottlerStorage {
   peek(key: string, throttlerName: string): Promise<InviteLimitState>;
+  /**
+   * Counts up to `wanted` at once, in one atomic step: as many as the window has left (opening one
+   * if none is open), none while a block lasts. Never starts a block: what is not granted is not a
+   * refused request. Answers the units granted and the counter after them.
+   */
+  reserve(
+    key: string,
+    ttl: number,
+    limit: number,
+    wanted: number,
+    throttlerName: string,
+  ): Promise<InviteLimitReservation>;
+  /** Gives back units that reserve granted and nothing used; the count never goes below 0. */
+  release(key: string, units: number, throttlerName: string): Promise<void>;
+}
+
+export interface InviteLimitReservation {
+  granted: number;
+  state: InviteLimitState;
 }

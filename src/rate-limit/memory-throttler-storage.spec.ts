@@ -56,4 +56,24 @@ describe(MemoryThrottlerStorage.name, () => {
     now += 60_000;
     expect(await storage.peek('caller', 'default')).toEqual({ totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 });
   });
+
+  it('reserve grants what the window has left, opening one if needed, never past a block and never starting one; release gives back', async () => {
+    const reserve = (wanted: number) => storage.reserve('caller', WINDOW_MS, 2, wanted, 'default');
+    expect(await reserve(0)).toEqual({ granted: 0, state: { totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 } });
+    expect(await reserve(3)).toEqual({
+      granted: 2,
+      state: { totalHits: 2, windowEndsInMs: WINDOW_MS, blockEndsInMs: 0 },
+    });
+    expect((await reserve(1)).granted).toBe(0);
+    await storage.release('caller', 1, 'default');
+    expect(await reserve(5)).toMatchObject({ granted: 1, state: { totalHits: 2, blockEndsInMs: 0 } });
+    await storage.release('caller', 5, 'default');
+    expect(await storage.peek('caller', 'default')).toMatchObject({ totalHits: 0 });
+    now += 30_000;
+    await hit();
+    await hit();
+    await hit(); // blocked by the single request past the limit
+    now += 40_000; // the window is over, the block is not
+    expect((await reserve(1)).granted).toBe(0);
+  });
 });

@@ -1,5 +1,10 @@
 import { OnApplicationShutdown } from '@nestjs/common';
-import { InviteLimitState, InviteLimitStorage, ThrottlerStorageRecord } from './invite-limit-storage';
+import {
+  InviteLimitReservation,
+  InviteLimitState,
+  InviteLimitStorage,
+  ThrottlerStorageRecord,
+} from './invite-limit-storage';
 
 interface Window {
   hits: number;
@@ -49,13 +54,33 @@ export class MemoryThrottlerStorage implements InviteLimitStorage, OnApplication
   async peek(key: string, throttlerName: string): Promise<InviteLimitState> {
     const now = Date.now();
     const id = `${key}:${throttlerName}`;
-    const window = this.window(id, now);
+    return stateOf(this.window(id, now), this.blockEnd(id, now), now);
+  }
+
+  async reserve(
+    key: string,
+    ttl: number,
+    limit: number,
+    wanted: number,
+    throttlerName: string,
+  ): Promise<InviteLimitReservation> {
+    const now = Date.now();
+    const id = `${key}:${throttlerName}`;
+    let window = this.window(id, now);
     const blockEndsAt = this.blockEnd(id, now);
-    return {
-      totalHits: window?.hits ?? 0,
-      windowEndsInMs: window ? window.endsAt - now : null,
-      blockEndsInMs: blockEndsAt ? blockEndsAt - now : 0,
-    };
+    const granted = blockEndsAt ? 0 : Math.min(wanted, Math.max(0, limit - (window?.hits ?? 0)));
+    if (granted > 0) {
+      window ??= { hits: 0, endsAt: now + ttl };
+      window.hits += granted;
+      this.windows.set(id, window);
+      this.sweepLater();
+    }
+    return { granted, state: stateOf(window, blockEndsAt, now) };
+  }
+
+  async release(key: string, units: number, throttlerName: string): Promise<void> {
+    const window = this.window(`${key}:${throttlerName}`, Date.now());
+    if (window) window.hits = Math.max(0, window.hits - units);
   }
 
   onApplicationShutdown(): void {
@@ -90,3 +115,9 @@ export class MemoryThrottlerStorage implements InviteLimitStorage, OnApplication
     this.sweeper.unref();
   }
 }
+
+const stateOf = (window: Window | undefined, blockEndsAt: number, now: number): InviteLimitState => ({
+  totalHits: window?.hits ?? 0,
+  windowEndsInMs: window ? window.endsAt - now : null,
+  blockEndsInMs: blockEndsAt ? blockEndsAt - now : 0,
+});

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ThrottlerModule, ThrottlerModuleOptions } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
+import { InviteAllowance } from './invite-allowance';
 import { InviteQuota } from './invite-quota';
 import { InviteQuotaController } from './invite-quota.controller';
 import { MemoryThrottlerStorage } from './memory-throttler-storage';
@@ -26,6 +27,7 @@ export function throttlerOptions(config: AppConfig): ThrottlerModuleOptions {
 @Module({
   imports: [ThrottlerModule.forRootAsync({ inject: [AppConfig], useFactory: throttlerOptions })],
   controllers: [InviteQuotaController],
-  providers: [InviteQuota],
+  providers: [InviteQuota, InviteAllowance],
+  exports: [InviteAllowance],
 })
 export class RateLimitModule {}

@@ -59,6 +59,37 @@ describe(RedisThrottlerStorage.name, () => {
       expect(logger.errors).toEqual([]);
     });
 
+    it('reserve grants what the window has left across instances, atomically, on the counter increment spends; release gives back', async () => {
+      const [first, second] = [await open(TEST_REDIS_URL!, prefix), await open(TEST_REDIS_URL!, prefix)];
+      await first.increment('user-r', WINDOW_MS, 5, WINDOW_MS, 'default');
+      const grants = await Promise.all(
+        [1, 2, 3, 4].map((i) => (i % 2 ? first : second).reserve('user-r', WINDOW_MS, 5, 3, 'default')),
+      );
+      expect(grants.reduce((sum, { granted }) => sum + granted, 0)).toBe(4);
+      const read = await second.peek('user-r', 'default');
+      expect(read).toMatchObject({ totalHits: 5, blockEndsInMs: 0 });
+      expect(read.windowEndsInMs).toBeGreaterThan(WINDOW_MS - 1_000);
+      await first.release('user-r', 2, 'default');
+      expect(await second.reserve('user-r', WINDOW_MS, 5, 3, 'default')).toMatchObject({
+        granted: 2,
+        state: { totalHits: 5, blockEndsInMs: 0 },
+      });
+      // Never a block: the next single request is refused by increment as before, not earlier.
+      expect((await first.increment('user-r', WINDOW_MS, 5, WINDOW_MS, 'default')).isBlocked).toBe(true);
+      expect(await first.reserve('user-r', WINDOW_MS, 5, 1, 'default')).toMatchObject({ granted: 0 });
+    });
+
+    it('reserve opens a window when none is open, and grants nothing when nothing is wanted', async () => {
+      const storage = await open(TEST_REDIS_URL!, prefix);
+      expect(await storage.reserve('user-n', WINDOW_MS, 5, 0, 'default')).toEqual({
+        granted: 0,
+        state: { totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 },
+      });
+      const { granted, state } = await storage.reserve('user-n', WINDOW_MS, 5, 7, 'default');
+      expect([granted, state.totalHits]).toEqual([5, 5]);
+      expect(state.windowEndsInMs).toBeGreaterThan(WINDOW_MS - 1_000);
+    });
+
     it('peek reads the shared counter on any instance and counts nothing', async () => {
       const [first, second] = [await open(TEST_REDIS_URL!, prefix), await open(TEST_REDIS_URL!, prefix)];
       expect(await second.peek('user-p', 'default')).toEqual({ totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 });

@@ -2,8 +2,46 @@ import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis'
 import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
 import { setTimeout as delay } from 'node:timers/promises';
-import { InviteLimitState, InviteLimitStorage, ThrottlerStorageRecord } from './invite-limit-storage';
+import {
+  InviteLimitReservation,
+  InviteLimitState,
+  InviteLimitStorage,
+  ThrottlerStorageRecord,
+} from './invite-limit-storage';
 import { MemoryThrottlerStorage } from './memory-throttler-storage';
+
+/**
+ * reserve, on the library script's two keys: grants what the open window has left (none while
+ * blocked), opening a window of ARGV[1] ms when none is open. Answers [granted, hits, their time to
+ * live, the block's time to live] (times in ms; negative when there is no such key).
+ */
+const RESERVE_SCRIPT = `
+local hitKey, blockKey = KEYS[1], KEYS[2]
+local ttl, limit, wanted = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local blockTtl = redis.call('PTTL', blockKey)
+local hitsTtl = redis.call('PTTL', hitKey)
+local hits = 0
+if hitsTtl > 0 then hits = tonumber(redis.call('GET', hitKey)) end
+local granted = 0
+if blockTtl <= 0 then granted = math.min(wanted, math.max(0, limit - hits)) end
+if granted > 0 then
+  if hitsTtl > 0 then
+    hits = redis.call('INCRBY', hitKey, granted)
+  else
+    redis.call('SET', hitKey, granted, 'PX', ttl)
+    hits, hitsTtl = granted, ttl
+  end
+end
+return { granted, hits, hitsTtl, blockTtl }
+`;
+
+/** release: takes units back from the open window's hits, never below 0. */
+const RELEASE_SCRIPT = `
+local hits = tonumber(redis.call('GET', KEYS[1]) or '0')
+local units = math.min(hits, tonumber(ARGV[1]))
+if units > 0 then redis.call('DECRBY', KEYS[1], units) end
+return units
+`;
 
 /** How long a request may wait on Redis before this instance counts in its own memory (spec section 8's note). */
 export const REDIS_WAIT_MS = 1_000;
@@ -72,15 +110,47 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
     try {
       const [hits, hitsTtl, blockTtl] = await this.readCounter(`{${key}:${throttlerName}}`);
       this.recover();
-      const windowOpen = hits > 0 && hitsTtl > 0;
-      return {
-        totalHits: windowOpen ? hits : 0,
-        windowEndsInMs: windowOpen ? hitsTtl : null,
-        blockEndsInMs: Math.max(0, blockTtl),
-      };
+      return stateOf(hits, hitsTtl, blockTtl);
     } catch (error) {
       this.fallBack(error as Error);
       return this.memory.peek(key, throttlerName);
+    }
+  }
+
+  async reserve(
+    key: string,
+    ttl: number,
+    limit: number,
+    wanted: number,
+    throttlerName: string,
+  ): Promise<InviteLimitReservation> {
+    const id = `{${key}:${throttlerName}}`;
+    try {
+      const reply = (await this.redis.eval(
+        RESERVE_SCRIPT,
+        2,
+        `${id}:hits`,
+        `${id}:blocked`,
+        ttl,
+        limit,
+        wanted,
+      )) as number[];
+      this.recover();
+      const [granted, hits, hitsTtl, blockTtl] = reply.map(Number);
+      return { granted, state: stateOf(hits, hitsTtl, blockTtl) };
+    } catch (error) {
+      this.fallBack(error as Error);
+      return this.memory.reserve(key, ttl, limit, wanted, throttlerName);
+    }
+  }
+
+  async release(key: string, units: number, throttlerName: string): Promise<void> {
+    try {
+      await this.redis.eval(RELEASE_SCRIPT, 1, `{${key}:${throttlerName}}:hits`, units);
+      this.recover();
+    } catch (error) {
+      this.fallBack(error as Error);
+      await this.memory.release(key, units, throttlerName);
     }
   }
 
@@ -112,4 +182,14 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
     this.usingMemory = false;
     this.logger.log('Redis reachable again: counting invitations in Redis');
   }
+}
+
+/** The counter from its keys: hits and the times to live of the hits and the block, in ms. */
+function stateOf(hits: number, hitsTtl: number, blockTtl: number): InviteLimitState {
+  const windowOpen = hits > 0 && hitsTtl > 0;
+  return {
+    totalHits: windowOpen ? hits : 0,
+    windowEndsInMs: windowOpen ? hitsTtl : null,
+    blockEndsInMs: Math.max(0, blockTtl),
+  };
 }

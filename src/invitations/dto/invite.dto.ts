@@ -2,10 +2,8 @@ import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsNotEmpty, Matches } from 'class-validator';
 import { EMAIL_REQUIRED } from '../../common/messages';
 import { INVITATION_ROLES } from '../../database/entities/invitation.entity';
+import { NO_CONTROL_CHARACTERS } from '../invitation';
 import { INVITE_ERRORS } from '../invitation.messages';
-
-/** IsEmail lets control characters through in a quoted local part: CR/LF there would reach the e-mail's headers. */
-const NO_CONTROL_CHARACTERS = /^\P{Cc}*$/u;
 
 /**
  * Spec 4.9 rules 1–3. Rules on a property run bottom-up (see validateBody). IsEmail also
