@@ -73,6 +73,14 @@ const ORG_ROUTES: [
   ],
   ['GET /api/org/members', (t, _, cookie) => t.http.get('/api/org/members').set('Cookie', cookie)],
   [
+    'POST /api/org/invitations/bulk',
+    (t, _, cookie) =>
+      t.http
+        .post('/api/org/invitations/bulk')
+        .set('Cookie', cookie)
+        .send({ invitations: [{ email: `new-${randomUUID()}@example.com`, role: 'member' }] }),
+  ],
+  [
     'PATCH /api/org/members/{id}',
     (t, org, cookie) =>
       t.http.patch(`/api/org/members/${org.people.member.id}`).set('Cookie', cookie).send({ role: 'member' }),

@@ -129,10 +129,8 @@ describe(invitationPageHeaders.name, () => {
 describe(html.name, () => {
   it('escapes values, keeps nested fragments and arrays of them, and leaves out null, undefined and false', () => {
     const item = (text: string) => html`<li>${text}</li>`;
-    expect(
-      html`<ul title="${'"q"'}">
-        ${['<a>', 'b&c'].map(item)}${null}${undefined}${false}${0}
-      </ul>`.markup,
-    ).toBe('<ul title="&quot;q&quot;"><li>&lt;a&gt;</li><li>b&amp;c</li>0</ul>');
+    expect(html`<ul title="${'"q"'}">${['<a>', 'b&c'].map(item)}${null}${undefined}${false}${0}</ul>`.markup).toBe(
+      '<ul title="&quot;q&quot;"><li>&lt;a&gt;</li><li>b&amp;c</li>0</ul>',
+    );
   });
 });

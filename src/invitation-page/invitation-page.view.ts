@@ -40,8 +40,8 @@ export const SIGN_IN_LINK = 'Sign in to accept';
 function actionOf(action: InvitationAction | undefined) {
   if (typeof action === 'object') return html`<p><a class="button" href="${action.signInUrl}">${SIGN_IN_LINK}</a></p>`;
   return html`<form method="post" action="">
-    <button type="submit">${action === 'join' ? JOIN_BUTTON : ACCEPT_BUTTON}</button>
-  </form>`;
+  <button type="submit">${action === 'join' ? JOIN_BUTTON : ACCEPT_BUTTON}</button>
+</form>`;
 }
 
 const EXPIRY_FORMAT = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
@@ -53,54 +53,41 @@ function contentOf(view: InvitationPageView): { title: string; body: SafeHtml } 
       return {
         title: `You are invited to join ${view.tenantName}`,
         body: html`<dl>
-            <dt>Organisation</dt>
-            <dd>${view.tenantName}</dd>
-            <dt>Invited address</dt>
-            <dd>${view.email}</dd>
-            <dt>Role</dt>
-            <dd>${view.role}</dd>
-            <dt>Expires</dt>
-            <dd><time datetime="${view.expiresAt.toISOString()}">${EXPIRY_FORMAT.format(view.expiresAt)} UTC</time></dd>
-          </dl>
-          ${actionOf(view.action)}`,
+  <dt>Organisation</dt><dd>${view.tenantName}</dd>
+  <dt>Invited address</dt><dd>${view.email}</dd>
+  <dt>Role</dt><dd>${view.role}</dd>
+  <dt>Expires</dt><dd><time datetime="${view.expiresAt.toISOString()}">${EXPIRY_FORMAT.format(view.expiresAt)} UTC</time></dd>
+</dl>
+${actionOf(view.action)}`,
       };
     case 'accepted':
       // The spec's accept makes nobody a member: the page does not say it did.
       return {
         title: 'Invitation accepted',
         body: html`<p>The invitation to join <strong>${view.tenantName}</strong> as ${view.role} is accepted.</p>
-          <p>You can close this page.</p>`,
+<p>You can close this page.</p>`,
       };
     case 'joined':
       return {
         title: `You are now a member of ${view.tenantName}`,
         body: html`<p>You joined <strong>${view.tenantName}</strong> as ${view.role}.</p>
-          ${view.pending ? html`<p>Your access is still being set up: sign in again in a few minutes to use it.</p>` : html`<p>Sign in again to use your new access.</p>`}`,
+${view.pending ? html`<p>Your access is still being set up: sign in again in a few minutes to use it.</p>` : html`<p>Sign in again to use your new access.</p>`}`,
       };
     case 'other-address':
       return {
         title: 'This invitation is for another address',
-        body: html`<p>
-            ${view.signedInAs ? html`You are signed in as <strong>${view.signedInAs}</strong>.` : 'Your session has no e\u2011mail address.'}
-            Sign in with the address that the invitation was sent to, then open this link again.
-          </p>
-          ${view.signInUrl && html`<p><a class="button" href="${view.signInUrl}">Sign in with another account</a></p>`}`,
+        body: html`<p>${view.signedInAs ? html`You are signed in as <strong>${view.signedInAs}</strong>.` : 'Your session has no e\u2011mail address.'} Sign in with the address that the invitation was sent to, then open this link again.</p>
+${view.signInUrl && html`<p><a class="button" href="${view.signInUrl}">Sign in with another account</a></p>`}`,
       };
     case 'not-verified':
       return {
         title: 'Verify your e\u2011mail address first',
-        body: html`<p>
-          Your sign-in does not show your address as verified. Verify it with your sign-in provider, then open this link
-          again.
-        </p>`,
+        body: html`<p>Your sign-in does not show your address as verified. Verify it with your sign-in provider, then open this link again.</p>`,
       };
     case 'member-elsewhere':
       return {
         title: 'You are already a member of another organisation',
-        body: html`<p>
-          An account belongs to one organisation. Ask an owner or admin of yours to remove you first, or sign in with
-          another account.
-        </p>`,
+        body: html`<p>An account belongs to one organisation. Ask an owner or admin of yours to remove you first, or sign in with another account.</p>`,
       };
     case 'email-in-use':
       return {
@@ -110,9 +97,7 @@ function contentOf(view: InvitationPageView): { title: string; body: SafeHtml } 
     case 'already-used':
       return {
         title: 'This invitation has already been accepted',
-        body: html`<p>
-          An invitation can be accepted only once. If that was not you, ask the organisation for a new invitation.
-        </p>`,
+        body: html`<p>An invitation can be accepted only once. If that was not you, ask the organisation for a new invitation.</p>`,
       };
     case 'expired':
       return {
@@ -122,23 +107,18 @@ function contentOf(view: InvitationPageView): { title: string; body: SafeHtml } 
     case 'invalid':
       return {
         title: 'This invitation link is not valid',
-        body: html`<p>
-          It may be incomplete, or the invitation may have been withdrawn. Check that you opened the whole link from the
-          e‑mail, or ask for a new invitation.
-        </p>`,
+        body: html`<p>It may be incomplete, or the invitation may have been withdrawn. Check that you opened the whole link from the e\u2011mail, or ask for a new invitation.</p>`,
       };
     case 'suspended':
       return {
         title: 'This organisation is suspended',
-        body: html`<p>
-          Its invitations cannot be accepted for now. Try this link again later, or ask the person who invited you.
-        </p>`,
+        body: html`<p>Its invitations cannot be accepted for now. Try this link again later, or ask the person who invited you.</p>`,
       };
     case 'failed':
       return {
         title: FAILED_MESSAGE,
         body: html`<p>The invitation could not be read or accepted just now.</p>
-          <p><a href="">Try again</a></p>`,
+<p><a href="">Try again</a></p>`,
       };
   }
 }
@@ -198,25 +178,22 @@ const SCRIPT = `
 export function renderInvitationPage(view: InvitationPageView, nonce: string): string {
   const { title, body } = contentOf(view);
   return html`<!DOCTYPE html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${title}</title>
-        <style nonce="${nonce}">
-          ${new SafeHtml(STYLE)}
-        </style>
-      </head>
-      <body>
-        <main>
-          <h1 tabindex="-1">${title}</h1>
-          ${body}
-        </main>
-        <script nonce="${nonce}">
-          ${new SafeHtml(SCRIPT)};
-        </script>
-      </body>
-    </html> `.markup;
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<style nonce="${nonce}">${new SafeHtml(STYLE)}</style>
+</head>
+<body>
+<main>
+<h1 tabindex="-1">${title}</h1>
+${body}
+</main>
+<script nonce="${nonce}">${new SafeHtml(SCRIPT)}</script>
+</body>
+</html>
+`.markup;
 }
 
 /**
