@@ -45,6 +45,11 @@ describe('test mode off (the default)', () => {
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: `Cannot ${method.toUpperCase()} ${path}` });
   });
+
+  it('the served OpenAPI document lists no test route', async () => {
+    const { paths } = (await t.http.get('/api/openapi.json')).body;
+    expect(Object.keys(paths).filter((path) => path.startsWith('/api/test/'))).toEqual([]);
+  });
 });
 
 describe('test mode on (TEST_MODE=true)', () => {
@@ -71,6 +76,20 @@ describe('test mode on (TEST_MODE=true)', () => {
     process.stdout.write = write;
   });
   afterEach(() => t.http.post('/api/test/clock').set('X-Test-Mode-Key', KEY).send({ reset: true }));
+
+  it('the served OpenAPI document lists the test routes, with the key header', async () => {
+    const { paths } = (await t.http.get('/api/openapi.json')).body;
+    expect(Object.keys(paths).filter((path) => path.startsWith('/api/test/'))).toEqual([
+      '/api/test/mailbox',
+      '/api/test/sessions',
+      '/api/test/clock',
+      '/api/test/rate-limits',
+      '/api/test/tenants',
+    ]);
+    expect(paths['/api/test/clock'].post.parameters).toContainEqual(
+      expect.objectContaining({ name: 'X-Test-Mode-Key', in: 'header', required: true }),
+    );
+  });
 
   describe('the key', () => {
     it.each([
@@ -259,7 +278,7 @@ describeWithRedis('the clock of test mode on two instances sharing one Redis (ne
   let second: TestApp;
   beforeAll(async () => {
     database = await createTestDatabase();
-    const env = { ...TEST_MODE_ENV, REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix };
+    const env = { ...TEST_MODE_ENV, REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix, INVITE_RATE_LIMIT: '1' };
     first = await createTestApp({ database, env });
     second = await createTestApp({ database, identityOf: database, env });
   });
@@ -286,6 +305,14 @@ describeWithRedis('the clock of test mode on two instances sharing one Redis (ne
     await eventually(async () =>
       expect(Math.abs(first.app.get(Clock).now().getTime() - Date.now())).toBeLessThan(1_000),
     );
+  });
+
+  it('DELETE /api/test/rate-limits on one empties the counters in Redis that both count in', async () => {
+    const inviter = await newInviter(first);
+    expect((await invite(first, inviter.cookie, `r1-${Date.now()}@example.com`)).status).toBe(200);
+    expect((await invite(second, inviter.cookie, `r2-${Date.now()}@example.com`)).status).toBe(429);
+    expect((await first.http.delete('/api/test/rate-limits').set('X-Test-Mode-Key', KEY)).status).toBe(204);
+    expect((await invite(second, inviter.cookie, `r3-${Date.now()}@example.com`)).status).toBe(200);
   });
 
   it('an instance started later takes the offset from Redis', async () => {
