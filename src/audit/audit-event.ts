@@ -2,7 +2,7 @@ import { Caller } from '../auth/caller';
 import { AuditEventEntity, InvitationEntity, TenantEntity } from '../database/entities';
 import { IdentityUser, SUPER_ADMIN_ROLE } from '../identity/identity-store';
 
-/** Every event type. */
+/** The event types of the service's own routes and CLI: what production writes. */
 export const AUDIT_EVENT_TYPES = [
   'tenant.created',
   'invitation.created',
@@ -20,13 +20,18 @@ export const AUDIT_EVENT_TYPES = [
   'tenant.suspended',
   'tenant.reactivated',
   'tenant.deleted',
+] as const;
+/** The event types of test mode's routes (docs/test-mode.md): of their own, never mistaken for real actions. */
+export const TEST_MODE_EVENT_TYPES = [
   'test.mailbox_read',
   'test.session_issued',
   'test.clock_moved',
   'test.rate_limits_cleared',
   'test.tenants_removed',
 ] as const;
-export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+/** Every event type that the trail may hold. */
+export const EVERY_AUDIT_EVENT_TYPE = [...AUDIT_EVENT_TYPES, ...TEST_MODE_EVENT_TYPES] as const;
+export type AuditEventType = (typeof EVERY_AUDIT_EVENT_TYPE)[number];
 
 /** Who made the change; null where nobody signed in did (the public accept, the operator CLI). */
 export interface AuditActor {
