@@ -40,7 +40,9 @@ export class SharedClockOffset implements OnModuleInit, OnApplicationShutdown {
     await Promise.all([this.commands.connect(), this.subscriber.connect()]);
     this.subscriber.on('message', (_channel: string, offsetMs: string) => this.clock.setOffset(Number(offsetMs)));
     await this.subscriber.subscribe(this.channel);
-    this.clock.setOffset(Number((await this.commands.get(this.key)) ?? 0));
+    await this.reload();
+    // Announcements made while the subscriber was cut off are lost: the key says where the clock is.
+    this.subscriber.on('ready', () => void this.reload().catch((error) => this.logger.warn(messageOf(error))));
   }
 
   /** Moves the clock forward on every instance; the new offset. */
@@ -59,6 +61,10 @@ export class SharedClockOffset implements OnModuleInit, OnApplicationShutdown {
   onApplicationShutdown(): void {
     this.commands?.disconnect();
     this.subscriber?.disconnect();
+  }
+
+  private async reload(): Promise<void> {
+    this.clock.setOffset(Number((await this.commands!.get(this.key)) ?? 0));
   }
 
   private async announce(offsetMs: number): Promise<number> {
