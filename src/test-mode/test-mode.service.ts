@@ -26,7 +26,7 @@ import { TestModeStore } from './test-mode.store';
 /** How long a test session lasts, as `session:token` by default. */
 const SESSION_TTL_SECONDS = 3600;
 /** Tenants removed per batch, each batch with all its rows. */
-export const REMOVAL_BATCH_SIZE = 100;
+const REMOVAL_BATCH_SIZE = 100;
 /** Members detached from a tenant per call of the identity store. */
 const DETACH_BATCH_SIZE = 500;
 
@@ -64,11 +64,11 @@ export class TestModeService {
     if (this.config.identityStore !== 'local') {
       throw new ApiError(HttpStatus.BAD_REQUEST, TEST_MODE_ERRORS.sessionsNeedLocalStore);
     }
-    const user = userId ? await this.identity.findById(userId) : sub && email ? claimsOnly(sub, email) : undefined;
-    if (user === undefined || (userId && (sub || email))) {
-      throw new ApiError(HttpStatus.BAD_REQUEST, TEST_MODE_ERRORS.sessionSubject);
-    }
-    if (user === null) throw new ApiError(HttpStatus.NOT_FOUND, USER_NOT_FOUND);
+    const byId = userId !== undefined && sub === undefined && email === undefined;
+    const byClaims = userId === undefined && !!sub && !!email;
+    if (!byId && !byClaims) throw new ApiError(HttpStatus.BAD_REQUEST, TEST_MODE_ERRORS.sessionSubject);
+    const user = byId ? await this.identity.findById(userId) : claimsOnly(sub!, email!);
+    if (!user) throw new ApiError(HttpStatus.NOT_FOUND, USER_NOT_FOUND);
     const token = this.tokens.issue(user, SESSION_TTL_SECONDS);
     await this.audit.record(testModeEvents.sessionIssued(user, user.tenantId));
     return { token, cookie: `${this.config.sessionCookieName}=${token}; Path=/; HttpOnly; SameSite=Lax` };

@@ -2,7 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsEmail, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { TEST_MODE_ERRORS } from '../test-mode.messages';
 
-export const MAX_ADVANCE_SECONDS = 315_360_000;
+/** Ten years: the message names the bound. */
+const MAX_ADVANCE_SECONDS = 315_360_000;
 
 /** GET /api/test/mailbox */
 export class MailboxQuery {
