@@ -18,7 +18,7 @@ const OPENAPI_FILE = join(__dirname, '..', 'openapi.json');
 async function writeOpenApi(): Promise<void> {
   // The embedded defaults, whatever this shell's environment or .env say: the document names the cookie.
   const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: 'sqlite::memory:' });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forConfig(config)] })
     .overrideProvider(AppConfig)
     .useValue(config)
     .compile();

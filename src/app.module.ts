@@ -1,10 +1,11 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { AdminTenantsModule } from './admin-tenants/admin-tenants.module';
 import { TenantInvitationsModule } from './admin-tenants/tenant-invitations.module';
 import { AdminUsersModule } from './admin-users/admin-users.module';
 import { AuditTrailModule } from './audit/audit-trail.module';
 import { AuthModule } from './auth/auth.module';
 import { CommonModule } from './common/common.module';
+import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
@@ -18,6 +19,7 @@ import { BulkInvitationsModule } from './bulk-invitations/bulk-invitations.modul
 import { OrgInvitationsModule } from './org-invitations/org-invitations.module';
 import { OrgMembersModule } from './org-members/org-members.module';
 import { OrgPeopleModule } from './org-people/org-people.module';
+import { TestModeModule } from './test-mode/test-mode.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
@@ -44,4 +46,9 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     HealthModule,
   ],
 })
-export class AppModule {}
+export class AppModule {
+  /** The app for `config`: with the routes under /api/test/ only when TEST_MODE=true; otherwise they do not exist (404). */
+  static forConfig(config: Pick<AppConfig, 'testMode'>): DynamicModule {
+    return { module: AppModule, imports: config.testMode.enabled ? [TestModeModule] : [] };
+  }
+}

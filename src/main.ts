@@ -4,7 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module';
 import { APP_OPTIONS, configureApp } from './app.setup';
-import { AppConfig, ConfigError } from './config/app-config';
+import { AppConfig, ConfigError, parseConfig } from './config/app-config';
 import { describeConfiguration } from './config/config-summary';
 import { DatabaseStartupError } from './database/database-startup-error';
 import { enableGracefulShutdown } from './health/graceful-shutdown';
@@ -43,7 +43,8 @@ function listen(server: Server, port: number): Promise<void> {
 async function bootstrap(): Promise<void> {
   try {
     const app = configureApp(
-      await NestFactory.create<NestExpressApplication>(AppModule, {
+      // ConfigModule has loaded .env into process.env on import; which modules exist depends on the configuration.
+      await NestFactory.create<NestExpressApplication>(AppModule.forConfig(parseConfig(process.env)), {
         ...APP_OPTIONS,
         bufferLogs: true,
         autoFlushLogs: false,

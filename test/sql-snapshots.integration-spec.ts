@@ -28,6 +28,7 @@ import { MultiStatementPool } from '../src/database/multi-statement-pool';
 import { OutboxRows } from '../src/database/outbox-rows';
 import { PreparedStatements } from '../src/database/prepared-statements';
 import { MembershipGrantsRepository } from '../src/joining/membership-grants.repository';
+import { TestModeStore } from '../src/test-mode/test-mode.store';
 
 /**
  * The SQL that each verb of each store sends, per dialect, checked against the files in
@@ -66,6 +67,7 @@ function storesOn(dataSource: DataSource) {
     grantRows: new OutboxRows(dataSource, statements, pool, MembershipGrantEntity, 'deleted'),
     grants: new MembershipGrantsRepository(statements),
     idempotency: new IdempotencyStore(dataSource),
+    testMode: new TestModeStore(statements),
   };
 }
 type Stores = ReturnType<typeof storesOn>;
@@ -301,6 +303,11 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     ['IdempotencyStore.release', (s) => s.idempotency.release(claim)],
     ['IdempotencyStore.deleteIfCreatedBefore', (s) => s.idempotency.deleteIfCreatedBefore('owner-1', 'key-1', NOW)],
     ['IdempotencyStore.deleteCreatedBefore', (s) => s.idempotency.deleteCreatedBefore(NOW)],
+  ],
+  'test-mode.store': [
+    ['TestModeStore.mailbox', (s) => s.testMode.mailbox('to-accept@example.com')],
+    ['TestModeStore.tenantsNamed', (s) => s.testMode.tenantsNamed('Ac_%!', 100)],
+    ['TestModeStore.removeTenants', (s) => s.testMode.removeTenants(['tenant-9', 'tenant-10'])],
   ],
 };
 

@@ -2,7 +2,7 @@ import { Caller } from '../auth/caller';
 import { AuditEventEntity, InvitationEntity, TenantEntity } from '../database/entities';
 import { IdentityUser, SUPER_ADMIN_ROLE } from '../identity/identity-store';
 
-/** Every event type. */
+/** The event types of the service's own routes and CLI: what production writes. */
 export const AUDIT_EVENT_TYPES = [
   'tenant.created',
   'invitation.created',
@@ -21,7 +21,17 @@ export const AUDIT_EVENT_TYPES = [
   'tenant.reactivated',
   'tenant.deleted',
 ] as const;
-export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+/** The event types of test mode's routes (docs/test-mode.md): of their own, never mistaken for real actions. */
+export const TEST_MODE_EVENT_TYPES = [
+  'test.mailbox_read',
+  'test.session_issued',
+  'test.clock_moved',
+  'test.rate_limits_cleared',
+  'test.tenants_removed',
+] as const;
+/** Every event type that the trail may hold. */
+export const EVERY_AUDIT_EVENT_TYPE = [...AUDIT_EVENT_TYPES, ...TEST_MODE_EVENT_TYPES] as const;
+export type AuditEventType = (typeof EVERY_AUDIT_EVENT_TYPE)[number];
 
 /** Who made the change; null where nobody signed in did (the public accept, the operator CLI). */
 export interface AuditActor {
@@ -33,7 +43,9 @@ export interface AuditActor {
 export type AuditTarget =
   | { type: 'tenant'; id: string }
   | { type: 'user'; id: string; email: string | null }
-  | { type: 'invitation'; id: null; email: string };
+  | { type: 'invitation'; id: null; email: string }
+  /** Test mode's own actions on the whole service (docs/test-mode.md). */
+  | { type: 'test_mode'; id: null };
 
 /** An event before the recorder gives it an id and a time. */
 export interface NewAuditEvent {
@@ -154,6 +166,31 @@ export const auditEvents = {
   /** Filed under the user's tenant, so that the organisation's trail shows its member leaving. */
   userDeleted: (user: IdentityUser, actor: AuditActor) =>
     aboutUser('user.deleted', user, user.tenantId, actor, { platformRole: user.platformRole, role: user.role }),
+};
+
+/** The events of test mode (docs/test-mode.md): types of their own, never mistaken for real actions. */
+const aboutTestMode = (type: AuditEventType, data: Record<string, unknown>): NewAuditEvent => ({
+  type,
+  tenantId: null,
+  actor: null,
+  target: { type: 'test_mode', id: null },
+  data,
+});
+
+export const testModeEvents = {
+  mailboxRead: (to: string, emails: number): NewAuditEvent => ({
+    ...aboutTestMode('test.mailbox_read', { emails }),
+    target: { type: 'invitation', id: null, email: to },
+  }),
+  sessionIssued: (user: Pick<IdentityUser, 'id' | 'email'>, tenantId: string | null): NewAuditEvent => ({
+    ...aboutTestMode('test.session_issued', {}),
+    tenantId,
+    target: { type: 'user', id: user.id, email: user.email },
+  }),
+  clockMoved: (offsetSeconds: number) => aboutTestMode('test.clock_moved', { offsetSeconds }),
+  rateLimitsCleared: () => aboutTestMode('test.rate_limits_cleared', {}),
+  tenantsRemoved: (namePrefix: string, tenants: number) =>
+    aboutTestMode('test.tenants_removed', { namePrefix, tenants }),
 };
 
 export function toAuditEventRow(id: string, occurredAt: Date, event: NewAuditEvent): AuditEventEntity {

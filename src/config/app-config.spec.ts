@@ -66,6 +66,19 @@ describe(parseConfig.name, () => {
     expect(parseConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 's3cret' }).usingDevelopmentJwtSecret).toBe(false);
   });
 
+  it('test mode: off by default; on only with a key of 16+ characters, and never in production', () => {
+    expect(parseConfig({}).testMode).toEqual({ enabled: false });
+    expect(parseConfig({ TEST_MODE: 'true', TEST_MODE_KEY: 'k'.repeat(16) }).testMode).toEqual({
+      enabled: true,
+      key: 'k'.repeat(16),
+    });
+    expect(() => parseConfig({ TEST_MODE: 'true' })).toThrow(/^Invalid configuration: TEST_MODE_KEY must be set/);
+    expect(() => parseConfig({ TEST_MODE: 'true', TEST_MODE_KEY: 'short' })).toThrow(/TEST_MODE_KEY must be set/);
+    expect(() =>
+      parseConfig({ TEST_MODE: 'true', TEST_MODE_KEY: 'k'.repeat(16), NODE_ENV: 'production', AUTH_JWT_SECRET: 's' }),
+    ).toThrow('Invalid configuration: TEST_MODE must not be true when NODE_ENV=production');
+  });
+
   it('requires the pool, client and region in cognito mode', () => {
     expect(() => parseConfig({ IDENTITY_STORE: 'cognito' })).toThrow(/COGNITO_USER_POOL_ID must be set/);
     const config = parseConfig({

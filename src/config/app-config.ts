@@ -53,6 +53,13 @@ export interface ShutdownConfig {
   graceMs: number;
 }
 
+/** Test mode (docs/test-mode.md): the routes under /api/test/, for QA suites; never in production. */
+export interface TestModeConfig {
+  enabled: boolean;
+  /** What the X-Test-Mode-Key header must carry; set whenever `enabled` is. Never logged. */
+  key?: string;
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -95,6 +102,7 @@ export abstract class AppConfig {
   /** How long a tenant's name is reused from memory before it is read again; 0 reads it every time. */
   abstract readonly tenantNameCacheSeconds: number;
   abstract readonly webhooks: WebhooksConfig;
+  abstract readonly testMode: TestModeConfig;
 }
 
 export const DEFAULT_SQLITE_FILE = 'data/tenant-service.sqlite';
@@ -336,6 +344,18 @@ function shutdown(env: Env, nodeEnv: string): ShutdownConfig {
   return { drainMs: drainSeconds * 1_000, graceMs: graceSeconds * 1_000 };
 }
 
+/** TEST_MODE=true opens routes that move the clock and mint sessions: refused in production, and keyed. */
+function testMode(env: Env, nodeEnv: string): TestModeConfig {
+  const enabled = boolean(env, 'TEST_MODE', false);
+  if (!enabled) return { enabled };
+  if (nodeEnv === 'production') throw new ConfigError('TEST_MODE', 'must not be true when NODE_ENV=production');
+  const key = read(env, 'TEST_MODE_KEY');
+  if (key === undefined || key.length < 16) {
+    throw new ConfigError('TEST_MODE_KEY', 'must be set, at least 16 characters, when TEST_MODE=true');
+  }
+  return { enabled, key };
+}
+
 export function parseConfig(env: Env): AppConfig {
   const nodeEnv = read(env, 'NODE_ENV') ?? 'development';
   const jwtSecret = read(env, 'AUTH_JWT_SECRET');
@@ -399,5 +419,6 @@ export function parseConfig(env: Env): AppConfig {
     auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', 365, 1, 36_500),
     tenantNameCacheSeconds: integer(env, 'TENANT_NAME_CACHE_SECONDS', 30, 0, 86_400),
     webhooks: webhooks(env, nodeEnv),
+    testMode: testMode(env, nodeEnv),
   };
 }

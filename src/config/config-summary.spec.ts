@@ -30,4 +30,10 @@ describe(describeConfiguration.name, () => {
     );
     expect(summary).not.toMatch(/secret|mailer|tenants:/);
   });
+
+  it('says that test mode is on, never with its key', () => {
+    const summary = describeConfiguration(parseConfig({ TEST_MODE: 'true', TEST_MODE_KEY: 'qa-key-0123456789' }));
+    expect(summary).toMatch(/; TEST MODE on \(routes under \/api\/test\/\)$/);
+    expect(summary).not.toContain('qa-key');
+  });
 });

@@ -27,5 +27,6 @@ export function describeConfiguration(config: AppConfig): string {
     `identity store ${identity}`,
     `Redis ${config.redisUrl ? `on (${hostOf(config.redisUrl)})` : 'off (rate-limit counters in memory)'}`,
     `SMTP ${config.smtpUrl ? `on (${hostOf(config.smtpUrl)})` : 'off (e-mails are logged)'}`,
+    ...(config.testMode.enabled ? ['TEST MODE on (routes under /api/test/)'] : []),
   ].join('; ');
 }

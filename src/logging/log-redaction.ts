@@ -18,6 +18,7 @@ export const REDACTED_PATHS = [
   '*.headers.cookie',
   '*.headers.authorization',
   '*.headers["set-cookie"]',
+  '*.headers["x-test-mode-key"]',
 ];
 
 /**

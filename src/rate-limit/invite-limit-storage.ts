@@ -36,6 +36,8 @@ export interface InviteLimitStorage extends ThrottlerStorage {
   ): Promise<InviteLimitReservation>;
   /** Gives back units that reserve granted and nothing used; the count never goes below 0. */
   release(key: string, units: number, throttlerName: string): Promise<void>;
+  /** Forgets every counter and block (test mode's DELETE /api/test/rate-limits). */
+  clear(): Promise<void>;
 }
 
 export interface InviteLimitReservation {

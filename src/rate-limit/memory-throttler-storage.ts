@@ -83,6 +83,11 @@ export class MemoryThrottlerStorage implements InviteLimitStorage, OnApplication
     if (window) window.hits = Math.max(0, window.hits - units);
   }
 
+  async clear(): Promise<void> {
+    this.windows.clear();
+    this.blocks.clear();
+  }
+
   onApplicationShutdown(): void {
     clearInterval(this.sweeper);
     this.sweeper = undefined;

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ThrottlerModule, ThrottlerModuleOptions } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
 import { InviteAllowance } from './invite-allowance';
+import { InviteCounters } from './invite-counters';
 import { InviteQuota } from './invite-quota';
 import { InviteQuotaController } from './invite-quota.controller';
 import { MemoryThrottlerStorage } from './memory-throttler-storage';
@@ -27,7 +28,7 @@ export function throttlerOptions(config: AppConfig): ThrottlerModuleOptions {
 @Module({
   imports: [ThrottlerModule.forRootAsync({ inject: [AppConfig], useFactory: throttlerOptions })],
   controllers: [InviteQuotaController],
-  providers: [InviteQuota, InviteAllowance],
-  exports: [InviteAllowance],
+  providers: [InviteQuota, InviteAllowance, InviteCounters],
+  exports: [InviteAllowance, InviteCounters],
 })
 export class RateLimitModule {}

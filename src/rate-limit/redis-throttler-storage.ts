@@ -60,7 +60,7 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
 
   constructor(
     url: string,
-    keyPrefix: string,
+    private readonly keyPrefix: string,
     private readonly logger = new Logger('RateLimit'),
   ) {
     this.redis = new Redis(url, {
@@ -154,6 +154,18 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
     }
   }
 
+  /**
+   * Deletes the counters' keys (`{key:name}:hits` and `:blocked`) in batches of SCAN, and the
+   * fallback memory's. SCAN's pattern is not prefixed by the client, DEL's keys are.
+   */
+  async clear(): Promise<void> {
+    await this.memory.clear();
+    const keys = this.redis.scanStream({ match: `${escapeGlob(this.keyPrefix)}{*}:*`, count: 500 });
+    for await (const batch of keys as AsyncIterable<string[]>) {
+      if (batch.length > 0) await this.redis.del(...batch.map((key) => key.slice(this.keyPrefix.length)));
+    }
+  }
+
   onApplicationShutdown(): void {
     this.redis.disconnect();
     this.memory.onApplicationShutdown();
@@ -183,6 +195,9 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
     this.logger.log('Redis reachable again: counting invitations in Redis');
   }
 }
+
+/** A literal for a Redis glob pattern. */
+const escapeGlob = (text: string): string => text.replace(/[*?[\]\\]/g, '\\$&');
 
 /** The counter from its keys: hits and the times to live of the hits and the block, in ms. */
 function stateOf(hits: number, hitsTtl: number, blockTtl: number): InviteLimitState {

@@ -54,7 +54,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...testIdentity.env,
     ...options.env,
   });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forConfig(config)] })
     .overrideProvider(AppConfig)
     .useValue(config)
     .compile();

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { AUDIT_EVENT_TYPES } from '../audit-event';
+import { EVERY_AUDIT_EVENT_TYPE } from '../audit-event';
 
 class AuditActorResponse {
   @ApiProperty() id: string;
@@ -7,7 +7,7 @@ class AuditActorResponse {
 }
 
 class AuditTargetResponse {
-  @ApiProperty({ enum: ['tenant', 'user', 'invitation'] }) type: string;
+  @ApiProperty({ enum: ['tenant', 'user', 'invitation', 'test_mode'] }) type: string;
   @ApiProperty({ type: String, nullable: true, description: 'null for an invitation: its id is its token' }) id:
     string | null;
   @ApiPropertyOptional({ type: String, nullable: true }) email?: string | null;
@@ -15,7 +15,7 @@ class AuditTargetResponse {
 
 class AuditEventResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty({ enum: AUDIT_EVENT_TYPES }) type: string;
+  @ApiProperty({ enum: EVERY_AUDIT_EVENT_TYPE }) type: string;
   @ApiProperty({ format: 'date-time' }) occurredAt: string;
   @ApiProperty({ type: String, nullable: true }) tenantId: string | null;
   @ApiProperty({

@@ -2,12 +2,12 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { PAGING_ERRORS } from '../../common/paging';
-import { AUDIT_EVENT_TYPES, AuditEventType } from '../audit-event';
+import { EVERY_AUDIT_EVENT_TYPE, AuditEventType } from '../audit-event';
 
 export const AUDIT_PAGE_SIZE = { default: 50, max: 100 };
 
 export const AUDIT_QUERY_ERRORS = {
-  type: `type must be one of: ${AUDIT_EVENT_TYPES.join(', ')}`,
+  type: `type must be one of: ${EVERY_AUDIT_EVENT_TYPE.join(', ')}`,
   limit: `limit must be an integer from 1 to ${AUDIT_PAGE_SIZE.max}`,
   since: 'since must be an ISO 8601 date-time',
   until: 'until must be an ISO 8601 date-time',
@@ -24,10 +24,10 @@ const asList = ({ value }: { value: unknown }) =>
 export class ListAuditEventsQuery {
   @ApiPropertyOptional({
     type: [String],
-    enum: AUDIT_EVENT_TYPES,
+    enum: EVERY_AUDIT_EVENT_TYPE,
     description: 'Only these types (repeat the parameter for several)',
   })
-  @IsIn(AUDIT_EVENT_TYPES, { each: true, message: AUDIT_QUERY_ERRORS.type })
+  @IsIn(EVERY_AUDIT_EVENT_TYPE, { each: true, message: AUDIT_QUERY_ERRORS.type })
   @IsOptional()
   @Transform(asList)
   type?: AuditEventType[];
