@@ -7,8 +7,8 @@ import { factories, sessionCookie } from './support/factories';
 import { Inviter, newInviter } from './support/inviting';
 import { ORG_INVITATION_ERRORS, UNAUTHORIZED } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
-import { TEST_REDIS_URL, deleteRedisKeys, describeWithRedis, testRedisPrefix } from './support/test-redis';
+import { useTwoInstances } from './support/suites';
+import { describeWithRedis } from './support/test-redis';
 
 const PATH = '/api/org/invitations/bulk';
 const RATE_LIMITED = 'Too many invitations. Please try again later.';
@@ -342,22 +342,7 @@ describe('POST /api/org/invitations/bulk: a hundred rows, stored in bounded tran
 
 describeWithRedis('POST /api/org/invitations/bulk on two instances sharing one Redis (needs TEST_REDIS_URL)', () => {
   const LIMIT = 5;
-  const prefix = testRedisPrefix();
-  let database: TestDatabase;
-  let first: TestApp;
-  let second: TestApp;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    const env = { INVITE_RATE_LIMIT: String(LIMIT), REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix };
-    first = await createTestApp({ database, env });
-    second = await createTestApp({ database, identityOf: database, env });
-  });
-  afterAll(async () => {
-    await first.close();
-    await second.close();
-    await database.drop();
-    await deleteRedisKeys(prefix);
-  });
+  const { first, second } = useTwoInstances(() => ({ env: { INVITE_RATE_LIMIT: String(LIMIT) }, redis: true }));
 
   it('parallel requests on both never together create more than the limit; the rows beyond it are rate_limited', async () => {
     const inviter = await newInviter(first);

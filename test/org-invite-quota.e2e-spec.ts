@@ -4,8 +4,9 @@ import { factories, sessionCookie } from './support/factories';
 import { Inviter, newInviter } from './support/inviting';
 import { INVITE_ERRORS, ISO_8601, ORG_INVITATION_ERRORS, UNAUTHORIZED } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
+import { useTwoInstances } from './support/suites';
 import { createTestDatabase, TestDatabase } from './support/test-database';
-import { TEST_REDIS_URL, deleteRedisKeys, describeWithRedis, testRedisPrefix } from './support/test-redis';
+import { describeWithRedis } from './support/test-redis';
 
 const LIMIT = 3;
 const WINDOW_SECONDS = 3600;
@@ -196,22 +197,7 @@ describe('GET /api/org/invite/quota', () => {
   });
 
   describeWithRedis('two instances on one Redis (needs TEST_REDIS_URL)', () => {
-    const prefix = testRedisPrefix();
-    let shared: TestDatabase;
-    let first: TestApp;
-    let second: TestApp;
-    beforeAll(async () => {
-      const redisEnv = { ...env, REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix };
-      shared = await createTestDatabase();
-      first = await createTestApp({ database: shared, identityOf: database, env: redisEnv });
-      second = await createTestApp({ database: shared, identityOf: database, env: redisEnv });
-    });
-    afterAll(async () => {
-      await first.close();
-      await second.close();
-      await shared.drop();
-      await deleteRedisKeys(prefix);
-    });
+    const { first, second } = useTwoInstances(() => ({ env, redis: true, identityOf: database }));
 
     it('both answer the same quota, spent on either; reads count nothing on either; the limit holds across them', async () => {
       const inviter = await newInviter(first);

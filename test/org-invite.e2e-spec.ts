@@ -7,10 +7,11 @@ import { factories, sessionCookie } from './support/factories';
 import { SmtpCatcher } from './support/smtp-catcher';
 import { INVITE_ERRORS, ISO_8601, UNAUTHORIZED, UUID } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
+import { useTwoInstances } from './support/suites';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { TestUser } from './support/test-identity';
 import { withoutTable } from './support/without-table';
-import { TEST_REDIS_URL, describeWithRedis, testRedisPrefix, deleteRedisKeys } from './support/test-redis';
+import { TEST_REDIS_URL, describeWithRedis } from './support/test-redis';
 
 const INVALID_EMAIL = { error: 'Invalid email address' };
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
@@ -670,23 +671,8 @@ describe('POST /api/org/invite (spec 4.9)', () => {
     });
 
     describeWithRedis('on one Redis (needs TEST_REDIS_URL)', () => {
-      const prefix = testRedisPrefix();
-      let shared: TestDatabase;
-      let first: TestApp;
-      let second: TestApp;
-      beforeAll(async () => {
-        const env = { REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix };
-        // A database of their own, shared by the two, with the same users: their outboxes log e-mails (no SMTP_URL).
-        shared = await createTestDatabase();
-        first = await createTestApp({ database: shared, identityOf: database, env });
-        second = await createTestApp({ database: shared, identityOf: database, env });
-      });
-      afterAll(async () => {
-        await first.close();
-        await second.close();
-        await shared.drop();
-        await deleteRedisKeys(prefix);
-      });
+      // A database of their own, shared by the two, with the same users: their outboxes log e-mails (no SMTP_URL).
+      const { first, second, redisPrefix: prefix } = useTwoInstances(() => ({ redis: true, identityOf: database }));
 
       it('section 8: the 11th invitation of a user across two instances is 429, while another user is unaffected', async () => {
         const inviter = await newInviter(first);

@@ -19,9 +19,8 @@ import {
   TENANT_ERRORS,
   UNAUTHORIZED,
 } from './support/spec-bodies';
-import { useTestApp } from './support/suites';
-import { createTestApp, TestApp } from './support/test-app';
-import { createTestDatabase, TestDatabase } from './support/test-database';
+import { useTestApp, useTwoInstances } from './support/suites';
+import { TestApp } from './support/test-app';
 import { TestUser } from './support/test-identity';
 
 const SUSPENDED = { error: 'Organisation is suspended' };
@@ -754,21 +753,8 @@ describe('the tenant lifecycle', () => {
 
 /** The suspension holds from the next request on every instance: two instances on one database. */
 describe('the tenant lifecycle across two instances', () => {
-  let database: TestDatabase;
-  let first: TestApp;
-  let second: TestApp;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    // A short lifetime of the cached tenant names, to see a rename reach the other instance.
-    const env = { TENANT_NAME_CACHE_SECONDS: '1' };
-    first = await createTestApp({ database, env });
-    second = await createTestApp({ database, env });
-  });
-  afterAll(async () => {
-    await Promise.all([first?.close(), second?.close()]);
-    await database.drop();
-  });
+  // A short lifetime of the cached tenant names, to see a rename reach the other instance.
+  const { first, second } = useTwoInstances(() => ({ env: { TENANT_NAME_CACHE_SECONDS: '1' } }));
 
   it('suspended through one, refused by the other at once; reactivated through the other, served by the first at once', async () => {
     const factory = factories(first);

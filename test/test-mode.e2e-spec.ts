@@ -12,9 +12,10 @@ import { factories } from './support/factories';
 import { newInviter } from './support/inviting';
 import { builtCommand, ROOT, serviceEnv } from './support/server-process';
 import { createTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
+import { useTwoInstances } from './support/suites';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { e2eIdentityMode } from './support/test-identity';
-import { deleteRedisKeys, describeWithRedis, TEST_REDIS_URL, testRedisPrefix } from './support/test-redis';
+import { describeWithRedis, TEST_REDIS_URL } from './support/test-redis';
 
 const KEY = 'qa-suite-key-0123456789-abcdef';
 const TEST_MODE_ENV = { TEST_MODE: 'true', TEST_MODE_KEY: KEY };
@@ -276,22 +277,12 @@ describe('test mode on (TEST_MODE=true)', () => {
 });
 
 describeWithRedis('the clock of test mode on two instances sharing one Redis (needs TEST_REDIS_URL)', () => {
-  const prefix = testRedisPrefix();
-  let database: TestDatabase;
-  let first: TestApp;
-  let second: TestApp;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    const env = { ...TEST_MODE_ENV, REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix, INVITE_RATE_LIMIT: '1' };
-    first = await createTestApp({ database, env });
-    second = await createTestApp({ database, identityOf: database, env });
-  });
-  afterAll(async () => {
-    await first.close();
-    await second.close();
-    await database.drop();
-    await deleteRedisKeys(prefix);
-  });
+  const {
+    first,
+    second,
+    database,
+    redisPrefix: prefix,
+  } = useTwoInstances(() => ({ env: { ...TEST_MODE_ENV, INVITE_RATE_LIMIT: '1' }, redis: true }));
 
   it('moved on one, it moves on the other: an invitation read there is expired', async () => {
     const inviter = await newInviter(first);

@@ -2,6 +2,8 @@ import { TenantEntity } from '../../src/database/entities';
 import { factories } from './factories';
 import { newInviter } from './inviting';
 import { createTestApp, TestApp, TestAppOptions } from './test-app';
+import { createTestDatabase, TestDatabase } from './test-database';
+import { deleteRedisKeys, TEST_REDIS_URL, testRedisPrefix } from './test-redis';
 import { TestUser } from './test-identity';
 
 /**
@@ -30,6 +32,46 @@ export function useTestApp(options: SuiteAppOptions = {}): AppSuite {
   afterAll(() => t.close());
   afterEach(() => jest.restoreAllMocks());
   return { t, factory: factories(t) };
+}
+
+/** What useTwoInstances gives a suite: the two apps and their database, filled in by beforeAll, and their Redis key prefix. */
+export interface TwoInstances {
+  first: TestApp;
+  second: TestApp;
+  database: TestDatabase;
+  redisPrefix: string;
+}
+
+/**
+ * Two app instances on one fresh database of their own, for what must hold across a fleet: started
+ * before the `describe`'s tests, closed (and the database dropped) after them. `redis`: both count in
+ * TEST_REDIS_URL under one key prefix of their own, deleted afterwards. `identityOf`: the database
+ * whose users they share (by default, theirs). The options are read when the apps start.
+ */
+export function useTwoInstances(
+  options: () => { env?: Record<string, string>; redis?: boolean; identityOf?: TestDatabase } = () => ({}),
+): TwoInstances {
+  const fleet: TwoInstances = {
+    first: {} as TestApp,
+    second: {} as TestApp,
+    database: {} as TestDatabase,
+    redisPrefix: testRedisPrefix(),
+  };
+  let redis = false;
+  beforeAll(async () => {
+    const { env = {}, identityOf, redis: sharesRedis = false } = options();
+    redis = sharesRedis;
+    const database = Object.assign(fleet.database, await createTestDatabase());
+    const shared = redis ? { ...env, REDIS_URL: TEST_REDIS_URL!, REDIS_KEY_PREFIX: fleet.redisPrefix } : env;
+    Object.assign(fleet.first, await createTestApp({ database, identityOf, env: shared }));
+    Object.assign(fleet.second, await createTestApp({ database, identityOf, env: shared }));
+  });
+  afterAll(async () => {
+    await Promise.all([fleet.first.close?.(), fleet.second.close?.()]);
+    await fleet.database.drop?.();
+    if (redis) await deleteRedisKeys(fleet.redisPrefix);
+  });
+  return fleet;
 }
 
 /** The organisation a test works in; beforeEach replaces it. */
