@@ -7,7 +7,7 @@ import {
   TenantEntity,
 } from '../src/database/entities';
 import { eventually } from './support/eventually';
-import { INVITATION_GET } from './support/spec-bodies';
+import { INVITATION_GET, INVITE_ERRORS } from './support/spec-bodies';
 import { factories } from './support/factories';
 import { newInviter } from './support/inviting';
 import { builtCommand, ROOT, serviceEnv } from './support/server-process';
@@ -20,11 +20,61 @@ import { describeWithRedis, TEST_REDIS_URL } from './support/test-redis';
 const KEY = 'qa-suite-key-0123456789-abcdef';
 const TEST_MODE_ENV = { TEST_MODE: 'true', TEST_MODE_KEY: KEY };
 const SEVEN_DAYS_SECONDS = 7 * 24 * 3600;
+/** INVITE_RATE_WINDOW_SECONDS, left at its default. */
+const WINDOW_SECONDS = 3600;
 
 const invite = (t: TestApp, cookie: string, email: string) =>
   t.http.post('/api/org/invite').set('Cookie', cookie).send({ email, role: 'member' });
 const mailbox = (t: TestApp, to: string) => t.http.get('/api/test/mailbox').query({ to }).set('X-Test-Mode-Key', KEY);
 const eventsOf = (t: TestApp, type: string) => t.dataSource.getRepository(AuditEventEntity).findBy({ type });
+const moveClock = async (t: TestApp, advanceSeconds: number) =>
+  expect((await t.http.post('/api/test/clock').set('X-Test-Mode-Key', KEY).send({ advanceSeconds })).status).toBe(200);
+const quota = (t: TestApp, cookie: string) => t.http.get('/api/org/invite/quota').set('Cookie', cookie);
+
+/**
+ * The invitation limit's windows follow the clock: a caller refused 429 is refused still once the
+ * clock has moved half the window (Retry-After shrunk by as much, the quota's resetAt the same
+ * instant), and invites again once it has moved the other half. Invites through `inviting`,
+ * moves the clock through `moving`, whose offset `inviting` may take a moment to follow.
+ */
+async function expectWindowsMovedWithTheClock(inviting: TestApp, moving: TestApp, limit: number) {
+  const inviter = await newInviter(inviting);
+  const address = (n: number) => `window-${n}-${inviter.user.id}@example.com`;
+  for (let n = 1; n <= limit; n++) expect((await invite(inviting, inviter.cookie, address(n))).status).toBe(200);
+  const refused = await invite(inviting, inviter.cookie, address(limit + 1));
+  expect([refused.status, refused.body]).toEqual([429, INVITE_ERRORS.rateLimited]);
+  const { resetAt } = (await quota(inviting, inviter.cookie)).body;
+
+  await moveClock(moving, WINDOW_SECONDS / 2);
+  const still = await invite(inviting, inviter.cookie, address(limit + 2));
+  expect([still.status, still.body]).toEqual([429, INVITE_ERRORS.rateLimited]);
+  const retryAfter = Number(still.headers['retry-after']);
+  expect(retryAfter).toBeGreaterThan(WINDOW_SECONDS / 2 - 5);
+  expect(retryAfter).toBeLessThanOrEqual(WINDOW_SECONDS / 2);
+  expect(still.headers['ratelimit-reset']).toBe(String(retryAfter));
+  await eventually(async () => {
+    const moved = await quota(inviting, inviter.cookie);
+    expect(moved.body).toEqual({ limit, remaining: 0, resetAt: expect.any(String) });
+    // The same instant on the moved clock, to the second that it is rounded to.
+    expect(Math.abs(Date.parse(moved.body.resetAt) - Date.parse(resetAt))).toBeLessThanOrEqual(1_000);
+  });
+
+  await moveClock(moving, WINDOW_SECONDS / 2);
+  const email = address(limit + 3);
+  const again = await invite(inviting, inviter.cookie, email);
+  expect(again.status).toBe(200);
+  expect(again.body).toEqual({
+    success: true,
+    invitation: { id: expect.any(String), email, role: 'member', status: 'pending', expiresAt: expect.any(String) },
+  });
+  expect(again.headers['ratelimit-remaining']).toBe(String(limit - 1));
+  expect(await quota(inviting, inviter.cookie)).toMatchObject({ status: 200, body: { limit, remaining: limit - 1 } });
+  // The refused ones stored nothing.
+  const rows = await inviting.dataSource.getRepository(InvitationEntity).findBy({ tenantId: inviter.tenant.id });
+  expect(rows.map((row) => [row.email, row.status]).sort()).toEqual(
+    [...Array.from({ length: limit }, (_, i) => address(i + 1)), email].map((stored) => [stored, 'pending']).sort(),
+  );
+}
 
 describe('test mode off (the default)', () => {
   let t: TestApp;
@@ -218,6 +268,22 @@ describe('test mode on (TEST_MODE=true)', () => {
       expect(moves).toEqual(expect.arrayContaining([SEVEN_DAYS_SECONDS - 60, SEVEN_DAYS_SECONDS + 1, 0]));
     });
 
+    it("moves the invitation limit's windows: 429 still after half the window, Retry-After and the quota moved with it; the caller invites again after the other half", () =>
+      expectWindowsMovedWithTheClock(t, t, 2));
+
+    it('a reset leaves the windows where they are: a caller refused stays refused', async () => {
+      const inviter = await newInviter(t);
+      const address = (n: number) => `reset-${n}-${inviter.user.id}@example.com`;
+      for (const n of [1, 2]) expect((await invite(t, inviter.cookie, address(n))).status).toBe(200);
+      await moveClock(t, WINDOW_SECONDS / 2);
+      expect((await invite(t, inviter.cookie, address(3))).status).toBe(429);
+      await t.http.post('/api/test/clock').set('X-Test-Mode-Key', KEY).send({ reset: true });
+      const refused = await invite(t, inviter.cookie, address(4));
+      expect([refused.status, refused.body]).toEqual([429, INVITE_ERRORS.rateLimited]);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(WINDOW_SECONDS - 5);
+      expect(await t.dataSource.getRepository(InvitationEntity).countBy({ tenantId: inviter.tenant.id })).toBe(2);
+    });
+
     it('neither or both of advanceSeconds and reset → 400', async () => {
       for (const body of [{}, { advanceSeconds: 5, reset: true }, { advanceSeconds: -5 }, { advanceSeconds: 1.5 }]) {
         const res = await t.http.post('/api/test/clock').set('X-Test-Mode-Key', KEY).send(body);
@@ -301,6 +367,11 @@ describeWithRedis('the clock of test mode on two instances sharing one Redis (ne
       expect(Math.abs(first.app.get(Clock).now().getTime() - Date.now())).toBeLessThan(1_000),
     );
   });
+
+  afterEach(() => first.http.post('/api/test/clock').set('X-Test-Mode-Key', KEY).send({ reset: true }));
+
+  it("moved on one, the invitation limit's windows in Redis move for both: 429 on the other after half the window, an invite after the whole", () =>
+    expectWindowsMovedWithTheClock(first, second, 1));
 
   it('DELETE /api/test/rate-limits on one empties the counters in Redis that both count in', async () => {
     const inviter = await newInviter(first);

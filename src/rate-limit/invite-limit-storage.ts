@@ -38,6 +38,11 @@ export interface InviteLimitStorage extends ThrottlerStorage {
   release(key: string, units: number, throttlerName: string): Promise<void>;
   /** Forgets every counter and block (test mode's DELETE /api/test/rate-limits). */
   clear(): Promise<void>;
+  /**
+   * Moves every window and block `ms` closer to its end, as if that much time had passed (test
+   * mode's clock): one with `ms` or less left ends now.
+   */
+  advance(ms: number): Promise<void>;
 }
 
 export interface InviteLimitReservation {

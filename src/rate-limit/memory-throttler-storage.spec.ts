@@ -76,4 +76,22 @@ describe(MemoryThrottlerStorage.name, () => {
     now += 40_000; // the window is over, the block is not
     expect((await reserve(1)).granted).toBe(0);
   });
+
+  it('advance moves every window and block closer to its end: those with that much or less left end, the others shrink', async () => {
+    await hit();
+    await hit();
+    now += 10_000;
+    await hit(); // blocked: the window ends in 50 s, the block in 60 s
+    await storage.increment('other', WINDOW_MS, 2, WINDOW_MS, 'default'); // its window ends in 60 s
+    await storage.advance(50_000);
+    expect(await storage.peek('caller', 'default')).toEqual({
+      totalHits: 0,
+      windowEndsInMs: null,
+      blockEndsInMs: 10_000,
+    });
+    expect(await storage.peek('other', 'default')).toEqual({ totalHits: 1, windowEndsInMs: 10_000, blockEndsInMs: 0 });
+    await storage.advance(10_000);
+    expect(await storage.peek('other', 'default')).toEqual({ totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 });
+    expect(await hit()).toEqual({ totalHits: 1, timeToExpire: 60, isBlocked: false, timeToBlockExpire: 0 });
+  });
 });

@@ -88,6 +88,18 @@ export class MemoryThrottlerStorage implements InviteLimitStorage, OnApplication
     this.blocks.clear();
   }
 
+  async advance(ms: number): Promise<void> {
+    const now = Date.now();
+    for (const [id, window] of this.windows) {
+      window.endsAt -= ms;
+      this.window(id, now);
+    }
+    for (const [id, endsAt] of this.blocks) {
+      this.blocks.set(id, endsAt - ms);
+      this.blockEnd(id, now);
+    }
+  }
+
   onApplicationShutdown(): void {
     clearInterval(this.sweeper);
     this.sweeper = undefined;

@@ -90,6 +90,29 @@ describe(RedisThrottlerStorage.name, () => {
       expect(state.windowEndsInMs).toBeGreaterThan(WINDOW_MS - 1_000);
     });
 
+    it('advance on one instance moves the windows and blocks in Redis that both read: those with that much or less left end', async () => {
+      const [first, second] = [await open(TEST_REDIS_URL!, prefix), await open(TEST_REDIS_URL!, prefix)];
+      for (let i = 0; i < 3; i++) await first.increment('user-m', WINDOW_MS, 2, WINDOW_MS, 'default');
+      await first.increment('user-o', WINDOW_MS * 2, 2, WINDOW_MS * 2, 'default');
+      await first.advance(WINDOW_MS / 2);
+      const moved = await second.peek('user-m', 'default');
+      expect(moved).toMatchObject({ totalHits: 3 });
+      expect(moved.windowEndsInMs).toBeLessThanOrEqual(WINDOW_MS / 2);
+      expect(moved.blockEndsInMs).toBeGreaterThan(WINDOW_MS / 2 - 1_000);
+      expect(moved.blockEndsInMs).toBeLessThanOrEqual(WINDOW_MS / 2);
+
+      await second.advance(WINDOW_MS / 2);
+      expect(await first.peek('user-m', 'default')).toEqual({ totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 });
+      const other = await first.peek('user-o', 'default');
+      expect(other).toMatchObject({ totalHits: 1, blockEndsInMs: 0 });
+      expect(other.windowEndsInMs).toBeGreaterThan(WINDOW_MS - 1_000);
+      expect(other.windowEndsInMs).toBeLessThanOrEqual(WINDOW_MS);
+      expect(await second.increment('user-m', WINDOW_MS, 2, WINDOW_MS, 'default')).toMatchObject({
+        totalHits: 1,
+        isBlocked: false,
+      });
+    });
+
     it('peek reads the shared counter on any instance and counts nothing', async () => {
       const [first, second] = [await open(TEST_REDIS_URL!, prefix), await open(TEST_REDIS_URL!, prefix)];
       expect(await second.peek('user-p', 'default')).toEqual({ totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 });

@@ -43,6 +43,18 @@ if units > 0 then redis.call('DECRBY', KEYS[1], units) end
 return units
 `;
 
+/**
+ * advance: each key (a window's hits or a block) with ARGV[1] ms or less to live is deleted, the
+ * others live that much less; a key that is gone already is left alone.
+ */
+const ADVANCE_SCRIPT = `
+local ms = tonumber(ARGV[1])
+for _, key in ipairs(KEYS) do
+  local ttl = redis.call('PTTL', key)
+  if ttl > ms then redis.call('PEXPIRE', key, ttl - ms) elseif ttl >= 0 then redis.call('DEL', key) end
+end
+`;
+
 /** How long a request may wait on Redis before this instance counts in its own memory (spec section 8's note). */
 export const REDIS_WAIT_MS = 1_000;
 
@@ -154,21 +166,35 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
     }
   }
 
-  /**
-   * Deletes the counters' keys (`{key:name}:hits` and `:blocked`) in batches of SCAN, and the
-   * fallback memory's. SCAN's pattern is not prefixed by the client, DEL's keys are.
-   */
+  /** Deletes the counters' keys (`{key:name}:hits` and `:blocked`), and the fallback memory's counters. */
   async clear(): Promise<void> {
     await this.memory.clear();
-    const keys = this.redis.scanStream({ match: `${escapeGlob(this.keyPrefix)}{*}:*`, count: 500 });
-    for await (const batch of keys as AsyncIterable<string[]>) {
-      if (batch.length > 0) await this.redis.del(...batch.map((key) => key.slice(this.keyPrefix.length)));
-    }
+    await this.eachCounterKeys((keys) => this.redis.del(...keys));
+  }
+
+  /**
+   * Shortens every counter key's time to live in Redis, a batch of keys per script, so that every
+   * instance finds the windows moved at once; and this instance's fallback memory's counters.
+   */
+  async advance(ms: number): Promise<void> {
+    await this.memory.advance(ms);
+    await this.eachCounterKeys((keys) => this.redis.eval(ADVANCE_SCRIPT, keys.length, ...keys, ms));
   }
 
   onApplicationShutdown(): void {
     this.redis.disconnect();
     this.memory.onApplicationShutdown();
+  }
+
+  /**
+   * The counters' keys in batches of SCAN, as the client names them (without its prefix): SCAN's
+   * pattern is not prefixed by the client, the keys of other commands are.
+   */
+  private async eachCounterKeys(apply: (keys: string[]) => Promise<unknown>): Promise<void> {
+    const batches = this.redis.scanStream({ match: `${escapeGlob(this.keyPrefix)}{*}:*`, count: 500 });
+    for await (const batch of batches as AsyncIterable<string[]>) {
+      if (batch.length > 0) await apply(batch.map((key) => key.slice(this.keyPrefix.length)));
+    }
   }
 
   /** [hits, their time to live, the block's time to live], in milliseconds (negative: no such key). */

@@ -78,7 +78,7 @@ export class TestModeService {
     if ((advanceSeconds === undefined) === (reset !== true)) {
       throw new ApiError(HttpStatus.BAD_REQUEST, TEST_MODE_ERRORS.clockChange);
     }
-    const offsetMs = reset ? await this.clockOffset.reset() : await this.clockOffset.advance(advanceSeconds! * 1_000);
+    const offsetMs = reset ? await this.clockOffset.reset() : await this.advanceClock(advanceSeconds! * 1_000);
     const offsetSeconds = Math.round(offsetMs / 1_000);
     await this.audit.record(testModeEvents.clockMoved(offsetSeconds));
     return { offsetSeconds, now: this.clock.now().toISOString() };
@@ -106,6 +106,15 @@ export class TestModeService {
     }
     await this.audit.record(testModeEvents.tenantsRemoved(namePrefix, removed));
     return { removed };
+  }
+
+  /**
+   * The invitation limit's windows count in their storage's own time (Redis's, when shared): they
+   * are moved with the clock, once, in the storage every instance reads. A reset leaves them.
+   */
+  private async advanceClock(ms: number): Promise<number> {
+    await this.counters.advance(ms);
+    return this.clockOffset.advance(ms);
   }
 }
 
