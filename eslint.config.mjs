@@ -34,15 +34,7 @@ const folderLayers = LAYERS.flatMap((layer, index) =>
 
 export default tseslint.config(
   {
-    ignores: [
-      'dist/',
-      'coverage/',
-      'test-output/',
-      'data/',
-      'client/',
-      'examples/',
-      'test/support/openapi-schema.d.ts',
-    ],
+    ignores: ['dist/', 'coverage/', 'test-output/', 'data/', 'client/', 'test/support/openapi-schema.d.ts'],
   },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
@@ -60,5 +52,7 @@ export default tseslint.config(
   },
   { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: globals.node } },
   { files: ['**/*.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
+  // The starter QA suite: plain CommonJS under Jest.
+  { files: ['examples/qa-suite/**/*.test.js'], languageOptions: { globals: globals.jest } },
   prettier,
 );

@@ -57,6 +57,8 @@ const e2eCognito = {
   globalTeardown: '<rootDir>/test/support/cognito-global-teardown.ts',
 };
 
+// examples/qa-suite is a Jest project of its own (its package.json), which
+// test/qa-suite.local.e2e-spec.ts runs as a QA team would: no testMatch here reaches its tests.
 const projects = [
   {
     ...common,

@@ -11,17 +11,14 @@ import { join } from 'node:path';
 import { buildOpenApiDocument } from '../src/api-docs/api-docs';
 import { AppModule } from '../src/app.module';
 import { APP_OPTIONS } from '../src/app.setup';
-import { AppConfig, parseConfig } from '../src/config/app-config';
+import { parseConfig } from '../src/config/app-config';
 
 const OPENAPI_FILE = join(__dirname, '..', 'openapi.json');
 
 async function writeOpenApi(): Promise<void> {
   // The embedded defaults, whatever this shell's environment or .env say: the document names the cookie.
   const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: 'sqlite::memory:' });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forConfig(config)] })
-    .overrideProvider(AppConfig)
-    .useValue(config)
-    .compile();
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forConfig(config)] }).compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ ...APP_OPTIONS, logger: false });
   try {
     writeFileSync(OPENAPI_FILE, `${JSON.stringify(buildOpenApiDocument(app, config), null, 2)}\n`);

@@ -24,7 +24,6 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
   imports: [
-    ConfigModule,
     CommonModule,
     LoggingModule,
     MetricsModule,
@@ -47,8 +46,14 @@ import { WebhooksModule } from './webhooks/webhooks.module';
   ],
 })
 export class AppModule {
-  /** The app for `config`: with the routes under /api/test/ only when TEST_MODE=true; otherwise they do not exist (404). */
-  static forConfig(config: Pick<AppConfig, 'testMode'>): DynamicModule {
-    return { module: AppModule, imports: config.testMode.enabled ? [TestModeModule] : [] };
+  /**
+   * The app for `config`, which every module reads: with the routes under /api/test/ only when
+   * TEST_MODE=true; otherwise they do not exist (404).
+   */
+  static forConfig(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forConfig(config), ...(config.testMode.enabled ? [TestModeModule] : [])],
+    };
   }
 }

@@ -1,11 +1,8 @@
 import { Logger } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { NestExpressApplication } from '@nestjs/platform-express';
 import type { Server } from 'node:http';
-import { AppModule } from './app.module';
-import { APP_OPTIONS, configureApp } from './app.setup';
-import { AppConfig, ConfigError, parseConfig } from './config/app-config';
+import { AppConfig, ConfigError } from './config/app-config';
 import { describeConfiguration } from './config/config-summary';
+import { createApp } from './create-app';
 import { DatabaseStartupError } from './database/database-startup-error';
 import { enableGracefulShutdown } from './health/graceful-shutdown';
 
@@ -35,27 +32,13 @@ function listen(server: Server, port: number): Promise<void> {
   });
 }
 
-/**
- * ConfigModule reads `.env` and parses the configuration, once. Start-up logs wait for the pino
- * logger that configureApp installs; when start-up fails they are dropped (no flush to Nest's
- * coloured console logger) and the failure is one line instead.
- */
+/** createApp, then signals and the port: what only a process of its own has. */
 async function bootstrap(): Promise<void> {
   try {
-    const app = configureApp(
-      // ConfigModule has loaded .env into process.env on import; which modules exist depends on the configuration.
-      await NestFactory.create<NestExpressApplication>(AppModule.forConfig(parseConfig(process.env)), {
-        ...APP_OPTIONS,
-        bufferLogs: true,
-        autoFlushLogs: false,
-        abortOnError: false,
-      }),
-    );
-    app.flushLogs();
+    const app = await createApp();
     const config = app.get(AppConfig);
     // Not app.enableShutdownHooks(): it closes at once, and re-raises the signal instead of exiting 0.
     enableGracefulShutdown(app, config.shutdown);
-    await app.init();
     await listen(app.getHttpServer(), config.port);
     new Logger('Bootstrap').log(describeConfiguration(config));
   } catch (error) {

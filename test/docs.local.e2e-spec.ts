@@ -4,6 +4,7 @@ import { ROOT } from './support/server-process';
 
 const DOCUMENTS = [
   'README.md',
+  'examples/qa-suite/README.md',
   ...readdirSync(join(ROOT, 'docs'))
     .filter((name) => name.endsWith('.md'))
     .map((name) => `docs/${name}`),
@@ -26,7 +27,7 @@ const anchorsIn = (file: string) =>
   );
 
 /** A clone has the repository and nothing beside it: what its documents point to must be inside. */
-describe('the README and docs/', () => {
+describe('the READMEs and docs/', () => {
   it.each(DOCUMENTS)('%s links only to files and headings inside the repository', (document) => {
     const path = join(ROOT, document);
     const broken: string[] = [];

@@ -15,7 +15,7 @@ import { TenantRecordsService } from './tenant-records.service';
 
 @Module({
   imports: [
-    ConfigModule,
+    ConfigModule.fromEnvironment(),
     CommonModule,
     DatabaseModule,
     IdentityModule,

@@ -200,7 +200,10 @@ const unknownCommand = (command: string) =>
 
 /** Reads the configuration alone: no database, no identity store. */
 async function loadConfig(): Promise<AppConfig> {
-  const context = await NestFactory.createApplicationContext(ConfigModule, { logger: false, abortOnError: false });
+  const context = await NestFactory.createApplicationContext(ConfigModule.fromEnvironment(), {
+    logger: false,
+    abortOnError: false,
+  });
   try {
     return context.get(AppConfig);
   } finally {

@@ -54,10 +54,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...testIdentity.env,
     ...options.env,
   });
-  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forConfig(config)] })
-    .overrideProvider(AppConfig)
-    .useValue(config)
-    .compile();
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule.forConfig(config)] }).compile();
   const app = configureApp(moduleRef.createNestApplication<NestExpressApplication>({ ...APP_OPTIONS, logger: false }));
   await app.init();
   if (testIdentity instanceof LocalTestIdentity)
