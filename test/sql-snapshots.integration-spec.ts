@@ -220,6 +220,7 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
   ],
   'local-identity-store': [
     ['LocalIdentityStore.findById', (s) => s.identity.findById('user-1')],
+    ['LocalIdentityStore.findWithTenantStatus', (s) => s.identity.findWithTenantStatus('user-1', 'tenant-1')],
     ['LocalIdentityStore.findByEmail', (s) => s.identity.findByEmail('Ann@Example.com')],
     [
       'LocalIdentityStore.findTenantMemberByEmail',

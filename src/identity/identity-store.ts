@@ -1,3 +1,6 @@
+import { TenantStatus } from '../database/entities/tenant.entity';
+import { TenantStatusReader } from '../database/tenant-status-reader';
+
 /** A user as the service sees it, whichever backend holds it. */
 export interface IdentityUser {
   id: string;
@@ -48,6 +51,18 @@ export class InvalidPageTokenError extends Error {
  */
 export abstract class IdentityStore {
   abstract findById(id: string): Promise<IdentityUser | null>;
+  /**
+   * The user, and the status of the tenant `tenantId` (null when absent): the org guard's read on
+   * every request. Here two reads side by side; a store that sits beside the tenants table reads
+   * both in one round trip.
+   */
+  findWithTenantStatus(
+    id: string,
+    tenantId: string,
+    tenants: TenantStatusReader,
+  ): Promise<[IdentityUser | null, TenantStatus | null]> {
+    return Promise.all([this.findById(id), tenants.statusOf(tenantId)]);
+  }
   /**
    * Exactly the users whose e-mail is the same address under sameEmail (common/email-comparison),
    * in id order: the search and filter of spec 4.6 rule 3, so callers need not filter again.

@@ -2,6 +2,7 @@ import { FindOptionsWhere, IsNull, MoreThan, Repository } from 'typeorm';
 import { emailKey, sameEmail } from '../../common/email-comparison';
 import { forceIndex } from '../../database/force-index';
 import { UserEntity } from '../../database/entities';
+import { TenantStatus } from '../../database/entities/tenant.entity';
 import { PreparedStatements } from '../../database/prepared-statements';
 import {
   IdentityStore,
@@ -33,6 +34,10 @@ export const toIdentityUser = (row: IdentityColumns): IdentityUser => ({
  */
 const USER_COLUMNS = 'id, email, platform_role AS platformRole, user_type AS userType, tenant_id AS tenantId, role';
 const SELECT_USER = `SELECT ${USER_COLUMNS} FROM users WHERE id = ?`;
+/** SELECT_USER and TenantStatusReader's read in one round trip (the tenant by primary key, whoever the user is). */
+const SELECT_USER_WITH_TENANT_STATUS =
+  `SELECT ${USER_COLUMNS}, tenantRowId, tenantStatus FROM users ` +
+  'LEFT JOIN (SELECT id AS tenantRowId, status AS tenantStatus FROM tenants WHERE id = ?) tenant ON 1 = 1 WHERE id = ?';
 /**
  * The candidates of withEmail within one tenant, as two index look-ups: (tenant_id, email_key) and
  * (tenant_id, email). Written as one condition with OR, MariaDB read every row of the tenant
@@ -80,6 +85,18 @@ export class LocalIdentityStore extends IdentityStore {
     const row = (await this.statements.first(SELECT_USER, [id])) as IdentityColumns | undefined;
     // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
     return row?.id === id ? toIdentityUser(row) : null;
+  }
+
+  /** One round trip: the org guard's read on every request. */
+  override async findWithTenantStatus(
+    id: string,
+    tenantId: string,
+  ): Promise<[IdentityUser | null, TenantStatus | null]> {
+    const row = (await this.statements.first(SELECT_USER_WITH_TENANT_STATUS, [tenantId, id])) as
+      (IdentityColumns & { tenantRowId: string | null; tenantStatus: TenantStatus | null }) | undefined;
+    // MySQL pads trailing spaces even in a binary collation: only the exact ids count.
+    if (row?.id !== id) return [null, null];
+    return [toIdentityUser(row), row.tenantRowId === tenantId ? row.tenantStatus : null];
   }
 
   async findByEmail(email: string): Promise<IdentityUser[]> {
