@@ -177,7 +177,14 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     ['InvitationsStore.create', (s) => s.invitations.create(invitation('new'), email, ACTOR)],
     [
       'InvitationsStore.create, replacing an invitation',
-      (s) => s.invitations.create(invitation('resent'), email, ACTOR, 'to-replace'),
+      (s) => s.invitations.create(invitation('resent'), email, ACTOR, { replacing: 'to-replace' }),
+    ],
+    [
+      'InvitationsStore.create, unless a query finds a row',
+      (s) =>
+        s.invitations.create(invitation('checked'), email, ACTOR, {
+          unlessFound: s.identity.tenantMemberCandidates('tenant-1', 'ann@example.com'),
+        }),
     ],
     [
       'InvitationsStore.createMany, two invitations',

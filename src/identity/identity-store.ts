@@ -1,3 +1,4 @@
+import { HoldingQuery } from '../database/atomic-writer';
 import { TenantStatus } from '../database/entities/tenant.entity';
 import { TenantStatusReader } from '../database/tenant-status-reader';
 
@@ -70,6 +71,14 @@ export abstract class IdentityStore {
   abstract findByEmail(email: string): Promise<IdentityUser[]>;
   /** The member of a tenant whose e-mail is the same address under sameEmail, by an indexed look-up. */
   abstract findTenantMemberByEmail(tenantId: string, email: string): Promise<IdentityUser | null>;
+  /**
+   * A query that finds a row when the tenant may have a member with this e-mail (candidates:
+   * findTenantMemberByEmail decides), so that a write in the service's database can check for one in
+   * its own transaction; null for a store outside that database.
+   */
+  tenantMemberCandidates(_tenantId: string, _email: string): HoldingQuery | null {
+    return null;
+  }
   /** Super-admins a page at a time; `limit` is 1 to MAX_PAGE_SIZE; throws InvalidPageTokenError. */
   abstract listSuperAdmins(page: { limit: number; token?: string }): Promise<UserPage>;
   abstract grantSuperAdmin(id: string): Promise<void>;
