@@ -171,6 +171,35 @@ describe('AtomicWriter', () => {
     });
   });
 
+  describe('insertUnless: a query that must find nothing', () => {
+    const tenantNamed = (name: string): [string, unknown[]] => [
+      'SELECT 1 AS found FROM tenants WHERE name = ?',
+      [name],
+    ];
+
+    it('finds nothing: the rows are written, and it says so', async () => {
+      const id = `inv-${++sequence}`;
+      expect(await writer.insertUnless([[InvitationEntity, invitation(id)]], tenantNamed('nobody'))).toBe(true);
+      expect(await statusOf(id)).toBe('pending');
+    });
+
+    it('finds a row: nothing is written, and the answer is false', async () => {
+      const id = `inv-${++sequence}`;
+      await tenants().insert(tenant(`t-${sequence}`, `taken-${sequence}`));
+      expect(
+        await writer.insertUnless(
+          [
+            [TenantEntity, tenant(`t-new-${sequence}`)],
+            [InvitationEntity, invitation(id)],
+          ],
+          tenantNamed(`taken-${sequence}`),
+        ),
+      ).toBe(false);
+      expect(await invitations().findOneBy({ id })).toBeNull();
+      expect(await tenants().findOneBy({ id: `t-new-${sequence}` })).toBeNull();
+    });
+  });
+
   it('stores values as given: text that reads as SQL is not run', async () => {
     const name = "x'); DROP TABLE tenants; -- ; SELECT 1; \\' \"";
     expect(await writer.insert([[TenantEntity, tenant(`sql-${++sequence}`, name)]])).toBe(true);

@@ -358,6 +358,16 @@ describe('POST /api/org/invite (spec 4.9)', () => {
       expect(res.body).toEqual(INVITE_ERRORS.alreadyMember);
     });
 
+    if (process.env.E2E_IDENTITY !== 'cognito') {
+      it('rule 8 on the local store is checked inside the write of rule 9: no look-up of its own when nobody matches', async () => {
+        const lookUps = jest.spyOn(t.identity, 'findTenantMemberByEmail');
+        const res = await invite(t, me.cookie, { email: 'newcomer@example.com', role: 'member' });
+        expect(res.status).toBe(200);
+        expect(lookUps).not.toHaveBeenCalled();
+        expect((await invitationRows(t, me.tenant.id)).map((row) => row.email)).toEqual(['newcomer@example.com']);
+      });
+    }
+
     it('rule 8: a user of another tenant, or of none, is not a member of this one', async () => {
       const other = await factories(t).tenant();
       const elsewhere = await factories(t).member(other.id, { email: 'elsewhere@example.com' });
@@ -392,6 +402,8 @@ describe('POST /api/org/invite (spec 4.9)', () => {
     });
 
     it('rule 12: an identity store failure is 500 "Failed to create invitation"', async () => {
+      // Read before the write (as a store outside the database is), the look-up fails.
+      jest.spyOn(t.identity, 'tenantMemberCandidates').mockReturnValueOnce(null);
       jest.spyOn(t.identity, 'findTenantMemberByEmail').mockRejectedValueOnce(new Error('store down'));
       const res = await invite(t, me.cookie, { email: 'a@example.com', role: 'member' });
       expect(res.status).toBe(500);

@@ -177,7 +177,14 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     ['InvitationsStore.create', (s) => s.invitations.create(invitation('new'), email, ACTOR)],
     [
       'InvitationsStore.create, replacing an invitation',
-      (s) => s.invitations.create(invitation('resent'), email, ACTOR, 'to-replace'),
+      (s) => s.invitations.create(invitation('resent'), email, ACTOR, { replacing: 'to-replace' }),
+    ],
+    [
+      'InvitationsStore.create, unless a query finds a row',
+      (s) =>
+        s.invitations.create(invitation('checked'), email, ACTOR, {
+          unlessFound: s.identity.tenantMemberCandidates('tenant-1', 'ann@example.com'),
+        }),
     ],
     [
       'InvitationsStore.createMany, two invitations',
@@ -220,6 +227,7 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
   ],
   'local-identity-store': [
     ['LocalIdentityStore.findById', (s) => s.identity.findById('user-1')],
+    ['LocalIdentityStore.findWithTenantStatus', (s) => s.identity.findWithTenantStatus('user-1', 'tenant-1')],
     ['LocalIdentityStore.findByEmail', (s) => s.identity.findByEmail('Ann@Example.com')],
     [
       'LocalIdentityStore.findTenantMemberByEmail',

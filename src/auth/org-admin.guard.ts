@@ -26,8 +26,7 @@ export const OrgAdminMessagesFor = (messages: OrgAdminMessages) => SetMetadata(O
 /**
  * Runs after SessionGuard: the caller must be an owner or admin of an organisation, by the
  * token's claims (the spec's rules) and then by the identity store's record, read once per
- * request together with the tenant's status (a primary-key read, side by side with the record's),
- * so that a suspension holds from the next request. The caller then acts with the stored role, as an
+ * request together with the tenant's status (in one round trip where the store can), so that a suspension holds from the next request. The caller then acts with the stored role, as an
  * OrgCaller (@CurrentOrgCaller()).
  */
 @Injectable()
@@ -64,8 +63,10 @@ export class OrgAdminGuard implements CanActivate {
    */
   private async storedRecord(caller: Caller, handler: object): Promise<[IdentityUser | null, TenantStatus | null]> {
     try {
-      const both = Promise.all([this.identity.findById(caller.id), this.tenants.statusOf(caller.tenantId!)]);
-      return await withTimeout(both, callerCheckTimeoutMs(this.config.requestTimeoutMs));
+      return await withTimeout(
+        this.identity.findWithTenantStatus(caller.id, caller.tenantId!, this.tenants),
+        callerCheckTimeoutMs(this.config.requestTimeoutMs),
+      );
     } catch (error) {
       throw failureResponse(handler, error);
     }

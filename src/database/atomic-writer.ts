@@ -13,6 +13,9 @@ type Statement = [sql: string, parameters: unknown[]];
  */
 export type RequiredUpdate = Statement;
 
+/** A SELECT (SQL that both dialects read, with `?` parameters) whose finding any row holds a write back. */
+export type HoldingQuery = Statement;
+
 /**
  * Inserts rows into several tables in one transaction: all of them or none. With `onlyIf`, that
  * UPDATE runs first in the same transaction, and when it changes no row nothing is written and
@@ -57,6 +60,29 @@ export class AtomicWriter {
   }
 
   /**
+   * As `insert`, unless `holdBack` finds a row, read in the same transaction: then nothing is
+   * written and the answer is false. On MySQL one round trip.
+   */
+  async insertUnless(inserts: Insert[], holdBack: HoldingQuery): Promise<boolean> {
+    if (this.dataSource.options.type === 'better-sqlite3') return this.runOnSqlite(inserts, [], holdBack);
+    const [sql, parameters] = holdBack;
+    const statements: Statement[] = [
+      ['START TRANSACTION', []],
+      [`SET @changed = NOT EXISTS (${sql})`, parameters],
+      ...inserts.map((insert) => this.insertStatement(insert, true)),
+      ['COMMIT', []],
+    ];
+    return this.onConnection(async (connection) => {
+      const results = await query(
+        connection,
+        statements.map(([statement]) => statement).join(';\n'),
+        statements.flatMap(([, values]) => values),
+      );
+      return results[2].affectedRows === 1;
+    });
+  }
+
+  /**
    * One row's INSERT: the columns whose value is given (the others take their defaults), each value
    * prepared by the driver as TypeORM prepares it (dates, for instance), with `?` placeholders.
    * `guarded`: the row is inserted only if the preceding compare-and-set changed its row.
@@ -81,11 +107,12 @@ export class AtomicWriter {
     return [text, columns.map((column) => driver.preparePersistentValue(column.getEntityValue(values), column))];
   }
 
-  private runOnSqlite(inserts: Insert[], updates: Statement[]): boolean {
+  private runOnSqlite(inserts: Insert[], updates: Statement[], holdBack?: HoldingQuery): boolean {
     const statements = inserts.map((insert) => this.insertStatement(insert, false));
     const connection = sqliteDatabaseOf(this.dataSource);
     try {
       connection.transaction(() => {
+        if (holdBack && connection.prepare(holdBack[0]).all(...holdBack[1]).length > 0) throw UNCHANGED;
         for (const [sql, parameters] of updates)
           if (connection.prepare(sql).run(...parameters).changes !== 1) throw UNCHANGED;
         for (const [sql, parameters] of statements) connection.prepare(sql).run(...parameters);

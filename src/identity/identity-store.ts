@@ -1,3 +1,7 @@
+import { HoldingQuery } from '../database/atomic-writer';
+import { TenantStatus } from '../database/entities/tenant.entity';
+import { TenantStatusReader } from '../database/tenant-status-reader';
+
 /** A user as the service sees it, whichever backend holds it. */
 export interface IdentityUser {
   id: string;
@@ -49,12 +53,32 @@ export class InvalidPageTokenError extends Error {
 export abstract class IdentityStore {
   abstract findById(id: string): Promise<IdentityUser | null>;
   /**
+   * The user, and the status of the tenant `tenantId` (null when absent): the org guard's read on
+   * every request. Here two reads side by side; a store that sits beside the tenants table reads
+   * both in one round trip.
+   */
+  findWithTenantStatus(
+    id: string,
+    tenantId: string,
+    tenants: TenantStatusReader,
+  ): Promise<[IdentityUser | null, TenantStatus | null]> {
+    return Promise.all([this.findById(id), tenants.statusOf(tenantId)]);
+  }
+  /**
    * Exactly the users whose e-mail is the same address under sameEmail (common/email-comparison),
    * in id order: the search and filter of spec 4.6 rule 3, so callers need not filter again.
    */
   abstract findByEmail(email: string): Promise<IdentityUser[]>;
   /** The member of a tenant whose e-mail is the same address under sameEmail, by an indexed look-up. */
   abstract findTenantMemberByEmail(tenantId: string, email: string): Promise<IdentityUser | null>;
+  /**
+   * A query that finds a row when the tenant may have a member with this e-mail (candidates:
+   * findTenantMemberByEmail decides), so that a write in the service's database can check for one in
+   * its own transaction; null for a store outside that database.
+   */
+  tenantMemberCandidates(_tenantId: string, _email: string): HoldingQuery | null {
+    return null;
+  }
   /** Super-admins a page at a time; `limit` is 1 to MAX_PAGE_SIZE; throws InvalidPageTokenError. */
   abstract listSuperAdmins(page: { limit: number; token?: string }): Promise<UserPage>;
   abstract grantSuperAdmin(id: string): Promise<void>;

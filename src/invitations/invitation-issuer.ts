@@ -11,7 +11,7 @@ import { invitationLink } from '../mail/invitation-message';
 import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker';
 import { Metrics } from '../metrics/metrics';
 import { INVITATION_VALIDITY_MS, tenantDisplayName } from './invitation';
-import { InvitationsStore } from './invitations.store';
+import { InvitationsStore, InvitationWriteCondition } from './invitations.store';
 
 /** Invitations stored per transaction by issueMany. */
 export const ISSUE_BATCH_SIZE = 50;
@@ -36,18 +36,17 @@ export class InvitationIssuer {
 
   /**
    * `origin` is the request's (see RequestOrigin): the link's base unless PUBLIC_BASE_URL is set.
-   * With `replacing`, that invitation is revoked in the same transaction; null, and nothing
-   * stored, when it was no longer pending or expired.
+   * Null, and nothing stored, when the condition (InvitationsStore.create) held the write back.
    */
   async issue(
     caller: OrgCaller,
     email: string,
     role: string,
     origin: string,
-    replacing?: string,
+    condition?: InvitationWriteCondition,
   ): Promise<InvitationEntity | null> {
     const [{ invitation, email: message }] = await this.prepare(caller, [{ email, role }], origin);
-    if (!(await this.invitations.create(invitation, message, auditActor(caller), replacing))) return null;
+    if (!(await this.invitations.create(invitation, message, auditActor(caller), condition))) return null;
     this.metrics.invitationCreated();
     this.outboxWorker.kick();
     return invitation;

@@ -8,7 +8,7 @@ import { AppConfig } from '../config/app-config';
 import { InvitationEmailOutboxEntity, InvitationEntity } from '../database/entities';
 import { InvitationStatus } from '../database/entities/invitation.entity';
 import { forceIndex } from '../database/force-index';
-import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
+import { AtomicWriter, HoldingQuery, Insert, RequiredUpdate } from '../database/atomic-writer';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { tenantIsOpenSql } from '../database/tenant-status-reader';
 import { InvitationEmail } from '../mail/invitation-mailer';
@@ -35,6 +35,9 @@ const REVOKE_IF_OPEN = `UPDATE tenant_invitations SET status = 'revoked' WHERE i
  * The invitation rows, with parameterised queries only. Each change of an invitation is written in
  * one transaction with its audit event (AtomicWriter).
  */
+/** What a new invitation's write depends on: the invitation it replaces, or a query that must find nothing. */
+export type InvitationWriteCondition = { replacing: string } | { unlessFound: HoldingQuery };
+
 @Injectable()
 export class InvitationsStore {
   /**
@@ -65,22 +68,21 @@ export class InvitationsStore {
    * Stores the invitation, the e-mail to send for it and its audit event, all or none; the mail
    * outbox delivers the e-mail afterwards. With `replacing` (a resend), that invitation is revoked
    * in the same transaction, and only if it is still pending or expired: false, and nothing
-   * stored, when a parallel request accepted, revoked or replaced it first.
+   * stored, when a parallel request accepted, revoked or replaced it first. With `unlessFound`,
+   * nothing is stored, and the answer is false, when that query finds a row in the same transaction.
    */
   async create(
     invitation: InvitationEntity,
     email: InvitationEmail,
     inviter: AuditActor,
-    replacing?: string,
+    condition?: InvitationWriteCondition,
   ): Promise<boolean> {
-    const event =
-      replacing === undefined
-        ? auditEvents.invitationCreated(invitation, inviter)
-        : auditEvents.invitationResent(invitation, inviter);
-    return this.writer.insert(
-      this.rowsOf(invitation, email, event),
-      replacing === undefined ? undefined : revokeIfOpen(replacing),
-    );
+    if (condition && 'replacing' in condition) {
+      const event = auditEvents.invitationResent(invitation, inviter);
+      return this.writer.insert(this.rowsOf(invitation, email, event), revokeIfOpen(condition.replacing));
+    }
+    const rows = this.rowsOf(invitation, email, auditEvents.invitationCreated(invitation, inviter));
+    return condition ? this.writer.insertUnless(rows, condition.unlessFound) : this.writer.insert(rows);
   }
 
   /**

@@ -67,7 +67,7 @@ export class OrgInvitationsService {
     const old = await this.findInTenant(caller, id);
     const cannotResend = new ApiError(HttpStatus.BAD_REQUEST, ORG_INVITATION_ERRORS.cannotResend);
     if (!isOpen(old)) throw cannotResend;
-    const invitation = await this.issuer.issue(caller, old.email, old.role, origin, old.id);
+    const invitation = await this.issuer.issue(caller, old.email, old.role, origin, { replacing: old.id });
     if (!invitation) throw cannotResend;
     return { success: true, invitation: toCreatedInvitationResponse(invitation, invitation.email) };
   }

@@ -31,14 +31,32 @@ export class OrgMembersService {
    * `origin` is the request's (see RequestOrigin): the links' base unless PUBLIC_BASE_URL is set.
    */
   async invite(caller: OrgCaller, dto: InviteDto, origin: string): Promise<InviteMemberResponse> {
-    // Rule 8.
-    if (await this.identity.findTenantMemberByEmail(caller.tenantId, dto.email)) {
-      throw new ApiError(HttpStatus.BAD_REQUEST, INVITE_ERRORS.alreadyMember);
+    // Rule 8, inside the write of rules 9 and 10 where the identity store is in the same database
+    // (a round trip less on every invite); before it otherwise.
+    const candidates = this.identity.tenantMemberCandidates(caller.tenantId, dto.email);
+    if (!candidates) await this.refuseMember(caller, dto.email);
+    let invitation = await this.issuer.issue(
+      caller,
+      dto.email,
+      dto.role,
+      origin,
+      candidates ? { unlessFound: candidates } : undefined,
+    );
+    if (!invitation) {
+      // A candidate held the write back: a member with this address, or one that only the
+      // database's collation matched, whom rule 8 does not count.
+      await this.refuseMember(caller, dto.email);
+      invitation = (await this.issuer.issue(caller, dto.email, dto.role, origin))!;
     }
-    // Rules 9 and 10.
-    const invitation = (await this.issuer.issue(caller, dto.email, dto.role, origin))!;
     // Rule 11.
     return { success: true, invitation: toCreatedInvitationResponse(invitation, dto.email) };
+  }
+
+  /** Rule 8: a user of the caller's tenant already has this e-mail. */
+  private async refuseMember(caller: OrgCaller, email: string): Promise<void> {
+    if (await this.identity.findTenantMemberByEmail(caller.tenantId, email)) {
+      throw new ApiError(HttpStatus.BAD_REQUEST, INVITE_ERRORS.alreadyMember);
+    }
   }
 
   /** Spec 4.10 rules 4–8; rules 1–3 ran in the guards. */

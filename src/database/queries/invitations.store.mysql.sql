@@ -19,6 +19,15 @@ INSERT INTO `audit_events` (`id`, `type`, `occurred_at`, `tenant_id`, `actor_id`
 INSERT INTO `webhook_deliveries` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `event_id`, `url`, `payload`, `delivered_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
 COMMIT;
 
+-- InvitationsStore.create, unless a query finds a row
+START TRANSACTION;
+SET @changed = NOT EXISTS (SELECT 1 AS candidate FROM users WHERE tenant_id = ? AND email_key = ? UNION ALL SELECT 1 AS candidate FROM users WHERE tenant_id = ? AND email = ?);
+INSERT INTO `tenant_invitations` (`id`, `tenant_id`, `email`, `role`, `status`, `expires_at`, `invited_by`, `created_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+INSERT INTO `invitation_email_outbox` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `invitation_id`, `payload`, `sent_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+INSERT INTO `audit_events` (`id`, `type`, `occurred_at`, `tenant_id`, `actor_id`, `actor_email`, `target_type`, `target_id`, `target_email`, `data`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+INSERT INTO `webhook_deliveries` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `event_id`, `url`, `payload`, `delivered_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+COMMIT;
+
 -- InvitationsStore.createMany, two invitations
 START TRANSACTION;
 INSERT INTO `tenant_invitations` (`id`, `tenant_id`, `email`, `role`, `status`, `expires_at`, `invited_by`, `created_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?);

@@ -18,6 +18,11 @@ INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id"
 INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 COMMIT;
 
+-- InvitationsStore.create, unless a query finds a row
+BEGIN;
+SELECT 1 AS candidate FROM users WHERE tenant_id = ? AND email_key = ? UNION ALL SELECT 1 AS candidate FROM users WHERE tenant_id = ? AND email = ?;
+ROLLBACK;
+
 -- InvitationsStore.createMany, two invitations
 BEGIN;
 INSERT INTO "tenant_invitations" ("id", "tenant_id", "email", "role", "status", "expires_at", "invited_by", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?);

@@ -1,7 +1,9 @@
 import { FindOptionsWhere, IsNull, MoreThan, Repository } from 'typeorm';
 import { emailKey, sameEmail } from '../../common/email-comparison';
+import { HoldingQuery } from '../../database/atomic-writer';
 import { forceIndex } from '../../database/force-index';
 import { UserEntity } from '../../database/entities';
+import { TenantStatus } from '../../database/entities/tenant.entity';
 import { PreparedStatements } from '../../database/prepared-statements';
 import {
   IdentityStore,
@@ -33,6 +35,10 @@ export const toIdentityUser = (row: IdentityColumns): IdentityUser => ({
  */
 const USER_COLUMNS = 'id, email, platform_role AS platformRole, user_type AS userType, tenant_id AS tenantId, role';
 const SELECT_USER = `SELECT ${USER_COLUMNS} FROM users WHERE id = ?`;
+/** SELECT_USER and TenantStatusReader's read in one round trip (the tenant by primary key, whoever the user is). */
+const SELECT_USER_WITH_TENANT_STATUS =
+  `SELECT ${USER_COLUMNS}, tenantRowId, tenantStatus FROM users ` +
+  'LEFT JOIN (SELECT id AS tenantRowId, status AS tenantStatus FROM tenants WHERE id = ?) tenant ON 1 = 1 WHERE id = ?';
 /**
  * The candidates of withEmail within one tenant, as two index look-ups: (tenant_id, email_key) and
  * (tenant_id, email). Written as one condition with OR, MariaDB read every row of the tenant
@@ -42,12 +48,24 @@ const SELECT_TENANT_MEMBER_BY_EMAIL =
   `SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND email_key = ? ` +
   `UNION SELECT ${USER_COLUMNS} FROM users WHERE tenant_id = ? AND email = ? ORDER BY id`;
 
+/** The same candidates as a condition: the rows of either look-up, no columns needed. */
+const TENANT_MEMBER_CANDIDATES =
+  'SELECT 1 AS candidate FROM users WHERE tenant_id = ? AND email_key = ? ' +
+  'UNION ALL SELECT 1 AS candidate FROM users WHERE tenant_id = ? AND email = ?';
+
 /** Read from the (tenant_id, role) index alone. */
 const COUNT_TENANT_MEMBERS_BY_ROLE = 'SELECT role, COUNT(*) AS members FROM users WHERE tenant_id = ? GROUP BY role';
 /** A batch of a tenant's members to detach; the limit is written in (a small integer of ours): a LIMIT parameter is not portable. */
 const selectTenantMemberIds = (limit: number) => `SELECT id FROM users WHERE tenant_id = ? LIMIT ${Math.trunc(limit)}`;
 const detachMembers = (count: number) =>
   `UPDATE users SET tenant_id = NULL, role = NULL WHERE tenant_id = ? AND id IN (${Array(count).fill('?').join(', ')})`;
+
+const tenantMemberParameters = (tenantId: string, email: string) => [
+  tenantId,
+  emailKey(email),
+  tenantId,
+  email.toLowerCase(),
+];
 
 /** The page token is the last id of the page, base64url-encoded: keyset paging on (platform_role, id). */
 const encodeToken = (lastId: string) => Buffer.from(lastId, 'utf8').toString('base64url');
@@ -82,6 +100,18 @@ export class LocalIdentityStore extends IdentityStore {
     return row?.id === id ? toIdentityUser(row) : null;
   }
 
+  /** One round trip: the org guard's read on every request. */
+  override async findWithTenantStatus(
+    id: string,
+    tenantId: string,
+  ): Promise<[IdentityUser | null, TenantStatus | null]> {
+    const row = (await this.statements.first(SELECT_USER_WITH_TENANT_STATUS, [tenantId, id])) as
+      (IdentityColumns & { tenantRowId: string | null; tenantStatus: TenantStatus | null }) | undefined;
+    // MySQL pads trailing spaces even in a binary collation: only the exact ids count.
+    if (row?.id !== id) return [null, null];
+    return [toIdentityUser(row), row.tenantRowId === tenantId ? row.tenantStatus : null];
+  }
+
   async findByEmail(email: string): Promise<IdentityUser[]> {
     const rows = await this.users.find({ where: withEmail(email), order: { id: 'ASC' } });
     return rows.filter((row) => sameEmail(row.email, email)).map(toIdentityUser);
@@ -89,14 +119,16 @@ export class LocalIdentityStore extends IdentityStore {
 
   /** The invite's duplicate check (spec 4.9 rule 8), on every invitation: a prepared statement. */
   async findTenantMemberByEmail(tenantId: string, email: string): Promise<IdentityUser | null> {
-    const rows = (await this.statements.rows(SELECT_TENANT_MEMBER_BY_EMAIL, [
-      tenantId,
-      emailKey(email),
-      tenantId,
-      email.toLowerCase(),
-    ])) as IdentityColumns[];
+    const rows = (await this.statements.rows(
+      SELECT_TENANT_MEMBER_BY_EMAIL,
+      tenantMemberParameters(tenantId, email),
+    )) as IdentityColumns[];
     const row = rows.find((candidate) => sameEmail(candidate.email, email));
     return row ? toIdentityUser(row) : null;
+  }
+
+  override tenantMemberCandidates(tenantId: string, email: string): HoldingQuery {
+    return [TENANT_MEMBER_CANDIDATES, tenantMemberParameters(tenantId, email)];
   }
 
   async listSuperAdmins({ limit, token }: { limit: number; token?: string }): Promise<UserPage> {
