@@ -19,6 +19,9 @@ class StallingReader extends Writable {
   }
 }
 
+/** Lines are written at the end of the event loop's turn. */
+const endOfTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe(BoundedStdout.name, () => {
   const line = `${JSON.stringify({ msg: 'x'.repeat(1_000) })}\n`;
   let reader: StallingReader;
@@ -34,6 +37,7 @@ describe(BoundedStdout.name, () => {
   it('holds at most LOG_BUFFER_BYTES for a stalled reader, drops whole lines beyond, and reports their number once the reader is back', async () => {
     const accepted = Math.ceil(LOG_BUFFER_BYTES / line.length);
     for (let i = 0; i < accepted + 50; i++) output.write(line);
+    await endOfTurn();
     expect(reader.writableLength).toBeLessThan(LOG_BUFFER_BYTES + line.length);
     expect(drops.dropped).toHaveBeenCalledTimes(50);
     expect(drops.readerBack).not.toHaveBeenCalled();
@@ -42,6 +46,29 @@ describe(BoundedStdout.name, () => {
     reader.resume();
     await drained;
     expect(drops.readerBack.mock.calls).toEqual([[50]]);
+    expect(reader.written).toBe(line.repeat(accepted));
+  });
+
+  it('writes the lines of one turn of the event loop together, in order, at its end', async () => {
+    reader.resume();
+    const writes = jest.spyOn(reader, 'write');
+    output.write('one\n');
+    output.write('two\n');
+    expect(writes).not.toHaveBeenCalled();
+    await endOfTurn();
+    expect(writes.mock.calls.map(([chunk]) => chunk)).toEqual(['one\ntwo\n']);
+    output.write('three\n');
+    await endOfTurn();
+    expect(reader.written).toBe('one\ntwo\nthree\n');
+  });
+
+  it('lines that fill the buffer in one turn: those beyond are dropped, and reported once the reader has taken the rest', async () => {
+    reader.resume();
+    const accepted = Math.ceil(LOG_BUFFER_BYTES / line.length);
+    for (let i = 0; i < accepted + 3; i++) output.write(line);
+    expect(drops.dropped).toHaveBeenCalledTimes(3);
+    await endOfTurn();
+    expect(drops.readerBack.mock.calls).toEqual([[3]]);
     expect(reader.written).toBe(line.repeat(accepted));
   });
 
