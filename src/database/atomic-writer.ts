@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { MultiStatementPool, StatementResult } from './multi-statement-pool';
 import { MysqlConnection, MysqlError, sqliteDatabaseOf } from './prepared-statements';
 
@@ -34,6 +35,8 @@ export type HoldingQuery = Statement;
  */
 @Injectable()
 export class AtomicWriter {
+  /** Each table's columns, from the entity's metadata. */
+  private readonly tables = new Map<EntityTarget<ObjectLiteral>, { name: string; columns: ColumnMetadata[] }>();
   /** INSERT statements by table and column list: `INSERT INTO t (a, b)` and its `?, ?`. */
   private readonly insertSql = new Map<string, { into: string; placeholders: string }>();
 
@@ -89,14 +92,16 @@ export class AtomicWriter {
    */
   private insertStatement([target, values]: Insert, guarded: boolean): Statement {
     const { driver } = this.dataSource;
-    const metadata = this.dataSource.getMetadata(target);
-    const columns = metadata.columns.filter((column) => column.getEntityValue(values) !== undefined);
-    const key = `${metadata.tableName}(${columns.map((column) => column.databaseName).join(',')})`;
+    const table = this.tableOf(target);
+    // The entities' columns are plain properties (no embedded entities, relations or transformers):
+    // a row's value is read as such, not through ColumnMetadata.getEntityValue, twice per column.
+    const columns = table.columns.filter((column) => values[column.propertyName] !== undefined);
+    const key = `${table.name}(${columns.map((column) => column.databaseName).join(',')})`;
     let sql = this.insertSql.get(key);
     if (!sql) {
       const names = columns.map((column) => driver.escape(column.databaseName)).join(', ');
       sql = {
-        into: `INSERT INTO ${driver.escape(metadata.tableName)} (${names})`,
+        into: `INSERT INTO ${driver.escape(table.name)} (${names})`,
         placeholders: columns.map(() => '?').join(', '),
       };
       this.insertSql.set(key, sql);
@@ -104,7 +109,18 @@ export class AtomicWriter {
     const text = guarded
       ? `${sql.into} SELECT ${sql.placeholders} FROM DUAL WHERE @changed = 1`
       : `${sql.into} VALUES (${sql.placeholders})`;
-    return [text, columns.map((column) => driver.preparePersistentValue(column.getEntityValue(values), column))];
+    return [text, columns.map((column) => driver.preparePersistentValue(values[column.propertyName], column))];
+  }
+
+  /** The entity's table name and columns, read from TypeORM's metadata once. */
+  private tableOf(target: EntityTarget<ObjectLiteral>): { name: string; columns: ColumnMetadata[] } {
+    let table = this.tables.get(target);
+    if (!table) {
+      const metadata = this.dataSource.getMetadata(target);
+      table = { name: metadata.tableName, columns: metadata.columns };
+      this.tables.set(target, table);
+    }
+    return table;
   }
 
   private runOnSqlite(inserts: Insert[], updates: Statement[], holdBack?: HoldingQuery): boolean {
