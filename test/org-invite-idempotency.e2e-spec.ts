@@ -1,8 +1,10 @@
+import { InterceptorsConsumer } from '@nestjs/core/interceptors/interceptors-consumer';
 import { In } from 'typeorm';
 import { IdempotencyKeyEntity, InvitationEmailOutboxEntity, InvitationEntity } from '../src/database/entities';
 import { IdempotencyKeyPurge } from '../src/idempotency/idempotency-key-purge';
 import { requestFingerprint } from '../src/idempotency/request-fingerprint';
 import { InvitationsStore } from '../src/invitations/invitations.store';
+import { eventually } from './support/eventually';
 import { factories, sessionCookie } from './support/factories';
 import { Inviter, newInviter } from './support/inviting';
 import { INVITE_ERRORS, ORG_INVITATION_ERRORS, UNAUTHORIZED } from './support/spec-bodies';
@@ -194,6 +196,21 @@ describe('POST /api/org/invite with an Idempotency-Key', () => {
     expect(await keysOf(t, me.user.id)).toEqual([]);
   });
 
+  it('a request without the header pays for reading it alone: Nest finds no interceptor on the invite, the resend or the bulk invitations, and calls their handlers without rxjs', async () => {
+    const intercept = jest.spyOn(InterceptorsConsumer.prototype, 'intercept');
+    const old = await factories(t).invitation({ tenantId: me.tenant.id });
+    const answers = [
+      await invite(t, me.cookie, body),
+      await resend(t, me.cookie, old.id),
+      await t.http
+        .post('/api/org/invitations/bulk')
+        .set('Cookie', me.cookie)
+        .send({ invitations: [{ email: 'bulk@example.com', role: 'member' }] }),
+    ];
+    expect(answers.map((res) => res.status)).toEqual([200, 200, 200]);
+    expect(intercept.mock.calls.map(([interceptors]) => interceptors)).toEqual([[], [], []]);
+  });
+
   it('a 429 is not stored: the key is released, and a retry with it is refused by the limit again, not replayed', async () => {
     for (let i = 0; i < LIMIT; i++)
       expect((await invite(t, me.cookie, { email: `n${i}@example.com`, role: 'member' })).status).toBe(200);
@@ -260,6 +277,56 @@ describe('POST /api/org/invite with an Idempotency-Key', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await keysOf(t, callerId)).toEqual([]);
   };
+});
+
+describe('POST /api/org/invite with an Idempotency-Key, answered by the request timeout', () => {
+  const TIMEOUT_MS = 1_000;
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { REQUEST_TIMEOUT_MS: String(TIMEOUT_MS) } });
+  });
+  afterAll(() => t.close());
+  afterEach(() => jest.restoreAllMocks());
+
+  it('work that ends after the 503 "Request timed out" stores its answer, and the retry replays it', async () => {
+    const me = await newInviter(t);
+    const store = t.app.get(InvitationsStore);
+    const create = store.create.bind(store);
+    let finishWork!: () => void;
+    const workMayFinish = new Promise<void>((resolve) => (finishWork = resolve));
+    jest.spyOn(store, 'create').mockImplementationOnce(async (...args) => {
+      await workMayFinish;
+      return create(...args);
+    });
+    const body = { email: 'late@example.com', role: 'member' };
+    const key = newKey();
+
+    const timedOut = await invite(t, me.cookie, body, key);
+    expect([timedOut.status, timedOut.body]).toEqual([503, { error: 'Request timed out' }]);
+    finishWork();
+    const [invitation] = await eventually(async () => {
+      const rows = await invitationsOf(t, me.tenant.id);
+      expect(rows).toHaveLength(1);
+      return rows;
+    });
+    const [stored] = await eventually(async () => {
+      const keys = await keysOf(t, me.user.id);
+      expect(keys).toEqual([expect.objectContaining({ responseStatus: 200, claimId: null })]);
+      return keys;
+    });
+    expect(JSON.parse(stored.responseBody!)).toEqual({
+      success: true,
+      invitation: expect.objectContaining({ id: invitation.id, email: body.email }),
+    });
+
+    const retry = await invite(t, me.cookie, body, key);
+    expect([retry.status, retry.body, retry.headers['idempotent-replayed']]).toEqual([
+      200,
+      JSON.parse(stored.responseBody!),
+      'true',
+    ]);
+    expect(await invitationsOf(t, me.tenant.id)).toHaveLength(1);
+  });
 });
 
 describe('POST /api/org/invitations/{id}/resend with an Idempotency-Key', () => {

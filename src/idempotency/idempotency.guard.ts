@@ -1,15 +1,15 @@
-import { CanActivate, ExecutionContext, HttpStatus, Injectable, Logger } from '@nestjs/common';
+import { CanActivate, ExecutionContext, HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Caller } from '../auth/caller';
-import { ApiError, messageOf } from '../common/api-error';
+import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { failureResponse } from '../common/failure-response';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { IdempotencyKeyEntity } from '../database/entities';
-import { decideIdempotentRequest, IdempotentRequest } from './idempotent-request';
-import { IDEMPOTENCY_ERRORS, IDEMPOTENCY_KEY_HEADER } from './idempotency.messages';
+import { ClaimedKey, setClaimedKey } from './claimed-key';
+import { IDEMPOTENCY_ERRORS, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency.messages';
 import { IdempotencyClaim, IdempotencyStore } from './idempotency.store';
 import { requestFingerprint } from './request-fingerprint';
 
@@ -22,22 +22,25 @@ const POLL_EVERY_MS = 50;
 /** 1 to 255 printable ASCII characters, space included (Node has already trimmed the ends). */
 const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
 
+/** What a request with a key gets: the key, to do the work; or the answer stored for the key. */
+type Decision = { kind: 'claimed'; claim: IdempotencyClaim } | { kind: 'replay'; status: number; body: unknown };
+
 /**
  * Idempotency-Key, on a route that lists it after its authorisation guards and before the rate
  * limit. A request without Idempotency-Key passes untouched. With one, in this order:
  * - a key that is not 1–255 printable ASCII characters, or sent twice: 400;
  * - the key is claimed with an INSERT (caller, key): the first request does the work, and
- *   IdempotencyInterceptor stores its answer;
+ *   @Idempotent() stores its answer (ClaimedKey);
  * - a key taken by another request: 422 if that request differs (method, path, canonical body);
  *   its stored answer, replayed, if it finished; if it is still working, wait up to
  *   IN_PROGRESS_WAIT_MS for its answer, then 409. A key older than 24 hours is claimed afresh.
+ * A replay is answered from here, as an exception that the exception filter sends as it is (a
+ * success too): nothing after this guard runs, neither the rate limit nor the handler.
  * A claim whose work never starts (a guard after this one refused: the rate limit's 429) is
  * released when the response ends, so that a retry may run.
  */
 @Injectable()
 export class IdempotencyGuard implements CanActivate {
-  private readonly logger = new Logger('Idempotency');
-
   constructor(
     private readonly store: IdempotencyStore,
     private readonly clock: Clock,
@@ -55,13 +58,18 @@ export class IdempotencyGuard implements CanActivate {
     const decision = await this.decide(callerId, key, requestHash).catch((error: unknown) => {
       throw failureResponse(context.getHandler(), error);
     });
-    decideIdempotentRequest(request, decision);
-    if (decision.kind === 'claimed')
-      this.releaseIfNeverStarted(decision, context.switchToHttp().getResponse<Response>());
+    const response = context.switchToHttp().getResponse<Response>();
+    if (decision.kind === 'replay') {
+      response.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      throw new HttpException(decision.body as object, decision.status);
+    }
+    const claimed = new ClaimedKey(this.store, decision.claim);
+    setClaimedKey(request, claimed);
+    response.once('close', () => claimed.releaseIfHandlerNeverStarted());
     return true;
   }
 
-  private async decide(callerId: string, key: string, requestHash: string): Promise<IdempotentRequest> {
+  private async decide(callerId: string, key: string, requestHash: string): Promise<Decision> {
     const waitUntil = Date.now() + IN_PROGRESS_WAIT_MS;
     for (;;) {
       const now = this.clock.now();
@@ -77,7 +85,7 @@ export class IdempotencyGuard implements CanActivate {
           createdAt: now,
         })
       ) {
-        return { kind: 'claimed', claim, handlerStarted: false };
+        return { kind: 'claimed', claim };
       }
       const taken = await this.store.find(callerId, key);
       if (!taken) continue; // released since: claim again
@@ -91,7 +99,7 @@ export class IdempotencyGuard implements CanActivate {
       if (taken.responseStatus !== null)
         return { kind: 'replay', status: taken.responseStatus, body: JSON.parse(taken.responseBody ?? 'null') };
       if (lapsed(taken, now) && (await this.store.takeOver(taken, claim.claimId, claimedUntil))) {
-        return { kind: 'claimed', claim, handlerStarted: false };
+        return { kind: 'claimed', claim };
       }
       if (Date.now() >= waitUntil) throw new ApiError(HttpStatus.CONFLICT, IDEMPOTENCY_ERRORS.inProgress);
       await delay(POLL_EVERY_MS);
@@ -104,15 +112,6 @@ export class IdempotencyGuard implements CanActivate {
    */
   private leaseFrom(now: Date): Date {
     return new Date(now.getTime() + 2 * this.config.requestTimeoutMs);
-  }
-
-  private releaseIfNeverStarted(decision: Extract<IdempotentRequest, { kind: 'claimed' }>, response: Response): void {
-    response.once('close', () => {
-      if (decision.handlerStarted) return;
-      this.store
-        .release(decision.claim)
-        .catch((error) => this.logger.error(`Releasing an Idempotency-Key failed: ${messageOf(error)}`));
-    });
   }
 }
 

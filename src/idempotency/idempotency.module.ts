@@ -1,12 +1,11 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyKeyPurge } from './idempotency-key-purge';
 import { IdempotencyGuard } from './idempotency.guard';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
 import { IdempotencyStore } from './idempotency.store';
 
 /** Idempotency-Key (docs/organisation.md) on the routes that list IdempotencyGuard and carry @Idempotent(). */
 @Module({
-  providers: [IdempotencyStore, IdempotencyGuard, IdempotencyInterceptor, IdempotencyKeyPurge],
-  exports: [IdempotencyStore, IdempotencyGuard, IdempotencyInterceptor],
+  providers: [IdempotencyStore, IdempotencyGuard, IdempotencyKeyPurge],
+  exports: [IdempotencyStore, IdempotencyGuard],
 })
 export class IdempotencyModule {}

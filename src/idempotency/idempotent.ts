@@ -1,8 +1,8 @@
-import { applyDecorators, HttpStatus, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, HttpStatus } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { ApiErrorResponse } from '../common/openapi';
-import { IdempotencyInterceptor } from './idempotency.interceptor';
+import { IdempotentHandler } from './idempotent-handler';
 import { IDEMPOTENCY_ERRORS, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from './idempotency.messages';
 
 /**
@@ -13,7 +13,7 @@ import { IDEMPOTENCY_ERRORS, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER 
  */
 export const Idempotent = () =>
   applyDecorators(
-    UseInterceptors(IdempotencyInterceptor),
+    IdempotentHandler(),
     ApiHeader({
       name: IDEMPOTENCY_KEY_HEADER,
       required: false,

@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { ThrottlerGuard, ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { Caller } from '../auth/caller';
-import { isIdempotentReplay } from '../idempotency/idempotent-request';
 import { Metrics } from '../metrics/metrics';
 
 /** The one throttler's name (the framework's default): part of the counter's key. */
@@ -40,11 +39,6 @@ export class InviteThrottlerGuard extends ThrottlerGuard {
 
   /** The framework names the success headers `${headerPrefix}-Limit`, `-Remaining` and `-Reset`. */
   protected override headerPrefix = 'RateLimit';
-
-  /** An Idempotency-Key replay (IdempotencyGuard, listed before this guard) does nothing again, and spends nothing. */
-  protected override async shouldSkip(context: ExecutionContext): Promise<boolean> {
-    return isIdempotentReplay(context.switchToHttp().getRequest());
-  }
 
   protected override async getTracker(request: Record<string, unknown>): Promise<string> {
     return (request.user as Caller).id;
