@@ -4,7 +4,7 @@ import { AuditRows } from '../audit/audit-rows';
 import { AtomicWriter } from '../database/atomic-writer';
 import { TenantEntity } from '../database/entities';
 import { TenantStatus } from '../database/entities/tenant.entity';
-import { isoTimestamp, PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
+import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { OPEN_STATUSES } from '../invitations/invitation';
 
 /** A tenant as listed: its creation time as ISO 8601 text. */
@@ -12,12 +12,14 @@ export type ListedTenant = Omit<TenantEntity, 'createdAt'> & { createdAt: string
 
 /**
  * The tenants of the list, oldest first: every one but the deleted ones (kept for the audit trail),
- * or those with the statuses asked for.
+ * or those with the statuses asked for. Each row is a ListedTenant as read: the creation time is
+ * made ISO 8601 text by the database (`createdAt`, see PreparedStatements.isoTimestampSql).
  */
-const SELECT_TENANTS = 'SELECT id, name, type, status, created_at FROM tenants';
-const SELECT_LISTED_TENANTS = `${SELECT_TENANTS} WHERE status <> 'deleted' ORDER BY created_at, id`;
-const selectTenantsWithStatus = (count: number) =>
-  `${SELECT_TENANTS} WHERE status IN (${Array(count).fill('?').join(', ')}) ORDER BY created_at, id`;
+const selectTenants = (createdAt: string) => `SELECT id, name, type, status, ${createdAt} AS createdAt FROM tenants`;
+const listedTenants = (createdAt: string) =>
+  `${selectTenants(createdAt)} WHERE status <> 'deleted' ORDER BY created_at, id`;
+const tenantsWithStatus = (createdAt: string, count: number) =>
+  `${selectTenants(createdAt)} WHERE status IN (${Array(count).fill('?').join(', ')}) ORDER BY created_at, id`;
 
 /** The status that reactivation gives back to a tenant suspended without one on record (by hand, in the database). */
 export const STATUS_AFTER_SUSPENSION_FALLBACK = 'active';
@@ -87,18 +89,16 @@ export class TenantsStore {
     private readonly auditRows: AuditRows,
   ) {}
 
-  /** The list, read without entities and without a Date per row: 10,000 tenants are one answer. */
+  /**
+   * The list, rows as the database sends them: 10,000 tenants are one answer, and a pass that made
+   * each row again (with its time as text) cost a seventh of the server's time on it.
+   */
   async list(statuses?: TenantStatus[]): Promise<ListedTenant[]> {
+    const createdAt = this.statements.isoTimestampSql('created_at');
     const [sql, parameters] = statuses
-      ? [selectTenantsWithStatus(statuses.length), statuses]
-      : [SELECT_LISTED_TENANTS, []];
-    const rows = await this.statements.manyRows(sql, parameters);
-    const tenants = new Array<ListedTenant>(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const { id, name, type, status, created_at } = rows[i];
-      tenants[i] = { id, name, type, status, createdAt: isoTimestamp(created_at) } as ListedTenant;
-    }
-    return tenants;
+      ? [tenantsWithStatus(createdAt, statuses.length), statuses]
+      : [listedTenants(createdAt), []];
+    return (await this.statements.manyRows(sql, parameters)) as ListedTenant[];
   }
 
   /** Stores the tenant and its audit event, both or neither. The actor is null when the operator CLI creates it. */

@@ -2,10 +2,10 @@
 -- Written by test/sql-snapshots.integration-spec.ts: do not edit.
 
 -- TenantsStore.list
-SELECT id, name, type, status, created_at FROM tenants WHERE status <> 'deleted' ORDER BY created_at, id;
+SELECT id, name, type, status, CONCAT(LEFT(DATE_FORMAT(created_at, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z') AS createdAt FROM tenants WHERE status <> 'deleted' ORDER BY created_at, id;
 
 -- TenantsStore.list (statuses)
-SELECT id, name, type, status, created_at FROM tenants WHERE status IN (?, ?) ORDER BY created_at, id;
+SELECT id, name, type, status, CONCAT(LEFT(DATE_FORMAT(created_at, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z') AS createdAt FROM tenants WHERE status IN (?, ?) ORDER BY created_at, id;
 
 -- TenantsStore.create
 START TRANSACTION;

@@ -2,10 +2,10 @@
 -- Written by test/sql-snapshots.integration-spec.ts: do not edit.
 
 -- TenantsStore.list
-SELECT id, name, type, status, created_at FROM tenants WHERE status <> 'deleted' ORDER BY created_at, id;
+SELECT id, name, type, status, strftime('%Y-%m-%dT%H:%M:%fZ', created_at) AS createdAt FROM tenants WHERE status <> 'deleted' ORDER BY created_at, id;
 
 -- TenantsStore.list (statuses)
-SELECT id, name, type, status, created_at FROM tenants WHERE status IN (?, ?) ORDER BY created_at, id;
+SELECT id, name, type, status, strftime('%Y-%m-%dT%H:%M:%fZ', created_at) AS createdAt FROM tenants WHERE status IN (?, ?) ORDER BY created_at, id;
 
 -- TenantsStore.create
 BEGIN;
