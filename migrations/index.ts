@@ -7,6 +7,7 @@ import { CreateWebhookDeliveries1764400000000 } from './1764400000000-CreateWebh
 import { OrderEmailsByCodePoint1764500000000 } from './1764500000000-OrderEmailsByCodePoint';
 import { CreateMembershipGrants1764600000000 } from './1764600000000-CreateMembershipGrants';
 import { AddTenantLifecycle1764650000000 } from './1764650000000-AddTenantLifecycle';
+import { CoverTenantList1764700000000 } from './1764700000000-CoverTenantList';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   OrderEmailsByCodePoint1764500000000,
   CreateMembershipGrants1764600000000,
   AddTenantLifecycle1764650000000,
+  CoverTenantList1764700000000,
 ];

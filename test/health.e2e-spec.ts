@@ -123,7 +123,7 @@ describe('health (GET /health/live, GET /health/ready)', () => {
         );
         expect(lines).toEqual([
           expect.stringMatching(
-            /^9 database migration\(s\) pending \(CreateTables\d+, CreateInvitationEmailOutbox\d+, AddUsersEmailKey\d+, CreateAuditEvents\d+, CreateIdempotencyKeys\d+, CreateWebhookDeliveries\d+, OrderEmailsByCodePoint\d+, CreateMembershipGrants\d+, AddTenantLifecycle\d+\) and DB_MIGRATIONS_RUN=false: readiness fails until `npm run migration:run` applies them$/,
+            /^10 database migration\(s\) pending \(CreateTables\d+, CreateInvitationEmailOutbox\d+, AddUsersEmailKey\d+, CreateAuditEvents\d+, CreateIdempotencyKeys\d+, CreateWebhookDeliveries\d+, OrderEmailsByCodePoint\d+, CreateMembershipGrants\d+, AddTenantLifecycle\d+, CoverTenantList\d+\) and DB_MIGRATIONS_RUN=false: readiness fails until `npm run migration:run` applies them$/,
           ),
         ]);
 
@@ -132,7 +132,7 @@ describe('health (GET /health/live, GET /health/ready)', () => {
         expect(before.body).toMatchObject({
           status: 'error',
           info: { database: { status: 'up' } },
-          error: { migrations: { status: 'down', message: '9 migration(s) pending: run npm run migration:run' } },
+          error: { migrations: { status: 'down', message: '10 migration(s) pending: run npm run migration:run' } },
         });
 
         await t.dataSource.runMigrations({ transaction: 'each' });
