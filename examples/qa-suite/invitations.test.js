@@ -12,6 +12,12 @@ const RATE_LIMITED = { error: 'Too many invitations. Please try again later.' };
 const address = (name) => `${RUN}${name}@example.com`;
 const ISO_DATE = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
 
+/** The body of an invite's success: the new pending invitation, with the address as it was sent. */
+const createdInvitation = (email, role) => ({
+  success: true,
+  invitation: { id: expect.any(String), email, role, status: 'pending', expiresAt: ISO_DATE },
+});
+
 let service;
 /** What the walk has made so far. */
 const made = {};
@@ -71,16 +77,7 @@ test('the super-admin creates a tenant and invites its first owner', async () =>
     .set('Cookie', made.superAdminCookie)
     .send({ email: address('olivia'), role: 'owner' });
   expect(invited.status).toBe(201);
-  expect(invited.body).toEqual({
-    success: true,
-    invitation: {
-      id: expect.any(String),
-      email: address('olivia'),
-      role: 'owner',
-      status: 'pending',
-      expiresAt: ISO_DATE,
-    },
-  });
+  expect(invited.body).toEqual(createdInvitation(address('olivia'), 'owner'));
 });
 
 test('the owner opens the e-mail, signs in and joins: the tenant is active', async () => {
@@ -118,16 +115,7 @@ test('the owner opens the e-mail, signs in and joins: the tenant is active', asy
 test('the owner invites a member, who joins from the e-mail; the members list shows both', async () => {
   const invited = await invite(address('mia'));
   expect(invited.status).toBe(200);
-  expect(invited.body).toEqual({
-    success: true,
-    invitation: {
-      id: expect.any(String),
-      email: address('mia'),
-      role: 'member',
-      status: 'pending',
-      expiresAt: ISO_DATE,
-    },
-  });
+  expect(invited.body).toEqual(createdInvitation(address('mia'), 'member'));
 
   const mia = { sub: `${RUN}mia`, email: address('mia') };
   const joined = await service.http
@@ -188,16 +176,7 @@ test('past the invitation limit the owner is refused 429; once the clock has mov
   expect((await service.testMode.moveClock(retryAfter)).status).toBe(200);
   const again = await invite(address('limit-after'));
   expect(again.status).toBe(200);
-  expect(again.body).toEqual({
-    success: true,
-    invitation: {
-      id: expect.any(String),
-      email: address('limit-after'),
-      role: 'member',
-      status: 'pending',
-      expiresAt: ISO_DATE,
-    },
-  });
+  expect(again.body).toEqual(createdInvitation(address('limit-after'), 'member'));
 });
 
 test('DELETE /api/test/rate-limits makes the quota whole again', async () => {
