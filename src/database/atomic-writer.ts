@@ -75,14 +75,7 @@ export class AtomicWriter {
       ...inserts.map((insert) => this.insertStatement(insert, true)),
       ['COMMIT', []],
     ];
-    return this.onConnection(async (connection) => {
-      const results = await query(
-        connection,
-        statements.map(([statement]) => statement).join(';\n'),
-        statements.flatMap(([, values]) => values),
-      );
-      return results[2].affectedRows === 1;
-    });
+    return this.onConnection(async (connection) => (await queryAll(connection, statements))[2].affectedRows === 1);
   }
 
   /**
@@ -147,11 +140,7 @@ export class AtomicWriter {
     for (const insert of inserts) statements.push(this.insertStatement(insert, update !== undefined));
     statements.push(['COMMIT', []]);
     return this.onConnection(async (connection) => {
-      const results = await query(
-        connection,
-        statements.map(([sql]) => sql).join(';\n'),
-        statements.flatMap(([, parameters]) => parameters),
-      );
+      const results = await queryAll(connection, statements);
       return !update || results[1].affectedRows === 1;
     });
   }
@@ -169,11 +158,7 @@ export class AtomicWriter {
     });
     for (const insert of inserts) statements.push(this.insertStatement(insert, true));
     return this.onConnection(async (connection) => {
-      const results = await query(
-        connection,
-        statements.map(([sql]) => sql).join(';\n'),
-        statements.flatMap(([, parameters]) => parameters),
-      );
+      const results = await queryAll(connection, statements);
       const applied = counted.every((index) => results[index].affectedRows === 1);
       await query(connection, applied ? 'COMMIT' : 'ROLLBACK', []);
       return applied;
@@ -207,4 +192,12 @@ const query = (connection: MysqlConnection, sql: string, parameters: unknown[]) 
     connection.query(sql, parameters, (error, results) =>
       error ? reject(error) : resolve(results as unknown as StatementResult[]),
     ),
+  );
+
+/** The statements sent as one query: their SQL joined, their parameters in order. */
+const queryAll = (connection: MysqlConnection, statements: Statement[]) =>
+  query(
+    connection,
+    statements.map(([sql]) => sql).join(';\n'),
+    statements.flatMap(([, parameters]) => parameters),
   );
