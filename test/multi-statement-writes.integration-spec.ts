@@ -5,6 +5,7 @@ import { MultiStatementPool } from '../src/database/multi-statement-pool';
 import { PreparedStatements } from '../src/database/prepared-statements';
 import { InvitationEntity, TenantEntity } from '../src/database/entities';
 import { useTestApp } from './support/suites';
+import { e2eDatabase } from './support/test-database';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const tenant = (id: string, name = id): TenantEntity => ({
@@ -199,6 +200,49 @@ describe('AtomicWriter', () => {
       expect(await tenants().findOneBy({ id: `t-new-${sequence}` })).toBeNull();
     });
   });
+
+  // MySQL only: on SQLite a read costs no round trip, and InvitationsStore.acceptAtOnce does not use it.
+  if (e2eDatabase() === 'mariadb') {
+    describe('updateThenRead: a compare-and-set, the statements it guards, then a read, in one round trip', () => {
+      const copyAsTenant: (id: string) => [string, unknown[]] = (id) => [
+        "INSERT INTO tenants (id, name, type, status, created_at) SELECT CONCAT('t-', id), email, 'business', " +
+          "'pending_owner', created_at FROM tenant_invitations WHERE id = ? AND @changed = 1",
+        [id],
+      ];
+      const read = (id: string): [string, unknown[]] => [
+        'SELECT id, status FROM tenant_invitations WHERE id = ?',
+        [id],
+      ];
+
+      it('the update changes its row: the guarded rows are written from the database, and the read sees the change', async () => {
+        const id = await pending();
+        expect(await writer.updateThenRead(revokeIfPending(id), [copyAsTenant(id)], read(id))).toEqual({
+          changed: true,
+          rows: [{ id, status: 'revoked' }],
+        });
+        expect(await tenants().findOneByOrFail({ id: `t-${id}` })).toMatchObject({ name: `${id}@example.com` });
+      });
+
+      it('the update changes nothing: nothing is written, and the read tells why', async () => {
+        const id = await pending();
+        await invitations().update({ id }, { status: 'accepted' });
+        expect(await writer.updateThenRead(revokeIfPending(id), [copyAsTenant(id)], read(id))).toEqual({
+          changed: false,
+          rows: [{ id, status: 'accepted' }],
+        });
+        expect(await tenants().countBy({ id: `t-${id}` })).toBe(0);
+      });
+
+      it('a failed guarded statement undoes the update', async () => {
+        const id = await pending();
+        await tenants().insert(tenant(`t-${id}`));
+        await expect(writer.updateThenRead(revokeIfPending(id), [copyAsTenant(id)], read(id))).rejects.toThrow(
+          /Duplicate entry/,
+        );
+        expect(await statusOf(id)).toBe('pending');
+      });
+    });
+  }
 
   it('stores values as given: text that reads as SQL is not run', async () => {
     const name = "x'); DROP TABLE tenants; -- ; SELECT 1; \\' \"";

@@ -2,11 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { MultiStatementPool, StatementResult } from './multi-statement-pool';
-import { MysqlConnection, MysqlError, sqliteDatabaseOf } from './prepared-statements';
+import { MysqlConnection, MysqlError, Row, sqliteDatabaseOf } from './prepared-statements';
 
 export type Insert = [target: EntityTarget<ObjectLiteral>, values: ObjectLiteral];
 
-type Statement = [sql: string, parameters: unknown[]];
+export type Statement = [sql: string, parameters: unknown[]];
+
+/** What `updateThenRead` found: whether the update changed its row, and the read's rows after it. */
+export interface UpdateThenRead {
+  changed: boolean;
+  rows: Row[];
+}
 
 /**
  * An UPDATE that must change exactly one row for the inserts to happen (a compare-and-set): SQL
@@ -76,6 +82,27 @@ export class AtomicWriter {
       ['COMMIT', []],
     ];
     return this.onConnection(async (connection) => (await queryAll(connection, statements))[2].affectedRows === 1);
+  }
+
+  /**
+   * MySQL only: a compare-and-set, the statements that it guards (each with `@changed = 1` in its
+   * WHERE, as `INSERT … SELECT … WHERE @changed = 1`), then, after the commit, a read: all in one
+   * round trip. Whether the update changed its row, and what the read finds after it. Where the
+   * guarded rows can be built from the database's own rows, this saves the read before a change.
+   */
+  async updateThenRead(update: RequiredUpdate, guarded: Statement[], read: Statement): Promise<UpdateThenRead> {
+    const statements: Statement[] = [
+      ['START TRANSACTION', []],
+      update,
+      ['SET @changed = ROW_COUNT()', []],
+      ...guarded,
+      ['COMMIT', []],
+      read,
+    ];
+    return this.onConnection(async (connection) => {
+      const results = await queryAll(connection, statements);
+      return { changed: results[1].affectedRows === 1, rows: results[statements.length - 1] as unknown as Row[] };
+    });
   }
 
   /**
@@ -166,7 +193,7 @@ export class AtomicWriter {
   }
 
   /** Runs a transaction on a connection of the pool, undoing what ran when a statement fails. */
-  private async onConnection(transaction: (connection: MysqlConnection) => Promise<boolean>): Promise<boolean> {
+  private async onConnection<T>(transaction: (connection: MysqlConnection) => Promise<T>): Promise<T> {
     const connection = await this.pool.connection();
     let broken = false;
     try {

@@ -16,9 +16,16 @@ const DAY = 24 * 3600 * 1000;
 const TOKEN = '6f0c2b1e-8d7a-4b7e-9a53-2f7f2b2f5a10';
 
 /** A hand-written in-memory store with the real one's semantics: exact ids, conditional updates. */
-class FakeInvitationsStore implements Pick<InvitationsStore, 'findById' | 'findTenantName' | 'markExpired' | 'accept'> {
+class FakeInvitationsStore implements Pick<
+  InvitationsStore,
+  'findById' | 'findTenantName' | 'markExpired' | 'accept' | 'acceptAtOnce'
+> {
   readonly rows = new Map<string, InvitationEntity>();
   readonly tenantNames = new Map<string, string | null>();
+  /** Whether acceptAtOnce accepts in one round trip (the store on MySQL) or is not there (on SQLite). */
+  atOnce = false;
+  /** The tenants whose invitations the conditional update holds back (suspended, being deleted). */
+  readonly closedTenants = new Set<string>();
 
   add(overrides: Partial<InvitationEntity> = {}): InvitationEntity {
     const row: InvitationEntity = {
@@ -49,8 +56,17 @@ class FakeInvitationsStore implements Pick<InvitationsStore, 'findById' | 'findT
     return true;
   }
   async accept({ id }: InvitationEntity, now: Date) {
+    return this.acceptIfOpen(id, now);
+  }
+  async acceptAtOnce(id: string, now: Date) {
+    if (!this.atOnce) return undefined;
+    const accepted = this.acceptIfOpen(id, now);
+    return { accepted, invitation: await this.findById(id) };
+  }
+  private acceptIfOpen(id: string, now: Date): boolean {
     const row = this.rows.get(id);
     if (!row || row.status === 'accepted' || row.status === 'revoked' || row.expiresAt < now) return false;
+    if (this.closedTenants.has(row.tenantId)) return false;
     row.status = 'accepted';
     return true;
   }
@@ -312,6 +328,88 @@ describe(InvitationsService.name, () => {
         body: refused('INTERNAL_ERROR'),
       });
       expect(store.rows.get(TOKEN)?.status).toBe('pending');
+    });
+  });
+
+  describe('accept (spec 4.2) in one round trip, where the store can (MySQL)', () => {
+    const refused = (error: string) => ({ success: false, error });
+    beforeEach(() => (store.atOnce = true));
+
+    it('rule 5: accepted by the attempt, answered from the row read after it, counted once; no read before it', async () => {
+      store.add();
+      const findById = jest.spyOn(store, 'findById');
+      const accept = jest.spyOn(store, 'accept');
+      const accepted = jest.spyOn(metrics, 'invitationAccepted');
+      expect(await service.accept(TOKEN)).toEqual({ success: true, tenantId: 'tenant-1', role: 'admin' });
+      expect(store.rows.get(TOKEN)?.status).toBe('accepted');
+      expect(accepted).toHaveBeenCalledTimes(1);
+      expect(accept).not.toHaveBeenCalled();
+      expect(findById).toHaveBeenCalledTimes(1); // the fake's read after the update, in the same round trip
+    });
+
+    it.each([
+      ['unknown (rule 2)', undefined, 404, 'INVALID'],
+      ['revoked (rule 2)', { status: 'revoked' as const }, 404, 'INVALID'],
+      [
+        'accepted and past expiresAt (rule 3 before rule 4)',
+        { status: 'accepted' as const, expiresAt: new Date(0) },
+        400,
+        'ALREADY_USED',
+      ],
+      ['past expiresAt (rule 4), left pending', { expiresAt: new Date(NOW.getTime() - 1) }, 400, 'EXPIRED'],
+    ])('an invitation %s is refused from the row after the attempt: %i %s', async (_, overrides, status, error) => {
+      if (overrides) store.add(overrides);
+      const before = store.rows.get(TOKEN)?.status;
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status, body: refused(error) });
+      expect(store.rows.get(TOKEN)?.status).toBe(before);
+    });
+
+    it.each([
+      ['suspended', 403, 'ORGANISATION_SUSPENDED'],
+      ['deleted', 404, 'INVALID'],
+    ] as const)(
+      'an acceptable invitation of a %s tenant is %i %s, stays pending',
+      async (tenantStatus, status, error) => {
+        store.add();
+        store.closedTenants.add('tenant-1');
+        tenants.statuses.set('tenant-1', tenantStatus);
+        expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status, body: refused(error) });
+        expect(store.rows.get(TOKEN)?.status).toBe('pending');
+      },
+    );
+
+    it('the attempt failing: the rules run step by step, so a failed read is still rule 2 (404 INVALID)', async () => {
+      store.add();
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation();
+      jest.spyOn(store, 'acceptAtOnce').mockRejectedValue(new Error('connection lost'));
+      jest.spyOn(store, 'findById').mockRejectedValue(new Error('connection lost'));
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 404, body: refused('INVALID') });
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('connection lost'));
+    });
+
+    it('the attempt failing: a failed update is still rule 6 (500 INTERNAL_ERROR), still pending', async () => {
+      store.add();
+      jest.spyOn(Logger.prototype, 'warn').mockImplementation();
+      jest.spyOn(store, 'acceptAtOnce').mockRejectedValue(new Error('connection lost'));
+      jest.spyOn(store, 'accept').mockRejectedValue(new Error('connection lost'));
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({
+        status: 500,
+        body: refused('INTERNAL_ERROR'),
+      });
+      expect(store.rows.get(TOKEN)?.status).toBe('pending');
+    });
+
+    it('the attempt failing after all went through: the step-by-step read finds it accepted, 400 ALREADY_USED', async () => {
+      store.add();
+      jest.spyOn(Logger.prototype, 'warn').mockImplementation();
+      jest.spyOn(store, 'acceptAtOnce').mockImplementationOnce(async () => {
+        store.rows.get(TOKEN)!.status = 'accepted';
+        throw new Error('connection lost');
+      });
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({
+        status: 400,
+        body: refused('ALREADY_USED'),
+      });
     });
   });
 

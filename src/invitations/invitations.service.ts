@@ -51,19 +51,45 @@ export class InvitationsService {
     // Rule 1.
     if (isEmpty(token)) throw acceptanceError(HttpStatus.BAD_REQUEST, INVITATION_ERRORS.invalid);
     const now = this.clock.now();
+    // Rule 5 tried first where the store can, with the row read in the same round trip: the
+    // conditional update lets through only what rules 2–4 would, and the row as it is then tells
+    // the refusal. Where it cannot, or the attempt failed, the rules run in their order.
+    const attempt = await this.acceptAtOnce(token, now);
+    if (attempt?.accepted) return this.accepted(attempt.invitation);
+    if (attempt) return this.refuse(attempt.invitation, now);
     const invitation = await this.load(token);
     refuseUnacceptable(invitation, now, acceptanceError);
     // Rule 5. The conditional update decides between parallel requests, and holds the tenant's
     // status too, so that an open tenant costs no extra read; a loser reads the invitation again
     // and gets the refusal that applies now (rule 3 after a parallel accept, or the suspension).
-    if (!(await this.store.accept(invitation, now))) {
-      const current = await this.load(invitation.id);
-      refuseUnacceptable(current, now, acceptanceError);
-      await this.refuseIfTenantClosed(current.tenantId);
-      throw new Error('The invitation was neither accepted nor refused');
-    }
+    if (await this.store.accept(invitation, now)) return this.accepted(invitation);
+    return this.refuse(await this.load(invitation.id), now);
+  }
+
+  private accepted(invitation: InvitationEntity | null): AcceptedInvitationResponse {
+    if (!invitation) throw new Error('An accepted invitation could not be read');
     this.metrics.invitationAccepted();
     return toAcceptedInvitationResponse(invitation);
+  }
+
+  /** Rules 2–4 on the invitation as it is after a conditional update that did not accept it, then the tenant's state. */
+  private async refuse(current: InvitationEntity | null, now: Date): Promise<never> {
+    refuseUnacceptable(current, now, acceptanceError);
+    await this.refuseIfTenantClosed(current.tenantId);
+    throw new Error('The invitation was neither accepted nor refused');
+  }
+
+  /**
+   * The store's accept in one round trip; undefined where it has none, and when it failed: the
+   * rules in their order then tell a failed read (rule 2) from a failed update (rule 6).
+   */
+  private async acceptAtOnce(token: string, now: Date) {
+    try {
+      return await this.store.acceptAtOnce(token, now);
+    } catch (failure) {
+      logger.warn(`Accepting an invitation in one round trip failed, trying step by step: ${messageOf(failure)}`);
+      return undefined;
+    }
   }
 
   /** The accept's refusals in the states that the spec does not know (docs/tenant-lifecycle.md). */
