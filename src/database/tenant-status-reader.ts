@@ -12,6 +12,9 @@ const SELECT_TENANT_STATUS = 'SELECT id, status FROM tenants WHERE id = ?';
  */
 @Injectable()
 export class TenantStatusReader {
+  /** The reads on their way for statusOfShared, by tenant. */
+  private readonly sharedReads = new Map<string, Promise<TenantStatus | null>>();
+
   constructor(private readonly statements: PreparedStatements) {}
 
   /** The tenant's status; null when there is no such tenant (the spec's "tenant absent"). */
@@ -19,6 +22,21 @@ export class TenantStatusReader {
     const row = await this.statements.first(SELECT_TENANT_STATUS, [tenantId]);
     // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
     return row?.id === tenantId ? (row.status as TenantStatus) : null;
+  }
+
+  /**
+   * As statusOf, for asks that come in bursts: the e-mail outbox sends the e-mails of many
+   * invitations to one tenant at once, and each asks. An ask while a read of that tenant is on its
+   * way shares that read instead of sending another, so its answer is at most one round trip older
+   * than the ask; the next ask after it settles reads again.
+   */
+  statusOfShared(tenantId: string): Promise<TenantStatus | null> {
+    let read = this.sharedReads.get(tenantId);
+    if (!read) {
+      read = this.statusOf(tenantId).finally(() => this.sharedReads.delete(tenantId));
+      this.sharedReads.set(tenantId, read);
+    }
+    return read;
   }
 }
 

@@ -117,8 +117,10 @@ export class IdempotencyGuard implements CanActivate {
 
 /** The request's key; undefined without the header; 400 when it is malformed or sent more than once. */
 function keyOf(request: Request): string | undefined {
-  const values = request.headersDistinct[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
-  if (values === undefined) return undefined;
+  const name = IDEMPOTENCY_KEY_HEADER.toLowerCase();
+  // `headers` first: Node builds `headersDistinct`, every header as a list, when it is first read.
+  if (request.headers[name] === undefined) return undefined;
+  const values = request.headersDistinct[name]!;
   if (values.length !== 1 || !VALID_KEY.test(values[0]))
     throw new ApiError(HttpStatus.BAD_REQUEST, IDEMPOTENCY_ERRORS.invalidKey);
   return values[0];

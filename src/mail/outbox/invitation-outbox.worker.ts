@@ -84,7 +84,7 @@ async function sendEmail(
   if (email.expiresAt.getTime() < now.getTime()) {
     return { outcome: 'failed', reason: 'the invitation expired before the e-mail could be delivered' };
   }
-  const status = await tenants.statusOf(tenantId);
+  const status = await tenants.statusOfShared(tenantId);
   if (status === 'suspended') return { outcome: 'deferred', reason: 'the organisation is suspended', delayMs: heldMs };
   if (status === 'deleted')
     return { outcome: 'failed', reason: 'the organisation was deleted before the e-mail could be delivered' };
