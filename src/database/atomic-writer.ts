@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { MultiStatementPool, StatementResult } from './multi-statement-pool';
-import { MysqlConnection, MysqlError, Row, sqliteDatabaseOf } from './prepared-statements';
+import { isConnectionFailure, MysqlConnection, Row, sqliteDatabaseOf } from './prepared-statements';
 
 export type Insert = [target: EntityTarget<ObjectLiteral>, values: ObjectLiteral];
 
@@ -201,7 +201,7 @@ export class AtomicWriter {
     } catch (error) {
       // A statement failed and those after it did not run: undo what ran. A connection that failed
       // for good has rolled back already, and is not handed to the next request.
-      broken = (error as MysqlError).fatal === true;
+      broken = isConnectionFailure(error);
       if (!broken) await query(connection, 'ROLLBACK', []).catch(() => (broken = true));
       throw error;
     } finally {

@@ -5,6 +5,12 @@ export type Row = Record<string, unknown>;
 
 /** The parts of TypeORM's mysql2 pool (callback API) and of its connections used by the service. */
 export type MysqlError = Error & { fatal?: boolean };
+
+/**
+ * Whether a failure is the connection's, not a statement's: mysql2 marks `fatal` what ends a
+ * connection (refused, timed out, lost), after which the database cannot be reached for now.
+ */
+export const isConnectionFailure = (error: unknown): boolean => (error as MysqlError | undefined)?.fatal === true;
 export interface MysqlConnection {
   query(
     sql: string,

@@ -399,6 +399,18 @@ describe(InvitationsService.name, () => {
       expect(store.rows.get(TOKEN)?.status).toBe('pending');
     });
 
+    it('the database unreachable (a connection failure): 404 INVALID at once, not tried step by step', async () => {
+      store.add();
+      const lost = Object.assign(new Error('connect ETIMEDOUT'), { fatal: true });
+      jest.spyOn(store, 'acceptAtOnce').mockRejectedValue(lost);
+      const findById = jest.spyOn(store, 'findById');
+      const error = jest.spyOn(Logger.prototype, 'error').mockImplementation();
+      expect(await apiFailure(service.accept(TOKEN), accepting)).toEqual({ status: 404, body: refused('INVALID') });
+      expect(findById).not.toHaveBeenCalled();
+      expect(error).toHaveBeenCalledWith('Loading an invitation failed: connect ETIMEDOUT');
+      expect(store.rows.get(TOKEN)?.status).toBe('pending');
+    });
+
     it('the attempt failing after all went through: the step-by-step read finds it accepted, 400 ALREADY_USED', async () => {
       store.add();
       jest.spyOn(Logger.prototype, 'warn').mockImplementation();

@@ -2,6 +2,7 @@ import { HttpException, HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { InvitationEntity } from '../database/entities';
+import { isConnectionFailure } from '../database/prepared-statements';
 import { TenantStatusReader } from '../database/tenant-status-reader';
 import { Metrics } from '../metrics/metrics';
 import { acceptanceError, INVITATION_ERRORS, InvitationErrorCode, validationError } from './dto/invitation-error';
@@ -80,13 +81,19 @@ export class InvitationsService {
   }
 
   /**
-   * The store's accept in one round trip; undefined where it has none, and when it failed: the
-   * rules in their order then tell a failed read (rule 2) from a failed update (rule 6).
+   * The store's accept in one round trip; undefined where it has none. When a statement of it
+   * failed, undefined too: the rules in their order then tell a failed read (rule 2) from a failed
+   * update (rule 6). When the database could not be reached, the invitation cannot be loaded
+   * (rule 2), at once: step by step would only wait for the database a second time.
    */
   private async acceptAtOnce(token: string, now: Date) {
     try {
       return await this.store.acceptAtOnce(token, now);
     } catch (failure) {
+      if (isConnectionFailure(failure)) {
+        logger.error(`Loading an invitation failed: ${messageOf(failure)}`);
+        return { accepted: false, invitation: null };
+      }
       logger.warn(`Accepting an invitation in one round trip failed, trying step by step: ${messageOf(failure)}`);
       return undefined;
     }
