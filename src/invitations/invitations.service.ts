@@ -13,7 +13,7 @@ import {
   ValidInvitationResponse,
 } from './dto/invitation.response';
 import { acceptanceRefusal, AcceptanceRefusal } from './invitation';
-import { InvitationsStore } from './invitations.store';
+import { AcceptAttempt, InvitationsStore } from './invitations.store';
 
 /**
  * Spec 4.1 and 4.2: validating and accepting an invitation by its token, the invitation id.
@@ -86,7 +86,7 @@ export class InvitationsService {
    * update (rule 6). When the database could not be reached, the invitation cannot be loaded
    * (rule 2), at once: step by step would only wait for the database a second time.
    */
-  private async acceptAtOnce(token: string, now: Date) {
+  private async acceptAtOnce(token: string, now: Date): Promise<AcceptAttempt | undefined> {
     try {
       return await this.store.acceptAtOnce(token, now);
     } catch (failure) {

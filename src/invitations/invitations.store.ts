@@ -47,6 +47,12 @@ const REVOKE_IF_OPEN = `UPDATE tenant_invitations SET status = 'revoked' WHERE i
 /** What a new invitation's write depends on: the invitation it replaces, or a query that must find nothing. */
 export type InvitationWriteCondition = { replacing: string } | { unlessFound: HoldingQuery };
 
+/** An accept tried first (acceptAtOnce): whether it went through, and the invitation as it is after it (null: none). */
+export interface AcceptAttempt {
+  accepted: boolean;
+  invitation: InvitationEntity | null;
+}
+
 @Injectable()
 export class InvitationsStore {
   /**
@@ -180,10 +186,7 @@ export class InvitationsStore {
    * URLs, whose deliveries are built in code from the event; and for an id ending in a space, which
    * MySQL's comparison would match to the id without it.
    */
-  async acceptAtOnce(
-    id: string,
-    now: Date,
-  ): Promise<{ accepted: boolean; invitation: InvitationEntity | null } | undefined> {
+  async acceptAtOnce(id: string, now: Date): Promise<AcceptAttempt | undefined> {
     if (!this.acceptsAtOnce || id.endsWith(' ')) return undefined;
     const at = sqlTimestamp(now);
     const { changed, rows } = await this.writer.updateThenRead(
