@@ -5,12 +5,6 @@ export type Row = Record<string, unknown>;
 
 /** The parts of TypeORM's mysql2 pool (callback API) and of its connections used by the service. */
 export type MysqlError = Error & { fatal?: boolean };
-
-/**
- * Whether a failure is the connection's, not a statement's: mysql2 marks `fatal` what ends a
- * connection (refused, timed out, lost), after which the database cannot be reached for now.
- */
-export const isConnectionFailure = (error: unknown): boolean => (error as MysqlError | undefined)?.fatal === true;
 export interface MysqlConnection {
   query(
     sql: string,
@@ -29,6 +23,12 @@ export interface MysqlPool {
   ): void;
   getConnection(done: (error: Error | null, connection: MysqlConnection) => void): void;
 }
+/**
+ * Whether a failure is the connection's, not a statement's: mysql2 marks `fatal` what ends a
+ * connection (refused, timed out, lost), after which the database cannot be reached for now.
+ */
+export const isConnectionFailure = (error: unknown): boolean => (error as MysqlError | undefined)?.fatal === true;
+
 /** The parts of TypeORM's better-sqlite3 connection used by the service. */
 interface SqliteStatement {
   all(...params: unknown[]): Row[];

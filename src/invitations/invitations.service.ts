@@ -91,7 +91,7 @@ export class InvitationsService {
       return await this.store.acceptAtOnce(token, now);
     } catch (failure) {
       if (isConnectionFailure(failure)) {
-        logger.error(`Loading an invitation failed: ${messageOf(failure)}`);
+        loadFailed(failure);
         return { accepted: false, invitation: null };
       }
       logger.warn(`Accepting an invitation in one round trip failed, trying step by step: ${messageOf(failure)}`);
@@ -111,14 +111,16 @@ export class InvitationsService {
     try {
       return await this.store.findById(token);
     } catch (failure) {
-      // Logged without the token: it is the invitation's secret.
-      logger.error(`Loading an invitation failed: ${messageOf(failure)}`);
+      loadFailed(failure);
       return null;
     }
   }
 }
 
 const logger = new Logger('InvitationsService');
+
+/** Logged without the token: it is the invitation's secret. */
+const loadFailed = (failure: unknown) => logger.error(`Loading an invitation failed: ${messageOf(failure)}`);
 
 /** A token of nothing but white space is as empty as none at all. */
 const isEmpty = (token: string): boolean => token.trim() === '';
