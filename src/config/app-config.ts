@@ -60,6 +60,21 @@ export interface TestModeConfig {
   key?: string;
 }
 
+/** Verified domains (docs/domains.md). */
+export interface DomainsConfig {
+  perOrg: number;
+  /** Names refused as free-mail providers beside the maintained lists; lower-cased. */
+  denylist: string[];
+  /** Names accepted whatever the lists say; lower-cased. */
+  allowlist: string[];
+  verificationTtlSeconds: number;
+  recheckSeconds: number;
+  graceSeconds: number;
+  /** `host:port` entries for the service's own resolver; empty: the system's. */
+  resolverServers: string[];
+  dnsTimeoutMs: number;
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -103,6 +118,7 @@ export abstract class AppConfig {
   abstract readonly tenantNameCacheSeconds: number;
   abstract readonly webhooks: WebhooksConfig;
   abstract readonly testMode: TestModeConfig;
+  abstract readonly domains: DomainsConfig;
 }
 
 export const DEFAULT_SQLITE_FILE = 'data/tenant-service.sqlite';
@@ -356,6 +372,25 @@ function testMode(env: Env, nodeEnv: string): TestModeConfig {
   return { enabled, key };
 }
 
+function domains(env: Env): DomainsConfig {
+  const names = (name: string) => (list(env, name) ?? []).map((item) => item.toLowerCase().replace(/\.$/, ''));
+  const resolverServers = list(env, 'DNS_RESOLVER_SERVERS') ?? [];
+  for (const server of resolverServers) {
+    if (!/^(\[[0-9a-fA-F:.]+\]|[0-9a-zA-Z.-]+)(:\d{1,5})?$/.test(server))
+      throw new ConfigError('DNS_RESOLVER_SERVERS', `must list host or host:port entries, got "${server}"`);
+  }
+  return {
+    perOrg: integer(env, 'DOMAINS_PER_ORG', 10, 1, 1_000),
+    denylist: names('DOMAIN_DENYLIST'),
+    allowlist: names('DOMAIN_ALLOWLIST'),
+    verificationTtlSeconds: integer(env, 'DOMAIN_VERIFICATION_TTL_SECONDS', 7 * 86_400, 1, 31_536_000),
+    recheckSeconds: integer(env, 'DOMAIN_RECHECK_SECONDS', 86_400, 1, 31_536_000),
+    graceSeconds: integer(env, 'DOMAIN_GRACE_SECONDS', 7 * 86_400, 0, 31_536_000),
+    resolverServers,
+    dnsTimeoutMs: integer(env, 'DNS_TIMEOUT_MS', 5_000, 10, 60_000),
+  };
+}
+
 export function parseConfig(env: Env): AppConfig {
   const nodeEnv = read(env, 'NODE_ENV') ?? 'development';
   const jwtSecret = read(env, 'AUTH_JWT_SECRET');
@@ -420,5 +455,6 @@ export function parseConfig(env: Env): AppConfig {
     tenantNameCacheSeconds: integer(env, 'TENANT_NAME_CACHE_SECONDS', 30, 0, 86_400),
     webhooks: webhooks(env, nodeEnv),
     testMode: testMode(env, nodeEnv),
+    domains: domains(env),
   };
 }

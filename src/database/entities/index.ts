@@ -2,7 +2,9 @@ import { AuditEventEntity } from './audit-event.entity';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { InvitationEmailOutboxEntity } from './invitation-email-outbox.entity';
 import { InvitationEntity } from './invitation.entity';
+import { JoinRequestEntity } from './join-request.entity';
 import { MembershipGrantEntity } from './membership-grant.entity';
+import { OrgDomainEntity } from './org-domain.entity';
 import { TenantEntity } from './tenant.entity';
 import { UserEntity } from './user.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -12,7 +14,9 @@ export {
   IdempotencyKeyEntity,
   InvitationEmailOutboxEntity,
   InvitationEntity,
+  JoinRequestEntity,
   MembershipGrantEntity,
+  OrgDomainEntity,
   TenantEntity,
   UserEntity,
   WebhookDeliveryEntity,
@@ -26,4 +30,6 @@ export const ENTITIES = [
   IdempotencyKeyEntity,
   WebhookDeliveryEntity,
   MembershipGrantEntity,
+  OrgDomainEntity,
+  JoinRequestEntity,
 ];
