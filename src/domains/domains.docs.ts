@@ -63,7 +63,8 @@ export const ApiVerifyDomain = (type: unknown) =>
       summary: 'Look the TXT record up now: a pending claim becomes verified; a verified or failing one is re-checked',
       description:
         'lastCheck.result: found, record_not_found or token_mismatch. Events: domain.verified, domain.verification_failed, ' +
-        'domain.failing, domain.lapsed. A resolver that fails or times out (DNS_TIMEOUT_MS) leaves the claim as it was (503).',
+        'domain.failing, domain.lapsed. A resolver that fails or times out (DNS_TIMEOUT_MS) leaves the claim as it was: ' +
+        '503 `{"success":false,"error":"DNS_UNAVAILABLE"}`.',
     }),
     nameParam(),
     ok(HttpStatus.OK, type, 'The claim after the check'),
@@ -75,7 +76,6 @@ export const ApiVerifyDomain = (type: unknown) =>
     refusals(HttpStatus.GONE, 'The pending claim is older than DOMAIN_VERIFICATION_TTL_SECONDS: now expired', [
       DOMAIN_ERRORS.expired,
     ]),
-    refusals(HttpStatus.SERVICE_UNAVAILABLE, 'The resolver failed or timed out', [DOMAIN_ERRORS.dnsUnavailable]),
   );
 
 export const ApiRotateDomain = (type: unknown) =>
