@@ -3,6 +3,7 @@ import { DomainRechecks } from '../src/domains/domain-rechecks';
 import { sessionCookie } from './support/factories';
 import { UNAUTHORIZED } from './support/spec-bodies';
 import { useOrganisationSuite } from './support/suites';
+import { CognitoTestIdentity } from './support/cognito-test-identity';
 import { TestDns } from './support/test-dns';
 import { TestUser } from './support/test-identity';
 
@@ -462,6 +463,17 @@ describe('verified domains', () => {
       await expectRefusal(here.id, await verifiedCookie(here), org.tenant.id, 409, refused('ALREADY_MEMBER'));
       await t.http.patch(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie).send({ joinMode: 'off' });
       await expectRefusal(user.id, cookie, org.tenant.id, 404, refused('NOT_JOINABLE'));
+    });
+
+    it('cognito mode: the pool’s email_verified attribute decides, not the token’s claim', async () => {
+      if (local()) return;
+      const name = await verified('auto');
+      const { user, cookie } = await person(name);
+      await (t.testIdentity as CognitoTestIdentity).setEmailVerified(user, false);
+      await expectRefusal(user.id, cookie, org.tenant.id, 403, refused('EMAIL_NOT_VERIFIED'));
+      expect((await t.http.get('/api/me').set('Cookie', cookie)).body.user.emailVerified).toBe(false);
+      await (t.testIdentity as CognitoTestIdentity).setEmailVerified(user, true);
+      expect((await joinOrg(org.tenant.id, cookie)).status).toBe(200);
     });
 
     it('a removed member is refused 403 REMOVED_BY_ORGANISATION, until the organisation invites them again', async () => {
