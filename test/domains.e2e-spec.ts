@@ -57,14 +57,23 @@ describe('verified domains', () => {
     publishFor(added.body);
     expect((await verify(name, cookie)).body.domain.status).toBe('verified');
     if (joinMode !== 'off')
-      expect((await t.http.patch(`/api/org/domains/${name}`).set('Cookie', cookie).send({ joinMode })).status).toBe(200);
+      expect((await t.http.patch(`/api/org/domains/${name}`).set('Cookie', cookie).send({ joinMode })).status).toBe(
+        200,
+      );
     return name;
   };
   /** A session whose e-mail is verified: the claim (local) or the pool's attribute (cognito). `'absent'`: no claim. */
   const verifiedCookie = async (user: TestUser, emailVerified: unknown = true) => {
     if (!local()) return sessionCookie(t, user);
     const now = Math.floor(Date.now() / 1000);
-    const payload = { token_use: 'id', iat: now, exp: now + 3600, sub: user.id, email: user.email, email_verified: emailVerified };
+    const payload = {
+      token_use: 'id',
+      iat: now,
+      exp: now + 3600,
+      sub: user.id,
+      email: user.email,
+      email_verified: emailVerified,
+    };
     if (emailVerified === 'absent') delete (payload as Record<string, unknown>).email_verified;
     return `${t.config.sessionCookieName}=${t.testIdentity.signedPayload(payload)}`;
   };
@@ -181,7 +190,11 @@ describe('verified domains', () => {
     it('an Idempotency-Key replays the first answer', async () => {
       const name = newName();
       const send = () =>
-        t.http.post('/api/org/domains').set('Cookie', org.ownerCookie).set('Idempotency-Key', `k-${name}`).send({ domain: name });
+        t.http
+          .post('/api/org/domains')
+          .set('Cookie', org.ownerCookie)
+          .set('Idempotency-Key', `k-${name}`)
+          .send({ domain: name });
       const first = await send();
       const second = await send();
       expect(first.status).toBe(201);
@@ -235,7 +248,11 @@ describe('verified domains', () => {
       dns.publish(`_tenant-verification.${name}`, value.slice(0, 20), value.slice(20));
       const res = await verify(name);
       expect(res.status).toBe(200);
-      expect(res.body.domain).toMatchObject({ status: 'verified', lastCheck: { result: 'found' }, verifiedAt: expect.any(String) });
+      expect(res.body.domain).toMatchObject({
+        status: 'verified',
+        lastCheck: { result: 'found' },
+        verifiedAt: expect.any(String),
+      });
       expect(await stored(org.tenant.id, name)).toMatchObject({ status: 'verified', heldName: name });
     });
 
@@ -273,8 +290,13 @@ describe('verified domains', () => {
       const name = newName();
       const added = await claim(name);
       publishFor(added.body);
-      await domains().update({ tenantId: org.tenant.id, name }, { tokenIssuedAt: new Date(Date.now() - 8 * 86_400_000) });
-      expect((await t.http.get(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie)).body.domain.status).toBe('expired');
+      await domains().update(
+        { tenantId: org.tenant.id, name },
+        { tokenIssuedAt: new Date(Date.now() - 8 * 86_400_000) },
+      );
+      expect((await t.http.get(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie)).body.domain.status).toBe(
+        'expired',
+      );
       const res = await verify(name);
       expect([res.status, res.body]).toEqual([410, refused('VERIFICATION_EXPIRED')]);
       expect((await stored(org.tenant.id, name))!.status).toBe('expired');
@@ -327,14 +349,22 @@ describe('verified domains', () => {
     it('sets the join mode; a bad one is 400 INVALID_JOIN_MODE and changes nothing; domain.updated', async () => {
       const name = newName();
       await claim(name);
-      const bad = await t.http.patch(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie).send({ joinMode: 'open' });
+      const bad = await t.http
+        .patch(`/api/org/domains/${name}`)
+        .set('Cookie', org.ownerCookie)
+        .send({ joinMode: 'open' });
       expect([bad.status, bad.body]).toEqual([400, refused('INVALID_JOIN_MODE')]);
-      const res = await t.http.patch(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie).send({ joinMode: 'request' });
+      const res = await t.http
+        .patch(`/api/org/domains/${name}`)
+        .set('Cookie', org.ownerCookie)
+        .send({ joinMode: 'request' });
       expect([res.status, res.body.domain.joinMode]).toEqual([200, 'request']);
       expect((await stored(org.tenant.id, name))!.joinMode).toBe('request');
       // Set on a pending claim, it does not act.
       const { cookie } = await person(name);
-      expect((await t.http.get('/api/me/joinable-organisations').set('Cookie', cookie)).body).toEqual({ organisations: [] });
+      expect((await t.http.get('/api/me/joinable-organisations').set('Cookie', cookie)).body).toEqual({
+        organisations: [],
+      });
     });
   });
 
@@ -393,7 +423,9 @@ describe('verified domains', () => {
         organisations: [{ tenantId: org.tenant.id, name: org.tenant.name, domain: name, joinMode: 'request' }],
       });
       const sub = await person(`mail.${name}`);
-      expect((await t.http.get('/api/me/joinable-organisations').set('Cookie', sub.cookie)).body).toEqual({ organisations: [] });
+      expect((await t.http.get('/api/me/joinable-organisations').set('Cookie', sub.cookie)).body).toEqual({
+        organisations: [],
+      });
       expect((await t.http.get('/api/me/joinable-organisations').set('Cookie', org.ownerCookie)).body).toEqual({
         organisations: [],
       });
@@ -415,7 +447,13 @@ describe('verified domains', () => {
       requests: await t.dataSource.getRepository(JoinRequestEntity).countBy({ userId }),
       events: await t.dataSource.getRepository(AuditEventEntity).countBy({ tenantId: org.tenant.id }),
     });
-    const expectRefusal = async (userId: string, cookie: string | undefined, tenantId: string, status: number, body: object) => {
+    const expectRefusal = async (
+      userId: string,
+      cookie: string | undefined,
+      tenantId: string,
+      status: number,
+      body: object,
+    ) => {
       const before = await snapshot(userId);
       const res = await joinOrg(tenantId, cookie);
       expect([res.status, res.body]).toEqual([status, body]);
@@ -426,8 +464,15 @@ describe('verified domains', () => {
       const name = await verified('auto');
       const { user, cookie } = await person(name);
       const res = await joinOrg(org.tenant.id, cookie);
-      expect([res.status, res.body]).toEqual([200, { success: true, tenantId: org.tenant.id, role: 'member', userId: user.id }]);
-      expect(await t.identity.findById(user.id)).toMatchObject({ userType: 'org', tenantId: org.tenant.id, role: 'member' });
+      expect([res.status, res.body]).toEqual([
+        200,
+        { success: true, tenantId: org.tenant.id, role: 'member', userId: user.id },
+      ]);
+      expect(await t.identity.findById(user.id)).toMatchObject({
+        userType: 'org',
+        tenantId: org.tenant.id,
+        role: 'member',
+      });
       const joined = (await events('member.joined')).find((event) => event.targetId === user.id)!;
       expect(JSON.parse(joined.data)).toEqual({ role: 'member', via: 'domain', domain: name });
     });
@@ -436,7 +481,10 @@ describe('verified domains', () => {
       const name = await verified('request');
       const { user, cookie } = await person(name);
       const first = await joinOrg(org.tenant.id, cookie);
-      expect([first.status, first.body]).toEqual([202, { success: true, request: { id: expect.any(String), status: 'pending' } }]);
+      expect([first.status, first.body]).toEqual([
+        202,
+        { success: true, request: { id: expect.any(String), status: 'pending' } },
+      ]);
       const second = await joinOrg(org.tenant.id, cookie);
       expect([second.status, second.body]).toEqual([202, first.body]);
       expect(await t.dataSource.getRepository(JoinRequestEntity).countBy({ userId: user.id })).toBe(1);
@@ -448,8 +496,20 @@ describe('verified domains', () => {
       const { user, cookie } = await person(name);
       await expectRefusal(user.id, undefined, org.tenant.id, 401, UNAUTHORIZED);
       if (local()) {
-        await expectRefusal(user.id, await verifiedCookie(user, false), org.tenant.id, 403, refused('EMAIL_NOT_VERIFIED'));
-        await expectRefusal(user.id, await verifiedCookie(user, 'absent'), org.tenant.id, 403, refused('EMAIL_NOT_VERIFIED'));
+        await expectRefusal(
+          user.id,
+          await verifiedCookie(user, false),
+          org.tenant.id,
+          403,
+          refused('EMAIL_NOT_VERIFIED'),
+        );
+        await expectRefusal(
+          user.id,
+          await verifiedCookie(user, 'absent'),
+          org.tenant.id,
+          403,
+          refused('EMAIL_NOT_VERIFIED'),
+        );
       }
       await expectRefusal(user.id, cookie, 'no-such-tenant', 404, refused('NOT_JOINABLE'));
       const other = await factory.tenant({ status: 'active' });
@@ -458,7 +518,13 @@ describe('verified domains', () => {
       await expectRefusal(user.id, cookie, org.tenant.id, 404, refused('NOT_JOINABLE'));
       await t.dataSource.getRepository(TenantEntity).update({ id: org.tenant.id }, { status: 'active' });
       const elsewhere = await factory.member(other.id, { email: `q-${seq++}@${name}`, role: 'member' });
-      await expectRefusal(elsewhere.id, await verifiedCookie(elsewhere), org.tenant.id, 409, refused('MEMBER_OF_ANOTHER_ORGANISATION'));
+      await expectRefusal(
+        elsewhere.id,
+        await verifiedCookie(elsewhere),
+        org.tenant.id,
+        409,
+        refused('MEMBER_OF_ANOTHER_ORGANISATION'),
+      );
       const here = await factory.member(org.tenant.id, { email: `r-${seq++}@${name}`, role: 'member' });
       await expectRefusal(here.id, await verifiedCookie(here), org.tenant.id, 409, refused('ALREADY_MEMBER'));
       await t.http.patch(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie).send({ joinMode: 'off' });
@@ -484,7 +550,10 @@ describe('verified domains', () => {
       expect(removed.status).toBe(200);
       await expectRefusal(user.id, cookie, org.tenant.id, 403, refused('REMOVED_BY_ORGANISATION'));
       await sleep(5);
-      const invited = await t.http.post('/api/org/invite').set('Cookie', org.ownerCookie).send({ email: user.email, role: 'member' });
+      const invited = await t.http
+        .post('/api/org/invite')
+        .set('Cookie', org.ownerCookie)
+        .send({ email: user.email, role: 'member' });
       expect(invited.status).toBe(200);
       expect((await joinOrg(org.tenant.id, cookie)).status).toBe(200);
     });
@@ -496,7 +565,8 @@ describe('verified domains', () => {
       const statuses = answers.map((res) => res.status);
       expect(statuses.filter((status) => status === 200 || status === 202).length).toBeGreaterThanOrEqual(1);
       expect(statuses.every((status) => [200, 202, 409].includes(status))).toBe(true);
-      for (const res of answers.filter((answer) => answer.status === 409)) expect(res.body).toEqual(refused('ALREADY_MEMBER'));
+      for (const res of answers.filter((answer) => answer.status === 409))
+        expect(res.body).toEqual(refused('ALREADY_MEMBER'));
       expect(await t.identity.findById(user.id)).toMatchObject({ tenantId: org.tenant.id, role: 'member' });
       const joined = (await events('member.joined')).filter((event) => event.targetId === user.id);
       expect(joined).toHaveLength(1);
@@ -582,7 +652,13 @@ describe('verified domains', () => {
       const list = await t.http.get(`/api/admin/domains?name=${name.toUpperCase()}`).set('Cookie', rootCookie);
       expect(list.status).toBe(200);
       expect(list.body.domains).toEqual([
-        { tenantId: org.tenant.id, name, status: 'verified', verifiedAt: expect.any(String), createdAt: expect.any(String) },
+        {
+          tenantId: org.tenant.id,
+          name,
+          status: 'verified',
+          verifiedAt: expect.any(String),
+          createdAt: expect.any(String),
+        },
       ]);
       expect((await t.http.get(`/api/admin/domains?name=${name}`).set('Cookie', org.ownerCookie)).status).toBe(403);
       for (const reason of [undefined, '', '   ']) {

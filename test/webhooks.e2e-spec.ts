@@ -94,7 +94,11 @@ describe('webhooks', () => {
     it('each event reaches the receiver once, signed, as {type, timestamp, data: the event as the audit API shows it}, with its delivery row', async () => {
       const dns = new TestDns();
       await dns.start();
-      const t = await start({ INVITE_RATE_LIMIT: '1000', DNS_RESOLVER_SERVERS: dns.address, DOMAIN_GRACE_SECONDS: '0' });
+      const t = await start({
+        INVITE_RATE_LIMIT: '1000',
+        DNS_RESOLVER_SERVERS: dns.address,
+        DOMAIN_GRACE_SECONDS: '0',
+      });
       const factory = factories(t);
       const root = await factory.superAdmin();
       const rootCookie = await sessionCookie(t, root);
@@ -409,7 +413,10 @@ async function domainEvents(t: TestApp, dns: TestDns, tenantId: string, ownerCoo
   expect((await t.http.post(org(`/${name}/verify`)).set('Cookie', ownerCookie)).status).toBe(200); // domain.verification_failed
   dns.publish(added.body.domain.verification.recordName, added.body.domain.verification.recordValue);
   expect((await t.http.post(org(`/${name}/verify`)).set('Cookie', ownerCookie)).body.domain.status).toBe('verified'); // domain.verified
-  const patched = await t.http.patch(org(`/${name}`)).set('Cookie', ownerCookie).send({ joinMode: 'request' }); // domain.updated
+  const patched = await t.http
+    .patch(org(`/${name}`))
+    .set('Cookie', ownerCookie)
+    .send({ joinMode: 'request' }); // domain.updated
   expect(patched.status).toBe(200);
   const ask = async (email: string) => {
     const user = await factory.user({ email });

@@ -26,7 +26,8 @@ export class AdminDomainsService {
   ) {}
 
   async list(name: unknown): Promise<AdminDomainsResponse> {
-    if (typeof name !== 'string' || name.trim() === '') throw domainRefusal(HttpStatus.BAD_REQUEST, DOMAIN_ERRORS.nameRequired);
+    if (typeof name !== 'string' || name.trim() === '')
+      throw domainRefusal(HttpStatus.BAD_REQUEST, DOMAIN_ERRORS.nameRequired);
     const normalised = normaliseDomain(name);
     if (!normalised) throw domainRefusal(HttpStatus.BAD_REQUEST, DOMAIN_ERRORS.invalid);
     return { domains: (await this.store.listByName(normalised)).map(toAdminResponse) };
@@ -34,7 +35,10 @@ export class AdminDomainsService {
 
   /** The organisation's claim becomes lapsed: it no longer holds the name; audited with the reason. */
   async release(caller: Caller, name: string, body: unknown): Promise<ReleasedDomainResponse> {
-    const { tenantId, reason } = (body && typeof body === 'object' ? body : {}) as { tenantId?: unknown; reason?: unknown };
+    const { tenantId, reason } = (body && typeof body === 'object' ? body : {}) as {
+      tenantId?: unknown;
+      reason?: unknown;
+    };
     if (typeof tenantId !== 'string' || tenantId.trim() === '')
       throw domainRefusal(HttpStatus.BAD_REQUEST, DOMAIN_ERRORS.tenantRequired);
     if (typeof reason !== 'string' || reason.trim() === '')

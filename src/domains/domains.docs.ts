@@ -16,10 +16,11 @@ const orgAdmin = () =>
   applyDecorators(
     ApiSession(),
     ApiErrorResponse(HttpStatus.UNAUTHORIZED, 'No session', [UNAUTHORIZED_BODY]),
-    ApiErrorResponse(HttpStatus.FORBIDDEN, 'Not an owner or admin of an organisation, or the organisation is suspended', [
-      { error: DOMAIN_GUARD_MESSAGES.notOrgUser },
-      { error: DOMAIN_GUARD_MESSAGES.notOwnerOrAdmin },
-    ]),
+    ApiErrorResponse(
+      HttpStatus.FORBIDDEN,
+      'Not an owner or admin of an organisation, or the organisation is suspended',
+      [{ error: DOMAIN_GUARD_MESSAGES.notOrgUser }, { error: DOMAIN_GUARD_MESSAGES.notOwnerOrAdmin }],
+    ),
   );
 
 const nameParam = () =>
@@ -47,7 +48,10 @@ export const ApiAddDomain = (type: unknown) =>
   );
 
 export const ApiListDomains = (type: unknown) =>
-  applyDecorators(ApiOperation({ summary: "The organisation's claims, by name" }), ok(HttpStatus.OK, type, 'The claims'));
+  applyDecorators(
+    ApiOperation({ summary: "The organisation's claims, by name" }),
+    ok(HttpStatus.OK, type, 'The claims'),
+  );
 
 export const ApiGetDomain = (type: unknown) =>
   applyDecorators(
@@ -80,7 +84,9 @@ export const ApiVerifyDomain = (type: unknown) =>
 
 export const ApiRotateDomain = (type: unknown) =>
   applyDecorators(
-    ApiOperation({ summary: 'A new token and a new window for a pending, expired or lapsed claim; the old value stops working' }),
+    ApiOperation({
+      summary: 'A new token and a new window for a pending, expired or lapsed claim; the old value stops working',
+    }),
     nameParam(),
     ok(HttpStatus.OK, type, 'The claim, pending, with its new record value'),
     refusals(HttpStatus.NOT_FOUND, 'The organisation has no such claim', [DOMAIN_ERRORS.notFound]),
@@ -94,7 +100,9 @@ export const ApiUpdateDomain = (type: unknown) =>
       description: 'Event domain.updated.',
     }),
     nameParam(),
-    ApiBody({ schema: { type: 'object', properties: { joinMode: { type: 'string', enum: ['off', 'request', 'auto'] } } } }),
+    ApiBody({
+      schema: { type: 'object', properties: { joinMode: { type: 'string', enum: ['off', 'request', 'auto'] } } },
+    }),
     ok(HttpStatus.OK, type, 'The claim'),
     refusals(HttpStatus.BAD_REQUEST, 'Not a join mode', [DOMAIN_ERRORS.invalidJoinMode]),
     refusals(HttpStatus.NOT_FOUND, 'The organisation has no such claim', [DOMAIN_ERRORS.notFound]),
@@ -137,13 +145,22 @@ export const ApiDecideJoinRequest = (type: unknown, approve: boolean) =>
         ? 'Decided already; or the person joined an organisation meanwhile (the request is closed)'
         : 'Decided already',
       approve
-        ? [DOMAIN_ERRORS.requestClosed, DOMAIN_ERRORS.memberOfAnotherOrganisation, DOMAIN_ERRORS.alreadyMember, DOMAIN_ERRORS.emailInUse]
+        ? [
+            DOMAIN_ERRORS.requestClosed,
+            DOMAIN_ERRORS.memberOfAnotherOrganisation,
+            DOMAIN_ERRORS.alreadyMember,
+            DOMAIN_ERRORS.emailInUse,
+          ]
         : [DOMAIN_ERRORS.requestClosed],
     ),
   );
 
 export const ApiMe = () =>
-  applyDecorators(ApiTags('Signed-in person'), ApiSession(), ApiErrorResponse(HttpStatus.UNAUTHORIZED, 'No session', [UNAUTHORIZED_BODY]));
+  applyDecorators(
+    ApiTags('Signed-in person'),
+    ApiSession(),
+    ApiErrorResponse(HttpStatus.UNAUTHORIZED, 'No session', [UNAUTHORIZED_BODY]),
+  );
 
 export const ApiGetMe = (type: unknown) =>
   applyDecorators(
@@ -157,14 +174,17 @@ export const ApiGetMe = (type: unknown) =>
 
 export const ApiMyInvitations = (type: unknown) =>
   applyDecorators(
-    ApiOperation({ summary: 'Pending, unexpired invitations to the session’s e-mail, when it is verified (else empty)' }),
+    ApiOperation({
+      summary: 'Pending, unexpired invitations to the session’s e-mail, when it is verified (else empty)',
+    }),
     ok(HttpStatus.OK, type, 'The invitations'),
   );
 
 export const ApiJoinableOrganisations = (type: unknown) =>
   applyDecorators(
     ApiOperation({
-      summary: 'Active organisations with a verified or failing domain equal to the e-mail’s domain and a join mode other than off',
+      summary:
+        'Active organisations with a verified or failing domain equal to the e-mail’s domain and a join mode other than off',
       description: 'Empty when the e-mail is not verified or the caller belongs to an organisation.',
     }),
     ok(HttpStatus.OK, type, 'The organisations'),
@@ -180,7 +200,11 @@ export const ApiJoinOrganisation = (joined: unknown, requested: unknown) =>
     }),
     ApiParam({ name: 'tenantId' }),
     ok(HttpStatus.OK, joined, 'auto: a member with the role member'),
-    ok(HttpStatus.ACCEPTED, requested, 'request: the pending request (the same one when asked again); cognito auto join still on its way to the pool'),
+    ok(
+      HttpStatus.ACCEPTED,
+      requested,
+      'request: the pending request (the same one when asked again); cognito auto join still on its way to the pool',
+    ),
     refusals(HttpStatus.FORBIDDEN, 'The e-mail is not verified, or the organisation removed this person', [
       DOMAIN_ERRORS.emailNotVerified,
       DOMAIN_ERRORS.removed,
@@ -205,13 +229,17 @@ export const ApiListAdminDomains = (type: unknown) =>
     ApiOperation({ summary: 'The claims of a name across organisations' }),
     ApiQuery({ name: 'name', required: true }),
     ok(HttpStatus.OK, type, 'The claims, oldest first'),
-    refusals(HttpStatus.BAD_REQUEST, 'No name, or not a domain name', [DOMAIN_ERRORS.nameRequired, DOMAIN_ERRORS.invalid]),
+    refusals(HttpStatus.BAD_REQUEST, 'No name, or not a domain name', [
+      DOMAIN_ERRORS.nameRequired,
+      DOMAIN_ERRORS.invalid,
+    ]),
   );
 
 export const ApiReleaseDomain = (type: unknown) =>
   applyDecorators(
     ApiOperation({
-      summary: "Release an organisation's claim: it becomes lapsed and no longer holds the name (event domain.released with the reason)",
+      summary:
+        "Release an organisation's claim: it becomes lapsed and no longer holds the name (event domain.released with the reason)",
     }),
     nameParam(),
     ApiBody({

@@ -5,7 +5,12 @@ import { JoiningModule } from '../joining/joining.module';
 import { AdminDomainsService } from './admin-domains.service';
 import { DnsTxtLookup } from './dns-txt-lookup';
 import { DomainRechecks } from './domain-rechecks';
-import { AdminDomainsController, JoinRequestsController, MeController, OrgDomainsController } from './domains.controller';
+import {
+  AdminDomainsController,
+  JoinRequestsController,
+  MeController,
+  OrgDomainsController,
+} from './domains.controller';
 import { DomainsService } from './domains.service';
 import { DomainsStore } from './domains.store';
 import { MeService } from './me.service';

@@ -90,7 +90,8 @@ export class DomainsService {
     if (refusal) throw domainRefusal(HttpStatus.UNPROCESSABLE_ENTITY, refusal);
     const alreadyAdded = domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.alreadyAdded);
     if (await this.store.findOwn(caller.tenantId, name)) throw alreadyAdded;
-    if (await this.store.heldByAnother(name, caller.tenantId)) throw domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.taken);
+    if (await this.store.heldByAnother(name, caller.tenantId))
+      throw domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.taken);
     if ((await this.store.countOwn(caller.tenantId)) >= this.config.domains.perOrg)
       throw domainRefusal(HttpStatus.UNPROCESSABLE_ENTITY, DOMAIN_ERRORS.limit);
     const now = this.clock.now();
@@ -228,7 +229,14 @@ export class DomainsService {
     if (domain.status === 'pending') {
       if (!found) return { changes: checked, events: event('domain.verification_failed') };
       return {
-        changes: { ...checked, status: 'verified', heldName: domain.name, verifiedAt: now, graceEndsAt: null, nextCheckAt },
+        changes: {
+          ...checked,
+          status: 'verified',
+          heldName: domain.name,
+          verifiedAt: now,
+          graceEndsAt: null,
+          nextCheckAt,
+        },
         events: event('domain.verified'),
       };
     }
@@ -278,10 +286,16 @@ export class DomainsService {
           required: [this.store.decideStatement(request.id, 'approved', now)],
           events: [
             auditEvents.aboutJoinRequest('join_request.approved', request, actor),
-            auditEvents.memberJoined({ id: request.userId, email: request.email }, request.tenantId, 'member', 'domain', {
-              domain: request.domain,
-              actor,
-            }),
+            auditEvents.memberJoined(
+              { id: request.userId, email: request.email },
+              request.tenantId,
+              'member',
+              'domain',
+              {
+                domain: request.domain,
+                actor,
+              },
+            ),
           ],
         }),
         { mustExistInPool: false },
@@ -292,7 +306,11 @@ export class DomainsService {
     }
     if (!joined.joined) {
       // Joined elsewhere meanwhile (or here): the request is closed.
-      const reason = joined.emailInUse ? 'email_in_use' : joined.memberOf === request.tenantId ? 'already_member' : 'member_of_another_organisation';
+      const reason = joined.emailInUse
+        ? 'email_in_use'
+        : joined.memberOf === request.tenantId
+          ? 'already_member'
+          : 'member_of_another_organisation';
       await this.store.decide(request.id, 'rejected', this.clock.now(), [
         auditEvents.aboutJoinRequest('join_request.rejected', request, actor, { reason }),
       ]);

@@ -41,7 +41,10 @@ export class MeService {
   /** GET /api/me: from the store as it is now, not from the session's claims. */
   async me(caller: Caller | undefined): Promise<MeResponse> {
     const signedIn = this.signedIn(caller);
-    const [stored, emailVerified] = await Promise.all([this.identity.findById(signedIn.id), this.emailVerified(signedIn)]);
+    const [stored, emailVerified] = await Promise.all([
+      this.identity.findById(signedIn.id),
+      this.emailVerified(signedIn),
+    ]);
     if (!stored)
       return {
         user: { id: signedIn.id, email: signedIn.email, emailVerified, platformRole: null },
@@ -93,7 +96,12 @@ export class MeService {
     return {
       organisations: (await this.store.joinable(name))
         .filter((row) => isOpen(row, now))
-        .map((row) => ({ tenantId: row.tenantId, name: displayName(row.tenantName), domain: row.domain, joinMode: row.joinMode })),
+        .map((row) => ({
+          tenantId: row.tenantId,
+          name: displayName(row.tenantName),
+          domain: row.domain,
+          joinMode: row.joinMode,
+        })),
     };
   }
 
@@ -128,7 +136,9 @@ export class MeService {
         refuseMembership(joined.memberOf, tenantId);
       }
       const body: DomainJoinedResponse = { success: true, tenantId, role: 'member', userId: signedIn.id };
-      return joined.inPool ? { status: HttpStatus.OK, body } : { status: HttpStatus.ACCEPTED, body: { ...body, pending: true } };
+      return joined.inPool
+        ? { status: HttpStatus.OK, body }
+        : { status: HttpStatus.ACCEPTED, body: { ...body, pending: true } };
     }
     return { status: HttpStatus.ACCEPTED, body: await this.request(member, row) };
   }
@@ -171,7 +181,8 @@ export class MeService {
 
 /** A domain that lets people join: verified, or failing within its grace. */
 const isOpen = (row: JoinableRow, now: Date) =>
-  row.status === 'verified' || (row.status === 'failing' && (!row.graceEndsAt || row.graceEndsAt.getTime() > now.getTime()));
+  row.status === 'verified' ||
+  (row.status === 'failing' && (!row.graceEndsAt || row.graceEndsAt.getTime() > now.getTime()));
 
 function refuseMembership(memberOf: string, tenantId: string): never {
   throw domainRefusal(
