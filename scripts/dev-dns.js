@@ -30,5 +30,7 @@ const server = new UDPServer((request, send) => {
   }
   send(response);
 });
-server.listen(port, '127.0.0.1').then(() => console.log(`DNS on 127.0.0.1:${port}: ${[...records.keys()].join(', ') || 'no records'}`));
+server
+  .listen(port, '127.0.0.1')
+  .then(() => console.log(`DNS on 127.0.0.1:${port}: ${[...records.keys()].join(', ') || 'no records'}`));
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));
