@@ -1,8 +1,8 @@
 import { AuditEventEntity, JoinRequestEntity, OrgDomainEntity, TenantEntity } from '../src/database/entities';
 import { DomainRechecks } from '../src/domains/domain-rechecks';
-import { sessionCookie } from './support/factories';
+import { factories, sessionCookie } from './support/factories';
 import { UNAUTHORIZED } from './support/spec-bodies';
-import { useOrganisationSuite } from './support/suites';
+import { useOrganisationSuite, useTwoInstances } from './support/suites';
 import { CognitoTestIdentity } from './support/cognito-test-identity';
 import { TestDns } from './support/test-dns';
 import { TestUser } from './support/test-identity';
@@ -678,5 +678,45 @@ describe('verified domains', () => {
       const released = (await events('domain.released')).find((e) => JSON.parse(e.data).domain === name)!;
       expect(JSON.parse(released.data)).toMatchObject({ reason: 'Acme Ltd proved ownership by ticket 42' });
     });
+  });
+});
+
+/** Two instances on one database: each due re-check is done by one of them. */
+describe('verified domains: re-checks across instances', () => {
+  const dns = new TestDns();
+  // Before the instances start: they read its address.
+  beforeAll(() => dns.start());
+  const fleet = useTwoInstances(() => ({ env: { DNS_RESOLVER_SERVERS: dns.address, DOMAIN_RECHECK_SECONDS: '3600' } }));
+  afterAll(() => dns.stop());
+
+  it('of two instances re-checking at once, one does each check: one domain.failing per domain', async () => {
+    const { first, second } = fleet;
+    const tenant = await factories(first).tenant({ status: 'active' });
+    const owner = await factories(first).member(tenant.id);
+    const cookie = await sessionCookie(first, owner);
+    const names = Array.from({ length: 5 }, (_, i) => `fleet-${Date.now().toString(36)}-${i}.test`);
+    for (const name of names) {
+      const added = await first.http.post('/api/org/domains').set('Cookie', cookie).send({ domain: name });
+      dns.publish(added.body.domain.verification.recordName, added.body.domain.verification.recordValue);
+      expect((await first.http.post(`/api/org/domains/${name}/verify`).set('Cookie', cookie)).body.domain.status).toBe(
+        'verified',
+      );
+    }
+    dns.clear();
+    await first.dataSource
+      .getRepository(OrgDomainEntity)
+      .update({ tenantId: tenant.id }, { nextCheckAt: new Date(Date.now() - 1000) });
+    const done = await Promise.all([
+      first.app.get(DomainRechecks).recheckDue(),
+      second.app.get(DomainRechecks).recheckDue(),
+    ]);
+    expect(done[0] + done[1]).toBe(5);
+    const failing = await first.dataSource
+      .getRepository(AuditEventEntity)
+      .findBy({ type: 'domain.failing', tenantId: tenant.id });
+    expect(failing).toHaveLength(5);
+    expect(
+      (await first.dataSource.getRepository(OrgDomainEntity).findBy({ tenantId: tenant.id })).map((d) => d.status),
+    ).toEqual(Array(5).fill('failing'));
   });
 });

@@ -376,8 +376,16 @@ function domains(env: Env): DomainsConfig {
   const names = (name: string) => (list(env, name) ?? []).map((item) => item.toLowerCase().replace(/\.$/, ''));
   const resolverServers = list(env, 'DNS_RESOLVER_SERVERS') ?? [];
   for (const server of resolverServers) {
-    if (!/^(\[[0-9a-fA-F:.]+\]|[0-9a-zA-Z.-]+)(:\d{1,5})?$/.test(server))
-      throw new ConfigError('DNS_RESOLVER_SERVERS', `must list host or host:port entries, got "${server}"`);
+    // An IP address, IPv6 in brackets when a port follows; Node's resolver takes no names and aborts the process on port 0.
+    const match =
+      /^(?:\[([0-9a-fA-F:.]+)\]|([0-9.]+))(?::(\d{1,5}))?$/.exec(server) ?? /^([0-9a-fA-F:.]+)()$/.exec(server);
+    const address = match?.[1] || match?.[2];
+    const port = match?.[3];
+    if (!address || isIP(address) === 0 || (port !== undefined && (Number(port) < 1 || Number(port) > 65535)))
+      throw new ConfigError(
+        'DNS_RESOLVER_SERVERS',
+        `must list IP addresses, each with an optional port (1 to 65535), got "${server}"`,
+      );
   }
   return {
     perOrg: integer(env, 'DOMAINS_PER_ORG', 10, 1, 1_000),

@@ -25,12 +25,12 @@ export class DnsTxtLookup {
   async txt(name: string): Promise<string[]> {
     const { resolverServers, dnsTimeoutMs } = this.config.domains;
     const resolver = new dns.Resolver({ timeout: dnsTimeoutMs, tries: 1 });
-    if (resolverServers.length > 0) resolver.setServers(resolverServers);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer within ${dnsTimeoutMs} ms`)), dnsTimeoutMs);
     });
     try {
+      if (resolverServers.length > 0) resolver.setServers(resolverServers);
       const records = await Promise.race([resolver.resolveTxt(name), timeout]);
       return records.map((chunks) => chunks.join(''));
     } catch (error) {
