@@ -19,7 +19,7 @@ export class TenantStatusReader {
 
   /** The tenant's status; null when there is no such tenant (the spec's "tenant absent"). */
   async statusOf(tenantId: string): Promise<TenantStatus | null> {
-    const row = await this.statements.first(SELECT_TENANT_STATUS, [tenantId]);
+    const row = await this.statements.first(SELECT_TENANT_STATUS, [tenantId], true);
     // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
     return row?.id === tenantId ? (row.status as TenantStatus) : null;
   }
