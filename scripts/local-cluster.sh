@@ -173,11 +173,15 @@ down() {
   log "down"
 }
 
+# For the cluster suite (jest.config.js runs it when both TEST_ variables are set) and, for people,
+# the service's own settings: DATABASE_URL lists hosts for fail-over (create the database first).
 env_lines() {
-  cat <<'EOF'
-export CLUSTER_DATABASE_URL_1=mysql://root@127.0.0.1:33061,127.0.0.1:33062/tenant_service
-export CLUSTER_DATABASE_URL_2=mysql://root@127.0.0.1:33062,127.0.0.1:33063/tenant_service
-export REDIS_CLUSTER_NODES=127.0.0.1:7101,127.0.0.1:7102,127.0.0.1:7103
+  cat <<EOF
+export TEST_GALERA_NODES=127.0.0.1:33061,127.0.0.1:33062,127.0.0.1:33063
+export TEST_REDIS_CLUSTER_NODES=127.0.0.1:7101,127.0.0.1:7102,127.0.0.1:7103
+export LOCAL_CLUSTER_DIR=$DIR
+# The service: DATABASE_URL=mysql://root@127.0.0.1:33061,127.0.0.1:33062,127.0.0.1:33063/tenant_service
+#              REDIS_CLUSTER_NODES=127.0.0.1:7101,127.0.0.1:7102,127.0.0.1:7103
 EOF
 }
 

@@ -108,6 +108,8 @@ interface PoolCluster {
   of(pattern: string, selector: string): PoolNamespace;
   end(done?: (error?: unknown) => void): void;
   on(event: string, listener: (...args: unknown[]) => void): unknown;
+  /** mysql2's own record of the hosts' pools (not in its types). */
+  _nodes: Record<string, { pool: { on(event: string, listener: (...args: unknown[]) => void): void } }>;
 }
 
 /**
@@ -135,6 +137,10 @@ function failoverPool(mysql: MysqlModule, config: ObjectLiteral): unknown {
     query: (...args: unknown[]) => hosts.query(...args),
     execute: (...args: unknown[]) => hosts.execute(...args),
     end: (done?: (error?: unknown) => void) => cluster.end(done),
-    on: (event: string, listener: (...args: unknown[]) => void) => cluster.on(event, listener),
+    // 'connection' (a new connection, before its first use) is each host's pool's event.
+    on: (event: string, listener: (...args: unknown[]) => void) => {
+      if (event !== 'connection') return cluster.on(event, listener);
+      for (const node of Object.values(cluster._nodes)) node.pool.on(event, listener);
+    },
   };
 }

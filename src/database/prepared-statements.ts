@@ -160,15 +160,22 @@ function mysqlRunner(dataSource: DataSource): Runner {
  * SET STATEMENT: its reads stay ordinary, see docs/deploying.md.)
  */
 async function causalReadPrefix(pool: MysqlPool): Promise<string> {
+  return (await galeraNodeOf(pool)) === 'mariadb' ? 'SET STATEMENT wsrep_sync_wait = 1 FOR ' : '';
+}
+
+/**
+ * Whether the server is a Galera node (`wsrep_on`), and of which engine: 'mariadb', 'mysql'
+ * (Percona XtraDB Cluster), or false when it is not a Galera node.
+ */
+export async function galeraNodeOf(pool: MysqlPool): Promise<'mariadb' | 'mysql' | false> {
   const rows = await new Promise<Row[]>((resolve, reject) =>
     pool.query("SHOW VARIABLES WHERE Variable_name IN ('wsrep_on', 'version')", [], (error, found) =>
       error ? reject(error) : resolve(found),
     ),
   );
   const value = (name: string) => String(rows.find((row) => row.Variable_name === name)?.Value ?? '');
-  return value('wsrep_on') === 'ON' && /mariadb/i.test(value('version'))
-    ? 'SET STATEMENT wsrep_sync_wait = 1 FOR '
-    : '';
+  if (value('wsrep_on') !== 'ON') return false;
+  return /mariadb/i.test(value('version')) ? 'mariadb' : 'mysql';
 }
 
 /** Whether DATABASE_URL listed several hosts, between which the pools fail over (ClusteredDataSource). */
