@@ -6,7 +6,13 @@ import { factories, sessionCookie } from '../support/factories';
 import { newInviter, timedInvite } from '../support/inviting';
 import { INVITATION_POST, INVITE_ERRORS } from '../support/spec-bodies';
 import { TestApp } from '../support/test-app';
-import { ClusterFleet, clusterNode, onNode, startClusterFleet } from './cluster-fleet';
+import { parseConfig } from '../../src/config/app-config';
+import { ClusteredDataSource } from '../../src/database/clustered-data-source';
+import { dataSourceOptions } from '../../src/database/data-source-options';
+import { ClusterFleet, clusterNode, createClusterDatabase, onNode, startClusterFleet } from './cluster-fleet';
+import { Clock } from '../../src/common/clock';
+
+const TEST_MODE_KEY = 'cluster-suite-key-0123456789';
 
 /**
  * Two instances of the service, the first on Galera node 1 and the second on node 2, sharing a
@@ -20,7 +26,7 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
   const balanced = () => apps[next++ % 2];
 
   beforeAll(async () => {
-    fleet = await startClusterFleet();
+    fleet = await startClusterFleet({ TEST_MODE: 'true', TEST_MODE_KEY: TEST_MODE_KEY });
     apps = fleet.apps;
   }, 120_000);
   afterAll(async () => {
@@ -40,6 +46,24 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
       );
       expect(withoutKey).toEqual([]);
     });
+
+    it('two migration runs at the same time on two nodes: one applies, the other waits and finds nothing to do', async () => {
+      const database = await createClusterDatabase();
+      try {
+        const config = (node: number) => parseConfig({ NODE_ENV: 'test', DATABASE_URL: database.urlFor(node) });
+        const sources = [1, 3].map(
+          (node) => new ClusteredDataSource({ ...dataSourceOptions(config(node)), migrationsRun: false }),
+        );
+        await Promise.all(sources.map((source) => source.initialize()));
+        const runs = await Promise.all(sources.map((source) => source.runMigrations({ transaction: 'each' })));
+        expect(runs.map((applied) => applied.length).sort((a, b) => a - b)).toEqual([0, MIGRATIONS.length]);
+        await Promise.all(sources.map((source) => source.destroy()));
+        const applied = await onNode<unknown[]>(2, `SELECT name FROM \`${database.name}\`.migrations`);
+        expect(applied).toHaveLength(MIGRATIONS.length);
+      } finally {
+        await database.drop();
+      }
+    }, 60_000);
 
     it('GET /health/ready reports the Redis Cluster as ok, with its three masters', async () => {
       for (const app of apps) {
@@ -120,6 +144,31 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
         .sort();
       expect(recipients).toEqual(rows.map((row) => row.email.toLowerCase()).sort());
     }, 120_000);
+  });
+
+  describe('POST /api/test/clock through one instance', () => {
+    it("moves every inviter's window on every master, and the other instance's clock follows (pub/sub)", async () => {
+      // Inviters whose counters lie in different slots, so on different masters.
+      const inviters = await Promise.all(Array.from({ length: 6 }, () => newInviter(apps[0])));
+      await Promise.all(
+        inviters.map(async (inviter) => {
+          for (let n = 0; n < 10; n++) await timedInvite(apps[0], inviter.cookie, `window-${n}-${inviter.user.id}@example.com`);
+          expect((await timedInvite(apps[0], inviter.cookie, `refused-${inviter.user.id}@example.com`)).status).toBe(429);
+        }),
+      );
+      const clock = (body: object) => apps[1].http.post('/api/test/clock').set('X-Test-Mode-Key', TEST_MODE_KEY).send(body);
+      try {
+        expect((await clock({ advanceSeconds: 3_600 })).status).toBe(200);
+        await eventually(() => expect(apps[0].app.get(Clock).offset).toBe(3_600_000));
+        for (const inviter of inviters) {
+          const again = await timedInvite(apps[0], inviter.cookie, `again-${inviter.user.id}@example.com`);
+          expect([again.status, again.body.invitation?.status]).toEqual([200, 'pending']);
+        }
+      } finally {
+        expect((await clock({ reset: true })).status).toBe(200);
+        await eventually(() => expect(apps[0].app.get(Clock).offset).toBe(0));
+      }
+    });
   });
 
   describe('a suspension through one instance', () => {
