@@ -8,6 +8,7 @@ import { INVITATION_POST, INVITE_ERRORS } from '../support/spec-bodies';
 import { TestApp } from '../support/test-app';
 import { parseConfig } from '../../src/config/app-config';
 import { ClusteredDataSource } from '../../src/database/clustered-data-source';
+import { AtomicWriter } from '../../src/database/atomic-writer';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { ClusterFleet, clusterNode, createClusterDatabase, onNode, startClusterFleet } from './cluster-fleet';
 import { Clock } from '../../src/common/clock';
@@ -103,6 +104,36 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
         .getRepository(InvitationEntity)
         .findBy({ id: In(invitations.map((invitation) => invitation.id)) });
       expect(rows.map((row) => row.status)).toEqual(Array(20).fill('accepted'));
+    });
+  });
+
+  describe('AtomicWriter on two nodes', () => {
+    it('parallel compare-and-sets of one row through both nodes: one true, the others false, never a deadlock error', async () => {
+      const tenant = await factories(apps[0]).tenant();
+      const invitations = await Promise.all(
+        Array.from({ length: 20 }, () => factories(apps[0]).invitation({ tenantId: tenant.id })),
+      );
+      const writers = apps.map((app) => app.app.get(AtomicWriter));
+      const outcomes = await Promise.all(
+        invitations.flatMap((invitation) =>
+          Array.from({ length: 6 }, (_, i) =>
+            writers[i % 2]
+              .insert([], [
+                "UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status = 'pending'",
+                [invitation.id],
+              ])
+              .then(
+                (changed) => ({ id: invitation.id, changed }),
+                (error: Error) => ({ id: invitation.id, changed: error.message }),
+              ),
+          ),
+        ),
+      );
+      for (const invitation of invitations) {
+        expect(outcomes.filter((outcome) => outcome.id === invitation.id).map((outcome) => outcome.changed).sort()).toEqual(
+          [false, false, false, false, false, true],
+        );
+      }
     });
   });
 
