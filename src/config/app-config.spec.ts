@@ -149,9 +149,9 @@ describe(parseConfig.name, () => {
         { host: 'redis-b', port: 7102 },
       ]);
       expect(parseConfig({}).redisClusterNodes).toBeUndefined();
-      expect(() =>
-        parseConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7101', REDIS_URL: 'redis://127.0.0.1:6379' }),
-      ).toThrow(/^Invalid configuration: REDIS_CLUSTER_NODES and REDIS_URL are both set/);
+      expect(() => parseConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7101', REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(
+        /^Invalid configuration: REDIS_CLUSTER_NODES and REDIS_URL are both set/,
+      );
       expect(() => parseConfig({ REDIS_CLUSTER_NODES: '127.0.0.1' })).toThrow(
         'Invalid configuration: REDIS_CLUSTER_NODES must list host:port pairs separated by commas, got "127.0.0.1"',
       );

@@ -246,7 +246,10 @@ function redisClusterNodes(env: Env): RedisNode[] | undefined {
   const items = list(env, 'REDIS_CLUSTER_NODES');
   if (!items) return undefined;
   if (read(env, 'REDIS_URL') !== undefined) {
-    throw new ConfigError('REDIS_CLUSTER_NODES', 'and REDIS_URL are both set: set REDIS_URL for one Redis, or REDIS_CLUSTER_NODES for a Redis Cluster, not both');
+    throw new ConfigError(
+      'REDIS_CLUSTER_NODES',
+      'and REDIS_URL are both set: set REDIS_URL for one Redis, or REDIS_CLUSTER_NODES for a Redis Cluster, not both',
+    );
   }
   return items.map((item) => {
     const match = /^([A-Za-z0-9.-]+):(\d{1,5})$/.exec(item);

@@ -37,4 +37,5 @@ export function createRedisClient(config: RedisSettings, options: RedisOptions =
 }
 
 /** The client's masters: the cluster's, or the one Redis. SCAN and KEYS see one node at a time. */
-export const mastersOf = (client: RedisClient): Redis[] => (client instanceof Cluster ? client.nodes('master') : [client]);
+export const mastersOf = (client: RedisClient): Redis[] =>
+  client instanceof Cluster ? client.nodes('master') : [client];

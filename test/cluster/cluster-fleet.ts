@@ -31,7 +31,11 @@ export async function onNode<T = unknown>(node: number, sql: string, params: unk
 }
 
 /** A fresh database on the cluster, whose URL for instance `i` lists node i+1 first, then the next node. */
-export async function createClusterDatabase(): Promise<{ name: string; urlFor(node: number): string; drop(): Promise<void> }> {
+export async function createClusterDatabase(): Promise<{
+  name: string;
+  urlFor(node: number): string;
+  drop(): Promise<void>;
+}> {
   const name = `test_cluster_${randomBytes(6).toString('hex')}`;
   await onNode(1, `CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   return {

@@ -118,10 +118,13 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
         invitations.flatMap((invitation) =>
           Array.from({ length: 6 }, (_, i) =>
             writers[i % 2]
-              .insert([], [
-                "UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status = 'pending'",
-                [invitation.id],
-              ])
+              .insert(
+                [],
+                [
+                  "UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status = 'pending'",
+                  [invitation.id],
+                ],
+              )
               .then(
                 (changed) => ({ id: invitation.id, changed }),
                 (error: Error) => ({ id: invitation.id, changed: error.message }),
@@ -130,9 +133,12 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
         ),
       );
       for (const invitation of invitations) {
-        expect(outcomes.filter((outcome) => outcome.id === invitation.id).map((outcome) => outcome.changed).sort()).toEqual(
-          [false, false, false, false, false, true],
-        );
+        expect(
+          outcomes
+            .filter((outcome) => outcome.id === invitation.id)
+            .map((outcome) => outcome.changed)
+            .sort(),
+        ).toEqual([false, false, false, false, false, true]);
       }
     });
   });
@@ -183,11 +189,15 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
       const inviters = await Promise.all(Array.from({ length: 6 }, () => newInviter(apps[0])));
       await Promise.all(
         inviters.map(async (inviter) => {
-          for (let n = 0; n < 10; n++) await timedInvite(apps[0], inviter.cookie, `window-${n}-${inviter.user.id}@example.com`);
-          expect((await timedInvite(apps[0], inviter.cookie, `refused-${inviter.user.id}@example.com`)).status).toBe(429);
+          for (let n = 0; n < 10; n++)
+            await timedInvite(apps[0], inviter.cookie, `window-${n}-${inviter.user.id}@example.com`);
+          expect((await timedInvite(apps[0], inviter.cookie, `refused-${inviter.user.id}@example.com`)).status).toBe(
+            429,
+          );
         }),
       );
-      const clock = (body: object) => apps[1].http.post('/api/test/clock').set('X-Test-Mode-Key', TEST_MODE_KEY).send(body);
+      const clock = (body: object) =>
+        apps[1].http.post('/api/test/clock').set('X-Test-Mode-Key', TEST_MODE_KEY).send(body);
       try {
         expect((await clock({ advanceSeconds: 3_600 })).status).toBe(200);
         await eventually(() => expect(apps[0].app.get(Clock).offset).toBe(3_600_000));
@@ -276,7 +286,11 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
         await eventually(
           async () => {
             const res = await apps[0].http.get('/health/ready');
-            expect([res.status, res.body.details.redis.status, res.body.details.redis.degraded]).toEqual([200, 'up', true]);
+            expect([res.status, res.body.details.redis.status, res.body.details.redis.degraded]).toEqual([
+              200,
+              'up',
+              true,
+            ]);
           },
           { timeoutMs: 15_000, intervalMs: 500 },
         );
