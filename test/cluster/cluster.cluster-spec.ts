@@ -158,6 +158,35 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
       }
     });
 
+    it("one inviter's bulk rows and invites over both instances at once: 10 created in all, 10 stored", async () => {
+      const inviter = await newInviter(apps[0]);
+      const bulk = (app: TestApp, i: number) =>
+        app.http
+          .post('/api/org/invitations/bulk')
+          .set('Cookie', inviter.cookie)
+          .send({
+            invitations: Array.from({ length: 3 }, (_, j) => ({
+              email: `bulk-limit-${i}-${j}@example.com`,
+              role: 'member',
+            })),
+          });
+      const [bulks, invites] = await Promise.all([
+        Promise.all(Array.from({ length: 4 }, (_, i) => bulk(apps[i % 2], i))),
+        Promise.all(
+          Array.from({ length: 4 }, (_, i) =>
+            timedInvite(apps[(i + 1) % 2], inviter.cookie, `single-limit-${i}@example.com`),
+          ),
+        ),
+      ]);
+      expect([...bulks, ...invites].filter((res) => res.status >= 500)).toEqual([]);
+      const created =
+        bulks.reduce((sum, res) => sum + (res.status === 200 ? (res.body.summary.created as number) : 0), 0) +
+        invites.filter((res) => res.status === 200).length;
+      expect(created).toBe(10);
+      const stored = await apps[1].dataSource.getRepository(InvitationEntity).countBy({ tenantId: inviter.tenant.id });
+      expect(stored).toBe(10);
+    });
+
     it('500 invitations created through both at once: each stored once, each e-mail sent once', async () => {
       // 50 inviters of 10 each: the limit is per inviter.
       const inviters = await Promise.all(Array.from({ length: 50 }, () => newInviter(apps[0])));
