@@ -192,7 +192,7 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
       const inviters = await Promise.all(Array.from({ length: 50 }, () => newInviter(apps[0])));
       const answers = await Promise.all(
         inviters.flatMap((inviter, i) =>
-          Array.from({ length: 10 }, (_, j) => timedInvite(balanced(), inviter.cookie, `bulk-${i}-${j}@example.com`)),
+          Array.from({ length: 10 }, (_, j) => timedInvite(balanced(), inviter.cookie, `many-${i}-${j}@example.com`)),
         ),
       );
       expect(answers.filter((res) => res.status !== 200).map((res) => [res.status, res.body])).toEqual([]);
@@ -201,12 +201,12 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
         .findBy({ tenantId: In(inviters.map((inviter) => inviter.tenant.id)) });
       expect(rows).toHaveLength(500);
       expect(new Set(rows.map((row) => row.email)).size).toBe(500);
-      const bulk = () => fleet.smtp.messages.filter((mail) => mail.to[0].startsWith('bulk-'));
+      const bulk = () => fleet.smtp.messages.filter((mail) => mail.to[0].startsWith('many-'));
       await eventually(() => expect(bulk().length).toBeGreaterThanOrEqual(500), { timeoutMs: 60_000 });
       await outboxSettled(apps[0].dataSource, 30_000);
       const recipients = fleet.smtp.messages
         .map((mail) => mail.to[0])
-        .filter((to) => to.startsWith('bulk-'))
+        .filter((to) => to.startsWith('many-'))
         .sort();
       expect(recipients).toEqual(rows.map((row) => row.email.toLowerCase()).sort());
     }, 120_000);
