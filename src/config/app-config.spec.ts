@@ -131,6 +131,33 @@ describe(parseConfig.name, () => {
     );
   });
 
+  describe('clusters (docs/deploying.md, "Clustered MySQL and Redis")', () => {
+    it('DATABASE_URL may list several hosts: the first names the URL, all of them (with ports) the fail-over order', () => {
+      expect(parseConfig({ DATABASE_URL: 'mysql://u:p@h1:3306,h2,10.0.0.3:3307/db' }).database).toEqual({
+        type: 'mysql',
+        url: 'mysql://u:p@h1:3306/db',
+        hosts: ['h1:3306', 'h2:3306', '10.0.0.3:3307'],
+      });
+      expect(() => parseConfig({ DATABASE_URL: 'mysql://u:p@h1:3306, h2 x/db' })).toThrow(
+        /^Invalid configuration: DATABASE_URL must list its hosts as host:port,host:port/,
+      );
+    });
+
+    it('REDIS_CLUSTER_NODES lists the seed nodes; with REDIS_URL it is a start-up error naming both', () => {
+      expect(parseConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7101, redis-b:7102' }).redisClusterNodes).toEqual([
+        { host: '127.0.0.1', port: 7101 },
+        { host: 'redis-b', port: 7102 },
+      ]);
+      expect(parseConfig({}).redisClusterNodes).toBeUndefined();
+      expect(() => parseConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7101', REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(
+        /^Invalid configuration: REDIS_CLUSTER_NODES and REDIS_URL are both set/,
+      );
+      expect(() => parseConfig({ REDIS_CLUSTER_NODES: '127.0.0.1' })).toThrow(
+        'Invalid configuration: REDIS_CLUSTER_NODES must list host:port pairs separated by commas, got "127.0.0.1"',
+      );
+    });
+  });
+
   describe('webhooks', () => {
     const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 

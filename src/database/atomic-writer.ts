@@ -3,6 +3,7 @@ import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { MultiStatementPool, StatementResult } from './multi-statement-pool';
 import { isConnectionFailure, MysqlConnection, Row, sqliteDatabaseOf } from './prepared-statements';
+import { retryingWriteConflicts } from './write-conflicts';
 
 export type Insert = [target: EntityTarget<ObjectLiteral>, values: ObjectLiteral];
 
@@ -192,8 +193,17 @@ export class AtomicWriter {
     });
   }
 
-  /** Runs a transaction on a connection of the pool, undoing what ran when a statement fails. */
-  private async onConnection<T>(transaction: (connection: MysqlConnection) => Promise<T>): Promise<T> {
+  /**
+   * Runs a transaction on a connection of the pool, undoing what ran when a statement fails. One
+   * that lost a write conflict (a deadlock; on Galera, a failed certification) is run again from
+   * its start (retryingWriteConflicts): every transaction here is whole in its statements, built
+   * before it runs, so a retry writes what the first attempt would have, or finds the row taken.
+   */
+  private onConnection<T>(transaction: (connection: MysqlConnection) => Promise<T>): Promise<T> {
+    return retryingWriteConflicts(() => this.onConnectionOnce(transaction));
+  }
+
+  private async onConnectionOnce<T>(transaction: (connection: MysqlConnection) => Promise<T>): Promise<T> {
     const connection = await this.pool.connection();
     let broken = false;
     try {

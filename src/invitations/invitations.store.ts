@@ -138,7 +138,8 @@ export class InvitationsStore {
 
   /** The invitation whose id is exactly `id`, or null. */
   async findById(id: string): Promise<InvitationEntity | null> {
-    const row = await this.statements.first(SELECT_INVITATION, [id]);
+    // Causal on Galera: an invitation created through another node a moment ago is found.
+    const row = await this.statements.first(SELECT_INVITATION, [id], true);
     // MySQL pads trailing spaces even in a binary collation; a token is opaque, so only the exact id counts.
     return row?.id === id ? toInvitation(row) : null;
   }
