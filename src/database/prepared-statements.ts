@@ -36,7 +36,8 @@ interface SqliteStatement {
 }
 export interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
-  transaction(work: () => void): () => void;
+  /** better-sqlite3's transaction function: `.immediate()` begins it as a writer (BEGIN IMMEDIATE). */
+  transaction(work: () => void): { (): void; immediate(): void };
 }
 
 /** The mysql2 pool that TypeORM holds for a MySQL data source. */
