@@ -197,7 +197,10 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
           ACTOR,
         ),
     ],
-    ['InvitationsStore.listAcceptableEmails', (s) => s.invitations.listAcceptableEmails('tenant-1', NOW)],
+    [
+      'InvitationsStore.findAcceptableKeys',
+      (s) => s.invitations.findAcceptableKeys('tenant-1', ['key-1', 'key-2'], NOW),
+    ],
     ['InvitationsStore.findById', (s) => s.invitations.findById('to-accept')],
     ['InvitationsStore.findTenantName', (s) => s.invitations.findTenantName('tenant-1')],
     [

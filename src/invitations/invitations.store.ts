@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { Brackets, DataSource, Repository, WhereExpressionBuilder } from 'typeorm';
 import { AuditActor, auditEvents, NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
+import { emailKey } from '../common/email-comparison';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { InvitationEmailOutboxEntity, InvitationEntity } from '../database/entities';
@@ -36,8 +37,12 @@ const AUDIT_ACCEPTED_FROM_ROW =
   'INSERT INTO audit_events (id, type, occurred_at, tenant_id, actor_id, actor_email, target_type, target_id, ' +
   "target_email, data) SELECT ?, 'invitation.accepted', ?, tenant_id, NULL, NULL, 'invitation', NULL, email, " +
   "JSON_OBJECT('role', role, 'invitedBy', invited_by) FROM tenant_invitations WHERE id = ? AND @changed = 1";
-const SELECT_ACCEPTABLE_EMAILS =
-  "SELECT email FROM tenant_invitations WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?";
+/** Keys looked up per statement: a shorter list is padded with its last key, so that there is one statement to prepare. */
+export const INVITED_KEYS_PER_READ = 100;
+/** Read from the (tenant_id, email_key, status, expires_at) index alone (migration AddInvitationsEmailKey). */
+const SELECT_INVITED_KEYS =
+  "SELECT email_key FROM tenant_invitations WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ? " +
+  `AND email_key IN (${Array(INVITED_KEYS_PER_READ).fill('?').join(', ')})`;
 const REVOKE_IF_OPEN = `UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status IN ${OPEN}`;
 
 /**
@@ -119,18 +124,25 @@ export class InvitationsStore {
   }
 
   /**
-   * The addresses of the tenant's invitations that may still be accepted at `now` (pending and not
-   * expired), as stored: the caller compares them (comparableEmail), which SQL cannot. One range of
-   * the (tenant_id, email, id) index.
+   * Which of `keys` (emailKey of each address) belong to one of the tenant's invitations that may
+   * still be accepted at `now` (pending and not expired): only those addresses are read, whatever
+   * the number of the tenant's invitations.
    */
-  async listAcceptableEmails(tenantId: string, now: Date): Promise<string[]> {
-    const rows = await this.statements.manyRows(SELECT_ACCEPTABLE_EMAILS, [tenantId, sqlTimestamp(now)]);
-    return rows.map((row) => row.email as string);
+  async findAcceptableKeys(tenantId: string, keys: string[], now: Date): Promise<Set<string>> {
+    const found = new Set<string>();
+    const at = sqlTimestamp(now);
+    for (let start = 0; start < keys.length; start += INVITED_KEYS_PER_READ) {
+      const batch = keys.slice(start, start + INVITED_KEYS_PER_READ);
+      const padded = [...batch, ...Array<string>(INVITED_KEYS_PER_READ - batch.length).fill(batch[batch.length - 1])];
+      for (const row of await this.statements.rows(SELECT_INVITED_KEYS, [tenantId, at, ...padded]))
+        found.add(row.email_key as string);
+    }
+    return found;
   }
 
   private rowsOf(invitation: InvitationEntity, email: InvitationEmail, event: NewAuditEvent): Insert[] {
     return [
-      [InvitationEntity, invitation],
+      [InvitationEntity, { ...invitation, emailKey: emailKey(invitation.email) }],
       [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
       ...this.auditRows.of(event),
     ];

@@ -8,7 +8,7 @@ SELECT id, name, type, status, strftime('%Y-%m-%dT%H:%M:%fZ', created_at) AS cre
 SELECT id, name, type, status, strftime('%Y-%m-%dT%H:%M:%fZ', created_at) AS createdAt FROM tenants WHERE status IN (?, ?) ORDER BY created_at, id;
 
 -- TenantsStore.create
-BEGIN;
+BEGIN IMMEDIATE;
 INSERT INTO "tenants" ("id", "name", "type", "status", "created_at") VALUES (?, ?, ?, ?, ?);
 INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
