@@ -91,6 +91,11 @@ export class PreparedStatements {
       : `strftime('%Y-%m-%dT%H:%M:%fZ', ${column})`;
   }
 
+  /** The database's dialect, for SQL that differs (an index hint). */
+  get dialect(): 'mysql' | 'sqlite' {
+    return this.dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite';
+  }
+
   /** A write (UPDATE, DELETE); the number of rows it changed. */
   async changes(sql: string, params: unknown[]): Promise<number> {
     return this.bound().changes(sql, params);

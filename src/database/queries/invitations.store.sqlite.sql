@@ -45,10 +45,16 @@ SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FR
 SELECT name FROM tenants WHERE id = ?;
 
 -- InvitationsStore.listForTenant, first page
-SELECT "invitation"."id" AS "invitation_id", "invitation"."tenant_id" AS "invitation_tenant_id", "invitation"."email" AS "invitation_email", "invitation"."role" AS "invitation_role", "invitation"."status" AS "invitation_status", "invitation"."expires_at" AS "invitation_expires_at", "invitation"."invited_by" AS "invitation_invited_by", "invitation"."created_at" AS "invitation_created_at" FROM "tenant_invitations" "invitation" WHERE "invitation"."tenant_id" = ? ORDER BY "invitation"."email" ASC, "invitation"."id" ASC LIMIT 51;
+SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE tenant_id = ? ORDER BY email, id LIMIT 51;
 
--- InvitationsStore.listForTenant, by status, after a cursor
-SELECT "invitation"."id" AS "invitation_id", "invitation"."tenant_id" AS "invitation_tenant_id", "invitation"."email" AS "invitation_email", "invitation"."role" AS "invitation_role", "invitation"."status" AS "invitation_status", "invitation"."expires_at" AS "invitation_expires_at", "invitation"."invited_by" AS "invitation_invited_by", "invitation"."created_at" AS "invitation_created_at" FROM "tenant_invitations" "invitation" WHERE "invitation"."tenant_id" = ? AND (("invitation"."status" = ? AND "invitation"."expires_at" >= ?) OR ("invitation"."status" = ? OR ("invitation"."status" = ? AND "invitation"."expires_at" < ?))) AND "invitation"."email" >= ? AND ("invitation"."email" > ? OR "invitation"."id" > ?) ORDER BY "invitation"."email" ASC, "invitation"."id" ASC LIMIT 51;
+-- InvitationsStore.listForTenant, one status, after a cursor
+SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE tenant_id = ? AND status = ? AND email >= ? AND (email > ? OR id > ?) ORDER BY email, id LIMIT 51;
+
+-- InvitationsStore.listForTenant, expired (two ranges)
+SELECT * FROM (SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE tenant_id = ? AND status = ? AND email > ? ORDER BY email, id LIMIT 51) AS range_0 UNION ALL SELECT * FROM (SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE tenant_id = ? AND status = ? AND expires_at < ? AND email > ? ORDER BY email, id LIMIT 51) AS range_1 ORDER BY email, id LIMIT 51;
+
+-- InvitationsStore.listForTenant, open (pending and expired)
+SELECT * FROM (SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE tenant_id = ? AND status = ? ORDER BY email, id LIMIT 51) AS range_0 UNION ALL SELECT * FROM (SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE tenant_id = ? AND status = ? ORDER BY email, id LIMIT 51) AS range_1 ORDER BY email, id LIMIT 51;
 
 -- InvitationsStore.markExpired
 BEGIN IMMEDIATE;
