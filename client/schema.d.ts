@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List every tenant but the deleted ones (spec 4.3), or those with the statuses asked for */
+        /**
+         * List every tenant but the deleted ones (spec 4.3), or those with the statuses asked for
+         * @description Without `limit` or `cursor`: the whole list in one answer (spec 4.3), streamed as it is read. With either: a page (`limit`, default 50, at most 100), and `nextCursor` while more follow: the way to read a large list.
+         */
         get: operations["listTenants"];
         put?: never;
         /** Create a tenant with status pending_owner (spec 4.4) */
@@ -445,6 +448,8 @@ export interface components {
         };
         TenantListResponse: {
             tenants: components["schemas"]["TenantResponse"][];
+            /** @description A page (`limit` or `cursor` given) that more follow: pass as `cursor` for the next one */
+            nextCursor?: string;
         };
         CreateTenantDto: {
             /**
@@ -850,6 +855,9 @@ export interface operations {
     listTenants: {
         parameters: {
             query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as it was */
+                cursor?: string;
                 /** @description Repeat to ask for several. Absent: the spec answer, every tenant but the deleted ones. */
                 status?: ("pending_owner" | "active" | "suspended" | "deleted")[];
             };
@@ -859,6 +867,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Without `limit` or `cursor`, no `nextCursor` */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -868,7 +877,7 @@ export interface operations {
                     "application/json": components["schemas"]["TenantListResponse"];
                 };
             };
-            /** @description A status outside the list */
+            /** @description A status outside the list, or a bad `limit` or `cursor` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

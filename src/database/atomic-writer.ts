@@ -148,12 +148,18 @@ export class AtomicWriter {
     const statements = inserts.map((insert) => this.insertStatement(insert, false));
     const connection = sqliteDatabaseOf(this.dataSource);
     try {
-      connection.transaction(() => {
-        if (holdBack && connection.prepare(holdBack[0]).all(...holdBack[1]).length > 0) throw UNCHANGED;
-        for (const [sql, parameters] of updates)
-          if (connection.prepare(sql).run(...parameters).changes !== 1) throw UNCHANGED;
-        for (const [sql, parameters] of statements) connection.prepare(sql).run(...parameters);
-      })();
+      // BEGIN IMMEDIATE: the transaction takes the write lock first, waiting for another process's
+      // within the busy timeout. A deferred one that reads first (holdBack) and then writes fails at
+      // once with SQLITE_BUSY ("database is locked") when another process wrote meanwhile: SQLite
+      // cannot wait for a lock while holding an older snapshot.
+      connection
+        .transaction(() => {
+          if (holdBack && connection.prepare(holdBack[0]).all(...holdBack[1]).length > 0) throw UNCHANGED;
+          for (const [sql, parameters] of updates)
+            if (connection.prepare(sql).run(...parameters).changes !== 1) throw UNCHANGED;
+          for (const [sql, parameters] of statements) connection.prepare(sql).run(...parameters);
+        })
+        .immediate();
     } catch (error) {
       // Thrown out of the transaction function, so that better-sqlite3 rolls back what ran before it.
       if (error === UNCHANGED) return false;

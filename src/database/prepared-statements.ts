@@ -37,7 +37,8 @@ interface SqliteStatement {
 }
 export interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
-  transaction(work: () => void): () => void;
+  /** better-sqlite3's transaction function: `.immediate()` begins it as a writer (BEGIN IMMEDIATE). */
+  transaction(work: () => void): { (): void; immediate(): void };
 }
 
 /** The mysql2 pool that TypeORM holds for a MySQL data source. */
@@ -89,6 +90,11 @@ export class PreparedStatements {
     return this.dataSource.options.type === 'mysql'
       ? `CONCAT(LEFT(DATE_FORMAT(${column}, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')`
       : `strftime('%Y-%m-%dT%H:%M:%fZ', ${column})`;
+  }
+
+  /** The database's dialect, for SQL that differs (an index hint). */
+  get dialect(): 'mysql' | 'sqlite' {
+    return this.dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite';
   }
 
   /**
