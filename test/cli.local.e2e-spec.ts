@@ -399,7 +399,7 @@ describe('operator CLI', () => {
     describe('dev:seed', () => {
       it('makes a demo tenant with an owner, an admin and a member, and prints their working session tokens', async () => {
         const demo = JSON.parse(await run('dev:seed'));
-        expect(demo.tenant).toMatchObject({ name: 'Demo Organisation', type: 'organisation', status: 'pending_owner' });
+        expect(demo.tenant).toMatchObject({ name: 'Demo Organisation', type: 'organisation', status: 'active' });
         for (const role of ['owner', 'admin', 'member']) {
           expect(demo[role]).toEqual({
             id: `demo-${role}`,
@@ -426,6 +426,19 @@ describe('operator CLI', () => {
         expect(again.tenant).toEqual(demo.tenant);
         expect(again.owner.id).toBe('demo-owner');
         expect(await t.dataSource.getRepository(TenantEntity).countBy({ name: 'Demo Organisation' })).toBe(1);
+      });
+
+      it('makes the demo tenant active, as its first owner joining would: the stored row and one tenant.activated event', async () => {
+        const demo = JSON.parse(await run('dev:seed'));
+        await run('dev:seed');
+        expect(await t.dataSource.getRepository(TenantEntity).findOneBy({ id: demo.tenant.id })).toMatchObject({
+          status: 'active',
+        });
+        const events = await t.dataSource
+          .getRepository(AuditEventEntity)
+          .findBy({ tenantId: demo.tenant.id, type: 'tenant.activated' });
+        expect(events).toHaveLength(1);
+        expect(events[0]).toMatchObject({ actorId: 'demo-owner', targetId: demo.tenant.id });
       });
 
       it('refuses with NODE_ENV=production', async () => {
