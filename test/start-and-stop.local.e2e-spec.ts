@@ -257,5 +257,14 @@ describe('start and stop (the built service as a process)', () => {
         holder.close();
       }
     }, 40_000);
+
+    it('an AUTH_JWT_SECRET under 32 bytes with NODE_ENV=production', () => {
+      const result = startToFailure({ NODE_ENV: 'production', DATABASE_URL: database.url, AUTH_JWT_SECRET: 'short' });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toBe(
+        'Invalid configuration: AUTH_JWT_SECRET must be at least 32 bytes when NODE_ENV=production (an HS256 key), got 5\n',
+      );
+      expect(result.stdout).toBe('');
+    }, 40_000);
   });
 });
