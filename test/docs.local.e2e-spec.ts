@@ -49,3 +49,40 @@ describe('the READMEs and docs/', () => {
     expect(text.match(/(?<![\w.])\.\.\/[\w./-]*/g) ?? []).toEqual([]);
   });
 });
+
+/**
+ * docs/api.md lists every route of openapi.json, as its first paragraph says: the method and the
+ * path exactly as openapi.json writes them (`GET /api/org/members`, `PATCH /api/org/members/{id}`),
+ * in a heading of section 4 or backquoted in section 10's table. The match is that text with
+ * nothing but a space, a backquote or a line's end on either side, so that `GET /api/invitations`
+ * is not found inside `GET /api/invitations/{token}`.
+ */
+describe('docs/api.md', () => {
+  const document = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+  const routes = Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((method) => METHODS.includes(method))
+      .map((method) => `${method.toUpperCase()} ${path}`),
+  );
+  const listed = (text: string, route: string) =>
+    new RegExp(`(^|[\\s\`])${route.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[\\s\`]|$)`, 'm').test(text);
+
+  it('reads the routes of openapi.json', () => {
+    expect(routes).toEqual(expect.arrayContaining(['GET /api/invitations/{token}', 'POST /api/org/invite']));
+  });
+
+  it('lists every route of openapi.json as METHOD /path', () => {
+    const text = readFileSync(join(ROOT, 'docs', 'api.md'), 'utf8');
+    expect(routes.filter((route) => !listed(text, route))).toEqual([]);
+  });
+
+  it('matches a route only whole', () => {
+    expect(listed('### 4.1 GET /api/invitations/{token} (public)', 'GET /api/invitations')).toBe(false);
+    expect(listed('### 4.1 GET /api/invitations/{token} (public)', 'GET /api/invitations/{token}')).toBe(true);
+    expect(listed('| `POST /api/org/invitations/bulk` |', 'POST /api/org/invitations/bulk')).toBe(true);
+    expect(listed('| `GET /api/org/members/:id` |', 'GET /api/org/members/{id}')).toBe(false);
+  });
+});
