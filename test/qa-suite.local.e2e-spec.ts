@@ -111,7 +111,7 @@ describe('the starter QA suite (examples/qa-suite), as its README runs it', () =
         },
         { command: builtCommand(['node', 'dist/src/main.js']) },
       );
-      const superAdmin = spawnSync('npm', ['run', 'cli', '--', ...CREATE_SUPER_ADMIN], {
+      const superAdmin = spawnSync('npm', ['run', '-s', 'cli', '--', ...CREATE_SUPER_ADMIN], {
         cwd: ROOT,
         env: shell({ DATABASE_URL: database.url }),
         encoding: 'utf8',

@@ -160,6 +160,7 @@ describe('start and stop (the built service as a process)', () => {
       expect(install.status).not.toBe(0);
       expect(install.stdout).toContain('compiling native');
       expect(install.stderr).toContain('gyp ERR! build error');
+      expect(install.stderr).toContain('npm error'); // npm's own word too: .npmrc silences nothing
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
