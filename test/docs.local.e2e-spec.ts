@@ -86,3 +86,24 @@ describe('docs/api.md', () => {
     expect(listed('| `GET /api/org/members/:id` |', 'GET /api/org/members/{id}')).toBe(false);
   });
 });
+
+/** What README.md and docs/deploying.md both say must agree, and deploying.md's install must not build twice. */
+describe('README.md and docs/deploying.md', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const deploying = readFileSync(join(ROOT, 'docs', 'deploying.md'), 'utf8');
+
+  it("give the same resident-memory figures (README's Performance, deploying.md's Memory)", () => {
+    const figures = (text: string) => new Set(text.match(/\b\d+(?:–\d+)? MB\b/g));
+    const [readmeSentence] = readme.match(/The server stays under 200 MB of resident memory[^]*?\n\n/) ?? [''];
+    const memory = deploying.slice(deploying.indexOf('## Memory'));
+    expect(figures(readmeSentence).size).toBeGreaterThan(2);
+    expect([...figures(readmeSentence)].filter((figure) => !figures(memory).has(figure))).toEqual([]);
+  });
+
+  it('on one machine, the dev dependencies are pruned after the build (npm prune --omit=dev), not installed again', () => {
+    const [oneMachine] = deploying.match(/```sh\ngit clone[^]*?```/) ?? [''];
+    expect(oneMachine).toMatch(/^npm ci\b/m);
+    expect(oneMachine).toMatch(/^npm prune --omit=dev\b/m);
+    expect(oneMachine).not.toMatch(/npm ci --omit=dev/);
+  });
+});
