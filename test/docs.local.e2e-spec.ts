@@ -107,3 +107,11 @@ describe('README.md and docs/deploying.md', () => {
     expect(oneMachine).not.toMatch(/npm ci --omit=dev/);
   });
 });
+
+// A clone has no /tmp/perf: a document says how to get what it runs, not where one machine kept it.
+describe('the READMEs and docs/ name no temporary folder outside the repository as a place to run from', () => {
+  it.each(DOCUMENTS)('%s', (document) => {
+    const text = readFileSync(join(ROOT, document), 'utf8');
+    expect(text.match(/\/tmp\/perf[\w./-]*/g) ?? []).toEqual([]);
+  });
+});
