@@ -1,6 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { ROOT } from './support/server-process';
+import { builtCommand, ROOT, serviceEnv, startServerProcess } from './support/server-process';
+import { TEST_JWT_SECRET } from './support/test-app';
 
 const DOCUMENTS = [
   'README.md',
@@ -113,5 +116,61 @@ describe('the READMEs and docs/ name no temporary folder outside the repository 
   it.each(DOCUMENTS)('%s', (document) => {
     const text = readFileSync(join(ROOT, document), 'utf8');
     expect(text.match(/\/tmp\/perf[\w./-]*/g) ?? []).toEqual([]);
+  });
+});
+
+/** The README's section under `heading`, to the next `## `. */
+const readmeSection = (heading: string) => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf(`## ${heading}\n`);
+  return readme.slice(start, readme.indexOf('\n## ', start + 1));
+};
+const shellBlocks = (text: string) => [...text.matchAll(/```sh\n([^]*?)```/g)].map(([, block]) => block);
+
+/** A shell script run as a reader pastes it, in an operator's shell (none of the npm_* of the `npm test` running this). */
+function bash(script: string, env: Record<string, string>) {
+  const shell = Object.fromEntries(Object.entries(serviceEnv(env)).filter(([name]) => !/^npm_/i.test(name)));
+  const child = spawn('bash', ['-c', script], { cwd: ROOT, env: shell, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('close', (code) => resolve({ code, stdout, stderr })),
+  );
+}
+
+describe("the README's walk From a new tenant to its first members, run as written", () => {
+  it('starts from the fresh database it names and ends with Globex active and its three members', async () => {
+    const [start, walk] = shellBlocks(readmeSection('From a new tenant to its first members'));
+    expect(start.trim()).toBe('rm -f data/walk.sqlite && DATABASE_URL=sqlite:data/walk.sqlite npm start');
+    // The same walk, on a database and a port of this test's own.
+    const dir = mkdtempSync(join(tmpdir(), 'readme-walk-'));
+    const databaseUrl = `sqlite:${join(dir, 'walk.sqlite')}`;
+    const env = { DATABASE_URL: databaseUrl, AUTH_JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'warn' };
+    const server = await startServerProcess(env, { command: builtCommand(['node', 'dist/src/main.js']) });
+    try {
+      const script = walk
+        .replaceAll('sqlite:data/walk.sqlite', databaseUrl)
+        .replaceAll('localhost:3000', `localhost:${server.port}`);
+      const result = await bash(script, env);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/"name":"Globex","type":"business","status":"active"/);
+      expect(result.stdout).toMatch(
+        /\{"members":\[\{"id":"adam",[^\]]*"role":"admin"\},\{"id":"mia",[^\]]*"role":"member"\},\{"id":"olivia",[^\]]*"role":"owner"\}\]/,
+      );
+    } finally {
+      await server.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe("the README's walk Managing an organisation", () => {
+  it('defines json and $OWNER itself, or names where they come from', () => {
+    const [walk] = shellBlocks(readmeSection('Managing an organisation'));
+    expect(walk).toMatch(/^json\(\) \{/m);
+    expect(walk).toMatch(/^OWNER=\$\(npm run -s cli -- dev:seed \| json owner\.token\)$/m);
   });
 });
