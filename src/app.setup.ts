@@ -9,7 +9,7 @@ import { csvBodyParser, JSON_BODY_LIMIT_BYTES, jsonBodyParser } from './common/j
 import { allowedHostsFilter, allowedOriginsFilter } from './common/request-filters';
 import { requestTimeout } from './common/request-timeout';
 import { exceptOperationalPaths, securityHeaders } from './common/http-hardening';
-import { AppConfig } from './config/app-config';
+import { AppConfig, jwtSecretWarning } from './config/app-config';
 import { ShutdownState } from './health/shutdown-state';
 import { AppLogger } from './logging/app-logger';
 import { HttpLogger } from './logging/http-logger';
@@ -41,11 +41,8 @@ export const HTTP_SERVER_LIMITS = {
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(AppConfig);
   app.useLogger(app.get(AppLogger));
-  if (config.usingDevelopmentJwtSecret && config.identityStore === 'local') {
-    new NestLogger('Config').warn(
-      'AUTH_JWT_SECRET is not set: using the development key. Never do this in production.',
-    );
-  }
+  const jwtWarning = jwtSecretWarning(config);
+  if (jwtWarning) new NestLogger('Config').warn(jwtWarning);
   Object.assign(app.getHttpServer() as Server, HTTP_SERVER_LIMITS);
   app.disable('x-powered-by');
   // Answers are per caller and change with every write, and no client sends If-None-Match: an

@@ -119,6 +119,19 @@ export abstract class AppConfig {
 export const DEFAULT_SQLITE_FILE = 'data/tenant-service.sqlite';
 export const DEVELOPMENT_JWT_SECRET = 'development-only-insecure-key-change-me';
 
+/** An HS256 key is at least as long as the hash, 32 bytes (RFC 7518, 3.2): shorter is refused in production. */
+export const MIN_JWT_SECRET_BYTES = 32;
+
+/** The start-up warning about the local-mode session key, if any: none set, or one too short for production. */
+export function jwtSecretWarning(config: AppConfig): string | null {
+  if (config.identityStore !== 'local') return null;
+  if (config.usingDevelopmentJwtSecret)
+    return 'AUTH_JWT_SECRET is not set: using the development key. Never do this in production.';
+  const bytes = Buffer.byteLength(config.authJwtSecret);
+  if (bytes >= MIN_JWT_SECRET_BYTES) return null;
+  return `AUTH_JWT_SECRET is ${bytes} bytes, under the ${MIN_JWT_SECRET_BYTES} of an HS256 key: NODE_ENV=production refuses it.`;
+}
+
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
     super(`Invalid configuration: ${variable} ${problem}`);
@@ -403,6 +416,13 @@ export function parseConfig(env: Env): AppConfig {
   const identityStore = oneOf(env, 'IDENTITY_STORE', ['local', 'cognito'] as const, 'local');
   if (!jwtSecret && nodeEnv === 'production' && identityStore === 'local') {
     throw new ConfigError('AUTH_JWT_SECRET', 'must be set when NODE_ENV=production');
+  }
+  const jwtSecretBytes = jwtSecret === undefined ? 0 : Buffer.byteLength(jwtSecret);
+  if (jwtSecret && jwtSecretBytes < MIN_JWT_SECRET_BYTES && nodeEnv === 'production' && identityStore === 'local') {
+    throw new ConfigError(
+      'AUTH_JWT_SECRET',
+      `must be at least ${MIN_JWT_SECRET_BYTES} bytes when NODE_ENV=production (an HS256 key), got ${jwtSecretBytes}`,
+    );
   }
   const cognito: CognitoConfig = {
     userPoolId: read(env, 'COGNITO_USER_POOL_ID'),

@@ -440,9 +440,10 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
     }
     let joined = 0;
     for (const user of await this.listUsers()) {
-      const group = user.tenantId ? tenantGroupName(user.tenantId) : null;
-      if (!group || groups.get(group)?.has(user.id)) continue;
-      await this.joinTenantGroup(user.id, user.tenantId!);
+      const { tenantId } = user;
+      const group = tenantId ? tenantGroupName(tenantId) : null;
+      if (!tenantId || !group || groups.get(group)?.has(user.id)) continue;
+      await this.joinTenantGroup(user.id, tenantId);
       joined++;
     }
     return { joined, left };
