@@ -8,6 +8,7 @@ import { OrderEmailsByCodePoint1764500000000 } from './1764500000000-OrderEmails
 import { CreateMembershipGrants1764600000000 } from './1764600000000-CreateMembershipGrants';
 import { AddTenantLifecycle1764650000000 } from './1764650000000-AddTenantLifecycle';
 import { CoverTenantList1764700000000 } from './1764700000000-CoverTenantList';
+import { CreateScim1765000000000 } from './1765000000000-CreateScim';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   CreateMembershipGrants1764600000000,
   AddTenantLifecycle1764650000000,
   CoverTenantList1764700000000,
+  CreateScim1765000000000,
 ];
