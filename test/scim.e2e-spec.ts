@@ -11,6 +11,7 @@ import {
   USER_SCHEMA,
 } from './support/scim';
 import { useOrganisationSuite, useTestApp, useTwoInstances } from './support/suites';
+import { describeWithRedis } from './support/test-redis';
 
 /** SCIM 2.0 (docs/scim.md): one directory per organisation, at /scim/v2, with a bearer token. */
 describe('SCIM 2.0', () => {
@@ -614,6 +615,23 @@ describe('SCIM rate limit (SCIM_RATE_LIMIT per token per minute)', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(JSON.parse(refused.text)).toEqual(scimError(429));
     expect((await scimClient(t.http, (await scimToken(t, cookie)).secret).get('/Users')).status).toBe(200);
+  });
+});
+
+describeWithRedis('SCIM rate limit on two instances sharing Redis (needs TEST_REDIS_URL)', () => {
+  const fleet = useTwoInstances(() => ({ env: { SCIM_RATE_LIMIT: '4' }, redis: true }));
+
+  it('the per-token count is shared: two instances together pass the limit once', async () => {
+    const { first, second } = fleet;
+    const tenant = await factories(first).tenant();
+    const owner = await factories(first).member(tenant.id, { role: 'owner' });
+    const token = await scimToken(first, await sessionCookie(first, owner));
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      statuses.push((await scimClient(first.http, token.secret).get('/Users')).status);
+      statuses.push((await scimClient(second.http, token.secret).get('/Users')).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
   });
 });
 
