@@ -151,6 +151,12 @@ describe('SCIM 2.0', () => {
       });
     });
 
+    it('any other path under /scim/v2: 404 in SCIM’s form (Bulk is not supported)', async () => {
+      const res = await (await client()).post('/Bulk', { Operations: [] });
+      expect(res.status).toBe(404);
+      expect(JSON.parse(res.text)).toEqual(scimError(404));
+    });
+
     it('ResourceTypes lists User and Group; Schemas has userName with caseExact false', async () => {
       const scim = await client();
       const types = JSON.parse((await scim.get('/ResourceTypes')).text);

@@ -1,8 +1,9 @@
-import { Controller, Get, HttpStatus, Param, UseFilters, UseGuards } from '@nestjs/common';
+import { All, Controller, Get, HttpStatus, Param, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import { RequestOrigin } from '../common/request-origin';
 import { AppConfig } from '../config/app-config';
 import { resourceTypes, schemas, serviceProviderConfig } from './scim-discovery';
-import { ScimError } from './scim-errors';
+import { SCIM_MESSAGES, ScimError } from './scim-errors';
 import { ScimExceptionFilter } from './scim-exception.filter';
 import { listResponse } from './scim-resources';
 import { ScimTokenGuard } from './scim-token.guard';
@@ -61,5 +62,17 @@ export class ScimDiscoveryController {
 
   private base(origin: string): string {
     return this.config.publicBaseUrl ?? origin;
+  }
+}
+
+/** Any other path under /scim/v2: SCIM's 404, behind the token as every SCIM route is. Registered last. */
+@Controller('scim/v2')
+@ApiExcludeController()
+@UseGuards(ScimTokenGuard)
+@UseFilters(ScimExceptionFilter)
+export class ScimNotFoundController {
+  @All('*path')
+  scimRouteNotFound(): never {
+    throw new ScimError(HttpStatus.NOT_FOUND, SCIM_MESSAGES.notFound);
   }
 }

@@ -3,7 +3,7 @@ import { AuditModule } from '../audit/audit.module';
 import { JoiningModule } from '../joining/joining.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ScimAdminService } from './scim-admin.service';
-import { ScimDiscoveryController } from './scim-discovery.controller';
+import { ScimDiscoveryController, ScimNotFoundController } from './scim-discovery.controller';
 import { ScimGroupsController } from './scim-groups.controller';
 import { ScimGroupsService } from './scim-groups.service';
 import { ScimMemberships } from './scim-memberships';
@@ -23,7 +23,14 @@ import { ScimUsersStore } from './scim-users.store';
  */
 @Module({
   imports: [AuditModule, JoiningModule, RateLimitModule],
-  controllers: [ScimTokensController, ScimDiscoveryController, ScimUsersController, ScimGroupsController],
+  controllers: [
+    ScimTokensController,
+    ScimDiscoveryController,
+    ScimUsersController,
+    ScimGroupsController,
+    // Last: it answers every other /scim/v2 path.
+    ScimNotFoundController,
+  ],
   providers: [
     ScimTokensStore,
     ScimTokenGuard,
