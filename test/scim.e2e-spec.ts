@@ -118,12 +118,19 @@ describe('SCIM 2.0', () => {
       const mine = await client();
       const created = await mine.post('/Users', oktaUser(address('mine')));
       expect(created.status).toBe(201);
+      expect(created.body.id).toEqual(JSON.parse(created.text).id);
       const other = await factory.tenant();
       const otherOwner = await factory.member(other.id, { role: 'owner' });
       const theirs = scimClient(t.http, (await scimToken(t, await sessionCookie(t, otherOwner))).secret);
       expect((await theirs.get(`/Users/${created.body.id}`)).status).toBe(404);
       expect(JSON.parse((await theirs.get('/Users')).text).totalResults).toBe(0);
       expect((await theirs.delete(`/Users/${created.body.id}`)).status).toBe(404);
+      const foreignMember = await theirs.post('/Groups', {
+        displayName: 'Theirs',
+        members: [{ value: created.body.id }],
+      });
+      expect(foreignMember.status).toBe(400);
+      expect(JSON.parse(foreignMember.text)).toEqual(scimError(400, 'invalidValue'));
       expect((await mine.get(`/Users/${created.body.id}`)).status).toBe(200);
     });
   });
@@ -283,7 +290,7 @@ describe('SCIM 2.0', () => {
         role: 'member',
         userType: 'org',
       });
-      expect(await storedUser(created.body.id ?? JSON.parse(created.text).id)).toMatchObject({
+      expect(await storedUser(JSON.parse(created.text).id)).toMatchObject({
         userId: account.id,
         active: 1,
       });
