@@ -16,6 +16,8 @@ import { HttpLogger } from './logging/http-logger';
 import { Metrics } from './metrics/metrics';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency/idempotency.messages';
 import { RATE_LIMIT_HEADERS } from './rate-limit/invite-throttler.guard';
+import { scimBodyParser } from './scim/scim-body-parser';
+import { SCIM_BASE_PATH } from './scim/scim-resources';
 
 /** Response headers that a portal's script on an allowed origin may read (CORS exposes none but a few by default). */
 export const CORS_EXPOSED_HEADERS = [...Object.values(RATE_LIMIT_HEADERS), 'Retry-After', IDEMPOTENT_REPLAYED_HEADER];
@@ -67,6 +69,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     app.use(allowedOriginsFilter(config.allowedOrigins));
   }
   // Only application/json is parsed, and text/csv on the bulk invitations; any other body reaches the rules as an empty one.
+  // SCIM's routes read `application/scim+json` too, up to 1 MB (docs/scim.md).
+  app.use(SCIM_BASE_PATH, scimBodyParser());
   app.use(jsonBodyParser(JSON_BODY_LIMIT_BYTES));
   app.use(BULK_INVITATIONS_PATH, csvBodyParser(JSON_BODY_LIMIT_BYTES));
   // No global interceptor: with none on a route, Nest runs its handler without rxjs.

@@ -234,8 +234,11 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
     expect(document).toEqual(committed);
   });
 
-  it('leaves out the operational endpoints: outside /api, only the invitation page is documented', () => {
-    expect(Object.keys(document.paths).filter((path) => !path.startsWith('/api/'))).toEqual(['/invitations/{token}']);
+  it('leaves out the operational endpoints: outside /api, only the invitation page and SCIM (/scim/v2) are documented', () => {
+    const outside = Object.keys(document.paths).filter(
+      (path) => !path.startsWith('/api/') && !path.startsWith('/scim/v2/'),
+    );
+    expect(outside).toEqual(['/invitations/{token}']);
   });
 
   it.each([

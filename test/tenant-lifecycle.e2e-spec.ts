@@ -96,6 +96,17 @@ const ORG_ROUTES: [
   ],
   ['GET /api/org/invite/quota', (t, _, cookie) => t.http.get('/api/org/invite/quota').set('Cookie', cookie)],
   ['GET /api/org/audit-events', (t, _, cookie) => t.http.get('/api/org/audit-events').set('Cookie', cookie)],
+  ['POST /api/org/scim/tokens', (t, _, cookie) => t.http.post('/api/org/scim/tokens').set('Cookie', cookie)],
+  ['GET /api/org/scim/tokens', (t, _, cookie) => t.http.get('/api/org/scim/tokens').set('Cookie', cookie)],
+  [
+    'DELETE /api/org/scim/tokens/{id}',
+    (t, _, cookie) => t.http.delete(`/api/org/scim/tokens/${randomUUID()}`).set('Cookie', cookie),
+  ],
+  ['GET /api/org/scim/role-mapping', (t, _, cookie) => t.http.get('/api/org/scim/role-mapping').set('Cookie', cookie)],
+  [
+    'PUT /api/org/scim/role-mapping',
+    (t, _, cookie) => t.http.put('/api/org/scim/role-mapping').set('Cookie', cookie).send({ Admins: 'admin' }),
+  ],
 ];
 
 describe('the tenant lifecycle', () => {

@@ -95,6 +95,8 @@ export abstract class AppConfig {
   abstract readonly inviteRateWindowSeconds: number;
   /** Rows that one POST /api/org/invitations/bulk may carry (413 beyond). */
   abstract readonly bulkInviteMaxRows: number;
+  /** SCIM requests per token per minute (docs/scim.md; 429 beyond). */
+  abstract readonly scimRateLimit: number;
   abstract readonly trustProxy?: boolean | number | string;
   abstract readonly publicBaseUrl?: string;
   abstract readonly allowedHosts?: string[];
@@ -467,6 +469,7 @@ export function parseConfig(env: Env): AppConfig {
     inviteRateLimit: integer(env, 'INVITE_RATE_LIMIT', 10, 1, 1_000_000),
     inviteRateWindowSeconds: integer(env, 'INVITE_RATE_WINDOW_SECONDS', 3600, 1, 31_536_000),
     bulkInviteMaxRows: integer(env, 'BULK_INVITE_MAX_ROWS', 100, 1, 1_000),
+    scimRateLimit: integer(env, 'SCIM_RATE_LIMIT', 600, 1, 1_000_000),
     trustProxy: trustProxy(env),
     publicBaseUrl: publicBaseUrl(env),
     allowedHosts: list(env, 'ALLOWED_HOSTS')?.map((host) => host.toLowerCase()),

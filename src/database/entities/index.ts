@@ -3,6 +3,13 @@ import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { InvitationEmailOutboxEntity } from './invitation-email-outbox.entity';
 import { InvitationEntity } from './invitation.entity';
 import { MembershipGrantEntity } from './membership-grant.entity';
+import {
+  ScimGroupEntity,
+  ScimGroupMemberEntity,
+  ScimRoleMappingEntity,
+  ScimTokenEntity,
+  ScimUserEntity,
+} from './scim.entity';
 import { TenantEntity } from './tenant.entity';
 import { UserEntity } from './user.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -13,6 +20,11 @@ export {
   InvitationEmailOutboxEntity,
   InvitationEntity,
   MembershipGrantEntity,
+  ScimGroupEntity,
+  ScimGroupMemberEntity,
+  ScimRoleMappingEntity,
+  ScimTokenEntity,
+  ScimUserEntity,
   TenantEntity,
   UserEntity,
   WebhookDeliveryEntity,
@@ -26,4 +38,9 @@ export const ENTITIES = [
   IdempotencyKeyEntity,
   WebhookDeliveryEntity,
   MembershipGrantEntity,
+  ScimTokenEntity,
+  ScimUserEntity,
+  ScimGroupEntity,
+  ScimGroupMemberEntity,
+  ScimRoleMappingEntity,
 ];
