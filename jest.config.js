@@ -77,7 +77,20 @@ const projects = [
   },
 ];
 
+/**
+ * The cluster suite (test/cluster/): two instances on a three-node Galera cluster and a Redis
+ * Cluster, which scripts/local-cluster.sh starts (.ci/run does); its `env` sets the variables.
+ */
+const cluster = {
+  ...common,
+  displayName: 'cluster',
+  testMatch: ['<rootDir>/test/cluster/**/*.cluster-spec.ts'],
+  setupFiles: ['<rootDir>/test/support/quiet-logs.ts'],
+};
+
 const skipped = [];
+if (process.env.TEST_GALERA_NODES && process.env.TEST_REDIS_CLUSTER_NODES) projects.push(cluster);
+else skipped.push('the cluster suite (scripts/local-cluster.sh up, then eval "$(scripts/local-cluster.sh env)")');
 if (process.env.TEST_DATABASE_URL) projects.push(integration('mariadb'), e2e('mariadb'));
 else skipped.push('e2e on MariaDB/MySQL (set TEST_DATABASE_URL=mysql://root@127.0.0.1:3306/test)');
 if (!process.env.TEST_REDIS_URL) skipped.push('tests that need Redis (set TEST_REDIS_URL=redis://127.0.0.1:6379)');

@@ -20,6 +20,7 @@ import { BulkInvitationsModule } from './bulk-invitations/bulk-invitations.modul
 import { OrgInvitationsModule } from './org-invitations/org-invitations.module';
 import { OrgMembersModule } from './org-members/org-members.module';
 import { OrgPeopleModule } from './org-people/org-people.module';
+import { ScimModule } from './scim/scim.module';
 import { TestModeModule } from './test-mode/test-mode.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -44,6 +45,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     DomainsModule,
     AuditTrailModule,
     WebhooksModule,
+    ScimModule,
     HealthModule,
   ],
 })

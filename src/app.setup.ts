@@ -9,13 +9,15 @@ import { csvBodyParser, JSON_BODY_LIMIT_BYTES, jsonBodyParser } from './common/j
 import { allowedHostsFilter, allowedOriginsFilter } from './common/request-filters';
 import { requestTimeout } from './common/request-timeout';
 import { exceptOperationalPaths, securityHeaders } from './common/http-hardening';
-import { AppConfig } from './config/app-config';
+import { AppConfig, jwtSecretWarning } from './config/app-config';
 import { ShutdownState } from './health/shutdown-state';
 import { AppLogger } from './logging/app-logger';
 import { HttpLogger } from './logging/http-logger';
 import { Metrics } from './metrics/metrics';
 import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency/idempotency.messages';
 import { RATE_LIMIT_HEADERS } from './rate-limit/invite-throttler.guard';
+import { scimBodyParser } from './scim/scim-body-parser';
+import { SCIM_BASE_PATH } from './scim/scim-resources';
 
 /** Response headers that a portal's script on an allowed origin may read (CORS exposes none but a few by default). */
 export const CORS_EXPOSED_HEADERS = [...Object.values(RATE_LIMIT_HEADERS), 'Retry-After', IDEMPOTENT_REPLAYED_HEADER];
@@ -41,11 +43,8 @@ export const HTTP_SERVER_LIMITS = {
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(AppConfig);
   app.useLogger(app.get(AppLogger));
-  if (config.usingDevelopmentJwtSecret && config.identityStore === 'local') {
-    new NestLogger('Config').warn(
-      'AUTH_JWT_SECRET is not set: using the development key. Never do this in production.',
-    );
-  }
+  const jwtWarning = jwtSecretWarning(config);
+  if (jwtWarning) new NestLogger('Config').warn(jwtWarning);
   Object.assign(app.getHttpServer() as Server, HTTP_SERVER_LIMITS);
   app.disable('x-powered-by');
   // Answers are per caller and change with every write, and no client sends If-None-Match: an
@@ -70,6 +69,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     app.use(allowedOriginsFilter(config.allowedOrigins));
   }
   // Only application/json is parsed, and text/csv on the bulk invitations; any other body reaches the rules as an empty one.
+  // SCIM's routes read `application/scim+json` too, up to 1 MB (docs/scim.md).
+  app.use(SCIM_BASE_PATH, scimBodyParser());
   app.use(jsonBodyParser(JSON_BODY_LIMIT_BYTES));
   app.use(BULK_INVITATIONS_PATH, csvBodyParser(JSON_BODY_LIMIT_BYTES));
   // No global interceptor: with none on a route, Nest runs its handler without rxjs.

@@ -108,6 +108,33 @@ describe('audit trail listings', () => {
       expect(ids((await list({ actorId: by, until: '2026-01-01T01:00:01+01:00' })).body)).toEqual([removed]);
     });
 
+    it('several types: pages of each merged newest first (ties by id), paged by cursor to the last', async () => {
+      const by = actor();
+      const times = [5_000, 5_000, 4_000, 3_000, 3_000, 3_000, 2_000, 1_000];
+      const removed = await store(by, times);
+      const deleted = await store(by, times, { type: 'user.deleted' });
+      await store(by, times, { type: 'super_admin.granted' });
+      const expected = await t.dataSource.getRepository(AuditEventEntity).find({
+        where: [
+          { actorId: by, type: 'member.removed' },
+          { actorId: by, type: 'user.deleted' },
+        ],
+      });
+      expected.sort((a, b) => b.occurredAt.getTime() - a.occurredAt.getTime() || (b.id < a.id ? -1 : 1));
+      expect(expected.map((row) => row.id).sort()).toEqual([...removed, ...deleted].sort());
+
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const query = { actorId: by, type: ['member.removed', 'user.deleted'], limit: '3', ...(cursor && { cursor }) };
+        const res = await list(query);
+        expect(res.status).toBe(200);
+        seen.push(...ids(res.body));
+        cursor = res.body.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual(expected.map((row) => row.id));
+    });
+
     it('lists the events that the routes wrote', async () => {
       const created = await t.http
         .post('/api/admin/tenants')

@@ -17,6 +17,7 @@ const CHECKOUT = [
   'ormconfig.ts',
   'src',
   'migrations',
+  'client',
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -66,19 +67,22 @@ describe('building and developing, in a copy of the checkout', () => {
     dir = mkdtempSync(join(tmpdir(), 'start-dev-'));
     for (const entry of CHECKOUT) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    rmSync(join(dir, 'client', 'dist'), { recursive: true, force: true }); // as in a fresh clone
   });
   afterAll(() => {
     if (npm?.pid && groupAlive(npm.pid)) process.kill(-npm.pid, 'SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the prepare script that npm ci runs last builds dist/ and says that the install is done', () => {
+  it('the prepare script that npm ci runs last builds dist/ and the typed client, and says that the install is done', () => {
     const result = spawnSync('npm', ['run', 'prepare'], { cwd: dir, env: shell(), encoding: 'utf8', timeout: 120_000 });
     expect(result.status).toBe(0);
     expect(result.stdout.trim().split('\n').at(-1)).toBe(
-      'prepare: dist/ built; the install is done. Next: npm start (serves on PORT, default 3000) or npm test',
+      'prepare: dist/ and client/dist/ built; the install is done. Next: npm start (serves on PORT, default 3000) or npm test',
     );
     expect(existsSync(join(dir, 'dist', 'src', 'main.js'))).toBe(true);
+    for (const file of ['index.js', 'index.d.ts', 'schema.d.ts'])
+      expect(existsSync(join(dir, 'client', 'dist', file))).toBe(true);
   }, 120_000);
 
   it(

@@ -7,16 +7,20 @@ import { INVITATION_GET, INVITE_ERRORS, TENANT_ERRORS } from './support/spec-bod
 import { createTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
-/** The operator CLI (README), run as an operator would: `npm run cli -- …` with the server's configuration. */
+/** The operator CLI (README), run as an operator would: `npm run -s cli -- …` with the server's configuration. */
 describe('operator CLI', () => {
   let database: TestDatabase;
   let t: TestApp;
   // An operator's shell: none of the npm_* settings of the `npm test` running this suite.
   const shell = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
   const env = () => ({ ...shell(), NODE_ENV: 'test', DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET });
-  /** The README's form, `npm run cli -- …` (no --silent): stdout and stderr carry the command's output alone. */
+  /** The README's form, `npm run -s cli -- …` (-s: no npm banner): stdout and stderr carry the command's output alone. */
   const cli = (...args: string[]) => {
-    const result = spawnSync('npm', ['run', 'cli', '--', ...args], { env: env(), encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync('npm', ['run', '-s', 'cli', '--', ...args], {
+      env: env(),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     return { status: result.status, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
   };
 
@@ -150,21 +154,33 @@ describe('operator CLI', () => {
     const result = cli();
     expect(result.status).toBe(0);
     expect(result.stdout.split('\n')[0]).toBe(
-      'Usage: npm run cli -- <command> [options]   (or: node dist/src/cli/main.js <command> [options])',
+      'Usage: npm run -s cli -- <command> [options]   (or: node dist/src/cli/main.js <command> [options])',
     );
     expect(result.stdout).toMatch(/^ {2}users:create /m);
     expect(result.stderr).toBe('');
   });
 
-  // The price of a clean stdout (.npmrc: loglevel=silent), and the way round it that the README gives.
-  it("npm's own errors are silent in this project, and --loglevel=error shows them", () => {
-    const npmRun = (...args: string[]) =>
-      spawnSync('npm', ['run', ...args], { env: env(), encoding: 'utf8', timeout: 60_000 });
-    const silent = npmRun('strat');
-    expect([silent.status, silent.stdout, silent.stderr]).toEqual([1, '', '']);
-    const told = npmRun('strat', '--loglevel=error');
+  // The CLI's clean stdout comes from -s on its command line, not from silencing npm in .npmrc.
+  it("npm's own errors reach the user in this project: a misspelt script says why", () => {
+    const told = spawnSync('npm', ['run', 'strat'], { env: env(), encoding: 'utf8', timeout: 60_000 });
     expect(told.status).toBe(1);
     expect(told.stderr).toContain('npm error Missing script: "strat"');
+  });
+
+  it("`npm run cli -- …` prints npm's banner before the output; `npm run -s cli -- …`, the README's form, the output alone", () => {
+    const npmRun = (...args: string[]) =>
+      spawnSync('npm', ['run', ...args, 'cli', '--', 'help', 'session:token'], {
+        env: env(),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const usage = 'Usage: npm run -s cli -- session:token --user ID [--ttl SECONDS]';
+    const banner = npmRun();
+    expect(banner.status).toBe(0);
+    expect(banner.stdout).toMatch(/^\n?> tenant-invitation-service@[^\n]+ cli\n/);
+    expect(banner.stdout).toContain(usage);
+    const silent = npmRun('-s');
+    expect([silent.status, silent.stdout.split('\n')[0]]).toEqual([0, usage]);
   });
 
   it('refuses an unknown command', () => {
@@ -210,7 +226,7 @@ describe('operator CLI', () => {
         ['help COMMAND', ['help', 'invitations:expire']],
         ['COMMAND --help', ['invitations:expire', '--help']],
       ])("%s prints that command's usage", async (_, args) => {
-        expect((await run(...args)).split('\n')[0]).toBe('Usage: npm run cli -- invitations:expire --id TOKEN');
+        expect((await run(...args)).split('\n')[0]).toBe('Usage: npm run -s cli -- invitations:expire --id TOKEN');
       });
 
       it('help for an unknown command is refused', async () => {
@@ -407,7 +423,7 @@ describe('operator CLI', () => {
     describe('dev:seed', () => {
       it('makes a demo tenant with an owner, an admin and a member, and prints their working session tokens', async () => {
         const demo = JSON.parse(await run('dev:seed'));
-        expect(demo.tenant).toMatchObject({ name: 'Demo Organisation', type: 'organisation', status: 'pending_owner' });
+        expect(demo.tenant).toMatchObject({ name: 'Demo Organisation', type: 'organisation', status: 'active' });
         for (const role of ['owner', 'admin', 'member']) {
           expect(demo[role]).toEqual({
             id: `demo-${role}`,
@@ -436,6 +452,19 @@ describe('operator CLI', () => {
         expect(await t.dataSource.getRepository(TenantEntity).countBy({ name: 'Demo Organisation' })).toBe(1);
       });
 
+      it('makes the demo tenant active, as its first owner joining would: the stored row and one tenant.activated event', async () => {
+        const demo = JSON.parse(await run('dev:seed'));
+        await run('dev:seed');
+        expect(await t.dataSource.getRepository(TenantEntity).findOneBy({ id: demo.tenant.id })).toMatchObject({
+          status: 'active',
+        });
+        const events = await t.dataSource
+          .getRepository(AuditEventEntity)
+          .findBy({ tenantId: demo.tenant.id, type: 'tenant.activated' });
+        expect(events).toHaveLength(1);
+        expect(events[0]).toMatchObject({ actorId: 'demo-owner', targetId: demo.tenant.id });
+      });
+
       it('refuses with NODE_ENV=production', async () => {
         process.env.NODE_ENV = 'production';
         try {
@@ -450,7 +479,7 @@ describe('operator CLI', () => {
   });
 
   it('names the variable when the configuration is bad', () => {
-    const result = spawnSync('npm', ['run', 'cli', '--', 'session:token', '--user', 'root'], {
+    const result = spawnSync('npm', ['run', '-s', 'cli', '--', 'session:token', '--user', 'root'], {
       env: { ...env(), INVITE_RATE_LIMIT: 'lots' },
       encoding: 'utf8',
     });

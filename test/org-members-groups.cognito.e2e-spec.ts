@@ -28,10 +28,10 @@ describe('tenant groups in the Cognito pool', () => {
   afterAll(() => database.drop());
 
   const shell = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-  /** The back-fill as an operator runs it: `npm run cli -- cognito:sync-tenant-groups` with the server's configuration. */
+  /** The back-fill as an operator runs it: `npm run -s cli -- cognito:sync-tenant-groups` with the server's configuration. */
   const syncGroups = () => {
     const env = { ...shell(), NODE_ENV: 'test', DATABASE_URL: database.url, ...identity.env };
-    const result = spawnSync('npm', ['run', 'cli', '--', 'cognito:sync-tenant-groups'], {
+    const result = spawnSync('npm', ['run', '-s', 'cli', '--', 'cognito:sync-tenant-groups'], {
       env,
       encoding: 'utf8',
       timeout: 60_000,

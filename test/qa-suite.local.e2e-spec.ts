@@ -68,6 +68,25 @@ const PASSED_ALL: SuiteRun = {
   output: '',
 };
 
+describe("the repository's checks on examples/qa-suite, as its README says", () => {
+  const tool = (name: string, ...args: string[]) =>
+    spawnSync(join(ROOT, 'node_modules', '.bin', name), args, { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+
+  it("a QA engineer's new test file is left out of the format check (.prettierignore), so npm test does not fail on its style", () => {
+    const info = tool('prettier', '--file-info', 'examples/qa-suite/my-new-feature.test.js');
+    expect(JSON.parse(info.stdout)).toMatchObject({ ignored: true });
+  });
+
+  it("and is linted, with Jest's globals", () => {
+    const config = tool('eslint', '--print-config', 'examples/qa-suite/my-new-feature.test.js');
+    expect(JSON.parse(config.stdout).languageOptions.globals).toMatchObject({
+      describe: false,
+      it: false,
+      expect: false,
+    });
+  });
+});
+
 describe('the starter QA suite (examples/qa-suite), as its README runs it', () => {
   let database: TestDatabase;
   let server: ServerProcess | undefined;
@@ -92,7 +111,7 @@ describe('the starter QA suite (examples/qa-suite), as its README runs it', () =
         },
         { command: builtCommand(['node', 'dist/src/main.js']) },
       );
-      const superAdmin = spawnSync('npm', ['run', 'cli', '--', ...CREATE_SUPER_ADMIN], {
+      const superAdmin = spawnSync('npm', ['run', '-s', 'cli', '--', ...CREATE_SUPER_ADMIN], {
         cwd: ROOT,
         env: shell({ DATABASE_URL: database.url }),
         encoding: 'utf8',

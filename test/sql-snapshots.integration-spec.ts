@@ -197,7 +197,10 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
           ACTOR,
         ),
     ],
-    ['InvitationsStore.listAcceptableEmails', (s) => s.invitations.listAcceptableEmails('tenant-1', NOW)],
+    [
+      'InvitationsStore.findAcceptableKeys',
+      (s) => s.invitations.findAcceptableKeys('tenant-1', ['key-1', 'key-2'], NOW),
+    ],
     ['InvitationsStore.findById', (s) => s.invitations.findById('to-accept')],
     ['InvitationsStore.findTenantName', (s) => s.invitations.findTenantName('tenant-1')],
     [
@@ -205,17 +208,28 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
       (s) => s.invitations.listForTenant('tenant-1', undefined, NOW, undefined, 51),
     ],
     [
-      'InvitationsStore.listForTenant, by status, after a cursor',
-      (s) =>
-        s.invitations.listForTenant('tenant-1', ['pending', 'expired'], NOW, { email: 'a@example.com', id: 'a' }, 51),
+      'InvitationsStore.listForTenant, one status, after a cursor',
+      (s) => s.invitations.listForTenant('tenant-1', ['accepted'], NOW, { email: 'a@example.com', id: 'a' }, 51),
+    ],
+    [
+      'InvitationsStore.listForTenant, expired (two ranges)',
+      (s) => s.invitations.listForTenant('tenant-1', ['expired'], NOW, { email: 'a@example.com' }, 51),
+    ],
+    [
+      'InvitationsStore.listForTenant, open (pending and expired)',
+      (s) => s.invitations.listForTenant('tenant-1', ['pending', 'expired'], NOW, undefined, 51),
     ],
     ['InvitationsStore.markExpired', (s) => s.invitations.markExpired(invitation('to-expire'))],
     ['InvitationsStore.accept', (s) => s.invitations.accept(invitation('to-accept'), NOW)],
     ['InvitationsStore.revoke', (s) => s.invitations.revoke(invitation('to-revoke'), ACTOR)],
   ],
   'tenants.store': [
-    ['TenantsStore.list', (s) => s.tenants.list()],
-    ['TenantsStore.list (statuses)', (s) => s.tenants.list(['active', 'suspended'])],
+    ['TenantsStore.list, first batch', (s) => s.tenants.list(undefined, undefined, 1000)],
+    [
+      'TenantsStore.list, one status, after a key',
+      (s) => s.tenants.list(['suspended'], { createdAt: '2026-01-01T00:00:00.000Z', id: 't' }, 51),
+    ],
+    ['TenantsStore.list, two statuses', (s) => s.tenants.list(['active', 'suspended'], undefined, 51)],
     [
       'TenantsStore.create',
       (s) =>

@@ -160,6 +160,7 @@ describe('start and stop (the built service as a process)', () => {
       expect(install.status).not.toBe(0);
       expect(install.stdout).toContain('compiling native');
       expect(install.stderr).toContain('gyp ERR! build error');
+      expect(install.stderr).toContain('npm error'); // npm's own word too: .npmrc silences nothing
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -256,6 +257,15 @@ describe('start and stop (the built service as a process)', () => {
       } finally {
         holder.close();
       }
+    }, 40_000);
+
+    it('an AUTH_JWT_SECRET under 32 bytes with NODE_ENV=production', () => {
+      const result = startToFailure({ NODE_ENV: 'production', DATABASE_URL: database.url, AUTH_JWT_SECRET: 'short' });
+      expect(result.status).toBe(1);
+      expect(result.stderr).toBe(
+        'Invalid configuration: AUTH_JWT_SECRET must be at least 32 bytes when NODE_ENV=production (an HS256 key), got 5\n',
+      );
+      expect(result.stdout).toBe('');
     }, 40_000);
   });
 });

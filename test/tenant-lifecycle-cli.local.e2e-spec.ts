@@ -8,7 +8,7 @@ import { factories } from './support/factories';
 import { createTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
-/** The lifecycle for an operator without a session: `npm run cli -- tenants:suspend|reactivate|delete`. */
+/** The lifecycle for an operator without a session: `npm run -s cli -- tenants:suspend|reactivate|delete`. */
 describe('operator CLI: tenants:suspend, tenants:reactivate, tenants:delete', () => {
   let database: TestDatabase;
   let t: TestApp;
@@ -65,7 +65,7 @@ describe('operator CLI: tenants:suspend, tenants:reactivate, tenants:delete', ()
     expect((failure as Error).message).toContain(message);
   });
 
-  it('as an operator runs it: `npm run cli -- tenants:delete` twice, the second refused with a one-line message', async () => {
+  it('as an operator runs it: `npm run -s cli -- tenants:delete` twice, the second refused with a one-line message', async () => {
     const tenant = await factories(t).tenant({ status: 'active' });
     const env = { ...process.env, NODE_ENV: 'test', DATABASE_URL: database.url, AUTH_JWT_SECRET: TEST_JWT_SECRET };
     const cli = () =>

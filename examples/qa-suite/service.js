@@ -89,7 +89,7 @@ async function connect() {
   if (res.status === 404)
     throw new Error(
       `No user "${SUPER_ADMIN_ID}" at ${process.env.SERVICE_URL}: make it once, on the service's database, ` +
-        `with npm run cli -- ${createSuperAdmin.join(' ')}`,
+        `with npm run -s cli -- ${createSuperAdmin.join(' ')}`,
     );
   return { http, testMode, close: async () => undefined };
 }

@@ -11,16 +11,24 @@ import { OPEN_STATUSES } from '../invitations/invitation';
 export type ListedTenant = Omit<TenantEntity, 'createdAt'> & { createdAt: string };
 
 /**
- * The tenants of the list, oldest first: every one but the deleted ones (kept for the audit trail),
- * or those with the statuses asked for. Each row is a ListedTenant as read: the creation time is
- * made ISO 8601 text by the database (`createdAt`, see PreparedStatements.isoTimestampSql).
+ * The tenants of the list, oldest first (created_at, then id): every one but the deleted ones
+ * (kept for the audit trail), or those with the statuses asked for. Each row is a ListedTenant as
+ * read: the creation time is made ISO 8601 text by the database (`createdAt`, see
+ * PreparedStatements.isoTimestampSql). A read is a page of the list after a key, from an index
+ * in the list's order: IDX_tenants_list without a filter, IDX_tenants_status_list one status at a
+ * time (several are merged with UNION ALL), so that it reads about as many rows as it returns.
  */
-const selectTenants = (createdAt: string) => `SELECT id, name, type, status, ${createdAt} AS createdAt FROM tenants`;
-const listedTenants = (createdAt: string) =>
-  `${selectTenants(createdAt)} WHERE status <> 'deleted' ORDER BY created_at, id`;
-const tenantsWithStatus = (createdAt: string, count: number) =>
-  `${selectTenants(createdAt)} WHERE status IN (${Array(count).fill('?').join(', ')}) ORDER BY created_at, id`;
+const selectTenants = (createdAt: string, index: string | undefined) =>
+  `SELECT id, name, type, status, ${createdAt} AS createdAt FROM tenants${index ? ` FORCE INDEX (${index})` : ''}`;
+/** After a key: `>=` first, so that the index seeks to it. */
+const AFTER_KEY = ' AND created_at >= ? AND (created_at > ? OR id > ?)';
+const inListOrder = (take: number) => ` ORDER BY created_at, id LIMIT ${Math.trunc(take)}`;
 
+/** Where a page of the tenant list starts: after the tenant created at `createdAt` (ISO 8601) with this id. */
+export interface TenantListKey {
+  createdAt: string;
+  id: string;
+}
 /** The status that reactivation gives back to a tenant suspended without one on record (by hand, in the database). */
 export const STATUS_AFTER_SUSPENSION_FALLBACK = 'active';
 
@@ -90,14 +98,32 @@ export class TenantsStore {
   ) {}
 
   /**
-   * The list, rows as the database sends them: 10,000 tenants are one answer, and a pass that made
-   * each row again (with its time as text) cost a seventh of the server's time on it.
+   * Up to `take` tenants of the list after `after`, rows as the database sends them: a pass that
+   * made each row again (with its time as text) cost a seventh of the server's time on a long list.
    */
-  async list(statuses?: TenantStatus[]): Promise<ListedTenant[]> {
+  async list(
+    statuses: TenantStatus[] | undefined,
+    after: TenantListKey | undefined,
+    take: number,
+  ): Promise<ListedTenant[]> {
+    const mysql = this.statements.dialect === 'mysql';
     const createdAt = this.statements.isoTimestampSql('created_at');
-    const [sql, parameters] = statuses
-      ? [tenantsWithStatus(createdAt, statuses.length), statuses]
-      : [listedTenants(createdAt), []];
+    const key = after
+      ? [sqlTimestamp(new Date(after.createdAt)), sqlTimestamp(new Date(after.createdAt)), after.id]
+      : [];
+    const keyset = after ? AFTER_KEY : '';
+    if (!statuses) {
+      const sql = `${selectTenants(createdAt, mysql ? 'IDX_tenants_list' : undefined)} WHERE status <> 'deleted'${keyset}${inListOrder(take)}`;
+      return (await this.statements.manyRows(sql, key)) as ListedTenant[];
+    }
+    const distinct = [...new Set(statuses)];
+    const arm = `${selectTenants(createdAt, mysql ? 'IDX_tenants_status_list' : undefined)} WHERE status = ?${keyset}${inListOrder(take)}`;
+    const sql =
+      distinct.length === 1
+        ? arm
+        : distinct.map((_, i) => `SELECT * FROM (${arm}) AS status_${i}`).join(' UNION ALL ') +
+          ` ORDER BY createdAt, id LIMIT ${Math.trunc(take)}`;
+    const parameters = distinct.flatMap((status) => [status, ...key]);
     return (await this.statements.manyRows(sql, parameters)) as ListedTenant[];
   }
 

@@ -2,7 +2,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { HeaderObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { version } from '../../package.json';
-import { errorResponse, SESSION_SCHEME } from '../common/openapi';
+import { errorResponse, SCIM_BEARER_SCHEME, SESSION_SCHEME } from '../common/openapi';
 import { ORGANISATION_SUSPENDED } from '../auth/org-admin.policy';
 import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters';
 import { REQUEST_TIMED_OUT } from '../common/request-timeout';
@@ -80,6 +80,10 @@ export function buildOpenApiDocument(app: NestExpressApplication, config: AppCon
       config.sessionCookieName,
       { type: 'apiKey', in: 'cookie', description: 'The session id token (a JWT)' },
       SESSION_SCHEME,
+    )
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', description: 'A SCIM token (POST /api/org/scim/tokens): the /scim/v2 routes' },
+      SCIM_BEARER_SCHEME,
     )
     .addServer(
       config.publicBaseUrl ?? '/',

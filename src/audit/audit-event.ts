@@ -40,8 +40,21 @@ export const TEST_MODE_EVENT_TYPES = [
   'test.rate_limits_cleared',
   'test.tenants_removed',
 ] as const;
+/** The event types of SCIM provisioning (docs/scim.md); `member.joined` and `member.removed` carry `via: "scim"` there. */
+export const SCIM_EVENT_TYPES = [
+  'scim.token_created',
+  'scim.token_revoked',
+  'scim.role_mapping_updated',
+  'scim.group_created',
+  'scim.group_updated',
+  'scim.group_deleted',
+  'scim.change_refused',
+  'member.updated',
+  'member.deactivated',
+  'member.reactivated',
+] as const;
 /** Every event type that the trail may hold. */
-export const EVERY_AUDIT_EVENT_TYPE = [...AUDIT_EVENT_TYPES, ...TEST_MODE_EVENT_TYPES] as const;
+export const EVERY_AUDIT_EVENT_TYPE = [...AUDIT_EVENT_TYPES, ...SCIM_EVENT_TYPES, ...TEST_MODE_EVENT_TYPES] as const;
 export type AuditEventType = (typeof EVERY_AUDIT_EVENT_TYPE)[number];
 
 /** Who made the change; null where nobody signed in did (the public accept, the operator CLI). */
@@ -60,7 +73,11 @@ export type AuditTarget =
   /** A request to join by a domain; the person asking is in `data`. */
   | { type: 'join_request'; id: string; email: string }
   /** Test mode's own actions on the whole service (docs/test-mode.md). */
-  | { type: 'test_mode'; id: null };
+  | { type: 'test_mode'; id: null }
+  /** SCIM's tokens and groups (docs/scim.md). */
+  | { type: 'scim_token'; id: string }
+  | { type: 'scim_group'; id: string }
+  | { type: 'scim_role_mapping'; id: null };
 
 /** An event before the recorder gives it an id and a time. */
 export interface NewAuditEvent {

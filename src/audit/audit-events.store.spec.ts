@@ -30,6 +30,11 @@ describe(AuditEventsStore.name, () => {
     ['a cursor', { after }, 'IDX_audit_events_occurred (occurred_at<?)'],
     ['one type', { types: ['user.deleted'] }, 'IDX_audit_events_type_occurred'],
     [
+      'a tenant and a type, past a cursor',
+      { tenantId: 't', types: ['tenant.created'], after },
+      'IDX_audit_events_tenant_type_occurred (tenant_id=? AND type=? AND occurred_at<?)',
+    ],
+    [
       'an actor and a time window',
       { actorId: 'a', since: new Date(0), until: new Date() },
       'IDX_audit_events_actor_occurred',

@@ -12,6 +12,7 @@ import { Caller, OrgCaller } from './caller';
 import {
   confirmOrgAdmin,
   decideOrgAdmin,
+  isOrgUser,
   isRoleRefusal,
   OrgAdminDecision,
   OrgAdminMessages,
@@ -46,14 +47,18 @@ export class OrgAdminGuard implements CanActivate {
       context.getClass(),
     ]);
     const claimed = decideOrgAdmin(caller, messages);
-    const confirmed = caller!;
+    // No session, or claims of no organisation user: decideOrgAdmin refused already.
+    if (!caller || !isOrgUser(caller)) {
+      refuseUnless(claimed);
+      return false;
+    }
     if (isRoleRefusal(claimed, messages))
-      refuseUnless(refuseClaimedRole(claimed, await this.claimedTenantStatus(confirmed)));
+      refuseUnless(refuseClaimedRole(claimed, await this.claimedTenantStatus(caller)));
     refuseUnless(claimed);
-    const [record, tenantStatus] = await this.storedRecord(confirmed, context.getHandler());
-    refuseUnless(confirmOrgAdmin(confirmed, record, messages, tenantStatus));
+    const [record, tenantStatus] = await this.storedRecord(caller, context.getHandler());
+    refuseUnless(confirmOrgAdmin(caller, record, messages, tenantStatus));
     // Both allowed it: the claims name a tenant, and the record is of an organisation user in it.
-    request.user = { ...confirmed, tenantId: confirmed.tenantId!, role: record!.role } satisfies OrgCaller;
+    request.user = { ...caller, role: record!.role } satisfies OrgCaller;
     return true;
   }
 
@@ -61,10 +66,10 @@ export class OrgAdminGuard implements CanActivate {
    * Bounded within the request's deadline (callerCheckTimeoutMs).
    * A store that fails answers the route's own @FailureResponse, as the handler's failure would.
    */
-  private async storedRecord(caller: Caller, handler: object): Promise<[IdentityUser | null, TenantStatus | null]> {
+  private async storedRecord(caller: OrgCaller, handler: object): Promise<[IdentityUser | null, TenantStatus | null]> {
     try {
       return await withTimeout(
-        this.identity.findWithTenantStatus(caller.id, caller.tenantId!, this.tenants),
+        this.identity.findWithTenantStatus(caller.id, caller.tenantId, this.tenants),
         callerCheckTimeoutMs(this.config.requestTimeoutMs),
       );
     } catch (error) {
@@ -76,10 +81,10 @@ export class OrgAdminGuard implements CanActivate {
    * The status of the tenant named by the claims of a caller whom they refuse by role. Only a
    * suspension changes that refusal, so a read that fails leaves it as it is.
    */
-  private async claimedTenantStatus(caller: Caller): Promise<TenantStatus | null> {
+  private async claimedTenantStatus(caller: OrgCaller): Promise<TenantStatus | null> {
     try {
       return await withTimeout(
-        this.tenants.statusOf(caller.tenantId!),
+        this.tenants.statusOf(caller.tenantId),
         callerCheckTimeoutMs(this.config.requestTimeoutMs),
       );
     } catch {

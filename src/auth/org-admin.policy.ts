@@ -19,8 +19,10 @@ export const ORGANISATION_SUSPENDED = 'Organisation is suspended';
 const SUSPENDED: OrgAdminDecision = { allowed: false, status: 403, error: ORGANISATION_SUSPENDED };
 
 const ORG_ADMIN_ROLES = ['owner', 'admin'];
-const isOrgUser = (user: { userType: string | null; tenantId: string | null }) =>
-  user.userType === 'org' && !!user.tenantId;
+/** An organisation user by these claims or this record: `org`, and a tenant named. */
+export const isOrgUser = <T extends { userType: string | null; tenantId: string | null }>(
+  user: T,
+): user is T & { tenantId: string } => user.userType === 'org' && !!user.tenantId;
 const isOwnerOrAdmin = (role: string | null) => ORG_ADMIN_ROLES.includes(role ?? '');
 
 /** Spec 4.9 rules 4–6 and 4.10 rules 1–3, in order, on the id token's claims. */

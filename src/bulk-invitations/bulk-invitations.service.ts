@@ -3,7 +3,7 @@ import { isEmail } from 'class-validator';
 import type { Response } from 'express';
 import { OrgCaller } from '../auth/caller';
 import { Clock } from '../common/clock';
-import { comparableEmail } from '../common/email-comparison';
+import { comparableEmail, emailKey } from '../common/email-comparison';
 import { INVITATION_ROLES } from '../database/entities/invitation.entity';
 import { IdentityStore } from '../identity/identity-store';
 import { toCreatedInvitationResponse } from '../invitations/dto/created-invitation.response';
@@ -113,11 +113,11 @@ export class BulkInvitationsService {
   /** The candidates neither members of the tenant nor holders of one of its pending invitations; the others are settled. */
   private async withoutMembersOrInvited(caller: OrgCaller, candidates: Candidate[]): Promise<Candidate[]> {
     if (!candidates.length) return [];
-    const invited = new Set(
-      (await this.invitations.listAcceptableEmails(caller.tenantId, this.clock.now())).map(comparableEmail),
-    );
+    const keys = candidates.map(({ email }) => emailKey(email));
+    const invited = await this.invitations.findAcceptableKeys(caller.tenantId, keys, this.clock.now());
     const toLookUp = candidates.filter(
-      ({ result, key }) => !(invited.has(key) && settle(result, 'already_invited', BULK_ROW_ERRORS.alreadyInvited)),
+      ({ result }, index) =>
+        !(invited.has(keys[index]) && settle(result, 'already_invited', BULK_ROW_ERRORS.alreadyInvited)),
     );
     const members = new Set<Candidate>();
     for (let start = 0; start < toLookUp.length; start += MEMBER_LOOKUPS_AT_ONCE) {

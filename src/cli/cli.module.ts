@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminTenantsModule } from '../admin-tenants/admin-tenants.module';
 import { TenantInvitationsModule } from '../admin-tenants/tenant-invitations.module';
+import { AuditModule } from '../audit/audit.module';
 import { AuthModule } from '../auth/auth.module';
 import { CommonModule } from '../common/common.module';
 import { ConfigModule } from '../config/config.module';
@@ -20,6 +21,7 @@ import { TenantRecordsService } from './tenant-records.service';
     DatabaseModule,
     IdentityModule,
     AuthModule,
+    AuditModule,
     // The tenant lifecycle reaches the invitations' module (a rename drops a cached name), whose service counts in Metrics.
     MetricsModule,
     AdminTenantsModule,

@@ -185,10 +185,10 @@ function commandHelp(name: string): string {
 export function usage(command?: string): string {
   if (command !== undefined) {
     if (!Object.hasOwn(COMMANDS, command)) throw unknownCommand(command);
-    return `Usage: npm run cli -- ${commandHelp(command)}`;
+    return `Usage: npm run -s cli -- ${commandHelp(command)}`;
   }
   return [
-    'Usage: npm run cli -- <command> [options]   (or: node dist/src/cli/main.js <command> [options])',
+    'Usage: npm run -s cli -- <command> [options]   (or: node dist/src/cli/main.js <command> [options])',
     '',
     'The operator CLI, with the same configuration (environment, .env) as the server. It prints',
     'its result on stdout and exits 0; bad input prints one line on stderr and exits 1.',

@@ -2,9 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { TenantResponse, toTenantResponse } from '../admin-tenants/dto/tenant.response';
+import { auditEvents } from '../audit/audit-event';
+import { AuditRows } from '../audit/audit-rows';
 import { AppConfig } from '../config/app-config';
+import { AtomicWriter } from '../database/atomic-writer';
 import { TenantEntity } from '../database/entities';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
+import { ACTIVATE_TENANT } from '../joining/memberships.repository';
 import { CliInputError, LocalUsersService } from './local-users.service';
 import { TenantRecordsService } from './tenant-records.service';
 
@@ -16,8 +20,9 @@ export type DemoSetup = { tenant: TenantResponse } & Record<DemoRole, DemoUser>;
 
 /**
  * `dev:seed`: a demo organisation with an owner, an admin and a member, and a session token for
- * each, so that a newcomer can call every org route at once. Running it again reuses them and
- * prints fresh tokens.
+ * each, so that a newcomer can call every org route at once. The tenant is active, as after its
+ * first owner's join (with the same tenant.activated event, the owner its actor). Running it again
+ * reuses them and prints fresh tokens.
  */
 @Injectable()
 export class DevSeedService {
@@ -27,6 +32,8 @@ export class DevSeedService {
     private readonly records: TenantRecordsService,
     private readonly identity: IdentityStore,
     @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
+    private readonly writer: AtomicWriter,
+    private readonly auditRows: AuditRows,
   ) {}
 
   async seed(ttlSeconds?: number): Promise<DemoSetup> {
@@ -46,7 +53,15 @@ export class DevSeedService {
         }));
       setup[role] = { ...user, token: await this.users.sessionToken(user.id, ttlSeconds) };
     }
+    if (tenant.status === 'pending_owner') setup.tenant = await this.activate(tenant, setup.owner);
     return setup;
+  }
+
+  /** What the first owner's join does to its tenant: pending_owner becomes active, with its event. */
+  private async activate(tenant: TenantResponse, owner: IdentityUser): Promise<TenantResponse> {
+    const event = auditEvents.tenantActivated(tenant.id, { id: owner.id, email: owner.email });
+    await this.writer.insertIfAll(this.auditRows.of(event), [[ACTIVATE_TENANT, [tenant.id]]]);
+    return toTenantResponse(await this.tenants.findOneByOrFail({ id: tenant.id }));
   }
 
   /** The owner's tenant when the demo exists already, else a new one. */

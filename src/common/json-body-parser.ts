@@ -87,8 +87,8 @@ function parseJson(text: string): unknown {
  * connection is closed after the 413, once the client has stopped sending or a short bound has
  * passed (closeAfterAnswer), rather than after the whole body has been read.
  */
-export function jsonBodyParser(limitBytes: number): RequestHandler {
-  return utf8BodyParser(limitBytes, 'application/json', JSON_BODY_ERRORS.notUtf8, parseJson);
+export function jsonBodyParser(limitBytes: number, mediaTypes: string[] = ['application/json']): RequestHandler {
+  return utf8BodyParser(limitBytes, mediaTypes, JSON_BODY_ERRORS.notUtf8, parseJson);
 }
 
 /**
@@ -96,7 +96,7 @@ export function jsonBodyParser(limitBytes: number): RequestHandler {
  * the same limits and encodings as JSON, UTF-8 only. The byte order mark is left to the CSV parser.
  */
 export function csvBodyParser(limitBytes: number): RequestHandler {
-  return utf8BodyParser(limitBytes, 'text/csv', CSV_NOT_UTF8, (text) => text);
+  return utf8BodyParser(limitBytes, ['text/csv'], CSV_NOT_UTF8, (text) => text);
 }
 
 /** The CSV body parser's 415. */
@@ -105,14 +105,16 @@ export const CSV_NOT_UTF8 = 'Unsupported charset: CSV must be UTF-8';
 /** A body of one media type, in UTF-8, read as text and given to `parse`; any other body passes untouched. */
 function utf8BodyParser(
   limitBytes: number,
-  mediaType: string,
+  mediaTypes: string[],
   notUtf8: string,
   parse: (text: string) => unknown,
 ): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
-    if (!hasBody(request)) return next();
+    // A parser mounted on a path before this one has read the body already.
+    if (!hasBody(request) || (request as { bodyRead?: boolean }).bodyRead) return next();
     const contentType = contentTypeOf(request);
-    if (contentType?.type !== mediaType) return next();
+    if (!contentType || !mediaTypes.includes(contentType.type)) return next();
+    (request as { bodyRead?: boolean }).bodyRead = true;
     if (contentType.charset !== undefined && contentType.charset !== 'utf-8' && contentType.charset !== 'utf8') {
       return next(new ApiError(HttpStatus.UNSUPPORTED_MEDIA_TYPE, notUtf8));
     }

@@ -11,6 +11,9 @@ import { FORBIDDEN, UNAUTHORIZED } from './messages';
 /** The security scheme of the session cookie (SESSION_COOKIE_NAME). */
 export const SESSION_SCHEME = 'session';
 
+/** The security scheme of the SCIM routes (docs/scim.md): `Authorization: Bearer <secret>`. */
+export const SCIM_BEARER_SCHEME = 'scimBearer';
+
 /** Spec section 7: the error body of the admin and org routes. */
 export class ErrorBody {
   @ApiProperty({ example: FORBIDDEN, minLength: 1 })

@@ -1,37 +1,12 @@
-import { HttpException, Type as Class } from '@nestjs/common';
-import { Expose, plainToInstance, Type } from 'class-transformer';
-import {
-  getMetadataStorage,
-  IsIn,
-  IsOptional,
-  IsString,
-  MaxLength,
-  validateSync,
-  ValidateIf,
-  ValidateNested,
-  ValidationError,
-} from 'class-validator';
+import { Type as Class } from '@nestjs/common';
+import { plainToInstance } from 'class-transformer';
+import { getMetadataStorage, IsIn, IsOptional, IsString, MaxLength, validateSync, ValidateIf } from 'class-validator';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isDeepStrictEqual } from 'node:util';
-import { CompiledValidator } from './compiled-validator';
+import { inspect } from 'node:util';
+import { ApiError } from './api-error';
 import { validateBody } from './validate-body';
-
-/** validateBody as it was before CompiledValidator: the oracle that the compiled path must answer as. */
-function validateBodyGenerally<T extends object>(dto: Class<T>, body: unknown): T {
-  const plain = body ?? {};
-  if (typeof plain !== 'object' || Array.isArray(plain)) throw new HttpException({ error: NOT_AN_OBJECT }, 400);
-  const instance = plainToInstance(dto, plain);
-  const errors = validateSync(instance, { whitelist: true, stopAtFirstError: true, forbidUnknownValues: false });
-  if (errors.length) throw new HttpException({ error: firstMessage(errors[0]) }, 400);
-  return instance;
-}
-const NOT_AN_OBJECT = 'Request body must be a JSON object';
-function firstMessage(error: ValidationError): string {
-  const constraints = Object.values(error.constraints ?? {});
-  if (constraints.length) return constraints[0];
-  return error.children?.length ? firstMessage(error.children[0]) : `${error.property} is invalid`;
-}
 
 /** The answer to a body: the error (status and body), or the instance, its class and its keys in order. */
 function outcome(validate: () => object, body: unknown): unknown {
@@ -46,7 +21,7 @@ function outcome(validate: () => object, body: unknown): unknown {
       sharesWithBody: Object.values(instance).some((value) => typeof value === 'object' && given.includes(value)),
     };
   } catch (error) {
-    if (error instanceof HttpException) return { status: error.getStatus(), body: error.getResponse() };
+    if (error instanceof ApiError) return { status: error.getStatus(), body: error.getResponse() };
     return { thrown: String(error) };
   }
 }
@@ -221,24 +196,34 @@ function corpusOf(dto: Class<object>): unknown[] {
   return [undefined, null, 0, 'x', true, [], [valid], ...objects, ...withoutPrototype];
 }
 
-/** The DTO is compiled and, for each body of its corpus, validateBody answers as validateBodyGenerally. */
-function itAnswersAsTheGeneralPath(dto: Class<object>) {
-  const corpus = corpusOf(dto);
-
-  it('is compiled', () => {
-    expect(CompiledValidator.of(dto)).not.toBeNull();
-  });
-
-  it(`answers as plainToInstance and validateSync, for each of ${corpus.length} bodies`, () => {
-    const answers = corpus.map((body) => ({
-      body,
-      compiled: outcome(() => validateBody(dto, body), body),
-      general: outcome(() => validateBodyGenerally(dto, body), body),
-    }));
-    expect(answers.filter(({ compiled, general }) => !isDeepStrictEqual(compiled, general)).slice(0, 3)).toEqual([]);
+/**
+ * Every answer of validateBody to a DTO's corpus, pinned by Jest's snapshot: how many bodies, a
+ * digest of every answer in order (the error's status and body, or the instance, its class and its
+ * keys), and the first messages that the corpus meets. The snapshot was taken on 2026-11-26 with
+ * the compiled validator that then stood in for plainToInstance and validateSync, and this spec
+ * kept those answers when validateBody went back to the two libraries' public API: a change of a
+ * DTO's rules, or of either library, that changes one answer fails here. Update the snapshot
+ * (`npx jest -u src/common/validate-body.spec.ts`) only for a change meant to change answers.
+ */
+function itPinsItsAnswers(dto: Class<object>) {
+  it("answers its corpus as pinned: the first failed rule's message, or the instance", () => {
+    const corpus = corpusOf(dto);
+    const answers = corpus.map((body) => outcome(() => validateBody(dto, body), body));
+    const messages = answers.flatMap((answer) => {
+      const { body } = answer as { body?: { error: string } };
+      return body ? [body.error] : [];
+    });
+    expect({
+      bodies: corpus.length,
+      digest: createHash('sha256')
+        .update(answers.map((answer) => inspect(answer, { depth: null })).join('\n'))
+        .digest('hex')
+        .slice(0, 16),
+      messages: [...new Set(messages)].sort(),
+    }).toMatchSnapshot();
     // Both kinds of answer are in the corpus
-    expect(answers.some(({ general }) => (general as { instance?: object }).instance)).toBe(true);
-    expect(answers.some(({ general }) => (general as { status?: number }).status)).toBe(true);
+    expect(answers.some((answer) => (answer as { instance?: object }).instance)).toBe(true);
+    expect(answers.some((answer) => (answer as { status?: number }).status === 400)).toBe(true);
   });
 }
 
@@ -257,7 +242,7 @@ describe(validateBody.name, () => {
     );
   });
 
-  describe.each(dtos.map((dto) => [dto.name, dto] as const))('%s', (_, dto) => itAnswersAsTheGeneralPath(dto));
+  describe.each(dtos.map((dto) => [dto.name, dto] as const))('%s', (_, dto) => itPinsItsAnswers(dto));
 
   describe('a DTO with default messages, message functions, $tokens and a condition of one rule', () => {
     class Messages {
@@ -272,47 +257,6 @@ describe(validateBody.name, () => {
       roles?: string[];
     }
 
-    itAnswersAsTheGeneralPath(Messages);
-  });
-
-  describe('a DTO with what the compiled path does not reproduce', () => {
-    class Child {
-      @MaxLength(3, { message: 'name is long' })
-      @IsString({ message: 'name is not a string' })
-      name: string;
-    }
-    class Parent {
-      @ValidateNested()
-      @Type(() => Child)
-      child: Child;
-    }
-    class Renamed {
-      @Expose({ name: 'full_name' })
-      @IsString({ message: 'not a string' })
-      fullName: string;
-    }
-
-    class WithUnvalidatedDefault {
-      @IsString({ message: 'not a string' })
-      name: string;
-
-      page = 1;
-    }
-
-    it.each([
-      [WithUnvalidatedDefault, { name: 'x', page: 2 }],
-      [WithUnvalidatedDefault, { name: 1 }],
-      [Parent, { child: { name: 'abc' } }],
-      [Parent, { child: { name: 'abcd' } }],
-      [Parent, { child: { name: 1 }, extra: 1 }],
-      [Parent, { child: 'x' }],
-      [Renamed, { full_name: 'x' }],
-      [Renamed, { fullName: 'x' }],
-    ] as const)('%p takes the general path: %j', (dto: Class<object>, body) => {
-      expect(CompiledValidator.of(dto)).toBeNull();
-      expect(outcome(() => validateBody(dto, body), body)).toStrictEqual(
-        outcome(() => validateBodyGenerally(dto, body), body),
-      );
-    });
+    itPinsItsAnswers(Messages);
   });
 });

@@ -11,7 +11,6 @@ import {
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
 import { ApiError } from './api-error';
-import { CompiledValidator, Failure } from './compiled-validator';
 import { JSON_BODY_ERRORS, JSON_BODY_LIMIT_BYTES } from './json-body-parser';
 import { ApiErrorResponse } from './openapi';
 
@@ -28,24 +27,16 @@ function firstMessage(error: ValidationError): string {
  * Properties are checked in declaration order and, with `stopAtFirstError`, class-validator
  * runs the decorator nearest the property first: DTOs list their rules bottom-up.
  * Unknown fields are dropped, not refused: the spec names the fields it reads.
- * The DTO's CompiledValidator does the work of plainToInstance and validateSync when it has one.
  */
 export function validateBody<T extends object>(dto: Type<T>, body: unknown): T {
   const plain = body ?? {};
   if (typeof plain !== 'object' || Array.isArray(plain)) {
     throw new ApiError(HttpStatus.BAD_REQUEST, NOT_AN_OBJECT);
   }
-  const compiled = CompiledValidator.of(dto);
-  const instance = compiled ? compiled.instantiate(plain) : plainToInstance(dto, plain);
-  const failure = compiled ? compiled.firstFailure(instance) : firstFailure(instance);
-  if (failure) throw new ApiError(HttpStatus.BAD_REQUEST, failure.message);
+  const instance = plainToInstance(dto, plain);
+  const errors = validateSync(instance, { whitelist: true, stopAtFirstError: true, forbidUnknownValues: false });
+  if (errors.length) throw new ApiError(HttpStatus.BAD_REQUEST, firstMessage(errors[0]));
   return instance;
-}
-
-/** validateSync's first error, for a DTO without a CompiledValidator. */
-function firstFailure(instance: object): Failure | undefined {
-  const [error] = validateSync(instance, { whitelist: true, stopAtFirstError: true, forbidUnknownValues: false });
-  return error && { message: firstMessage(error) };
 }
 
 /** Validates `@Body()` or `@Query()` after the guards: for routes where authorisation comes first. */

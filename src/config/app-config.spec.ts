@@ -1,4 +1,4 @@
-import { DEFAULT_SQLITE_FILE, parseConfig } from './app-config';
+import { DEFAULT_SQLITE_FILE, jwtSecretWarning, parseConfig } from './app-config';
 
 describe(parseConfig.name, () => {
   it('gives the documented defaults for an empty environment', () => {
@@ -63,7 +63,37 @@ describe(parseConfig.name, () => {
 
   it('requires AUTH_JWT_SECRET in production', () => {
     expect(() => parseConfig({ NODE_ENV: 'production' })).toThrow(/AUTH_JWT_SECRET must be set/);
-    expect(parseConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 's3cret' }).usingDevelopmentJwtSecret).toBe(false);
+    const secret = 's3cret'.repeat(6);
+    expect(parseConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: secret }).usingDevelopmentJwtSecret).toBe(false);
+  });
+
+  describe('an AUTH_JWT_SECRET shorter than 32 bytes (an HS256 key)', () => {
+    it('refuses it under NODE_ENV=production, in one line naming the variable', () => {
+      expect(() => parseConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'short' })).toThrow(
+        new Error(
+          'Invalid configuration: AUTH_JWT_SECRET must be at least 32 bytes when NODE_ENV=production (an HS256 key), got 5',
+        ),
+      );
+      // Bytes, not characters: 16 two-byte characters are 32 bytes.
+      expect(parseConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'é'.repeat(16) }).authJwtSecret).toBe(
+        'é'.repeat(16),
+      );
+      expect(() => parseConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'k'.repeat(31) })).toThrow(/got 31$/);
+    });
+
+    it('takes it elsewhere, with a warning; and in cognito mode, where it is not used, says nothing', () => {
+      const development = parseConfig({ AUTH_JWT_SECRET: 'short' });
+      expect(development.authJwtSecret).toBe('short');
+      expect(jwtSecretWarning(development)).toBe(
+        'AUTH_JWT_SECRET is 5 bytes, under the 32 of an HS256 key: NODE_ENV=production refuses it.',
+      );
+      expect(jwtSecretWarning(parseConfig({ AUTH_JWT_SECRET: 'k'.repeat(32) }))).toBeNull();
+      expect(jwtSecretWarning(parseConfig({}))).toMatch(/^AUTH_JWT_SECRET is not set: using the development key/);
+      const cognito = { IDENTITY_STORE: 'cognito', COGNITO_USER_POOL_ID: 'p', COGNITO_CLIENT_ID: 'c', AWS_REGION: 'r' };
+      expect(
+        jwtSecretWarning(parseConfig({ ...cognito, NODE_ENV: 'production', AUTH_JWT_SECRET: 'short' })),
+      ).toBeNull();
+    });
   });
 
   it('test mode: off by default; on only with a key of 16+ characters, and never in production', () => {
@@ -75,7 +105,12 @@ describe(parseConfig.name, () => {
     expect(() => parseConfig({ TEST_MODE: 'true' })).toThrow(/^Invalid configuration: TEST_MODE_KEY must be set/);
     expect(() => parseConfig({ TEST_MODE: 'true', TEST_MODE_KEY: 'short' })).toThrow(/TEST_MODE_KEY must be set/);
     expect(() =>
-      parseConfig({ TEST_MODE: 'true', TEST_MODE_KEY: 'k'.repeat(16), NODE_ENV: 'production', AUTH_JWT_SECRET: 's' }),
+      parseConfig({
+        TEST_MODE: 'true',
+        TEST_MODE_KEY: 'k'.repeat(16),
+        NODE_ENV: 'production',
+        AUTH_JWT_SECRET: 'k'.repeat(32),
+      }),
     ).toThrow('Invalid configuration: TEST_MODE must not be true when NODE_ENV=production');
   });
 
@@ -129,6 +164,33 @@ describe(parseConfig.name, () => {
     expect(() => parseConfig({ OUTBOX_RETRY_BASE_MS: '5000', OUTBOX_RETRY_MAX_MS: '1000' })).toThrow(
       /^Invalid configuration: OUTBOX_RETRY_MAX_MS must not be less than OUTBOX_RETRY_BASE_MS/,
     );
+  });
+
+  describe('clusters (docs/deploying.md, "Clustered MySQL and Redis")', () => {
+    it('DATABASE_URL may list several hosts: the first names the URL, all of them (with ports) the fail-over order', () => {
+      expect(parseConfig({ DATABASE_URL: 'mysql://u:p@h1:3306,h2,10.0.0.3:3307/db' }).database).toEqual({
+        type: 'mysql',
+        url: 'mysql://u:p@h1:3306/db',
+        hosts: ['h1:3306', 'h2:3306', '10.0.0.3:3307'],
+      });
+      expect(() => parseConfig({ DATABASE_URL: 'mysql://u:p@h1:3306, h2 x/db' })).toThrow(
+        /^Invalid configuration: DATABASE_URL must list its hosts as host:port,host:port/,
+      );
+    });
+
+    it('REDIS_CLUSTER_NODES lists the seed nodes; with REDIS_URL it is a start-up error naming both', () => {
+      expect(parseConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7101, redis-b:7102' }).redisClusterNodes).toEqual([
+        { host: '127.0.0.1', port: 7101 },
+        { host: 'redis-b', port: 7102 },
+      ]);
+      expect(parseConfig({}).redisClusterNodes).toBeUndefined();
+      expect(() => parseConfig({ REDIS_CLUSTER_NODES: '127.0.0.1:7101', REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(
+        /^Invalid configuration: REDIS_CLUSTER_NODES and REDIS_URL are both set/,
+      );
+      expect(() => parseConfig({ REDIS_CLUSTER_NODES: '127.0.0.1' })).toThrow(
+        'Invalid configuration: REDIS_CLUSTER_NODES must list host:port pairs separated by commas, got "127.0.0.1"',
+      );
+    });
   });
 
   describe('webhooks', () => {
@@ -193,7 +255,7 @@ describe(parseConfig.name, () => {
     });
 
     it('in production, refuse private addresses unless WEBHOOK_ALLOW_PRIVATE=true; elsewhere allow them', () => {
-      const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: 's', WEBHOOK_SECRET: SECRET };
+      const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: 'k'.repeat(32), WEBHOOK_SECRET: SECRET };
       expect(
         parseConfig({ ...production, WEBHOOK_URLS: 'https://hooks.example/x' }).webhooks.refusePrivateAddresses,
       ).toBe(true);
@@ -247,7 +309,7 @@ describe(parseConfig.name, () => {
   it('reads the log level and the shutdown timings, with defaults per NODE_ENV', () => {
     expect(parseConfig({})).toMatchObject({ logLevel: 'info', shutdown: { drainMs: 0, graceMs: 25_000 } });
     expect(parseConfig({ NODE_ENV: 'test' }).logLevel).toBe('silent');
-    expect(parseConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 's' }).shutdown).toEqual({
+    expect(parseConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'k'.repeat(32) }).shutdown).toEqual({
       drainMs: 5_000,
       graceMs: 25_000,
     });

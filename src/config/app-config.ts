@@ -5,7 +5,16 @@ import { isNonPublicAddress } from '../common/address-classifier';
  * The validated, typed configuration. Built once from the environment by `parseConfig`;
  * nothing else in the service reads `process.env`.
  */
-export type DatabaseConfig = { type: 'sqlite'; database: string } | { type: 'mysql'; url: string };
+export type DatabaseConfig =
+  | { type: 'sqlite'; database: string }
+  /** `url` names the first host; `hosts` (`host:port`, in order) when DATABASE_URL lists several for fail-over. */
+  | { type: 'mysql'; url: string; hosts?: string[] };
+
+/** A Redis Cluster's seed nodes (REDIS_CLUSTER_NODES), in the form ioredis' Cluster takes. */
+export interface RedisNode {
+  host: string;
+  port: number;
+}
 
 export interface CognitoConfig {
   userPoolId?: string;
@@ -93,12 +102,16 @@ export abstract class AppConfig {
   abstract readonly smtpUrl?: string;
   abstract readonly mailFrom: string;
   abstract readonly redisUrl?: string;
+  /** A Redis Cluster instead of one Redis (REDIS_CLUSTER_NODES; never with REDIS_URL). */
+  abstract readonly redisClusterNodes?: RedisNode[];
   /** Prefix of every Redis key, so that services or test runs can share one Redis. */
   abstract readonly redisKeyPrefix: string;
   abstract readonly inviteRateLimit: number;
   abstract readonly inviteRateWindowSeconds: number;
   /** Rows that one POST /api/org/invitations/bulk may carry (413 beyond). */
   abstract readonly bulkInviteMaxRows: number;
+  /** SCIM requests per token per minute (docs/scim.md; 429 beyond). */
+  abstract readonly scimRateLimit: number;
   abstract readonly trustProxy?: boolean | number | string;
   abstract readonly publicBaseUrl?: string;
   abstract readonly allowedHosts?: string[];
@@ -123,6 +136,19 @@ export abstract class AppConfig {
 
 export const DEFAULT_SQLITE_FILE = 'data/tenant-service.sqlite';
 export const DEVELOPMENT_JWT_SECRET = 'development-only-insecure-key-change-me';
+
+/** An HS256 key is at least as long as the hash, 32 bytes (RFC 7518, 3.2): shorter is refused in production. */
+export const MIN_JWT_SECRET_BYTES = 32;
+
+/** The start-up warning about the local-mode session key, if any: none set, or one too short for production. */
+export function jwtSecretWarning(config: AppConfig): string | null {
+  if (config.identityStore !== 'local') return null;
+  if (config.usingDevelopmentJwtSecret)
+    return 'AUTH_JWT_SECRET is not set: using the development key. Never do this in production.';
+  const bytes = Buffer.byteLength(config.authJwtSecret);
+  if (bytes >= MIN_JWT_SECRET_BYTES) return null;
+  return `AUTH_JWT_SECRET is ${bytes} bytes, under the ${MIN_JWT_SECRET_BYTES} of an HS256 key: NODE_ENV=production refuses it.`;
+}
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
@@ -201,6 +227,17 @@ function database(env: Env): DatabaseConfig {
     return { type: 'sqlite', database: file };
   }
   if (raw.startsWith('mysql://') || raw.startsWith('mariadb://')) {
+    // Several hosts for fail-over: mysql://user:pass@h1:3306,h2:3306/db (the URL parser takes one).
+    const several = /^(mysql|mariadb):\/\/([^@/]*@)?([^/@]+,[^/@]+)(\/.*)$/.exec(raw);
+    if (several) {
+      const hosts = several[3].split(',').map((host) => host.trim());
+      if (!hosts.every((host) => /^[A-Za-z0-9.-]+(:\d{1,5})?$/.test(host))) {
+        throw new ConfigError('DATABASE_URL', 'must list its hosts as host:port,host:port (no brackets, no spaces)');
+      }
+      const withPorts = hosts.map((host) => (host.includes(':') ? host : `${host}:3306`));
+      const first = database({ DATABASE_URL: `mysql://${several[2] ?? ''}${withPorts[0]}${several[4]}` });
+      return { ...first, hosts: withPorts } as DatabaseConfig;
+    }
     let parsed: URL;
     try {
       parsed = new URL(raw);
@@ -233,6 +270,25 @@ function trustProxy(env: Env): boolean | number | string | undefined {
     throw new ConfigError('TRUST_PROXY', `must be true, false, a hop count, or addresses/subnets, got "${raw}"`);
   }
   return raw;
+}
+
+/** REDIS_CLUSTER_NODES=host:port,…: a Redis Cluster's seed nodes; REDIS_URL names one Redis instead. */
+function redisClusterNodes(env: Env): RedisNode[] | undefined {
+  const items = list(env, 'REDIS_CLUSTER_NODES');
+  if (!items) return undefined;
+  if (read(env, 'REDIS_URL') !== undefined) {
+    throw new ConfigError(
+      'REDIS_CLUSTER_NODES',
+      'and REDIS_URL are both set: set REDIS_URL for one Redis, or REDIS_CLUSTER_NODES for a Redis Cluster, not both',
+    );
+  }
+  return items.map((item) => {
+    const match = /^([A-Za-z0-9.-]+):(\d{1,5})$/.exec(item);
+    if (!match || Number(match[2]) > 65535) {
+      throw new ConfigError('REDIS_CLUSTER_NODES', `must list host:port pairs separated by commas, got "${item}"`);
+    }
+    return { host: match[1], port: Number(match[2]) };
+  });
 }
 
 function redisKeyPrefix(env: Env): string {
@@ -406,6 +462,13 @@ export function parseConfig(env: Env): AppConfig {
   if (!jwtSecret && nodeEnv === 'production' && identityStore === 'local') {
     throw new ConfigError('AUTH_JWT_SECRET', 'must be set when NODE_ENV=production');
   }
+  const jwtSecretBytes = jwtSecret === undefined ? 0 : Buffer.byteLength(jwtSecret);
+  if (jwtSecret && jwtSecretBytes < MIN_JWT_SECRET_BYTES && nodeEnv === 'production' && identityStore === 'local') {
+    throw new ConfigError(
+      'AUTH_JWT_SECRET',
+      `must be at least ${MIN_JWT_SECRET_BYTES} bytes when NODE_ENV=production (an HS256 key), got ${jwtSecretBytes}`,
+    );
+  }
   const cognito: CognitoConfig = {
     userPoolId: read(env, 'COGNITO_USER_POOL_ID'),
     clientId: read(env, 'COGNITO_CLIENT_ID'),
@@ -444,10 +507,12 @@ export function parseConfig(env: Env): AppConfig {
     smtpUrl: url(env, 'SMTP_URL', ['smtp', 'smtps']),
     mailFrom,
     redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
+    redisClusterNodes: redisClusterNodes(env),
     redisKeyPrefix: redisKeyPrefix(env),
     inviteRateLimit: integer(env, 'INVITE_RATE_LIMIT', 10, 1, 1_000_000),
     inviteRateWindowSeconds: integer(env, 'INVITE_RATE_WINDOW_SECONDS', 3600, 1, 31_536_000),
     bulkInviteMaxRows: integer(env, 'BULK_INVITE_MAX_ROWS', 100, 1, 1_000),
+    scimRateLimit: integer(env, 'SCIM_RATE_LIMIT', 600, 1, 1_000_000),
     trustProxy: trustProxy(env),
     publicBaseUrl: publicBaseUrl(env),
     allowedHosts: list(env, 'ALLOWED_HOSTS')?.map((host) => host.toLowerCase()),

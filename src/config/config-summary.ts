@@ -10,7 +10,15 @@ function hostOf(url: string): string {
 export function describeDatabase(database: DatabaseConfig): string {
   if (database.type === 'sqlite') return `sqlite ${database.database}`;
   const { pathname } = new URL(database.url);
-  return `mysql at ${hostOf(database.url)}${pathname.length > 1 ? pathname : ''}`;
+  const at = database.hosts ? database.hosts.join(',') : hostOf(database.url);
+  return `mysql at ${at}${pathname.length > 1 ? pathname : ''}`;
+}
+
+function describeRedis(config: AppConfig): string {
+  if (config.redisClusterNodes) {
+    return `Cluster on (${config.redisClusterNodes.map(({ host, port }) => `${host}:${port}`).join(',')})`;
+  }
+  return config.redisUrl ? `on (${hostOf(config.redisUrl)})` : 'off (rate-limit counters in memory)';
 }
 
 /**
@@ -25,7 +33,7 @@ export function describeConfiguration(config: AppConfig): string {
     `NODE_ENV ${config.nodeEnv}`,
     `database ${describeDatabase(config.database)}${config.migrationsRun ? '' : ' (migrations not run at start-up)'}`,
     `identity store ${identity}`,
-    `Redis ${config.redisUrl ? `on (${hostOf(config.redisUrl)})` : 'off (rate-limit counters in memory)'}`,
+    `Redis ${describeRedis(config)}`,
     `SMTP ${config.smtpUrl ? `on (${hostOf(config.smtpUrl)})` : 'off (e-mails are logged)'}`,
     ...(config.testMode.enabled ? ['TEST MODE on (routes under /api/test/)'] : []),
   ].join('; ');

@@ -3,6 +3,7 @@ import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { MultiStatementPool, StatementResult } from './multi-statement-pool';
 import { isConnectionFailure, MysqlConnection, Row, sqliteDatabaseOf } from './prepared-statements';
+import { retryingWriteConflicts } from './write-conflicts';
 
 export type Insert = [target: EntityTarget<ObjectLiteral>, values: ObjectLiteral];
 
@@ -147,12 +148,18 @@ export class AtomicWriter {
     const statements = inserts.map((insert) => this.insertStatement(insert, false));
     const connection = sqliteDatabaseOf(this.dataSource);
     try {
-      connection.transaction(() => {
-        if (holdBack && connection.prepare(holdBack[0]).all(...holdBack[1]).length > 0) throw UNCHANGED;
-        for (const [sql, parameters] of updates)
-          if (connection.prepare(sql).run(...parameters).changes !== 1) throw UNCHANGED;
-        for (const [sql, parameters] of statements) connection.prepare(sql).run(...parameters);
-      })();
+      // BEGIN IMMEDIATE: the transaction takes the write lock first, waiting for another process's
+      // within the busy timeout. A deferred one that reads first (holdBack) and then writes fails at
+      // once with SQLITE_BUSY ("database is locked") when another process wrote meanwhile: SQLite
+      // cannot wait for a lock while holding an older snapshot.
+      connection
+        .transaction(() => {
+          if (holdBack && connection.prepare(holdBack[0]).all(...holdBack[1]).length > 0) throw UNCHANGED;
+          for (const [sql, parameters] of updates)
+            if (connection.prepare(sql).run(...parameters).changes !== 1) throw UNCHANGED;
+          for (const [sql, parameters] of statements) connection.prepare(sql).run(...parameters);
+        })
+        .immediate();
     } catch (error) {
       // Thrown out of the transaction function, so that better-sqlite3 rolls back what ran before it.
       if (error === UNCHANGED) return false;
@@ -192,8 +199,17 @@ export class AtomicWriter {
     });
   }
 
-  /** Runs a transaction on a connection of the pool, undoing what ran when a statement fails. */
-  private async onConnection<T>(transaction: (connection: MysqlConnection) => Promise<T>): Promise<T> {
+  /**
+   * Runs a transaction on a connection of the pool, undoing what ran when a statement fails. One
+   * that lost a write conflict (a deadlock; on Galera, a failed certification) is run again from
+   * its start (retryingWriteConflicts): every transaction here is whole in its statements, built
+   * before it runs, so a retry writes what the first attempt would have, or finds the row taken.
+   */
+  private onConnection<T>(transaction: (connection: MysqlConnection) => Promise<T>): Promise<T> {
+    return retryingWriteConflicts(() => this.onConnectionOnce(transaction));
+  }
+
+  private async onConnectionOnce<T>(transaction: (connection: MysqlConnection) => Promise<T>): Promise<T> {
     const connection = await this.pool.connection();
     let broken = false;
     try {

@@ -21,7 +21,8 @@ export function dataSourceOptions(config: Pick<AppConfig, 'database' | 'migratio
       timezone: 'Z',
       charset: 'utf8mb4_unicode_ci',
       connectTimeout: 5_000,
-      extra: { connectionLimit: 10 },
+      // failoverHosts: DATABASE_URL's hosts when it lists several (ClusteredDataSource's pools).
+      extra: { connectionLimit: 10, ...(database.hosts ? { failoverHosts: database.hosts } : {}) },
     };
   }
   // TypeORM makes the file's directory when it opens the database (initialize()), where a failure is the database's.

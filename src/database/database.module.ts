@@ -1,8 +1,9 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSourceOptions } from 'typeorm';
 import { AppConfig, DatabaseConfig } from '../config/app-config';
 import { AtomicWriter } from './atomic-writer';
+import { ClusteredDataSource } from './clustered-data-source';
 import { dataSourceOptions } from './data-source-options';
 import { DatabaseStartupError } from './database-startup-error';
 import { MultiStatementPool } from './multi-statement-pool';
@@ -27,7 +28,7 @@ import { TenantStatusReader } from './tenant-status-reader';
       }),
       dataSourceFactory: async (options) => {
         try {
-          return await new DataSource(options!).initialize();
+          return await new ClusteredDataSource(options!).initialize();
         } catch (error) {
           throw new DatabaseStartupError(error, databaseOf(options!));
         }

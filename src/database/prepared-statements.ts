@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { retryingWriteConflicts } from './write-conflicts';
 
 export type Row = Record<string, unknown>;
 
@@ -36,7 +37,8 @@ interface SqliteStatement {
 }
 export interface SqliteDatabase {
   prepare(sql: string): SqliteStatement;
-  transaction(work: () => void): () => void;
+  /** better-sqlite3's transaction function: `.immediate()` begins it as a writer (BEGIN IMMEDIATE). */
+  transaction(work: () => void): { (): void; immediate(): void };
 }
 
 /** The mysql2 pool that TypeORM holds for a MySQL data source. */
@@ -49,7 +51,7 @@ export const sqliteDatabaseOf = (dataSource: DataSource): SqliteDatabase =>
 
 /** A driver's way to run statements: bound once the data source is initialised. */
 interface Runner {
-  rows(sql: string, params: unknown[], large: boolean): Promise<Row[]>;
+  rows(sql: string, params: unknown[], large: boolean, causal?: boolean): Promise<Row[]>;
   changes(sql: string, params: unknown[]): Promise<number>;
 }
 
@@ -90,14 +92,27 @@ export class PreparedStatements {
       : `strftime('%Y-%m-%dT%H:%M:%fZ', ${column})`;
   }
 
-  /** A write (UPDATE, DELETE); the number of rows it changed. */
-  async changes(sql: string, params: unknown[]): Promise<number> {
-    return this.bound().changes(sql, params);
+  /** The database's dialect, for SQL that differs (an index hint). */
+  get dialect(): 'mysql' | 'sqlite' {
+    return this.dataSource.options.type === 'mysql' ? 'mysql' : 'sqlite';
   }
 
-  /** The first row of a read, or undefined. */
-  async first(sql: string, params: unknown[]): Promise<Row | undefined> {
-    return (await this.rows(sql, params))[0];
+  /**
+   * A write (UPDATE, DELETE); the number of rows it changed. A statement that lost a write conflict
+   * (a deadlock; on Galera, a failed certification) was undone whole: it runs again (retryingWriteConflicts).
+   */
+  async changes(sql: string, params: unknown[]): Promise<number> {
+    return retryingWriteConflicts(() => this.bound().changes(sql, params));
+  }
+
+  /**
+   * The first row of a read, or undefined. `causal`: a read that decides an authorisation or a
+   * single winner. On a Galera node it waits until the node has applied every write that the
+   * cluster committed before it (`wsrep_sync_wait = 1`, for this read only), so that a suspension
+   * or a removal made through another node holds at once; elsewhere it is an ordinary read.
+   */
+  async first(sql: string, params: unknown[], causal = false): Promise<Row | undefined> {
+    return (await this.bound().rows(sql, params, false, causal))[0];
   }
 
   /** Bound on first use: the data source is initialised by then. */
@@ -109,13 +124,32 @@ export class PreparedStatements {
 
 function mysqlRunner(dataSource: DataSource): Runner {
   const pool = mysqlPoolOf(dataSource);
+  const read = (sql: string, params: unknown[], large: boolean) =>
+    new Promise<Row[]>((resolve, reject) => {
+      const done = (error: Error | null, rows: Row[]) => (error ? reject(error) : resolve(rows));
+      if (large) pool.query({ sql, dateStrings: true }, params, done);
+      else pool.execute(sql, params, done);
+    });
+  // With several hosts (DATABASE_URL), a read whose connection was lost (its node went away) is
+  // sent again once: the pool then connects to the next host. A read changes nothing.
+  const failover = hasFailover(dataSource);
+  const readOnce = failover
+    ? (sql: string, params: unknown[], large: boolean) =>
+        read(sql, params, large).catch((error: unknown) => {
+          if (!isConnectionFailure(error)) throw error;
+          return read(sql, params, large);
+        })
+    : read;
+  let causalPrefix: Promise<string> | undefined;
   return {
-    rows: (sql, params, large) =>
-      new Promise<Row[]>((resolve, reject) => {
-        const done = (error: Error | null, rows: Row[]) => (error ? reject(error) : resolve(rows));
-        if (large) pool.query({ sql, dateStrings: true }, params, done);
-        else pool.execute(sql, params, done);
-      }),
+    rows: async (sql, params, large, causal) => {
+      if (!causal) return readOnce(sql, params, large);
+      causalPrefix ??= causalReadPrefix(pool).catch((error: unknown) => {
+        causalPrefix = undefined; // asked again on the next causal read
+        throw error;
+      });
+      return readOnce(`${await causalPrefix}${sql}`, params, large);
+    },
     changes: (sql, params) =>
       new Promise<number>((resolve, reject) =>
         pool.execute(sql, params, (error, result) =>
@@ -124,6 +158,35 @@ function mysqlRunner(dataSource: DataSource): Runner {
       ),
   };
 }
+
+/**
+ * What makes a read causal on this server, asked once: on a MariaDB Galera node (`wsrep_on`),
+ * `SET STATEMENT wsrep_sync_wait = 1 FOR`, which sets it for the one statement; on a server that
+ * is not a Galera node, nothing. (A Galera node of MySQL, such as Percona XtraDB Cluster, lacks
+ * SET STATEMENT: its reads stay ordinary, see docs/deploying.md.)
+ */
+async function causalReadPrefix(pool: MysqlPool): Promise<string> {
+  return (await galeraNodeOf(pool)) === 'mariadb' ? 'SET STATEMENT wsrep_sync_wait = 1 FOR ' : '';
+}
+
+/**
+ * Whether the server is a Galera node (`wsrep_on`), and of which engine: 'mariadb', 'mysql'
+ * (Percona XtraDB Cluster), or false when it is not a Galera node.
+ */
+export async function galeraNodeOf(pool: MysqlPool): Promise<'mariadb' | 'mysql' | false> {
+  const rows = await new Promise<Row[]>((resolve, reject) =>
+    pool.query("SHOW VARIABLES WHERE Variable_name IN ('wsrep_on', 'version')", [], (error, found) =>
+      error ? reject(error) : resolve(found),
+    ),
+  );
+  const value = (name: string) => String(rows.find((row) => row.Variable_name === name)?.Value ?? '');
+  if (value('wsrep_on') !== 'ON') return false;
+  return /mariadb/i.test(value('version')) ? 'mariadb' : 'mysql';
+}
+
+/** Whether DATABASE_URL listed several hosts, between which the pools fail over (ClusteredDataSource). */
+export const hasFailover = (dataSource: DataSource): boolean =>
+  Array.isArray((dataSource.options as { extra?: { failoverHosts?: unknown } }).extra?.failoverHosts);
 
 /** better-sqlite3 statements, each prepared once, for reads and writes alike. */
 function sqliteRunner(dataSource: DataSource): Runner {

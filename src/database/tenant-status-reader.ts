@@ -7,8 +7,9 @@ const SELECT_TENANT_STATUS = 'SELECT id, status FROM tenants WHERE id = ?';
 /**
  * The one check of a tenant's lifecycle state that every path asks before it lets a tenant's
  * people act: the org guard, the invitation accept (and join), the invitation page and the e-mail
- * outbox. A primary-key read at the time of asking, never cached, so that a suspension made
- * through one instance holds from the next request on every instance.
+ * outbox. A primary-key read at the time of asking, never cached, and causal on a Galera node
+ * (PreparedStatements.first), so that a suspension made through one instance holds from the next
+ * request on every instance, whichever node each uses.
  */
 @Injectable()
 export class TenantStatusReader {
@@ -19,7 +20,7 @@ export class TenantStatusReader {
 
   /** The tenant's status; null when there is no such tenant (the spec's "tenant absent"). */
   async statusOf(tenantId: string): Promise<TenantStatus | null> {
-    const row = await this.statements.first(SELECT_TENANT_STATUS, [tenantId]);
+    const row = await this.statements.first(SELECT_TENANT_STATUS, [tenantId], true);
     // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
     return row?.id === tenantId ? (row.status as TenantStatus) : null;
   }

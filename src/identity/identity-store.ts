@@ -111,4 +111,15 @@ export abstract class IdentityStore {
   abstract detachTenantMembers(tenantId: string, limit: number): Promise<number>;
   /** Cheap round trip for readiness checks. */
   abstract ping(): Promise<void>;
+  /**
+   * Makes an account for the address, with no organisation and no message sent (SCIM's create,
+   * docs/scim.md). The local store's accounts are rows that the caller's transaction inserts.
+   */
+  createAccount(_id: string, _email: string): Promise<void> {
+    return Promise.reject(new Error('This identity store does not create accounts'));
+  }
+  /** Changes the account's address (stored lower-cased), marked verified: SCIM's change of userName. */
+  changeEmail(_id: string, _email: string): Promise<void> {
+    return Promise.reject(new Error('This identity store does not change addresses'));
+  }
 }

@@ -1,13 +1,13 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { Brackets, DataSource, Repository, WhereExpressionBuilder } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AuditActor, auditEvents, NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
+import { emailKey } from '../common/email-comparison';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { InvitationEmailOutboxEntity, InvitationEntity } from '../database/entities';
 import { InvitationStatus } from '../database/entities/invitation.entity';
-import { forceIndex } from '../database/force-index';
 import { AtomicWriter, HoldingQuery, Insert, RequiredUpdate } from '../database/atomic-writer';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { tenantIsOpenSql } from '../database/tenant-status-reader';
@@ -36,8 +36,12 @@ const AUDIT_ACCEPTED_FROM_ROW =
   'INSERT INTO audit_events (id, type, occurred_at, tenant_id, actor_id, actor_email, target_type, target_id, ' +
   "target_email, data) SELECT ?, 'invitation.accepted', ?, tenant_id, NULL, NULL, 'invitation', NULL, email, " +
   "JSON_OBJECT('role', role, 'invitedBy', invited_by) FROM tenant_invitations WHERE id = ? AND @changed = 1";
-const SELECT_ACCEPTABLE_EMAILS =
-  "SELECT email FROM tenant_invitations WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?";
+/** Keys looked up per statement: a shorter list is padded with its last key, so that there is one statement to prepare. */
+export const INVITED_KEYS_PER_READ = 100;
+/** Read from the (tenant_id, email_key, status, expires_at) index alone (migration AddInvitationsEmailKey). */
+const SELECT_INVITED_KEYS =
+  "SELECT email_key FROM tenant_invitations WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ? " +
+  `AND email_key IN (${Array(INVITED_KEYS_PER_READ).fill('?').join(', ')})`;
 const REVOKE_IF_OPEN = `UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status IN ${OPEN}`;
 
 /**
@@ -78,10 +82,6 @@ export class InvitationsStore {
     this.acceptsAtOnce = dataSource.options.type === 'mysql' && (config?.webhooks.urls.length ?? 0) === 0;
   }
 
-  private get invitations(): Repository<InvitationEntity> {
-    return this.dataSource.getRepository(InvitationEntity);
-  }
-
   /**
    * Stores the invitation, the e-mail to send for it and its audit event, all or none; the mail
    * outbox delivers the e-mail afterwards. With `replacing` (a resend), that invitation is revoked
@@ -119,18 +119,25 @@ export class InvitationsStore {
   }
 
   /**
-   * The addresses of the tenant's invitations that may still be accepted at `now` (pending and not
-   * expired), as stored: the caller compares them (comparableEmail), which SQL cannot. One range of
-   * the (tenant_id, email, id) index.
+   * Which of `keys` (emailKey of each address) belong to one of the tenant's invitations that may
+   * still be accepted at `now` (pending and not expired): only those addresses are read, whatever
+   * the number of the tenant's invitations.
    */
-  async listAcceptableEmails(tenantId: string, now: Date): Promise<string[]> {
-    const rows = await this.statements.manyRows(SELECT_ACCEPTABLE_EMAILS, [tenantId, sqlTimestamp(now)]);
-    return rows.map((row) => row.email as string);
+  async findAcceptableKeys(tenantId: string, keys: string[], now: Date): Promise<Set<string>> {
+    const found = new Set<string>();
+    const at = sqlTimestamp(now);
+    for (let start = 0; start < keys.length; start += INVITED_KEYS_PER_READ) {
+      const batch = keys.slice(start, start + INVITED_KEYS_PER_READ);
+      const padded = [...batch, ...Array<string>(INVITED_KEYS_PER_READ - batch.length).fill(batch[batch.length - 1])];
+      for (const row of await this.statements.rows(SELECT_INVITED_KEYS, [tenantId, at, ...padded]))
+        found.add(row.email_key as string);
+    }
+    return found;
   }
 
   private rowsOf(invitation: InvitationEntity, email: InvitationEmail, event: NewAuditEvent): Insert[] {
     return [
-      [InvitationEntity, invitation],
+      [InvitationEntity, { ...invitation, emailKey: emailKey(invitation.email) }],
       [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
       ...this.auditRows.of(event),
     ];
@@ -138,7 +145,8 @@ export class InvitationsStore {
 
   /** The invitation whose id is exactly `id`, or null. */
   async findById(id: string): Promise<InvitationEntity | null> {
-    const row = await this.statements.first(SELECT_INVITATION, [id]);
+    // Causal on Galera: an invitation created through another node a moment ago is found.
+    const row = await this.statements.first(SELECT_INVITATION, [id], true);
     // MySQL pads trailing spaces even in a binary collation; a token is opaque, so only the exact id counts.
     return row?.id === id ? toInvitation(row) : null;
   }
@@ -202,7 +210,9 @@ export class InvitationsStore {
    * Up to `take` invitations of a tenant whose effective status (a pending one past its expiry is
    * expired) is one of `statuses` (all when absent), by e-mail then id in code-point order
    * (compareKeys), strictly after `after` (after every invitation to `after.email` when it has no
-   * id): keyset paging on the (tenant_id, email, id) index.
+   * id): keyset paging. Each stored status asked for is read from its own range of the
+   * (tenant_id, status, email, id) index, in the list's order, and the ranges merged (UNION ALL),
+   * so that a page reads about as many rows as it returns whatever the other statuses hold.
    */
   async listForTenant(
     tenantId: string,
@@ -211,25 +221,42 @@ export class InvitationsStore {
     after: { email: string; id?: string } | undefined,
     take: number,
   ): Promise<InvitationEntity[]> {
-    const query = this.invitations
-      .createQueryBuilder('invitation')
-      .where('invitation.tenantId = :tenantId', { tenantId });
-    if (statuses) {
-      query.andWhere(
-        new Brackets((any) => statuses.forEach((status) => any.orWhere(new Brackets(effectiveStatusIs[status])))),
-      );
-      query.setParameters({ now, pending: 'pending', expired: 'expired', accepted: 'accepted', revoked: 'revoked' });
-    }
-    if (after) {
-      // `>=` first, so that the index seeks to the cursor instead of filtering every row before it.
-      const keyset =
-        after.id === undefined
-          ? 'invitation.email > :email'
-          : 'invitation.email >= :email AND (invitation.email > :email OR invitation.id > :id)';
-      query.andWhere(keyset, after);
-    }
-    const ordered = query.orderBy('invitation.email', 'ASC').addOrderBy('invitation.id', 'ASC').limit(take);
-    return forceIndex(ordered, 'IDX_tenant_invitations_tenant_email_id').getMany();
+    const isMysql = this.dataSource.options.type === 'mysql';
+    const keyset =
+      after === undefined
+        ? { sql: '', parameters: [] }
+        : after.id === undefined
+          ? { sql: ' AND email > ?', parameters: [after.email] }
+          : // `>=` first, so that the index seeks to the cursor instead of filtering every row before it.
+            { sql: ' AND email >= ? AND (email > ? OR id > ?)', parameters: [after.email, after.email, after.id] };
+    const limit = ` ORDER BY email, id LIMIT ${Math.trunc(take)}`;
+    const at = sqlTimestamp(now);
+    const arms = storedRanges(statuses).map(({ status, expiry }) => {
+      // MariaDB takes `ref` on the index's leading columns rather than the range to the cursor
+      // without the hint (see forceIndex); the range of expired pending rows is left to the
+      // optimizer, which can read it from the (tenant_id, status, expires_at) index instead.
+      const index = status === undefined ? INDEX_BY_EMAIL : expiry === 'late' ? undefined : INDEX_BY_STATUS;
+      const from = `FROM tenant_invitations${isMysql && index ? ` FORCE INDEX (${index})` : ''}`;
+      const filter = status === undefined ? '' : ` AND status = ?${EXPIRY_SQL[expiry]}`;
+      return {
+        sql: `${SELECT_LISTED} ${from} WHERE tenant_id = ?${filter}${keyset.sql}${limit}`,
+        parameters: [
+          tenantId,
+          ...(status === undefined ? [] : [status]),
+          ...(expiry === 'any' ? [] : [at]),
+          ...keyset.parameters,
+        ],
+      };
+    });
+    const sql =
+      arms.length === 1
+        ? arms[0].sql
+        : arms.map((arm, i) => `SELECT * FROM (${arm.sql}) AS range_${i}`).join(' UNION ALL ') + limit;
+    const rows = await this.statements.rows(
+      sql,
+      arms.flatMap((arm) => arm.parameters),
+    );
+    return rows.map(toInvitation);
   }
 
   /**
@@ -259,15 +286,36 @@ export const acceptIfOpen = (id: string, now: Date): RequiredUpdate => [ACCEPT_I
 /** The compare-and-set of a revocation (by revoke, or by a resend that replaces the invitation). */
 const revokeIfOpen = (id: string): RequiredUpdate => [REVOKE_IF_OPEN, [id]];
 
-/** The SQL of each effective status, on the parameters that listForTenant sets. */
-const effectiveStatusIs: Record<InvitationStatus, (where: WhereExpressionBuilder) => void> = {
-  pending: (where) => where.where('invitation.status = :pending').andWhere('invitation.expiresAt >= :now'),
-  expired: (where) =>
-    where
-      .where('invitation.status = :expired')
-      .orWhere(
-        new Brackets((late) => late.where('invitation.status = :pending').andWhere('invitation.expiresAt < :now')),
-      ),
-  accepted: (where) => where.where('invitation.status = :accepted'),
-  revoked: (where) => where.where('invitation.status = :revoked'),
+const SELECT_LISTED = 'SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at';
+const INDEX_BY_EMAIL = 'IDX_tenant_invitations_tenant_email_id';
+const INDEX_BY_STATUS = 'IDX_tenant_invitations_tenant_status_email_id';
+
+/** Of a stored status: the rows of every expiry, or those not expired (`live`) or expired (`late`) at a time. */
+type Expiry = 'any' | 'live' | 'late';
+const EXPIRY_SQL: Record<Expiry, string> = { any: '', live: ' AND expires_at >= ?', late: ' AND expires_at < ?' };
+
+/** The stored rows of each effective status. */
+const STORED: Record<InvitationStatus, [InvitationStatus, Expiry][]> = {
+  pending: [['pending', 'live']],
+  expired: [
+    ['expired', 'any'],
+    ['pending', 'late'],
+  ],
+  accepted: [['accepted', 'any']],
+  revoked: [['revoked', 'any']],
 };
+
+/**
+ * The ranges of stored rows that hold the effective statuses asked for, one per stored status;
+ * a single range with no status when that is every row.
+ */
+function storedRanges(statuses: InvitationStatus[] | undefined): { status?: InvitationStatus; expiry: Expiry }[] {
+  if (statuses === undefined) return [{ expiry: 'any' }];
+  const ranges = new Map<InvitationStatus, Expiry>();
+  for (const [status, expiry] of statuses.flatMap((effective) => STORED[effective])) {
+    const known = ranges.get(status);
+    ranges.set(status, known === undefined || known === expiry ? expiry : 'any');
+  }
+  const all = [...ranges.values()].filter((expiry) => expiry === 'any').length === 4;
+  return all ? [{ expiry: 'any' }] : [...ranges].map(([status, expiry]) => ({ status, expiry }));
+}

@@ -25,7 +25,7 @@ import { MembershipsRepository } from './memberships.repository';
         config.identityStore === 'cognito' ? identity : null,
     },
   ],
-  // The invitation page joins through the same service.
-  exports: [JoiningService],
+  // The invitation page joins through the same service; SCIM grants memberships through the same worker.
+  exports: [JoiningService, MembershipGrantsWorker],
 })
 export class JoiningModule {}

@@ -14,7 +14,7 @@ const UPDATE_MEMBERSHIP =
   `UPDATE users SET user_type = '${ORG_USER_TYPE}', tenant_id = ?, role = ? ` +
   `WHERE id = ? AND ${isAsRead('tenant_id')} AND ${isAsRead('role')}`;
 /** A tenant is pending_owner from its creation (spec 4.4) until its first owner joins; then active. */
-const ACTIVATE_TENANT = "UPDATE tenants SET status = 'active' WHERE id = ? AND status = 'pending_owner'";
+export const ACTIVATE_TENANT = "UPDATE tenants SET status = 'active' WHERE id = ? AND status = 'pending_owner'";
 
 /** Where the membership is written, by identity store. */
 export type MembershipChange =

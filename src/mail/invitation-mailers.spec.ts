@@ -44,7 +44,7 @@ describe(LoggedInvitationMailer.name, () => {
   });
 
   it('in production without SMTP_URL, logs the message with the token masked', async () => {
-    const mailer = new LoggedInvitationMailer(parseConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'x' }));
+    const mailer = new LoggedInvitationMailer(parseConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'k'.repeat(32) }));
     const log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
     await mailer.send(email);
     const logged = String(log.mock.calls[0][0]);

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ThrottlerModule, ThrottlerModuleOptions } from '@nestjs/throttler';
 import { AppConfig } from '../config/app-config';
+import { redisConfigured } from '../config/redis-client';
 import { InviteAllowance } from './invite-allowance';
 import { InviteCounters } from './invite-counters';
 import { InviteQuota } from './invite-quota';
@@ -19,8 +20,8 @@ export function throttlerOptions(config: AppConfig): ThrottlerModuleOptions {
   return {
     throttlers: [{ limit: config.inviteRateLimit, ttl: config.inviteRateWindowSeconds * 1_000 }],
     errorMessage: RATE_LIMITED,
-    storage: config.redisUrl
-      ? new RedisThrottlerStorage(config.redisUrl, config.redisKeyPrefix)
+    storage: redisConfigured(config)
+      ? new RedisThrottlerStorage(config, config.redisKeyPrefix)
       : new MemoryThrottlerStorage(),
   };
 }

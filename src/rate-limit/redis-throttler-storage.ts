@@ -1,7 +1,10 @@
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import Redis from 'ioredis';
+import { Cluster } from 'ioredis';
 import { setTimeout as delay } from 'node:timers/promises';
+import { withTimeout } from '../common/with-timeout';
+import { AppConfig } from '../config/app-config';
+import { createRedisClient, mastersOf, RedisClient } from '../config/redis-client';
 import {
   InviteLimitReservation,
   InviteLimitState,
@@ -65,17 +68,21 @@ export const REDIS_WAIT_MS = 1_000;
  * the client keeps reconnecting in the background.
  */
 export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, OnApplicationShutdown {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly shared: ThrottlerStorageRedisService;
   private readonly memory = new MemoryThrottlerStorage();
   private usingMemory = false;
 
+  /**
+   * `redis`: one Redis's URL, or the settings (REDIS_URL or REDIS_CLUSTER_NODES). Every script's
+   * keys share one hash tag (`{key:name}`), so that on a cluster they lie in one slot.
+   */
   constructor(
-    url: string,
+    redis: string | Pick<AppConfig, 'redisUrl' | 'redisClusterNodes'>,
     private readonly keyPrefix: string,
     private readonly logger = new Logger('RateLimit'),
   ) {
-    this.redis = new Redis(url, {
+    this.redis = createRedisClient(typeof redis === 'string' ? { redisUrl: redis } : redis, {
       keyPrefix,
       lazyConnect: true,
       connectTimeout: REDIS_WAIT_MS,
@@ -85,10 +92,13 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
       retryStrategy: (attempt) => Math.min(attempt * 500, 5_000),
       // ioredis keeps a timer for this long after disconnect() when the socket never opened.
       disconnectTimeout: 500,
-    });
+    })!;
     this.redis.on('error', (error: Error) => this.fallBack(error));
     this.redis.on('ready', () => this.recover());
-    this.shared = new ThrottlerStorageRedisService(this.redis);
+    this.shared =
+      this.redis instanceof Cluster
+        ? new ThrottlerStorageRedisService(this.redis)
+        : new ThrottlerStorageRedisService(this.redis);
   }
 
   /** Connects before the first request, waiting REDIS_WAIT_MS at most: a lost Redis must not stop start-up. */
@@ -105,7 +115,7 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
     throttlerName: string,
   ): Promise<ThrottlerStorageRecord> {
     try {
-      const record = await this.shared.increment(key, ttl, limit, blockDuration, throttlerName);
+      const record = await this.within(this.shared.increment(key, ttl, limit, blockDuration, throttlerName));
       this.recover(); // after a timed-out command the connection may never have dropped
       return record;
     } catch (error) {
@@ -120,7 +130,7 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
    */
   async peek(key: string, throttlerName: string): Promise<InviteLimitState> {
     try {
-      const [hits, hitsTtl, blockTtl] = await this.readCounter(`{${key}:${throttlerName}}`);
+      const [hits, hitsTtl, blockTtl] = await this.within(this.readCounter(`{${key}:${throttlerName}}`));
       this.recover();
       return stateOf(hits, hitsTtl, blockTtl);
     } catch (error) {
@@ -138,14 +148,8 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
   ): Promise<InviteLimitReservation> {
     const id = `{${key}:${throttlerName}}`;
     try {
-      const reply = (await this.redis.eval(
-        RESERVE_SCRIPT,
-        2,
-        `${id}:hits`,
-        `${id}:blocked`,
-        ttl,
-        limit,
-        wanted,
+      const reply = (await this.within(
+        this.redis.eval(RESERVE_SCRIPT, 2, `${id}:hits`, `${id}:blocked`, ttl, limit, wanted),
       )) as number[];
       this.recover();
       const [granted, hits, hitsTtl, blockTtl] = reply.map(Number);
@@ -158,7 +162,7 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
 
   async release(key: string, units: number, throttlerName: string): Promise<void> {
     try {
-      await this.redis.eval(RELEASE_SCRIPT, 1, `{${key}:${throttlerName}}:hits`, units);
+      await this.within(this.redis.eval(RELEASE_SCRIPT, 1, `{${key}:${throttlerName}}:hits`, units));
       this.recover();
     } catch (error) {
       this.fallBack(error as Error);
@@ -188,13 +192,26 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
 
   /**
    * The counters' keys in batches of SCAN, as the client names them (without its prefix): SCAN's
-   * pattern is not prefixed by the client, the keys of other commands are.
+   * pattern is not prefixed by the client, the keys of other commands are. On a cluster, SCAN
+   * sees one node at a time: every master is scanned, and each batch is cut into the keys of one
+   * counter (one hash tag, one slot), since a script or a DEL may not span slots.
    */
   private async eachCounterKeys(apply: (keys: string[]) => Promise<unknown>): Promise<void> {
-    const batches = this.redis.scanStream({ match: `${escapeGlob(this.keyPrefix)}{*}:*`, count: 500 });
-    for await (const batch of batches as AsyncIterable<string[]>) {
-      if (batch.length > 0) await apply(batch.map((key) => key.slice(this.keyPrefix.length)));
+    const clustered = this.redis instanceof Cluster;
+    for (const node of mastersOf(this.redis)) {
+      const batches = node.scanStream({ match: `${escapeGlob(this.keyPrefix)}{*}:*`, count: 500 });
+      for await (const batch of batches as AsyncIterable<string[]>) {
+        const keys = (batch as string[]).map((key) => key.slice(this.keyPrefix.length));
+        if (keys.length === 0) continue;
+        if (!clustered) await apply(keys);
+        else await Promise.all([...groupByHashTag(keys).values()].map(apply));
+      }
     }
+  }
+
+  /** A command that answers within REDIS_WAIT_MS or counts as failed (a cluster retries CLUSTERDOWN itself). */
+  private within<T>(command: Promise<T>): Promise<T> {
+    return withTimeout(command, REDIS_WAIT_MS);
   }
 
   /** [hits, their time to live, the block's time to live], in milliseconds (negative: no such key). */
@@ -220,6 +237,16 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
     this.usingMemory = false;
     this.logger.log('Redis reachable again: counting invitations in Redis');
   }
+}
+
+/** Keys by their hash tag (`{…}`, which decides the slot): each group may go in one script. */
+function groupByHashTag(keys: string[]): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const key of keys) {
+    const tag = /\{[^}]*\}/.exec(key)?.[0] ?? key;
+    groups.set(tag, [...(groups.get(tag) ?? []), key]);
+  }
+  return groups;
 }
 
 /** A literal for a Redis glob pattern. */

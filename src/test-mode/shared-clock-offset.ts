@@ -1,11 +1,12 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import Redis from 'ioredis';
 import { messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
+import { createRedisClient, RedisClient } from '../config/redis-client';
 
 /**
- * Test mode's clock offset, the same on every instance. With REDIS_URL it is kept in a Redis key
+ * Test mode's clock offset, the same on every instance. With REDIS_URL (or REDIS_CLUSTER_NODES:
+ * a cluster carries a PUBLISH to the subscribers of every node) it is kept in a Redis key
  * and announced on a channel: each instance reads the key at start-up and takes every announcement
  * as it arrives, so Clock.now() stays a local addition (no Redis call per read) and another
  * instance follows within the time a message takes (milliseconds). Without Redis it is this
@@ -16,8 +17,8 @@ export class SharedClockOffset implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('TestMode');
   private readonly key: string;
   private readonly channel: string;
-  private commands?: Redis;
-  private subscriber?: Redis;
+  private commands?: RedisClient;
+  private subscriber?: RedisClient;
 
   constructor(
     private readonly clock: Clock,
@@ -26,9 +27,9 @@ export class SharedClockOffset implements OnModuleInit, OnApplicationShutdown {
     // Channels are not prefixed by ioredis' keyPrefix: both names carry the prefix themselves.
     this.key = `${config.redisKeyPrefix}test-mode:clock-offset-ms`;
     this.channel = `${config.redisKeyPrefix}test-mode:clock`;
-    if (config.redisUrl) {
-      this.commands = new Redis(config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-      this.subscriber = new Redis(config.redisUrl, { lazyConnect: true });
+    this.commands = createRedisClient(config, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    this.subscriber = createRedisClient(config, { lazyConnect: true });
+    if (this.commands && this.subscriber) {
       for (const client of [this.commands, this.subscriber]) {
         client.on('error', (error) => this.logger.warn(`Redis: ${messageOf(error)}`));
       }

@@ -10,7 +10,7 @@ describe(WebhookSender.name, () => {
   const request = (url: string) => ({ eventId: 'evt-1', url, payload: '{"type":"tenant.created"}' });
   const sender = (env: Record<string, string> = {}) =>
     new WebhookSender(parseConfig({ WEBHOOK_SECRET: TEST_WEBHOOK_SECRET, WEBHOOK_TIMEOUT_MS: '300', ...env }));
-  const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: 'secret' };
+  const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: 'k'.repeat(32) };
 
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { emailKey } from '../../src/common/email-comparison';
 import { InvitationEntity, TenantEntity } from '../../src/database/entities';
 import { TestApp } from './test-app';
 import { TestUser } from './test-identity';
@@ -59,7 +60,7 @@ export function factories(t: TestApp) {
         createdAt: now,
         ...overrides,
       };
-      await t.dataSource.getRepository(InvitationEntity).insert(row);
+      await t.dataSource.getRepository(InvitationEntity).insert({ ...row, emailKey: emailKey(row.email) });
       return row;
     },
   };

@@ -1,10 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
+import { PageQueryDto } from '../../common/paging';
 import { TENANT_STATUSES, TenantStatus } from '../../database/entities/tenant.entity';
 import { TENANT_LIFECYCLE_ERRORS } from '../tenant-lifecycle.messages';
 
-/** GET /api/admin/tenants: `status` (repeatable); every other parameter is ignored, as the spec has none. */
-export class ListTenantsQueryDto {
+/**
+ * GET /api/admin/tenants: `status` (repeatable), and `limit` and `cursor` for a page of the list
+ * (PageQueryDto); every other parameter is ignored, as the spec has none.
+ */
+export class ListTenantsQueryDto extends PageQueryDto {
   @ApiPropertyOptional({
     enum: TENANT_STATUSES,
     isArray: true,
@@ -18,3 +22,7 @@ export class ListTenantsQueryDto {
 /** The statuses asked for; undefined when the parameter is absent. */
 export const statusesOf = (query: ListTenantsQueryDto): TenantStatus[] | undefined =>
   query.status === undefined ? undefined : [query.status].flat();
+
+/** Whether the query asks for a page (`limit` or `cursor`) rather than the whole list. */
+export const asksForPage = (query: ListTenantsQueryDto): boolean =>
+  query.limit !== undefined || query.cursor !== undefined;

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TenantEntity } from '../../database/entities';
 import { TENANT_TYPES } from '../../database/entities/tenant.entity';
 
@@ -20,10 +20,15 @@ export class TenantResponse {
   createdAt: string;
 }
 
-/** Spec 4.3: every tenant, without pagination. */
+/** Spec 4.3: every tenant, without pagination; or a page of them, with `?limit=&cursor=`. */
 export class TenantListResponse {
   @ApiProperty({ type: [TenantResponse] })
   tenants: TenantResponse[];
+
+  @ApiPropertyOptional({
+    description: 'A page (`limit` or `cursor` given) that more follow: pass as `cursor` for the next one',
+  })
+  nextCursor?: string;
 }
 
 /** Spec 4.4 rule 5. */

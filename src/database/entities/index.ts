@@ -5,6 +5,13 @@ import { InvitationEntity } from './invitation.entity';
 import { JoinRequestEntity } from './join-request.entity';
 import { MembershipGrantEntity } from './membership-grant.entity';
 import { OrgDomainEntity } from './org-domain.entity';
+import {
+  ScimGroupEntity,
+  ScimGroupMemberEntity,
+  ScimRoleMappingEntity,
+  ScimTokenEntity,
+  ScimUserEntity,
+} from './scim.entity';
 import { TenantEntity } from './tenant.entity';
 import { UserEntity } from './user.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -17,6 +24,11 @@ export {
   JoinRequestEntity,
   MembershipGrantEntity,
   OrgDomainEntity,
+  ScimGroupEntity,
+  ScimGroupMemberEntity,
+  ScimRoleMappingEntity,
+  ScimTokenEntity,
+  ScimUserEntity,
   TenantEntity,
   UserEntity,
   WebhookDeliveryEntity,
@@ -32,4 +44,9 @@ export const ENTITIES = [
   MembershipGrantEntity,
   OrgDomainEntity,
   JoinRequestEntity,
+  ScimTokenEntity,
+  ScimUserEntity,
+  ScimGroupEntity,
+  ScimGroupMemberEntity,
+  ScimRoleMappingEntity,
 ];

@@ -1,4 +1,4 @@
-import { Entity } from 'typeorm';
+import { Column, Entity } from 'typeorm';
 import { IdColumn, VarcharColumn, TimestampColumn } from '../columns';
 
 /** Spec section 2's statuses, and `revoked`: an invitation withdrawn by its organisation (docs/organisation.md). */
@@ -17,6 +17,13 @@ export class InvitationEntity {
 
   @VarcharColumn(320)
   email: string;
+
+  /**
+   * emailKey(email), written by InvitationsStore with every new invitation: how the bulk route finds
+   * the addresses already invited (migration AddInvitationsEmailKey). Not read with the row.
+   */
+  @Column({ type: 'varchar', length: 64, name: 'email_key', nullable: true, select: false })
+  emailKey?: string | null;
 
   @VarcharColumn(16)
   role: string;

@@ -2,7 +2,7 @@
 -- Written by test/sql-snapshots.integration-spec.ts: do not edit.
 
 -- AuditRecorder.record
-BEGIN;
+BEGIN IMMEDIATE;
 INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 COMMIT;

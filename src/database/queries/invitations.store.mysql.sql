@@ -3,7 +3,7 @@
 
 -- InvitationsStore.create
 START TRANSACTION;
-INSERT INTO `tenant_invitations` (`id`, `tenant_id`, `email`, `role`, `status`, `expires_at`, `invited_by`, `created_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `tenant_invitations` (`id`, `tenant_id`, `email`, `email_key`, `role`, `status`, `expires_at`, `invited_by`, `created_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO `invitation_email_outbox` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `invitation_id`, `payload`, `sent_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO `audit_events` (`id`, `type`, `occurred_at`, `tenant_id`, `actor_id`, `actor_email`, `target_type`, `target_id`, `target_email`, `data`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO `webhook_deliveries` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `event_id`, `url`, `payload`, `delivered_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
@@ -13,7 +13,7 @@ COMMIT;
 START TRANSACTION;
 UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status IN ('pending', 'expired');
 SET @changed = ROW_COUNT();
-INSERT INTO `tenant_invitations` (`id`, `tenant_id`, `email`, `role`, `status`, `expires_at`, `invited_by`, `created_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+INSERT INTO `tenant_invitations` (`id`, `tenant_id`, `email`, `email_key`, `role`, `status`, `expires_at`, `invited_by`, `created_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
 INSERT INTO `invitation_email_outbox` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `invitation_id`, `payload`, `sent_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
 INSERT INTO `audit_events` (`id`, `type`, `occurred_at`, `tenant_id`, `actor_id`, `actor_email`, `target_type`, `target_id`, `target_email`, `data`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
 INSERT INTO `webhook_deliveries` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `event_id`, `url`, `payload`, `delivered_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
@@ -22,7 +22,7 @@ COMMIT;
 -- InvitationsStore.create, unless a query finds a row
 START TRANSACTION;
 SET @changed = NOT EXISTS (SELECT 1 AS candidate FROM users WHERE tenant_id = ? AND email_key = ? UNION ALL SELECT 1 AS candidate FROM users WHERE tenant_id = ? AND email = ?);
-INSERT INTO `tenant_invitations` (`id`, `tenant_id`, `email`, `role`, `status`, `expires_at`, `invited_by`, `created_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
+INSERT INTO `tenant_invitations` (`id`, `tenant_id`, `email`, `email_key`, `role`, `status`, `expires_at`, `invited_by`, `created_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
 INSERT INTO `invitation_email_outbox` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `invitation_id`, `payload`, `sent_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
 INSERT INTO `audit_events` (`id`, `type`, `occurred_at`, `tenant_id`, `actor_id`, `actor_email`, `target_type`, `target_id`, `target_email`, `data`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
 INSERT INTO `webhook_deliveries` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `event_id`, `url`, `payload`, `delivered_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
@@ -30,18 +30,18 @@ COMMIT;
 
 -- InvitationsStore.createMany, two invitations
 START TRANSACTION;
-INSERT INTO `tenant_invitations` (`id`, `tenant_id`, `email`, `role`, `status`, `expires_at`, `invited_by`, `created_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `tenant_invitations` (`id`, `tenant_id`, `email`, `email_key`, `role`, `status`, `expires_at`, `invited_by`, `created_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO `invitation_email_outbox` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `invitation_id`, `payload`, `sent_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO `audit_events` (`id`, `type`, `occurred_at`, `tenant_id`, `actor_id`, `actor_email`, `target_type`, `target_id`, `target_email`, `data`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO `webhook_deliveries` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `event_id`, `url`, `payload`, `delivered_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
-INSERT INTO `tenant_invitations` (`id`, `tenant_id`, `email`, `role`, `status`, `expires_at`, `invited_by`, `created_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `tenant_invitations` (`id`, `tenant_id`, `email`, `email_key`, `role`, `status`, `expires_at`, `invited_by`, `created_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO `invitation_email_outbox` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `invitation_id`, `payload`, `sent_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO `audit_events` (`id`, `type`, `occurred_at`, `tenant_id`, `actor_id`, `actor_email`, `target_type`, `target_id`, `target_email`, `data`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO `webhook_deliveries` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `event_id`, `url`, `payload`, `delivered_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 COMMIT;
 
--- InvitationsStore.listAcceptableEmails
-SELECT email FROM tenant_invitations WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?;
+-- InvitationsStore.findAcceptableKeys
+SELECT email_key FROM tenant_invitations WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ? AND email_key IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- InvitationsStore.findById
 SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE id = ?;
@@ -50,10 +50,16 @@ SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FR
 SELECT name FROM tenants WHERE id = ?;
 
 -- InvitationsStore.listForTenant, first page
-SELECT `invitation`.`id` AS `invitation_id`, `invitation`.`tenant_id` AS `invitation_tenant_id`, `invitation`.`email` AS `invitation_email`, `invitation`.`role` AS `invitation_role`, `invitation`.`status` AS `invitation_status`, `invitation`.`expires_at` AS `invitation_expires_at`, `invitation`.`invited_by` AS `invitation_invited_by`, `invitation`.`created_at` AS `invitation_created_at` FROM `tenant_invitations` `invitation` FORCE INDEX (`IDX_tenant_invitations_tenant_email_id`) WHERE `invitation`.`tenant_id` = ? ORDER BY `invitation`.`email` ASC, `invitation`.`id` ASC LIMIT 51;
+SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations FORCE INDEX (IDX_tenant_invitations_tenant_email_id) WHERE tenant_id = ? ORDER BY email, id LIMIT 51;
 
--- InvitationsStore.listForTenant, by status, after a cursor
-SELECT `invitation`.`id` AS `invitation_id`, `invitation`.`tenant_id` AS `invitation_tenant_id`, `invitation`.`email` AS `invitation_email`, `invitation`.`role` AS `invitation_role`, `invitation`.`status` AS `invitation_status`, `invitation`.`expires_at` AS `invitation_expires_at`, `invitation`.`invited_by` AS `invitation_invited_by`, `invitation`.`created_at` AS `invitation_created_at` FROM `tenant_invitations` `invitation` FORCE INDEX (`IDX_tenant_invitations_tenant_email_id`) WHERE `invitation`.`tenant_id` = ? AND ((`invitation`.`status` = ? AND `invitation`.`expires_at` >= ?) OR (`invitation`.`status` = ? OR (`invitation`.`status` = ? AND `invitation`.`expires_at` < ?))) AND `invitation`.`email` >= ? AND (`invitation`.`email` > ? OR `invitation`.`id` > ?) ORDER BY `invitation`.`email` ASC, `invitation`.`id` ASC LIMIT 51;
+-- InvitationsStore.listForTenant, one status, after a cursor
+SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations FORCE INDEX (IDX_tenant_invitations_tenant_status_email_id) WHERE tenant_id = ? AND status = ? AND email >= ? AND (email > ? OR id > ?) ORDER BY email, id LIMIT 51;
+
+-- InvitationsStore.listForTenant, expired (two ranges)
+SELECT * FROM (SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations FORCE INDEX (IDX_tenant_invitations_tenant_status_email_id) WHERE tenant_id = ? AND status = ? AND email > ? ORDER BY email, id LIMIT 51) AS range_0 UNION ALL SELECT * FROM (SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE tenant_id = ? AND status = ? AND expires_at < ? AND email > ? ORDER BY email, id LIMIT 51) AS range_1 ORDER BY email, id LIMIT 51;
+
+-- InvitationsStore.listForTenant, open (pending and expired)
+SELECT * FROM (SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations FORCE INDEX (IDX_tenant_invitations_tenant_status_email_id) WHERE tenant_id = ? AND status = ? ORDER BY email, id LIMIT 51) AS range_0 UNION ALL SELECT * FROM (SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations FORCE INDEX (IDX_tenant_invitations_tenant_status_email_id) WHERE tenant_id = ? AND status = ? ORDER BY email, id LIMIT 51) AS range_1 ORDER BY email, id LIMIT 51;
 
 -- InvitationsStore.markExpired
 START TRANSACTION;

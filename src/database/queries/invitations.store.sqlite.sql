@@ -2,41 +2,41 @@
 -- Written by test/sql-snapshots.integration-spec.ts: do not edit.
 
 -- InvitationsStore.create
-BEGIN;
-INSERT INTO "tenant_invitations" ("id", "tenant_id", "email", "role", "status", "expires_at", "invited_by", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+BEGIN IMMEDIATE;
+INSERT INTO "tenant_invitations" ("id", "tenant_id", "email", "email_key", "role", "status", "expires_at", "invited_by", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "invitation_email_outbox" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "invitation_id", "payload", "sent_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 COMMIT;
 
 -- InvitationsStore.create, replacing an invitation
-BEGIN;
+BEGIN IMMEDIATE;
 UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status IN ('pending', 'expired');
-INSERT INTO "tenant_invitations" ("id", "tenant_id", "email", "role", "status", "expires_at", "invited_by", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "tenant_invitations" ("id", "tenant_id", "email", "email_key", "role", "status", "expires_at", "invited_by", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "invitation_email_outbox" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "invitation_id", "payload", "sent_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 COMMIT;
 
 -- InvitationsStore.create, unless a query finds a row
-BEGIN;
+BEGIN IMMEDIATE;
 SELECT 1 AS candidate FROM users WHERE tenant_id = ? AND email_key = ? UNION ALL SELECT 1 AS candidate FROM users WHERE tenant_id = ? AND email = ?;
 ROLLBACK;
 
 -- InvitationsStore.createMany, two invitations
-BEGIN;
-INSERT INTO "tenant_invitations" ("id", "tenant_id", "email", "role", "status", "expires_at", "invited_by", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+BEGIN IMMEDIATE;
+INSERT INTO "tenant_invitations" ("id", "tenant_id", "email", "email_key", "role", "status", "expires_at", "invited_by", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "invitation_email_outbox" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "invitation_id", "payload", "sent_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
-INSERT INTO "tenant_invitations" ("id", "tenant_id", "email", "role", "status", "expires_at", "invited_by", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO "tenant_invitations" ("id", "tenant_id", "email", "email_key", "role", "status", "expires_at", "invited_by", "created_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "invitation_email_outbox" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "invitation_id", "payload", "sent_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 COMMIT;
 
--- InvitationsStore.listAcceptableEmails
-SELECT email FROM tenant_invitations WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ?;
+-- InvitationsStore.findAcceptableKeys
+SELECT email_key FROM tenant_invitations WHERE tenant_id = ? AND status = 'pending' AND expires_at >= ? AND email_key IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- InvitationsStore.findById
 SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE id = ?;
@@ -45,27 +45,33 @@ SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FR
 SELECT name FROM tenants WHERE id = ?;
 
 -- InvitationsStore.listForTenant, first page
-SELECT "invitation"."id" AS "invitation_id", "invitation"."tenant_id" AS "invitation_tenant_id", "invitation"."email" AS "invitation_email", "invitation"."role" AS "invitation_role", "invitation"."status" AS "invitation_status", "invitation"."expires_at" AS "invitation_expires_at", "invitation"."invited_by" AS "invitation_invited_by", "invitation"."created_at" AS "invitation_created_at" FROM "tenant_invitations" "invitation" WHERE "invitation"."tenant_id" = ? ORDER BY "invitation"."email" ASC, "invitation"."id" ASC LIMIT 51;
+SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE tenant_id = ? ORDER BY email, id LIMIT 51;
 
--- InvitationsStore.listForTenant, by status, after a cursor
-SELECT "invitation"."id" AS "invitation_id", "invitation"."tenant_id" AS "invitation_tenant_id", "invitation"."email" AS "invitation_email", "invitation"."role" AS "invitation_role", "invitation"."status" AS "invitation_status", "invitation"."expires_at" AS "invitation_expires_at", "invitation"."invited_by" AS "invitation_invited_by", "invitation"."created_at" AS "invitation_created_at" FROM "tenant_invitations" "invitation" WHERE "invitation"."tenant_id" = ? AND (("invitation"."status" = ? AND "invitation"."expires_at" >= ?) OR ("invitation"."status" = ? OR ("invitation"."status" = ? AND "invitation"."expires_at" < ?))) AND "invitation"."email" >= ? AND ("invitation"."email" > ? OR "invitation"."id" > ?) ORDER BY "invitation"."email" ASC, "invitation"."id" ASC LIMIT 51;
+-- InvitationsStore.listForTenant, one status, after a cursor
+SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE tenant_id = ? AND status = ? AND email >= ? AND (email > ? OR id > ?) ORDER BY email, id LIMIT 51;
+
+-- InvitationsStore.listForTenant, expired (two ranges)
+SELECT * FROM (SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE tenant_id = ? AND status = ? AND email > ? ORDER BY email, id LIMIT 51) AS range_0 UNION ALL SELECT * FROM (SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE tenant_id = ? AND status = ? AND expires_at < ? AND email > ? ORDER BY email, id LIMIT 51) AS range_1 ORDER BY email, id LIMIT 51;
+
+-- InvitationsStore.listForTenant, open (pending and expired)
+SELECT * FROM (SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE tenant_id = ? AND status = ? ORDER BY email, id LIMIT 51) AS range_0 UNION ALL SELECT * FROM (SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE tenant_id = ? AND status = ? ORDER BY email, id LIMIT 51) AS range_1 ORDER BY email, id LIMIT 51;
 
 -- InvitationsStore.markExpired
-BEGIN;
+BEGIN IMMEDIATE;
 UPDATE tenant_invitations SET status = 'expired' WHERE id = ? AND status = 'pending';
 INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 COMMIT;
 
 -- InvitationsStore.accept
-BEGIN;
+BEGIN IMMEDIATE;
 UPDATE tenant_invitations SET status = 'accepted' WHERE id = ? AND status IN ('pending', 'expired') AND expires_at >= ? AND NOT EXISTS (SELECT 1 FROM tenants WHERE tenants.id = tenant_invitations.tenant_id AND tenants.status IN ('suspended', 'deleted'));
 INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 COMMIT;
 
 -- InvitationsStore.revoke
-BEGIN;
+BEGIN IMMEDIATE;
 UPDATE tenant_invitations SET status = 'revoked' WHERE id = ? AND status IN ('pending', 'expired');
 INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);

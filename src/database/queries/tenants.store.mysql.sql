@@ -1,11 +1,14 @@
 -- The SQL of tenants.store.ts on MySQL/MariaDB: what reaches mysql2, a statement per line: an empty line separates round trips.
 -- Written by test/sql-snapshots.integration-spec.ts: do not edit.
 
--- TenantsStore.list
-SELECT id, name, type, status, CONCAT(LEFT(DATE_FORMAT(created_at, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z') AS createdAt FROM tenants WHERE status <> 'deleted' ORDER BY created_at, id;
+-- TenantsStore.list, first batch
+SELECT id, name, type, status, CONCAT(LEFT(DATE_FORMAT(created_at, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z') AS createdAt FROM tenants FORCE INDEX (IDX_tenants_list) WHERE status <> 'deleted' ORDER BY created_at, id LIMIT 1000;
 
--- TenantsStore.list (statuses)
-SELECT id, name, type, status, CONCAT(LEFT(DATE_FORMAT(created_at, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z') AS createdAt FROM tenants WHERE status IN (?, ?) ORDER BY created_at, id;
+-- TenantsStore.list, one status, after a key
+SELECT id, name, type, status, CONCAT(LEFT(DATE_FORMAT(created_at, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z') AS createdAt FROM tenants FORCE INDEX (IDX_tenants_status_list) WHERE status = ? AND created_at >= ? AND (created_at > ? OR id > ?) ORDER BY created_at, id LIMIT 51;
+
+-- TenantsStore.list, two statuses
+SELECT * FROM (SELECT id, name, type, status, CONCAT(LEFT(DATE_FORMAT(created_at, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z') AS createdAt FROM tenants FORCE INDEX (IDX_tenants_status_list) WHERE status = ? ORDER BY created_at, id LIMIT 51) AS status_0 UNION ALL SELECT * FROM (SELECT id, name, type, status, CONCAT(LEFT(DATE_FORMAT(created_at, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z') AS createdAt FROM tenants FORCE INDEX (IDX_tenants_status_list) WHERE status = ? ORDER BY created_at, id LIMIT 51) AS status_1 ORDER BY createdAt, id LIMIT 51;
 
 -- TenantsStore.create
 START TRANSACTION;

@@ -1,5 +1,6 @@
 import {
   AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
   AdminDeleteUserAttributesCommand,
   AdminDeleteUserCommand,
   AdminGetUserCommand,
@@ -451,12 +452,41 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
     }
     let joined = 0;
     for (const user of await this.listUsers()) {
-      const group = user.tenantId ? tenantGroupName(user.tenantId) : null;
-      if (!group || groups.get(group)?.has(user.id)) continue;
-      await this.joinTenantGroup(user.id, user.tenantId!);
+      const { tenantId } = user;
+      const group = tenantId ? tenantGroupName(tenantId) : null;
+      if (!tenantId || !group || groups.get(group)?.has(user.id)) continue;
+      await this.joinTenantGroup(user.id, tenantId);
       joined++;
     }
     return { joined, left };
+  }
+
+  /** AdminCreateUser without an invitation message (MessageAction SUPPRESS): the address verified, no tenant yet. */
+  override async createAccount(id: string, email: string): Promise<void> {
+    await this.client.send(
+      new AdminCreateUserCommand({
+        UserPoolId: this.userPoolId,
+        Username: id,
+        MessageAction: 'SUPPRESS',
+        UserAttributes: [
+          { Name: COGNITO_ATTRIBUTES.email, Value: email.toLowerCase() },
+          { Name: 'email_verified', Value: 'true' },
+        ],
+      }),
+    );
+  }
+
+  override async changeEmail(id: string, email: string): Promise<void> {
+    await this.client.send(
+      new AdminUpdateUserAttributesCommand({
+        UserPoolId: this.userPoolId,
+        Username: id,
+        UserAttributes: [
+          { Name: COGNITO_ATTRIBUTES.email, Value: email.toLowerCase() },
+          { Name: 'email_verified', Value: 'true' },
+        ],
+      }),
+    );
   }
 
   async ping(): Promise<void> {

@@ -95,7 +95,7 @@ export class LocalIdentityStore extends IdentityStore {
   }
 
   async findById(id: string): Promise<IdentityUser | null> {
-    const row = (await this.statements.first(SELECT_USER, [id])) as IdentityColumns | undefined;
+    const row = (await this.statements.first(SELECT_USER, [id], true)) as IdentityColumns | undefined;
     // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
     return row?.id === id ? toIdentityUser(row) : null;
   }
@@ -105,7 +105,7 @@ export class LocalIdentityStore extends IdentityStore {
     id: string,
     tenantId: string,
   ): Promise<[IdentityUser | null, TenantStatus | null]> {
-    const row = (await this.statements.first(SELECT_USER_WITH_TENANT_STATUS, [tenantId, id])) as
+    const row = (await this.statements.first(SELECT_USER_WITH_TENANT_STATUS, [tenantId, id], true)) as
       (IdentityColumns & { tenantRowId: string | null; tenantStatus: TenantStatus | null }) | undefined;
     // MySQL pads trailing spaces even in a binary collation: only the exact ids count.
     if (row?.id !== id) return [null, null];
@@ -192,6 +192,10 @@ export class LocalIdentityStore extends IdentityStore {
     const ids = (await this.statements.rows(selectTenantMemberIds(limit), [tenantId])).map((row) => row.id);
     if (!ids.length) return 0;
     return this.statements.changes(detachMembers(ids.length), [tenantId, ...ids]);
+  }
+
+  override async changeEmail(id: string, email: string): Promise<void> {
+    await this.users.update({ id }, { email: email.toLowerCase(), emailKey: emailKey(email) });
   }
 
   async ping(): Promise<void> {

@@ -1,0 +1,301 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { AuditRows } from '../audit/audit-rows';
+import { Clock } from '../common/clock';
+import { IdGenerator } from '../common/id-generator';
+import { AtomicWriter, Insert } from '../database/atomic-writer';
+import { ScimGroupEntity, ScimGroupMemberEntity, ScimUserEntity } from '../database/entities';
+import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
+import { SCIM_MESSAGES, ScimError } from './scim-errors';
+import { scimEvents, tokenActor } from './scim-events';
+import { groupFilter, GroupFilterAttribute } from './scim-filter';
+import { isUniqueViolation } from './scim-memberships';
+import { applyPatch, patchOperations, Resource } from './scim-patch';
+import {
+  groupAsStored,
+  GroupInput,
+  ListResponse,
+  listResponse,
+  listWindow,
+  readGroup,
+  toGroupResource,
+} from './scim-resources';
+import { ScimRoles } from './scim-roles';
+import { ScimContext } from './scim-token.guard';
+import { ScimUsersStore } from './scim-users.store';
+
+const GROUP_COLUMNS =
+  'id, tenant_id AS tenantId, display_name AS displayName, display_name_key AS displayNameKey, ' +
+  'external_id AS externalId, created_at AS createdAt, last_modified AS lastModified';
+const SELECT_GROUP = `SELECT ${GROUP_COLUMNS} FROM scim_groups WHERE id = ? AND tenant_id = ?`;
+const SELECT_BY_NAME = `SELECT ${GROUP_COLUMNS} FROM scim_groups WHERE tenant_id = ? AND display_name_key = ?`;
+const SELECT_MEMBER_IDS = 'SELECT scim_user_id AS id FROM scim_group_members WHERE group_id = ? AND tenant_id = ?';
+const UPDATE_GROUP =
+  'UPDATE scim_groups SET display_name = ?, display_name_key = ?, external_id = ?, last_modified = ? ' +
+  'WHERE id = ? AND tenant_id = ?';
+const DELETE_GROUP = 'DELETE FROM scim_groups WHERE id = ? AND tenant_id = ?';
+const DELETE_MEMBERS_OF_GROUP = 'DELETE FROM scim_group_members WHERE group_id = ? AND tenant_id = ?';
+const deleteMembers = (count: number) =>
+  `DELETE FROM scim_group_members WHERE group_id = ? AND tenant_id = ? AND scim_user_id IN (${Array(count).fill('?').join(', ')})`;
+
+const FILTER_COLUMNS: Record<GroupFilterAttribute, [string, (value: string) => string]> = {
+  displayName: ['display_name_key', (value) => value.toLowerCase()],
+  externalId: ['external_id', (value) => value],
+  id: ['id', (value) => value],
+};
+
+const notFound = () => new ScimError(HttpStatus.NOT_FOUND, SCIM_MESSAGES.groupNotFound);
+const nameTaken = () => new ScimError(HttpStatus.CONFLICT, SCIM_MESSAGES.groupNameTaken, 'uniqueness');
+const READ_ONLY = ['id', 'meta'];
+
+const toGroup = (row: Row): ScimGroupEntity => ({
+  id: row.id as string,
+  tenantId: row.tenantId as string,
+  displayName: row.displayName as string,
+  displayNameKey: row.displayNameKey as string,
+  externalId: (row.externalId as string | null) ?? null,
+  createdAt: timestamp(row.createdAt),
+  lastModified: timestamp(row.lastModified),
+});
+
+const withoutMembers = (query: Record<string, unknown>) =>
+  typeof query.excludedAttributes === 'string' &&
+  query.excludedAttributes
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .includes('members');
+
+/**
+ * SCIM Groups (RFC 7643 section 4.2): an organisation's groups and their members. A group's
+ * displayName is the role mapping's key (docs/scim.md, "Roles from groups"): every change of a
+ * group recomputes the roles of the members it touches, refused whole when it would leave the
+ * organisation without an owner.
+ */
+@Injectable()
+export class ScimGroupsService {
+  constructor(
+    private readonly statements: PreparedStatements,
+    private readonly writer: AtomicWriter,
+    private readonly auditRows: AuditRows,
+    private readonly users: ScimUsersStore,
+    private readonly roles: ScimRoles,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async create(scim: ScimContext, body: unknown, base: string): Promise<Resource> {
+    const input = readGroup(body);
+    const { tenantId, tokenId } = scim;
+    if (await this.statements.first(SELECT_BY_NAME, [tenantId, input.displayNameKey])) throw nameTaken();
+    const members = await this.members(tenantId, input.members);
+    const now = this.clock.now();
+    const group: ScimGroupEntity = {
+      id: this.ids.uuid(),
+      tenantId,
+      displayName: input.displayName,
+      displayNameKey: input.displayNameKey,
+      externalId: input.externalId,
+      createdAt: now,
+      lastModified: now,
+    };
+    const keys = await this.roles.groupKeysOf(
+      tenantId,
+      members.map((member) => member.id),
+    );
+    for (const member of members) keys.get(member.id)!.add(group.displayNameKey);
+    const changes = await this.roles.plan(
+      tenantId,
+      tokenActor(tokenId),
+      members,
+      keys,
+      await this.roles.mapping(tenantId),
+      'group',
+    );
+    const inserts: Insert[] = [
+      [ScimGroupEntity, group],
+      ...members.map((member): Insert => [
+        ScimGroupMemberEntity,
+        { groupId: group.id, scimUserId: member.id, tenantId },
+      ]),
+      ...this.auditRows.of(scimEvents.groupCreated(tenantId, tokenId, group, members.length)),
+    ];
+    try {
+      await this.writer.insert(inserts);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken();
+      throw error;
+    }
+    await this.roles.apply(tenantId, tokenActor(tokenId), changes);
+    return toGroupResource(group, members, base);
+  }
+
+  async list(scim: ScimContext, query: Record<string, unknown>, base: string): Promise<ListResponse> {
+    const conditions = typeof query.filter === 'string' && query.filter.trim() ? groupFilter(query.filter) : [];
+    const { startIndex, count } = listWindow(query);
+    const where = ['tenant_id = ?'];
+    const parameters: unknown[] = [scim.tenantId];
+    for (const { attribute, value } of conditions) {
+      const [column, prepare] = FILTER_COLUMNS[attribute];
+      where.push(`${column} = ?`);
+      parameters.push(prepare(value));
+    }
+    const clause = where.join(' AND ');
+    const [{ total }] = await this.statements.rows(
+      `SELECT COUNT(*) AS total FROM scim_groups WHERE ${clause}`,
+      parameters,
+    );
+    const rows =
+      count === 0
+        ? []
+        : await this.statements.rows(
+            `SELECT ${GROUP_COLUMNS} FROM scim_groups WHERE ${clause} ORDER BY created_at, id ` +
+              `LIMIT ${Math.trunc(count)} OFFSET ${Math.trunc(startIndex - 1)}`,
+            parameters,
+          );
+    const resources: Resource[] = [];
+    for (const group of rows.map(toGroup)) {
+      const members = withoutMembers(query) ? null : await this.currentMembers(group);
+      resources.push(toGroupResource(group, members, base));
+    }
+    return listResponse(Number(total), startIndex, resources);
+  }
+
+  async get(scim: ScimContext, id: string, query: Record<string, unknown>, base: string): Promise<Resource> {
+    const group = await this.load(scim, id);
+    return toGroupResource(group, withoutMembers(query) ? null : await this.currentMembers(group), base);
+  }
+
+  async replace(scim: ScimContext, id: string, body: unknown, base: string): Promise<Resource> {
+    const input = readGroup(body);
+    return this.apply(scim, await this.load(scim, id), input, base);
+  }
+
+  async patch(scim: ScimContext, id: string, body: unknown, base: string): Promise<Resource> {
+    const operations = patchOperations(body);
+    const group = await this.load(scim, id);
+    const memberIds = await this.memberIds(group);
+    const input = readGroup(applyPatch(groupAsStored(group, memberIds), operations, READ_ONLY));
+    return this.apply(scim, group, input, base, memberIds);
+  }
+
+  async remove(scim: ScimContext, id: string): Promise<void> {
+    const { tenantId, tokenId } = scim;
+    const group = await this.load(scim, id);
+    const members = await this.users.findMany(tenantId, await this.memberIds(group));
+    const keys = await this.roles.groupKeysOf(
+      tenantId,
+      members.map((member) => member.id),
+    );
+    for (const member of members) keys.get(member.id)!.delete(group.displayNameKey);
+    const changes = await this.roles.plan(
+      tenantId,
+      tokenActor(tokenId),
+      members,
+      keys,
+      await this.roles.mapping(tenantId),
+      'group',
+    );
+    const deleted = await this.writer.insertIfAll(
+      this.auditRows.of(scimEvents.groupDeleted(tenantId, tokenId, group)),
+      [[DELETE_GROUP, [group.id, tenantId]]],
+    );
+    if (!deleted) throw notFound();
+    await this.statements.changes(DELETE_MEMBERS_OF_GROUP, [group.id, tenantId]);
+    await this.roles.apply(tenantId, tokenActor(tokenId), changes);
+  }
+
+  private async apply(
+    scim: ScimContext,
+    group: ScimGroupEntity,
+    input: GroupInput,
+    base: string,
+    knownMemberIds?: string[],
+  ): Promise<Resource> {
+    const { tenantId, tokenId } = scim;
+    if (input.displayNameKey !== group.displayNameKey) {
+      const holder = await this.statements.first(SELECT_BY_NAME, [tenantId, input.displayNameKey]);
+      if (holder && holder.id !== group.id) throw nameTaken();
+    }
+    const before = knownMemberIds ?? (await this.memberIds(group));
+    const members = await this.members(tenantId, input.members);
+    const added = input.members.filter((id) => !before.includes(id));
+    const removed = before.filter((id) => !input.members.includes(id));
+    const renamed = input.displayNameKey !== group.displayNameKey;
+    // Who may change role: those who join or leave, and every member when the name (the mapping's key) changes.
+    const touched = renamed ? [...new Set([...before, ...input.members])] : [...added, ...removed];
+    const touchedUsers = await this.users.findMany(tenantId, touched);
+    const keys = await this.roles.groupKeysOf(
+      tenantId,
+      touchedUsers.map((user) => user.id),
+    );
+    for (const user of touchedUsers) {
+      const userKeys = keys.get(user.id)!;
+      userKeys.delete(group.displayNameKey);
+      if (input.members.includes(user.id)) userKeys.add(input.displayNameKey);
+    }
+    const changes = await this.roles.plan(
+      tenantId,
+      tokenActor(tokenId),
+      touchedUsers,
+      keys,
+      await this.roles.mapping(tenantId),
+      'group',
+    );
+    const now = new Date(Math.max(this.clock.now().getTime(), group.lastModified.getTime() + 1));
+    const updated: ScimGroupEntity = {
+      ...group,
+      displayName: input.displayName,
+      displayNameKey: input.displayNameKey,
+      externalId: input.externalId,
+      lastModified: now,
+    };
+    const inserts: Insert[] = [
+      ...added.map((scimUserId): Insert => [ScimGroupMemberEntity, { groupId: group.id, scimUserId, tenantId }]),
+      ...this.auditRows.of(
+        scimEvents.groupUpdated(tenantId, tokenId, updated, {
+          ...(renamed && { displayNameBefore: group.displayName }),
+          membersAdded: added,
+          membersRemoved: removed,
+        }),
+      ),
+    ];
+    let written: boolean;
+    try {
+      written = await this.writer.insertIfAll(inserts, [
+        [
+          UPDATE_GROUP,
+          [updated.displayName, updated.displayNameKey, updated.externalId, sqlTimestamp(now), group.id, tenantId],
+        ],
+      ]);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw nameTaken();
+      throw error;
+    }
+    if (!written) throw notFound();
+    if (removed.length) await this.statements.changes(deleteMembers(removed.length), [group.id, tenantId, ...removed]);
+    await this.roles.apply(tenantId, tokenActor(tokenId), changes);
+    return toGroupResource(updated, members, base);
+  }
+
+  private async load(scim: ScimContext, id: string): Promise<ScimGroupEntity> {
+    const row = await this.statements.first(SELECT_GROUP, [id, scim.tenantId]);
+    if (!row || row.id !== id) throw notFound();
+    return toGroup(row);
+  }
+
+  private async memberIds(group: ScimGroupEntity): Promise<string[]> {
+    return (await this.statements.rows(SELECT_MEMBER_IDS, [group.id, group.tenantId])).map((row) => row.id as string);
+  }
+
+  private async currentMembers(group: ScimGroupEntity): Promise<ScimUserEntity[]> {
+    return this.users.findMany(group.tenantId, await this.memberIds(group));
+  }
+
+  /** The organisation's SCIM users with these ids, in the order given; 400 when one is not. */
+  private async members(tenantId: string, ids: string[]): Promise<ScimUserEntity[]> {
+    const found = new Map((await this.users.findMany(tenantId, ids)).map((user) => [user.id, user]));
+    const missing = ids.find((id) => !found.has(id));
+    if (missing !== undefined)
+      throw new ScimError(HttpStatus.BAD_REQUEST, `"${missing}" is not a User of this organisation`, 'invalidValue');
+    return ids.map((id) => found.get(id)!);
+  }
+}

@@ -1,0 +1,145 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { AuditActor } from '../audit/audit-event';
+import { AuditRecorder } from '../audit/audit-recorder';
+import { emailKey } from '../common/email-comparison';
+import { AppConfig } from '../config/app-config';
+import { AtomicWriter, Insert, RequiredUpdate, Statement } from '../database/atomic-writer';
+import { PreparedStatements } from '../database/prepared-statements';
+import { MembershipGrantEntity, UserEntity } from '../database/entities';
+import { IdentityStore, IdentityUser, ORG_USER_TYPE } from '../identity/identity-store';
+import { MembershipGrantsWorker } from '../joining/membership-grants.worker';
+import { SCIM_MESSAGES, ScimError } from './scim-errors';
+import { scimEvents } from './scim-events';
+
+/** The person whose membership a SCIM write grants: an account to make, or one the identity store has. */
+export type Person = { kind: 'new'; id: string; email: string } | { kind: 'existing'; user: IdentityUser };
+
+/** A local users row joins the organisation only if it is still in none (or already in this one). */
+const JOIN_LOCAL =
+  `UPDATE users SET user_type = '${ORG_USER_TYPE}', tenant_id = ?, role = ? ` +
+  'WHERE id = ? AND (tenant_id IS NULL OR tenant_id = ?)';
+const DELETE_GRANT = 'DELETE FROM membership_grants WHERE user_id = ?';
+const DETACH_LOCAL = 'UPDATE users SET tenant_id = NULL, role = NULL WHERE id = ? AND tenant_id = ?';
+
+/** True for a write refused by a unique index: on SQLite and on MySQL/MariaDB. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ER_DUP_ENTRY' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
+}
+
+/**
+ * How SCIM grants and ends memberships, on either identity store, as joining does: the local store's
+ * users row changes in the transaction of the SCIM rows and their events; the user pool gets a
+ * membership grant written in that transaction and sent right after it (MembershipGrantsWorker,
+ * retried until the pool takes it), and an account made by AdminCreateUser (no message) when the
+ * address has none.
+ */
+@Injectable()
+export class ScimMemberships {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly identity: IdentityStore,
+    private readonly writer: AtomicWriter,
+    private readonly grants: MembershipGrantsWorker,
+    private readonly audit: AuditRecorder,
+    private readonly statements: PreparedStatements,
+  ) {}
+
+  private get pooled(): boolean {
+    return this.config.identityStore === 'cognito';
+  }
+
+  /**
+   * One transaction: `inserts` and `required` with the membership of `person` in the tenant with
+   * `role` (none when `role` is null: the account is made, in no organisation). False when a
+   * compare-and-set found the rows changed. A unique index refusing a row throws (isUniqueViolation).
+   * `undo`: what deletes the rows again when the pool refuses to make the account.
+   */
+  async write(
+    person: Person,
+    tenantId: string,
+    role: string | null,
+    inserts: Insert[],
+    required: RequiredUpdate[],
+    now: Date,
+    undo: Statement[] = [],
+  ): Promise<boolean> {
+    const id = person.kind === 'new' ? person.id : person.user.id;
+    if (!this.pooled) {
+      if (person.kind === 'new') {
+        inserts.push([UserEntity, newUser(person.id, person.email, role === null ? null : tenantId, role, now)]);
+      } else if (role !== null && (person.user.tenantId !== tenantId || person.user.role !== role)) {
+        required.push([JOIN_LOCAL, [tenantId, role, id, tenantId]]);
+      }
+      return this.writer.insertIfAll(inserts, required);
+    }
+    const needsGrant =
+      role !== null && !(person.kind === 'existing' && person.user.tenantId === tenantId && person.user.role === role);
+    // A new account is made once the rows are in (the unique indexes chose this request), before the grant is sent.
+    const commit = async (rows: Insert[]) => {
+      const written = await this.writer.insertIfAll(rows, required);
+      if (written && person.kind === 'new') {
+        try {
+          await this.identity.createAccount(person.id, person.email);
+        } catch (error) {
+          for (const [sql, parameters] of undo) await this.statements.changes(sql, parameters).catch(() => 0);
+          await this.statements.changes(DELETE_GRANT, [person.id]).catch(() => 0);
+          throw error;
+        }
+      }
+      return written;
+    };
+    if (!needsGrant) return commit(inserts);
+    const grant = this.grants.claimedGrant(id, tenantId, role!, now);
+    const sent = await this.grants.joinAndWrite(grant, () => commit([...inserts, [MembershipGrantEntity, grant]]));
+    return sent !== null;
+  }
+
+  /**
+   * Detaches the person from the tenant (the account stays), with `inserts` and `required`: on the
+   * local store in one transaction; on the pool, the pool first (the org guard reads it on every
+   * request, so the next request is refused), then the rows.
+   */
+  async detach(user: IdentityUser | null, tenantId: string, inserts: Insert[], required: RequiredUpdate[]) {
+    const member = user !== null && user.tenantId === tenantId;
+    if (!this.pooled) {
+      if (member) required.push([DETACH_LOCAL, [user.id, tenantId]]);
+      return this.writer.insertIfAll(inserts, required);
+    }
+    if (member) await this.identity.removeFromTenant(user.id);
+    return this.writer.insertIfAll(inserts, required);
+  }
+
+  /**
+   * The last-owner guard: refuses (409 mutability, audited) a change that would leave the
+   * organisation without an owner. `losing`: the owners among those the change demotes or detaches;
+   * `gaining`: the members it makes owners.
+   */
+  async refuseLosingLastOwner(
+    tenantId: string,
+    actor: AuditActor,
+    losing: IdentityUser[],
+    gaining: number,
+    attempted: string,
+  ): Promise<void> {
+    const owners = losing.filter((user) => user.role === 'owner' && user.tenantId === tenantId);
+    if (!owners.length) return;
+    const counts = await this.identity.countTenantMembers(tenantId);
+    if (counts.owner > 0 && counts.owner - owners.length + gaining <= 0) {
+      for (const owner of owners)
+        await this.audit.recordAfterIdentityChange(scimEvents.changeRefused(tenantId, actor, owner, attempted));
+      throw new ScimError(HttpStatus.CONFLICT, SCIM_MESSAGES.lastOwner, 'mutability');
+    }
+  }
+}
+
+const newUser = (id: string, email: string, tenantId: string | null, role: string | null, now: Date): UserEntity => ({
+  id,
+  email: email.toLowerCase(),
+  emailKey: emailKey(email),
+  platformRole: null,
+  userType: tenantId ? ORG_USER_TYPE : null,
+  tenantId,
+  role,
+  createdAt: now,
+});

@@ -1,0 +1,102 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Res,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import type { Response } from 'express';
+import { RequestOrigin } from '../common/request-origin';
+import { AppConfig } from '../config/app-config';
+import { ScimExceptionFilter } from './scim-exception.filter';
+import { CurrentScim, ScimContext, ScimTokenGuard } from './scim-token.guard';
+import { ScimUsersService } from './scim-users.service';
+import {
+  ApiScim,
+  ApiScimCreateUser,
+  ApiScimDeleteUser,
+  ApiScimGetUser,
+  ApiScimListUsers,
+  ApiScimPatchUser,
+  ApiScimReplaceUser,
+} from './scim.docs';
+
+/** SCIM Users (docs/scim.md); the token names the organisation. */
+@Controller('scim/v2/Users')
+@ApiScim()
+@UseGuards(ScimTokenGuard)
+@UseFilters(ScimExceptionFilter)
+export class ScimUsersController {
+  constructor(
+    private readonly users: ScimUsersService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post()
+  @HttpCode(HttpStatus.CREATED)
+  @ApiScimCreateUser()
+  async createScimUser(
+    @CurrentScim() scim: ScimContext,
+    @Body() body: unknown,
+    @RequestOrigin() origin: string,
+    @Res({ passthrough: true }) response: Response,
+  ) {
+    const user = await this.users.create(scim, body, this.config.publicBaseUrl ?? origin);
+    response.setHeader('Location', (user.meta as { location: string }).location);
+    return user;
+  }
+
+  @Get()
+  @ApiScimListUsers()
+  listScimUsers(
+    @CurrentScim() scim: ScimContext,
+    @Query() query: Record<string, unknown>,
+    @RequestOrigin() origin: string,
+  ) {
+    return this.users.list(scim, query, this.config.publicBaseUrl ?? origin);
+  }
+
+  @Get(':id')
+  @ApiScimGetUser()
+  getScimUser(@CurrentScim() scim: ScimContext, @Param('id') id: string, @RequestOrigin() origin: string) {
+    return this.users.get(scim, id, this.config.publicBaseUrl ?? origin);
+  }
+
+  @Put(':id')
+  @ApiScimReplaceUser()
+  replaceScimUser(
+    @CurrentScim() scim: ScimContext,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @RequestOrigin() origin: string,
+  ) {
+    return this.users.replace(scim, id, body, this.config.publicBaseUrl ?? origin);
+  }
+
+  @Patch(':id')
+  @ApiScimPatchUser()
+  patchScimUser(
+    @CurrentScim() scim: ScimContext,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @RequestOrigin() origin: string,
+  ) {
+    return this.users.patch(scim, id, body, this.config.publicBaseUrl ?? origin);
+  }
+
+  @Delete(':id')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @ApiScimDeleteUser()
+  async deleteScimUser(@CurrentScim() scim: ScimContext, @Param('id') id: string): Promise<void> {
+    await this.users.remove(scim, id);
+  }
+}

@@ -1,0 +1,245 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { AuditRows } from '../audit/audit-rows';
+import { Clock } from '../common/clock';
+import { sameEmail } from '../common/email-comparison';
+import { IdGenerator } from '../common/id-generator';
+import { AtomicWriter, Insert } from '../database/atomic-writer';
+import { ScimUserEntity } from '../database/entities';
+import { PreparedStatements, sqlTimestamp } from '../database/prepared-statements';
+import { IdentityStore, IdentityUser } from '../identity/identity-store';
+import { SCIM_MESSAGES, ScimError } from './scim-errors';
+import { scimEvents, tokenActor } from './scim-events';
+import { userFilter } from './scim-filter';
+import { isUniqueViolation, Person, ScimMemberships } from './scim-memberships';
+import { applyPatch, patchOperations, Resource } from './scim-patch';
+import {
+  ListResponse,
+  listResponse,
+  listWindow,
+  readUser,
+  toUserResource,
+  UserInput,
+  userAsStored,
+} from './scim-resources';
+import { ScimContext } from './scim-token.guard';
+import { DELETE_USER, DELETE_USER_MEMBERSHIPS, ScimUsersStore, UPDATE_USER } from './scim-users.store';
+
+const userNameTaken = () => new ScimError(HttpStatus.CONFLICT, SCIM_MESSAGES.userNameTaken, 'uniqueness');
+const addressTaken = () => new ScimError(HttpStatus.CONFLICT, SCIM_MESSAGES.addressTaken, 'uniqueness');
+const notFound = () => new ScimError(HttpStatus.NOT_FOUND, SCIM_MESSAGES.userNotFound);
+const changedMeanwhile = () =>
+  new ScimError(HttpStatus.CONFLICT, 'The user changed while this request ran: read it and try again');
+
+/** Attributes the client cannot target in a PATCH. */
+const READ_ONLY = ['id', 'meta', 'groups'];
+
+/** A later instant than `before`, so that every write moves lastModified. */
+const after = (before: Date, now: Date) => (now.getTime() > before.getTime() ? now : new Date(before.getTime() + 1));
+
+export const updateParameters = (row: ScimUserEntity): unknown[] => [
+  row.userName,
+  row.userNameKey,
+  row.externalId,
+  row.emailKey,
+  row.active,
+  row.role,
+  row.attributes,
+  sqlTimestamp(row.lastModified),
+  row.id,
+  row.tenantId,
+];
+
+/**
+ * SCIM Users (RFC 7643 section 4.1, RFC 7644 section 3): one resource per member of the
+ * organisation that its identity provider manages (docs/scim.md, "Users").
+ */
+@Injectable()
+export class ScimUsersService {
+  constructor(
+    private readonly store: ScimUsersStore,
+    private readonly identity: IdentityStore,
+    private readonly memberships: ScimMemberships,
+    private readonly writer: AtomicWriter,
+    private readonly auditRows: AuditRows,
+    private readonly statements: PreparedStatements,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  async create(scim: ScimContext, body: unknown, base: string): Promise<Resource> {
+    const input = readUser(body);
+    const { tenantId } = scim;
+    if (await this.store.findByUserName(tenantId, input.userNameKey)) throw userNameTaken();
+    const person = await this.personFor(tenantId, input.address);
+    const now = this.clock.now();
+    // A member of this organisation keeps their role; anyone else starts as a member (groups change it later).
+    const role =
+      person.kind === 'existing' && person.user.tenantId === tenantId ? (person.user.role ?? 'member') : 'member';
+    const row: ScimUserEntity = {
+      id: this.ids.uuid(),
+      tenantId,
+      userId: person.kind === 'new' ? person.id : person.user.id,
+      userName: input.userName,
+      userNameKey: input.userNameKey,
+      externalId: input.externalId,
+      emailKey: input.address.toLowerCase(),
+      active: input.active ? 1 : 0,
+      role: input.active ? null : role,
+      attributes: JSON.stringify(input.attributes),
+      createdAt: now,
+      lastModified: now,
+    };
+    const member = { id: row.userId, email: person.kind === 'new' ? row.emailKey : person.user.email };
+    const inserts: Insert[] = [[ScimUserEntity, row]];
+    if (input.active) inserts.push(...this.auditRows.of(scimEvents.memberJoined(tenantId, scim.tokenId, member, role)));
+    let written: boolean;
+    try {
+      written = await this.memberships.write(person, tenantId, input.active ? role : null, inserts, [], now, [
+        [DELETE_USER, [row.id, tenantId]],
+      ]);
+    } catch (error) {
+      // A parallel create of this userName or person, or an account made for the address meanwhile.
+      if (isUniqueViolation(error)) throw userNameTaken();
+      throw error;
+    }
+    // The person joined another organisation between the look-up and the write.
+    if (!written) throw addressTaken();
+    return toUserResource(row, base);
+  }
+
+  async get(scim: ScimContext, id: string, base: string): Promise<Resource> {
+    return toUserResource(await this.load(scim, id), base);
+  }
+
+  async list(scim: ScimContext, query: Record<string, unknown>, base: string): Promise<ListResponse> {
+    const filter = typeof query.filter === 'string' && query.filter.trim() !== '' ? userFilter(query.filter) : [];
+    const { startIndex, count } = listWindow(query);
+    const { total, users } = await this.store.list(scim.tenantId, filter, startIndex, count);
+    return listResponse(
+      total,
+      startIndex,
+      users.map((user) => toUserResource(user, base)),
+    );
+  }
+
+  /** PUT: the whole resource, as Okta sends it. */
+  async replace(scim: ScimContext, id: string, body: unknown, base: string): Promise<Resource> {
+    const row = await this.load(scim, id);
+    return this.apply(scim, row, readUser(body), base);
+  }
+
+  async patch(scim: ScimContext, id: string, body: unknown, base: string): Promise<Resource> {
+    const operations = patchOperations(body);
+    const row = await this.load(scim, id);
+    return this.apply(scim, row, readUser(applyPatch(userAsStored(row), operations, READ_ONLY)), base);
+  }
+
+  /** DELETE: the person leaves the organisation (the account stays) and the resource is gone. */
+  async remove(scim: ScimContext, id: string): Promise<void> {
+    const { tenantId } = scim;
+    const row = await this.load(scim, id);
+    const user = await this.identity.findById(row.userId);
+    const member = user?.tenantId === tenantId ? user : null;
+    if (row.active === 1 && member)
+      await this.memberships.refuseLosingLastOwner(tenantId, tokenActor(scim.tokenId), [member], 0, 'delete');
+    const event = scimEvents.memberRemoved(
+      tenantId,
+      scim.tokenId,
+      { id: row.userId, email: user?.email ?? row.emailKey },
+      member?.role ?? row.role,
+    );
+    const removed = await this.memberships.detach(member, tenantId, this.auditRows.of(event), [
+      [DELETE_USER, [row.id, tenantId]],
+    ]);
+    if (!removed) throw changedMeanwhile();
+    await this.statements.changes(DELETE_USER_MEMBERSHIPS, [row.id, tenantId]);
+  }
+
+  private async load(scim: ScimContext, id: string): Promise<ScimUserEntity> {
+    const row = await this.store.find(scim.tenantId, id);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** The account the address belongs to, if any; 409 when it is in another organisation, or SCIM has it already. */
+  private async personFor(tenantId: string, address: string): Promise<Person> {
+    const [user] = await this.identity.findByEmail(address);
+    if (!user) return { kind: 'new', id: this.ids.uuid(), email: address };
+    // Never says which organisation.
+    if (user.tenantId && user.tenantId !== tenantId) throw userNameTaken();
+    if (await this.store.findByPerson(user.id)) throw userNameTaken();
+    return { kind: 'existing', user };
+  }
+
+  /** A PUT or PATCH: the stored resource becomes `input`; `active` detaches or brings back the person. */
+  private async apply(scim: ScimContext, row: ScimUserEntity, input: UserInput, base: string): Promise<Resource> {
+    const { tenantId, tokenId } = scim;
+    if (input.userNameKey !== row.userNameKey && (await this.store.findByUserName(tenantId, input.userNameKey)))
+      throw userNameTaken();
+    const user = await this.identity.findById(row.userId);
+    if (!user) throw notFound();
+    const addressChanged = !sameEmail(input.address, user.email);
+    if (addressChanged && (await this.identity.findByEmail(input.address)).some((other) => other.id !== user.id))
+      throw addressTaken();
+    const deactivating = row.active === 1 && !input.active;
+    const reactivating = row.active === 0 && input.active;
+    const member: IdentityUser | null = user.tenantId === tenantId ? user : null;
+    if (deactivating && member)
+      await this.memberships.refuseLosingLastOwner(tenantId, tokenActor(tokenId), [member], 0, 'deactivate');
+    if (reactivating && user.tenantId && user.tenantId !== tenantId) throw addressTaken();
+
+    const now = after(row.lastModified, this.clock.now());
+    const updated: ScimUserEntity = {
+      ...row,
+      userName: input.userName,
+      userNameKey: input.userNameKey,
+      externalId: input.externalId,
+      emailKey: input.address.toLowerCase(),
+      active: input.active ? 1 : 0,
+      role: deactivating ? (member?.role ?? 'member') : input.active ? null : row.role,
+      attributes: JSON.stringify(input.attributes),
+      lastModified: now,
+    };
+    const shown = { id: user.id, email: updated.emailKey };
+    const changes = changedFields(row, updated);
+    const inserts: Insert[] = [];
+    if (changes.length)
+      inserts.push(...this.auditRows.of(scimEvents.memberUpdated(tenantId, tokenId, shown, { fields: changes })));
+    if (deactivating)
+      inserts.push(...this.auditRows.of(scimEvents.memberDeactivated(tenantId, tokenId, shown, member?.role ?? null)));
+    const role = row.role ?? 'member';
+    if (reactivating) inserts.push(...this.auditRows.of(scimEvents.memberReactivated(tenantId, tokenId, shown, role)));
+
+    if (addressChanged) {
+      try {
+        await this.identity.changeEmail(user.id, input.address);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw addressTaken();
+        throw error;
+      }
+    }
+    let written: boolean;
+    try {
+      const required: [string, unknown[]][] = [[UPDATE_USER, updateParameters(updated)]];
+      if (deactivating) written = await this.memberships.detach(member, tenantId, inserts, required);
+      else if (reactivating)
+        written = await this.memberships.write({ kind: 'existing', user }, tenantId, role, inserts, required, now);
+      else written = await this.writer.insertIfAll(inserts, required);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw userNameTaken();
+      throw error;
+    }
+    if (!written) throw changedMeanwhile();
+    return toUserResource(updated, base);
+  }
+}
+
+/** The names of the stored fields that a change touched, for member.updated. */
+function changedFields(before: ScimUserEntity, after: ScimUserEntity): string[] {
+  const fields: string[] = [];
+  if (before.userName !== after.userName) fields.push('userName');
+  if (before.externalId !== after.externalId) fields.push('externalId');
+  if (before.emailKey !== after.emailKey) fields.push('emails');
+  if (before.attributes !== after.attributes) fields.push('attributes');
+  return fields;
+}

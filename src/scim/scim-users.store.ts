@@ -1,0 +1,115 @@
+import { Injectable } from '@nestjs/common';
+import { ScimUserEntity } from '../database/entities';
+import { PreparedStatements, Row, timestamp } from '../database/prepared-statements';
+import { EqConditions, UserFilterAttribute } from './scim-filter';
+
+const USER_COLUMNS =
+  'id, tenant_id AS tenantId, user_id AS userId, user_name AS userName, user_name_key AS userNameKey, ' +
+  'external_id AS externalId, email_key AS emailKey, active, role, attributes, created_at AS createdAt, ' +
+  'last_modified AS lastModified';
+
+const SELECT_BY_ID = `SELECT ${USER_COLUMNS} FROM scim_users WHERE id = ? AND tenant_id = ?`;
+const SELECT_BY_USER_NAME = `SELECT ${USER_COLUMNS} FROM scim_users WHERE tenant_id = ? AND user_name_key = ?`;
+const SELECT_BY_PERSON = `SELECT ${USER_COLUMNS} FROM scim_users WHERE user_id = ?`;
+
+/** The update of a SCIM user after a PUT or PATCH; last_modified always moves, so the row always changes. */
+export const UPDATE_USER =
+  'UPDATE scim_users SET user_name = ?, user_name_key = ?, external_id = ?, email_key = ?, active = ?, role = ?, ' +
+  'attributes = ?, last_modified = ? WHERE id = ? AND tenant_id = ?';
+export const DELETE_USER = 'DELETE FROM scim_users WHERE id = ? AND tenant_id = ?';
+export const DELETE_USER_MEMBERSHIPS = 'DELETE FROM scim_group_members WHERE scim_user_id = ? AND tenant_id = ?';
+
+/** Each filter attribute's column, and how its value is compared (userName and e-mails case-insensitively). */
+const FILTER_COLUMNS: Record<UserFilterAttribute, [string, (value: string) => string]> = {
+  userName: ['user_name_key', (value) => value.toLowerCase()],
+  externalId: ['external_id', (value) => value],
+  'emails.value': ['email_key', (value) => value.toLowerCase()],
+  id: ['id', (value) => value],
+};
+
+export function toScimUser(row: Row): ScimUserEntity {
+  return {
+    id: row.id as string,
+    tenantId: row.tenantId as string,
+    userId: row.userId as string,
+    userName: row.userName as string,
+    userNameKey: row.userNameKey as string,
+    externalId: (row.externalId as string | null) ?? null,
+    emailKey: row.emailKey as string,
+    active: Number(row.active),
+    role: (row.role as string | null) ?? null,
+    attributes: row.attributes as string,
+    createdAt: timestamp(row.createdAt),
+    lastModified: timestamp(row.lastModified),
+  };
+}
+
+/** The reads of scim_users; the writes are the services' transactions (AtomicWriter). */
+@Injectable()
+export class ScimUsersStore {
+  constructor(private readonly statements: PreparedStatements) {}
+
+  async find(tenantId: string, id: string): Promise<ScimUserEntity | null> {
+    const row = await this.statements.first(SELECT_BY_ID, [id, tenantId]);
+    return row && row.id === id ? toScimUser(row) : null;
+  }
+
+  async findByUserName(tenantId: string, userNameKey: string): Promise<ScimUserEntity | null> {
+    const row = await this.statements.first(SELECT_BY_USER_NAME, [tenantId, userNameKey]);
+    return row ? toScimUser(row) : null;
+  }
+
+  /** The SCIM user that is this person, in whichever organisation. */
+  async findByPerson(userId: string): Promise<ScimUserEntity | null> {
+    const row = await this.statements.first(SELECT_BY_PERSON, [userId]);
+    return row && row.userId === userId ? toScimUser(row) : null;
+  }
+
+  /** A page of the organisation's SCIM users that meet every condition, oldest first; and how many meet them. */
+  async list(
+    tenantId: string,
+    conditions: EqConditions<UserFilterAttribute>,
+    startIndex: number,
+    count: number,
+  ): Promise<{ total: number; users: ScimUserEntity[] }> {
+    const where = ['tenant_id = ?'];
+    const parameters: unknown[] = [tenantId];
+    for (const { attribute, value } of conditions) {
+      const [column, prepare] = FILTER_COLUMNS[attribute];
+      where.push(`${column} = ?`);
+      parameters.push(prepare(value));
+    }
+    const clause = where.join(' AND ');
+    const [{ total }] = await this.statements.rows(
+      `SELECT COUNT(*) AS total FROM scim_users WHERE ${clause}`,
+      parameters,
+    );
+    if (count === 0) return { total: Number(total), users: [] };
+    // Small integers of ours: a LIMIT parameter is not portable.
+    const page = `LIMIT ${Math.trunc(count)} OFFSET ${Math.trunc(startIndex - 1)}`;
+    const rows = await this.statements.rows(
+      `SELECT ${USER_COLUMNS} FROM scim_users WHERE ${clause} ORDER BY created_at, id ${page}`,
+      parameters,
+    );
+    return { total: Number(total), users: rows.map(toScimUser) };
+  }
+
+  /** The SCIM users among these ids, of this organisation. */
+  async findMany(tenantId: string, ids: string[]): Promise<ScimUserEntity[]> {
+    if (!ids.length) return [];
+    const rows = await this.statements.rows(
+      `SELECT ${USER_COLUMNS} FROM scim_users WHERE tenant_id = ? AND id IN (${ids.map(() => '?').join(', ')})`,
+      [tenantId, ...ids],
+    );
+    return rows.map(toScimUser).filter((user) => ids.includes(user.id));
+  }
+
+  /** Every active SCIM user of the organisation (a role mapping's change recomputes them all). */
+  async allActive(tenantId: string): Promise<ScimUserEntity[]> {
+    const rows = await this.statements.rows(
+      `SELECT ${USER_COLUMNS} FROM scim_users WHERE tenant_id = ? AND active = 1`,
+      [tenantId],
+    );
+    return rows.map(toScimUser);
+  }
+}

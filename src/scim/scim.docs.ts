@@ -1,0 +1,341 @@
+import { applyDecorators, HttpStatus } from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiBody,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProperty,
+  ApiQuery,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import {
+  ApiErrorResponse,
+  ApiSession,
+  ErrorBody,
+  FORBIDDEN_BODY,
+  SCIM_BEARER_SCHEME,
+  UNAUTHORIZED_BODY,
+} from '../common/openapi';
+import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { SCIM_ADMIN_ERRORS } from './scim-admin.service';
+import { SCIM_CONTENT_TYPE, SCIM_ERROR_SCHEMA, SCIM_MESSAGES } from './scim-errors';
+
+const resource: SchemaObject = { type: 'object', additionalProperties: true };
+const scimError: SchemaObject = {
+  type: 'object',
+  required: ['schemas', 'status', 'detail'],
+  properties: {
+    schemas: { type: 'array', items: { type: 'string', enum: [SCIM_ERROR_SCHEMA] } },
+    status: { type: 'string', example: '404' },
+    scimType: {
+      type: 'string',
+      enum: ['invalidFilter', 'uniqueness', 'mutability', 'invalidSyntax', 'invalidPath', 'noTarget', 'invalidValue'],
+    },
+    detail: { type: 'string' },
+  },
+};
+const listSchema: SchemaObject = {
+  type: 'object',
+  required: ['schemas', 'totalResults', 'startIndex', 'itemsPerPage', 'Resources'],
+  properties: {
+    schemas: { type: 'array', items: { type: 'string' } },
+    totalResults: { type: 'integer' },
+    startIndex: { type: 'integer' },
+    itemsPerPage: { type: 'integer' },
+    Resources: { type: 'array', items: resource },
+  },
+};
+
+const scimResponse = (status: number, description: string, schema: object = resource) =>
+  ApiResponse({ status, description, content: { [SCIM_CONTENT_TYPE]: { schema } } });
+const scimErrorResponse = (status: number, description: string) => scimResponse(status, description, scimError);
+const scimBody = (description: string) =>
+  ApiBody({
+    description,
+    required: true,
+    schema: resource,
+  });
+
+/** Every SCIM route: the bearer token, and its refusals. */
+export const ApiScim = () =>
+  applyDecorators(
+    ApiTags('SCIM 2.0'),
+    ApiBearerAuth(SCIM_BEARER_SCHEME),
+    scimErrorResponse(HttpStatus.UNAUTHORIZED, `${SCIM_MESSAGES.unauthorized}: missing, unknown or revoked`),
+    scimErrorResponse(HttpStatus.FORBIDDEN, 'The token’s organisation is suspended or deleted'),
+    ApiResponse({
+      status: HttpStatus.TOO_MANY_REQUESTS,
+      description: 'Over SCIM_RATE_LIMIT requests per token per minute',
+      headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
+      content: { [SCIM_CONTENT_TYPE]: { schema: scimError } },
+    }),
+    scimErrorResponse(HttpStatus.INTERNAL_SERVER_ERROR, 'Unexpected failure'),
+  );
+
+const idParam = (what: string) => ApiParam({ name: 'id', description: `The ${what}’s SCIM id` });
+
+export const ApiScimServiceProviderConfig = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'SCIM ServiceProviderConfig (RFC 7643 section 5): patch and filter supported' }),
+    scimResponse(HttpStatus.OK, 'The configuration'),
+  );
+export const ApiScimResourceTypes = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'SCIM ResourceTypes (RFC 7643 section 6): User and Group' }),
+    scimResponse(HttpStatus.OK, 'A ListResponse', listSchema),
+  );
+export const ApiScimResourceType = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'One SCIM ResourceType' }),
+    ApiParam({ name: 'id', description: 'User or Group' }),
+    scimResponse(HttpStatus.OK, 'The resource type'),
+    scimErrorResponse(HttpStatus.NOT_FOUND, 'No such resource type'),
+  );
+export const ApiScimSchemas = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'SCIM Schemas (RFC 7643 section 7)' }),
+    scimResponse(HttpStatus.OK, 'A ListResponse', listSchema),
+  );
+export const ApiScimSchema = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'One SCIM Schema, by its URN' }),
+    ApiParam({ name: 'id', description: 'The schema’s URN' }),
+    scimResponse(HttpStatus.OK, 'The schema'),
+    scimErrorResponse(HttpStatus.NOT_FOUND, 'No such schema'),
+  );
+
+export const ApiScimCreateUser = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Create a SCIM User: the person becomes a member of the organisation',
+      description:
+        'userName (an e-mail address), externalId, name, emails, active. The person is made in the identity store when the ' +
+        'address has no account (cognito: AdminCreateUser without a message), adopted when it has one in no organisation. ' +
+        'Event: member.joined with via "scim".',
+    }),
+    scimBody('A User resource (application/scim+json or application/json)'),
+    ApiResponse({
+      status: HttpStatus.CREATED,
+      description: 'The User, with meta and a Location header',
+      headers: { Location: { description: 'meta.location', schema: { type: 'string' } } },
+      content: { [SCIM_CONTENT_TYPE]: { schema: resource } },
+    }),
+    scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidValue or invalidSyntax'),
+    scimErrorResponse(
+      HttpStatus.CONFLICT,
+      'uniqueness: the userName is taken in the organisation, or the address belongs to another organisation’s member',
+    ),
+    scimErrorResponse(HttpStatus.PAYLOAD_TOO_LARGE, 'A body over 1 MB'),
+  );
+export const ApiScimListUsers = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'List SCIM Users',
+      description:
+        'filter: userName eq (case-insensitive), externalId eq, emails.value eq, id eq, joined by and; anything else 400 invalidFilter.',
+    }),
+    ApiQuery({ name: 'filter', required: false, type: String }),
+    ApiQuery({ name: 'startIndex', required: false, type: Number, description: '1-based' }),
+    ApiQuery({ name: 'count', required: false, type: Number, description: 'At most 100' }),
+    scimResponse(HttpStatus.OK, 'A ListResponse', listSchema),
+    scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidFilter'),
+  );
+export const ApiScimGetUser = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'One SCIM User' }),
+    idParam('User'),
+    scimResponse(HttpStatus.OK, 'The User'),
+    scimErrorResponse(HttpStatus.NOT_FOUND, SCIM_MESSAGES.userNotFound),
+  );
+const userChange = (summary: string, body: string) =>
+  applyDecorators(
+    ApiOperation({
+      summary,
+      description:
+        'active false detaches the person from the organisation at once (the resource stays); true brings them back with ' +
+        'their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability).',
+    }),
+    idParam('User'),
+    scimBody(body),
+    scimResponse(HttpStatus.OK, 'The User after the change'),
+    scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidValue, invalidSyntax, invalidPath or noTarget'),
+    scimErrorResponse(HttpStatus.NOT_FOUND, SCIM_MESSAGES.userNotFound),
+    scimErrorResponse(HttpStatus.CONFLICT, 'uniqueness, or mutability (the last owner)'),
+    scimErrorResponse(HttpStatus.PAYLOAD_TOO_LARGE, 'A body over 1 MB'),
+  );
+export const ApiScimReplaceUser = () => userChange('Replace a SCIM User (the whole resource)', 'A User resource');
+export const ApiScimPatchUser = () =>
+  userChange('Patch a SCIM User (PatchOp: add, replace, remove; with or without path)', 'A PatchOp message');
+export const ApiScimDeleteUser = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Delete a SCIM User: the person leaves the organisation (the account stays)',
+      description: 'Event: member.removed with via "scim". The last owner is never removed (409 mutability).',
+    }),
+    idParam('User'),
+    ApiNoContentResponse({ description: 'Removed' }),
+    scimErrorResponse(HttpStatus.NOT_FOUND, SCIM_MESSAGES.userNotFound),
+    scimErrorResponse(HttpStatus.CONFLICT, 'mutability: the last owner'),
+  );
+
+export const ApiScimCreateGroup = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'Create a SCIM Group, with members', description: 'Event: scim.group_created.' }),
+    scimBody('A Group resource'),
+    ApiResponse({
+      status: HttpStatus.CREATED,
+      description: 'The Group, with a Location header',
+      headers: { Location: { description: 'meta.location', schema: { type: 'string' } } },
+      content: { [SCIM_CONTENT_TYPE]: { schema: resource } },
+    }),
+    scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidValue: no displayName, or a member that is not a User'),
+    scimErrorResponse(HttpStatus.CONFLICT, 'uniqueness (displayName), or mutability (the last owner)'),
+    scimErrorResponse(HttpStatus.PAYLOAD_TOO_LARGE, 'A body over 1 MB'),
+  );
+export const ApiScimListGroups = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'List SCIM Groups', description: 'filter: displayName eq, externalId eq, id eq.' }),
+    ApiQuery({ name: 'filter', required: false, type: String }),
+    ApiQuery({ name: 'startIndex', required: false, type: Number }),
+    ApiQuery({ name: 'count', required: false, type: Number }),
+    ApiQuery({ name: 'excludedAttributes', required: false, type: String, description: '`members` leaves them out' }),
+    scimResponse(HttpStatus.OK, 'A ListResponse', listSchema),
+    scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidFilter'),
+  );
+export const ApiScimGetGroup = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'One SCIM Group' }),
+    idParam('Group'),
+    ApiQuery({ name: 'excludedAttributes', required: false, type: String }),
+    scimResponse(HttpStatus.OK, 'The Group'),
+    scimErrorResponse(HttpStatus.NOT_FOUND, SCIM_MESSAGES.groupNotFound),
+  );
+const groupChange = (summary: string, body: string) =>
+  applyDecorators(
+    ApiOperation({
+      summary,
+      description: 'Members’ roles are recomputed from the role mapping. Event: scim.group_updated.',
+    }),
+    idParam('Group'),
+    scimBody(body),
+    scimResponse(HttpStatus.OK, 'The Group after the change'),
+    ApiNoContentResponse({ description: 'PATCH: changed (no body asked for)' }),
+    scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidValue, invalidSyntax, invalidPath or noTarget'),
+    scimErrorResponse(HttpStatus.NOT_FOUND, SCIM_MESSAGES.groupNotFound),
+    scimErrorResponse(HttpStatus.CONFLICT, 'uniqueness (displayName), or mutability (the last owner)'),
+    scimErrorResponse(HttpStatus.PAYLOAD_TOO_LARGE, 'A body over 1 MB'),
+  );
+export const ApiScimReplaceGroup = () => groupChange('Replace a SCIM Group', 'A Group resource');
+export const ApiScimPatchGroup = () =>
+  groupChange('Patch a SCIM Group: members add and remove (Entra’s members[value eq "…"] too)', 'A PatchOp message');
+export const ApiScimDeleteGroup = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'Delete a SCIM Group', description: 'Event: scim.group_deleted.' }),
+    idParam('Group'),
+    ApiNoContentResponse({ description: 'Deleted' }),
+    scimErrorResponse(HttpStatus.NOT_FOUND, SCIM_MESSAGES.groupNotFound),
+    scimErrorResponse(HttpStatus.CONFLICT, 'mutability (the last owner)'),
+  );
+
+class ScimTokenResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ description: 'Shown once: only its hash is kept' }) secret: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+}
+class CreatedScimTokenResponse {
+  @ApiProperty({ enum: [true] }) success: true;
+  @ApiProperty({ type: ScimTokenResponse }) token: ScimTokenResponse;
+}
+class ListedScimToken {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'null until used' })
+  lastUsedAt: string | null;
+}
+class ScimTokenListResponse {
+  @ApiProperty({ type: [ListedScimToken] }) tokens: ListedScimToken[];
+}
+class ScimSuccessResponse {
+  @ApiProperty({ enum: [true] }) success: true;
+}
+const mappingSchema: SchemaObject = {
+  type: 'object',
+  additionalProperties: { type: 'string', enum: ['owner', 'admin', 'member'] },
+  example: { Engineering: 'admin', 'IT Admins': 'owner' },
+};
+class ScimLastOwnerBody extends ErrorBody {
+  @ApiProperty({ enum: ['mutability'] }) scimType: string;
+}
+
+const notOrgUser = { error: SCIM_ADMIN_ERRORS.notOrgUser };
+const notOwner = { error: SCIM_ADMIN_ERRORS.notOwner };
+
+export const ApiScimAdmin = () =>
+  applyDecorators(
+    ApiTags('Organisation: SCIM'),
+    ApiSession(),
+    ApiErrorResponse(HttpStatus.UNAUTHORIZED, 'No session', [UNAUTHORIZED_BODY]),
+    ApiErrorResponse(HttpStatus.FORBIDDEN, 'Not an owner of an organisation', [notOrgUser, notOwner, FORBIDDEN_BODY]),
+  );
+export const ApiCreateScimToken = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Make a SCIM token (owners): the secret is shown once',
+      description: 'Event: scim.token_created.',
+    }),
+    ApiCreatedResponse({ type: CreatedScimTokenResponse }),
+  );
+export const ApiListScimTokens = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'The organisation’s SCIM tokens (owners), without their secrets' }),
+    ApiOkResponse({ type: ScimTokenListResponse }),
+  );
+export const ApiRevokeScimToken = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Revoke a SCIM token (owners): refused at once on every instance',
+      description: 'Event: scim.token_revoked.',
+    }),
+    ApiParam({ name: 'id', description: 'The token id' }),
+    ApiOkResponse({ type: ScimSuccessResponse }),
+    ApiErrorResponse(HttpStatus.NOT_FOUND, 'No such token in the organisation', [
+      { error: SCIM_ADMIN_ERRORS.tokenNotFound },
+    ]),
+  );
+export const ApiGetScimRoleMapping = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'The role mapping of SCIM groups (owners)' }),
+    ApiOkResponse({
+      schema: { type: 'object', required: ['mapping'], properties: { mapping: mappingSchema } },
+    }),
+  );
+export const ApiPutScimRoleMapping = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Replace the role mapping of SCIM groups (owners)',
+      description:
+        'A SCIM member’s role is the highest that their groups map to, else member; every active SCIM member is recomputed. ' +
+        'Events: scim.role_mapping_updated, member.updated per changed role; a refused change: scim.change_refused.',
+    }),
+    ApiBody({ schema: mappingSchema }),
+    ApiOkResponse({
+      schema: {
+        type: 'object',
+        required: ['success', 'mapping'],
+        properties: { success: { type: 'boolean', enum: [true] }, mapping: mappingSchema },
+      },
+    }),
+    ApiErrorResponse(HttpStatus.BAD_REQUEST, 'Not a mapping of group names to roles', [
+      { error: SCIM_ADMIN_ERRORS.invalidMapping },
+    ]),
+    ApiErrorResponse(
+      HttpStatus.CONFLICT,
+      'The change would leave the organisation without an owner',
+      [{ error: SCIM_MESSAGES.lastOwner, scimType: 'mutability' }],
+      ScimLastOwnerBody,
+    ),
+  );
