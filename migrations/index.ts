@@ -10,6 +10,7 @@ import { AddTenantLifecycle1764650000000 } from './1764650000000-AddTenantLifecy
 import { CoverTenantList1764700000000 } from './1764700000000-CoverTenantList';
 import { AddInvitationsEmailKey1764800000000 } from './1764800000000-AddInvitationsEmailKey';
 import { IndexEveryFilter1764810000000 } from './1764810000000-IndexEveryFilter';
+import { CreateOrgDomains1764900000000 } from './1764900000000-CreateOrgDomains';
 import { CreateScim1765000000000 } from './1765000000000-CreateScim';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
@@ -26,5 +27,6 @@ export const MIGRATIONS = [
   CoverTenantList1764700000000,
   AddInvitationsEmailKey1764800000000,
   IndexEveryFilter1764810000000,
+  CreateOrgDomains1764900000000,
   CreateScim1765000000000,
 ];

@@ -8,6 +8,7 @@ import { CommonModule } from './common/common.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { DomainsModule } from './domains/domains.module';
 import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
 import { InvitationPageModule } from './invitation-page/invitation-page.module';
@@ -41,6 +42,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     OrgInvitationsModule,
     BulkInvitationsModule,
     OrgPeopleModule,
+    DomainsModule,
     AuditTrailModule,
     WebhooksModule,
     ScimModule,

@@ -130,6 +130,14 @@ describe('operator CLI', () => {
       expect(res.status).toBe(200);
     });
 
+    it('--email-verified adds email_verified: true (joining by a verified domain needs it); without it the claim is absent', () => {
+      const decode = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
+      const verified = cli('session:token', '--user', 'root', '--email-verified');
+      expect(verified.status).toBe(0);
+      expect(decode(verified.stdout)).toMatchObject({ sub: 'root', email_verified: true });
+      expect(decode(cli('session:token', '--user', 'root').stdout)).not.toHaveProperty('email_verified');
+    });
+
     it.each([
       ['an unknown user', ['--user', 'ghost'], /no user with id "ghost"/],
       ['a bad ttl', ['--user', 'root', '--ttl', 'soon'], /--ttl must be a whole number/],

@@ -280,7 +280,7 @@ describe('joining by an invitation', () => {
           targetType: 'user',
           targetId: user.id,
           targetEmail: user.email,
-          data: { role: 'member' },
+          data: { role: 'member', via: 'invitation' },
         },
       ]);
     });

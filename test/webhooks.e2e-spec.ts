@@ -5,12 +5,13 @@ import { Webhook } from 'standardwebhooks';
 import { In } from 'typeorm';
 import { AUDIT_EVENT_TYPES, toAuditEvent } from '../src/audit/audit-event';
 import { isNonPublicAddress } from '../src/common/address-classifier';
-import { AuditEventEntity, WebhookDeliveryEntity } from '../src/database/entities';
+import { AuditEventEntity, TenantEntity, WebhookDeliveryEntity } from '../src/database/entities';
 import { eventually } from './support/eventually';
 import { factories, sessionCookie } from './support/factories';
 import { sample } from './support/prometheus';
 import { createTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
+import { TestDns } from './support/test-dns';
 import { TEST_WEBHOOK_SECRET, WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -91,7 +92,13 @@ describe('webhooks', () => {
 
   describe('every event type, written by the real routes', () => {
     it('each event reaches the receiver once, signed, as {type, timestamp, data: the event as the audit API shows it}, with its delivery row', async () => {
-      const t = await start({ INVITE_RATE_LIMIT: '1000' });
+      const dns = new TestDns();
+      await dns.start();
+      const t = await start({
+        INVITE_RATE_LIMIT: '1000',
+        DNS_RESOLVER_SERVERS: dns.address,
+        DOMAIN_GRACE_SECONDS: '0',
+      });
       const factory = factories(t);
       const root = await factory.superAdmin();
       const rootCookie = await sessionCookie(t, root);
@@ -151,6 +158,8 @@ describe('webhooks', () => {
       expect((await t.http.post(`${lifecycle}/suspend`).set('Cookie', rootCookie)).status).toBe(200); // tenant.suspended
       expect((await t.http.post(`${lifecycle}/reactivate`).set('Cookie', rootCookie)).status).toBe(200); // tenant.reactivated
       expect((await t.http.delete(lifecycle).set('Cookie', rootCookie)).status).toBe(200); // tenant.deleted
+      await domainEvents(t, dns, tenant.id, ownerCookie, rootCookie);
+      await dns.stop();
 
       const events = (await t.dataSource.getRepository(AuditEventEntity).find()).map(toAuditEvent);
       expect(events.map((event) => event.type).sort()).toEqual(
@@ -160,7 +169,9 @@ describe('webhooks', () => {
           'invitation.created',
           'invitation.created',
           'invitation.accepted',
-        ].sort(), // four invitations were created, two accepted
+          'join_request.created',
+          'member.joined',
+        ].sort(), // four invitations were created, two accepted; two join requests, one approved
       );
       await eventually(() => expect(receiver.acknowledged()).toHaveLength(events.length));
       await settled(t);
@@ -390,3 +401,45 @@ describe('webhooks', () => {
     });
   });
 });
+
+/** Every domain and join-request event (docs/domains.md), by the real routes: the tenant's owner claims, proves, loses and removes a domain. */
+async function domainEvents(t: TestApp, dns: TestDns, tenantId: string, ownerCookie: string, rootCookie: string) {
+  const factory = factories(t);
+  await t.dataSource.getRepository(TenantEntity).update({ id: tenantId }, { status: 'active' });
+  const name = 'webhooks-domain.test';
+  const org = (path = '') => `/api/org/domains${path}`;
+  const added = await t.http.post(org()).set('Cookie', ownerCookie).send({ domain: name }); // domain.added
+  expect(added.status).toBe(201);
+  expect((await t.http.post(org(`/${name}/verify`)).set('Cookie', ownerCookie)).status).toBe(200); // domain.verification_failed
+  dns.publish(added.body.domain.verification.recordName, added.body.domain.verification.recordValue);
+  expect((await t.http.post(org(`/${name}/verify`)).set('Cookie', ownerCookie)).body.domain.status).toBe('verified'); // domain.verified
+  const patched = await t.http
+    .patch(org(`/${name}`))
+    .set('Cookie', ownerCookie)
+    .send({ joinMode: 'request' }); // domain.updated
+  expect(patched.status).toBe(200);
+  const ask = async (email: string) => {
+    const user = await factory.user({ email });
+    const cookie =
+      t.testIdentity.mode === 'local'
+        ? `${t.config.sessionCookieName}=${t.testIdentity.signedPayload({ token_use: 'id', sub: user.id, email, email_verified: true, exp: Math.floor(Date.now() / 1000) + 600 })}`
+        : await sessionCookie(t, user);
+    const res = await t.http.post(`/api/me/joinable-organisations/${tenantId}/join`).set('Cookie', cookie); // join_request.created
+    expect(res.status).toBe(202);
+    return res.body.request.id as string;
+  };
+  const approved = await ask(`approved@${name}`);
+  const approve = await t.http.post(`/api/org/join-requests/${approved}/approve`).set('Cookie', ownerCookie);
+  expect(approve.status).toBe(200); // join_request.approved, member.joined
+  const rejected = await ask(`rejected@${name}`);
+  expect((await t.http.post(`/api/org/join-requests/${rejected}/reject`).set('Cookie', ownerCookie)).status).toBe(200); // join_request.rejected
+  dns.clear();
+  expect((await t.http.post(org(`/${name}/verify`)).set('Cookie', ownerCookie)).body.domain.status).toBe('failing'); // domain.failing
+  expect((await t.http.post(org(`/${name}/verify`)).set('Cookie', ownerCookie)).body.domain.status).toBe('lapsed'); // domain.lapsed (grace 0)
+  const release = await t.http
+    .post(`/api/admin/domains/${name}/release`)
+    .set('Cookie', rootCookie)
+    .send({ tenantId, reason: 'test' }); // domain.released
+  expect(release.status).toBe(200);
+  expect((await t.http.delete(org(`/${name}`)).set('Cookie', ownerCookie)).status).toBe(200); // domain.removed
+}

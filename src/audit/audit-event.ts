@@ -20,6 +20,17 @@ export const AUDIT_EVENT_TYPES = [
   'tenant.suspended',
   'tenant.reactivated',
   'tenant.deleted',
+  'domain.added',
+  'domain.verified',
+  'domain.verification_failed',
+  'domain.failing',
+  'domain.lapsed',
+  'domain.updated',
+  'domain.removed',
+  'domain.released',
+  'join_request.created',
+  'join_request.approved',
+  'join_request.rejected',
 ] as const;
 /** The event types of test mode's routes (docs/test-mode.md): of their own, never mistaken for real actions. */
 export const TEST_MODE_EVENT_TYPES = [
@@ -57,6 +68,10 @@ export type AuditTarget =
   | { type: 'tenant'; id: string }
   | { type: 'user'; id: string; email: string | null }
   | { type: 'invitation'; id: null; email: string }
+  /** A claim on an e-mail domain (docs/domains.md), named by the domain. */
+  | { type: 'domain'; id: string }
+  /** A request to join by a domain; the person asking is in `data`. */
+  | { type: 'join_request'; id: string; email: string }
   /** Test mode's own actions on the whole service (docs/test-mode.md). */
   | { type: 'test_mode'; id: null }
   /** SCIM's tokens and groups (docs/scim.md). */
@@ -157,13 +172,47 @@ export const auditEvents = {
     aboutInvitation('invitation.accepted', invitation, null, { invitedBy: invitation.invitedBy }),
   invitationExpired: (invitation: InvitationEntity) =>
     aboutInvitation('invitation.expired', invitation, null, expiry(invitation)),
-  /** The invitee joined by their invitation: they are actor and target. */
-  memberJoined: (invitee: AuditActor, tenantId: string, role: string): NewAuditEvent => ({
+  /**
+   * The person joined, by their invitation or by a verified domain: they are actor and target (an
+   * approved join request: the approver is the actor). `domain`: the name they joined by.
+   */
+  memberJoined: (
+    member: AuditActor,
+    tenantId: string,
+    role: string,
+    via: 'invitation' | 'domain' = 'invitation',
+    extra: { domain?: string; actor?: AuditActor } = {},
+  ): NewAuditEvent => ({
     type: 'member.joined',
     tenantId,
-    actor: invitee,
-    target: { type: 'user', id: invitee.id, email: invitee.email },
-    data: { role },
+    actor: extra.actor ?? member,
+    target: { type: 'user', id: member.id, email: member.email },
+    data: { role, via, ...(extra.domain !== undefined && { domain: extra.domain }) },
+  }),
+  /** An event about an organisation's claim on a domain (docs/domains.md); null actor: the re-check loop. */
+  aboutDomain: (
+    type: AuditEventType,
+    domain: { id: string; tenantId: string; name: string },
+    actor: AuditActor | null,
+    data: Record<string, unknown> = {},
+  ): NewAuditEvent => ({
+    type,
+    tenantId: domain.tenantId,
+    actor,
+    target: { type: 'domain', id: domain.id },
+    data: { domain: domain.name, ...data },
+  }),
+  aboutJoinRequest: (
+    type: AuditEventType,
+    request: { id: string; tenantId: string; userId: string; email: string; domain: string },
+    actor: AuditActor | null,
+    data: Record<string, unknown> = {},
+  ): NewAuditEvent => ({
+    type,
+    tenantId: request.tenantId,
+    actor,
+    target: { type: 'join_request', id: request.id, email: request.email },
+    data: { userId: request.userId, domain: request.domain, ...data },
   }),
   /** A tenant's first owner joined: the tenant leaves pending_owner. */
   tenantActivated: (tenantId: string, owner: AuditActor): NewAuditEvent => ({

@@ -9,10 +9,12 @@ import { SESSION_ALGORITHM } from './session-token';
 export class SessionTokenIssuer {
   constructor(private readonly config: AppConfig) {}
 
-  issue(user: IdentityUser, ttlSeconds: number): string {
+  /** `emailVerified`: the token carries `email_verified: true` (the operator vouches for the address). */
+  issue(user: IdentityUser, ttlSeconds: number, options: { emailVerified?: boolean } = {}): string {
     const claims = {
       token_use: 'id',
       email: user.email,
+      ...(options.emailVerified && { email_verified: true }),
       ...(user.userType && { 'custom:user_type': user.userType }),
       ...(user.tenantId && { 'custom:tenant_id': user.tenantId }),
       ...(user.role && { 'custom:role': user.role }),

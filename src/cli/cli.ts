@@ -62,11 +62,16 @@ const COMMANDS: Record<string, Command> = {
       ),
   },
   'session:token': {
-    usage: '--user ID [--ttl SECONDS]',
-    description: "Prints a signed session id token for the user (default 3600 s), claims from the user's record.",
-    options: { user: { type: 'string' }, ttl: { type: 'string' } },
+    usage: '--user ID [--ttl SECONDS] [--email-verified]',
+    description:
+      "Prints a signed session id token for the user (default 3600 s), claims from the user's record; " +
+      '--email-verified adds email_verified: true (needed to join by a verified domain, docs/domains.md).',
+    options: { user: { type: 'string' }, ttl: { type: 'string' }, 'email-verified': { type: 'boolean' } },
     localOnly: true,
-    run: (app, values) => app.get(LocalUsersService).sessionToken(required(values, 'user'), ttlOf(values)),
+    run: (app, values) =>
+      app
+        .get(LocalUsersService)
+        .sessionToken(required(values, 'user'), ttlOf(values), (values['email-verified'] as unknown) === true),
   },
   'tenants:create': {
     usage: `--name NAME --type ${TENANT_TYPES.join('|')}`,

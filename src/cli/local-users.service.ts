@@ -93,14 +93,14 @@ export class LocalUsersService {
     return (await this.identity.findById(id))!;
   }
 
-  async sessionToken(userId: string, ttlSeconds = 3600): Promise<string> {
+  async sessionToken(userId: string, ttlSeconds = 3600, emailVerified = false): Promise<string> {
     this.requireLocalStore('session:token');
     if (!Number.isInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > MAX_TTL_SECONDS) {
       throw new CliInputError(`--ttl must be a whole number of seconds from 1 to ${MAX_TTL_SECONDS}`);
     }
     const user = await this.identity.findById(userId);
     if (!user) throw new CliInputError(`no user with id "${userId}"`);
-    return this.tokens.issue(user, ttlSeconds);
+    return this.tokens.issue(user, ttlSeconds, { emailVerified });
   }
 
   private requireLocalStore(command: string): void {

@@ -69,6 +69,21 @@ export interface TestModeConfig {
   key?: string;
 }
 
+/** Verified domains (docs/domains.md). */
+export interface DomainsConfig {
+  perOrg: number;
+  /** Names refused as free-mail providers beside the maintained lists; lower-cased. */
+  denylist: string[];
+  /** Names accepted whatever the lists say; lower-cased. */
+  allowlist: string[];
+  verificationTtlSeconds: number;
+  recheckSeconds: number;
+  graceSeconds: number;
+  /** `host:port` entries for the service's own resolver; empty: the system's. */
+  resolverServers: string[];
+  dnsTimeoutMs: number;
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -116,6 +131,7 @@ export abstract class AppConfig {
   abstract readonly tenantNameCacheSeconds: number;
   abstract readonly webhooks: WebhooksConfig;
   abstract readonly testMode: TestModeConfig;
+  abstract readonly domains: DomainsConfig;
 }
 
 export const DEFAULT_SQLITE_FILE = 'data/tenant-service.sqlite';
@@ -412,6 +428,33 @@ function testMode(env: Env, nodeEnv: string): TestModeConfig {
   return { enabled, key };
 }
 
+function domains(env: Env): DomainsConfig {
+  const names = (name: string) => (list(env, name) ?? []).map((item) => item.toLowerCase().replace(/\.$/, ''));
+  const resolverServers = list(env, 'DNS_RESOLVER_SERVERS') ?? [];
+  for (const server of resolverServers) {
+    // An IP address, IPv6 in brackets when a port follows; Node's resolver takes no names and aborts the process on port 0.
+    const match =
+      /^(?:\[([0-9a-fA-F:.]+)\]|([0-9.]+))(?::(\d{1,5}))?$/.exec(server) ?? /^([0-9a-fA-F:.]+)()$/.exec(server);
+    const address = match?.[1] || match?.[2];
+    const port = match?.[3];
+    if (!address || isIP(address) === 0 || (port !== undefined && (Number(port) < 1 || Number(port) > 65535)))
+      throw new ConfigError(
+        'DNS_RESOLVER_SERVERS',
+        `must list IP addresses, each with an optional port (1 to 65535), got "${server}"`,
+      );
+  }
+  return {
+    perOrg: integer(env, 'DOMAINS_PER_ORG', 10, 1, 1_000),
+    denylist: names('DOMAIN_DENYLIST'),
+    allowlist: names('DOMAIN_ALLOWLIST'),
+    verificationTtlSeconds: integer(env, 'DOMAIN_VERIFICATION_TTL_SECONDS', 7 * 86_400, 1, 31_536_000),
+    recheckSeconds: integer(env, 'DOMAIN_RECHECK_SECONDS', 86_400, 1, 31_536_000),
+    graceSeconds: integer(env, 'DOMAIN_GRACE_SECONDS', 7 * 86_400, 0, 31_536_000),
+    resolverServers,
+    dnsTimeoutMs: integer(env, 'DNS_TIMEOUT_MS', 5_000, 10, 60_000),
+  };
+}
+
 export function parseConfig(env: Env): AppConfig {
   const nodeEnv = read(env, 'NODE_ENV') ?? 'development';
   const jwtSecret = read(env, 'AUTH_JWT_SECRET');
@@ -485,5 +528,6 @@ export function parseConfig(env: Env): AppConfig {
     tenantNameCacheSeconds: integer(env, 'TENANT_NAME_CACHE_SECONDS', 30, 0, 86_400),
     webhooks: webhooks(env, nodeEnv),
     testMode: testMode(env, nodeEnv),
+    domains: domains(env),
   };
 }

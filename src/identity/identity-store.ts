@@ -65,6 +65,14 @@ export abstract class IdentityStore {
     return Promise.all([this.findById(id), tenants.statusOf(tenantId)]);
   }
   /**
+   * Whether the store marks the user's e-mail verified: Cognito's `email_verified` attribute
+   * (cognito-local sets the claim true whenever the attribute exists, even "false"); null for a
+   * store that keeps no such mark (the session's claim then decides) or a user it does not have.
+   */
+  emailVerified(_id: string): Promise<boolean | null> {
+    return Promise.resolve(null);
+  }
+  /**
    * Exactly the users whose e-mail is the same address under sameEmail (common/email-comparison),
    * in id order: the search and filter of spec 4.6 rule 3, so callers need not filter again.
    */

@@ -100,6 +100,7 @@ export class JoiningService {
     const role = current.tenantId === invitation.tenantId && current.role ? current.role : invitation.role;
     const activatesTenant = role === 'owner' && tenantStatus === 'pending_owner';
     const join: Join = {
+      tenantId: invitation.tenantId,
       invitation,
       invitee: { id: caller.id, email },
       role,
@@ -111,10 +112,51 @@ export class JoiningService {
   }
 
   /**
+   * A join without an invitation (docs/domains.md): `member` becomes a user of `tenantId` with
+   * `role`, written as the invitation's join writes it (the users row, or a grant for the user pool),
+   * in one transaction with `byDomain`'s compare-and-sets and events. The domain's rules ran before;
+   * this judges the membership on what the store holds now, and again after a lost race. `current`:
+   * the tenant they were found in instead (nothing written); `joined`: whether the pool has it yet.
+   */
+  async joinWithoutInvitation(
+    member: { id: string; email: string },
+    tenantId: string,
+    role: string,
+    byDomain: (now: Date) => NonNullable<Join['byDomain']>,
+    options: { mustExistInPool?: boolean } = {},
+  ): Promise<{ joined: true; inPool: boolean } | { joined: false; memberOf: string; emailInUse?: boolean }> {
+    let lastFailure: unknown = new Error(`The join lost to concurrent changes ${JOIN_ATTEMPTS} times`);
+    for (let attempt = 0; attempt < JOIN_ATTEMPTS; attempt++) {
+      const now = this.clock.now();
+      const current = await this.currentMembership(member.id, options.mustExistInPool ?? true);
+      if (current.tenantId !== null) return { joined: false, memberOf: current.tenantId };
+      if ((await this.identity.findByEmail(member.email)).some((user) => user.id !== member.id))
+        return { joined: false, memberOf: '', emailInUse: true };
+      const join: Join = {
+        tenantId,
+        invitation: null,
+        invitee: member,
+        role,
+        activatesTenant: false,
+        now,
+        membership: current.change(role, tenantId, now),
+        byDomain: byDomain(now),
+      };
+      try {
+        const inPool = await this.commit(join, current.pending);
+        if (inPool !== null) return { joined: true, inPool };
+      } catch (failure) {
+        lastFailure = failure;
+      }
+    }
+    throw lastFailure;
+  }
+
+  /**
    * Local store: the users row. User pool: a grant still on its way there counts first (read before
    * the pool, so that a grant written to the pool meanwhile is seen in one or the other).
    */
-  private async currentMembership(userId: string): Promise<CurrentMembership> {
+  private async currentMembership(userId: string, mustExistInPool = true): Promise<CurrentMembership> {
     if (this.config.identityStore !== 'cognito') {
       const stored = await this.identity.findById(userId);
       return {
@@ -127,7 +169,10 @@ export class JoiningService {
     const pending = await this.grants.pendingFor(userId);
     const pooled = await this.identity.findById(userId);
     // The session's account is gone from the pool: nobody to make a member.
-    if (!pooled) throw new ApiError(HttpStatus.UNAUTHORIZED, UNAUTHORIZED);
+    if (!pooled) {
+      if (mustExistInPool) throw new ApiError(HttpStatus.UNAUTHORIZED, UNAUTHORIZED);
+      throw new Error(`The user pool no longer has user ${userId}`);
+    }
     const held: Pick<IdentityUser, 'tenantId' | 'role'> = pending ?? pooled;
     return {
       tenantId: held.tenantId,
@@ -158,7 +203,7 @@ export class JoiningService {
     this.metrics.invitationAccepted();
     const answer: JoinedResponse = {
       success: true,
-      tenantId: join.invitation.tenantId,
+      tenantId: join.tenantId,
       role: join.role,
       userId: join.invitee.id,
     };

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuditActor, auditEvents } from '../audit/audit-event';
+import { AuditActor, auditEvents, NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { emailKey } from '../common/email-comparison';
 import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
@@ -25,7 +25,10 @@ export type MembershipChange =
 
 /** A join, as the rules decided it. */
 export interface Join {
-  invitation: InvitationEntity;
+  /** The tenant joined. */
+  tenantId: string;
+  /** The invitation accepted by the join; null for a join by a verified domain (docs/domains.md). */
+  invitation: InvitationEntity | null;
   /** From the session: their id and e-mail. */
   invitee: AuditActor & { email: string };
   /** The role they hold after the join. */
@@ -34,6 +37,8 @@ export interface Join {
   activatesTenant: boolean;
   now: Date;
   membership: MembershipChange;
+  /** A join by a domain: its compare-and-sets and events beside the membership's (the request approved, say). */
+  byDomain?: { required: RequiredUpdate[]; events: NewAuditEvent[] };
 }
 
 /**
@@ -53,39 +58,39 @@ export class MembershipsRepository {
    * is no longer as the rules read it; a users row or grant made meanwhile fails the insert.
    */
   async join(join: Join): Promise<boolean> {
-    const { invitation, invitee, role, now, membership } = join;
-    const required: RequiredUpdate[] = [acceptIfOpen(invitation.id, now)];
+    const { invitation, tenantId, invitee, role, now, membership } = join;
+    const required: RequiredUpdate[] = invitation ? [acceptIfOpen(invitation.id, now)] : [];
+    required.push(...(join.byDomain?.required ?? []));
     const inserts: Insert[] = [];
     if (membership.store === 'local' && membership.stored) {
       const { stored } = membership;
       required.push([
         UPDATE_MEMBERSHIP,
-        [invitation.tenantId, role, stored.id, stored.tenantId, stored.tenantId, stored.role, stored.role],
+        [tenantId, role, stored.id, stored.tenantId, stored.tenantId, stored.role, stored.role],
       ]);
     } else if (membership.store === 'local') {
       inserts.push([UserEntity, newMember(join)]);
     } else if (membership.grant) {
       inserts.push([MembershipGrantEntity, membership.grant]);
     }
-    if (join.activatesTenant) required.push([ACTIVATE_TENANT, [invitation.tenantId]]);
-    const events = [
-      auditEvents.invitationAccepted(invitation),
-      auditEvents.memberJoined(invitee, invitation.tenantId, role),
-    ];
-    if (join.activatesTenant) events.push(auditEvents.tenantActivated(invitation.tenantId, invitee));
+    if (join.activatesTenant) required.push([ACTIVATE_TENANT, [tenantId]]);
+    const events = invitation
+      ? [auditEvents.invitationAccepted(invitation), auditEvents.memberJoined(invitee, tenantId, role, 'invitation')]
+      : (join.byDomain?.events ?? []);
+    if (join.activatesTenant) events.push(auditEvents.tenantActivated(tenantId, invitee));
     for (const event of events) inserts.push(...this.auditRows.of(event));
     return this.writer.insertIfAll(inserts, required);
   }
 }
 
 /** A users row made from the session: its id and e-mail (stored lower-cased, as the CLI stores it). */
-const newMember = ({ invitation, invitee, role, now }: Join): UserEntity => ({
+const newMember = ({ tenantId, invitee, role, now }: Join): UserEntity => ({
   id: invitee.id,
   email: invitee.email.toLowerCase(),
   emailKey: emailKey(invitee.email),
   platformRole: null,
   userType: ORG_USER_TYPE,
-  tenantId: invitation.tenantId,
+  tenantId,
   role,
   createdAt: now,
 });

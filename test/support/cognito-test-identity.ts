@@ -129,6 +129,20 @@ export class CognitoTestIdentity implements TestIdentity {
       await this.client.send(new AdminDeleteUserAttributesCommand({ ...target, UserAttributeNames: cleared }));
   }
 
+  /** Sets the user's `email_verified` attribute (cognito-local's id token says true whatever it holds). */
+  async setEmailVerified(user: Pick<TestUser, 'id' | 'email'>, verified: boolean): Promise<void> {
+    await this.client.send(
+      new AdminUpdateUserAttributesCommand({
+        UserPoolId: this.pool.userPoolId,
+        Username: user.id,
+        UserAttributes: [
+          { Name: 'email', Value: user.email },
+          { Name: 'email_verified', Value: String(verified) },
+        ],
+      }),
+    );
+  }
+
   get issuerClaims(): Record<string, string> {
     return { iss: `${this.endpoint}/${this.pool.userPoolId}`, aud: this.pool.clientId };
   }

@@ -2,7 +2,9 @@ import { AuditEventEntity } from './audit-event.entity';
 import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { InvitationEmailOutboxEntity } from './invitation-email-outbox.entity';
 import { InvitationEntity } from './invitation.entity';
+import { JoinRequestEntity } from './join-request.entity';
 import { MembershipGrantEntity } from './membership-grant.entity';
+import { OrgDomainEntity } from './org-domain.entity';
 import {
   ScimGroupEntity,
   ScimGroupMemberEntity,
@@ -19,7 +21,9 @@ export {
   IdempotencyKeyEntity,
   InvitationEmailOutboxEntity,
   InvitationEntity,
+  JoinRequestEntity,
   MembershipGrantEntity,
+  OrgDomainEntity,
   ScimGroupEntity,
   ScimGroupMemberEntity,
   ScimRoleMappingEntity,
@@ -38,6 +42,8 @@ export const ENTITIES = [
   IdempotencyKeyEntity,
   WebhookDeliveryEntity,
   MembershipGrantEntity,
+  OrgDomainEntity,
+  JoinRequestEntity,
   ScimTokenEntity,
   ScimUserEntity,
   ScimGroupEntity,

@@ -199,6 +199,17 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
     }
   }
 
+  override async emailVerified(id: string): Promise<boolean | null> {
+    if (!COGNITO_USERNAME.test(id)) return null;
+    try {
+      const user = await this.client.send(new AdminGetUserCommand({ UserPoolId: this.userPoolId, Username: id }));
+      return attributeValue(user.UserAttributes, 'email_verified') === 'true';
+    } catch (error) {
+      if ((error as Error).name === 'UserNotFoundException') return null;
+      throw error;
+    }
+  }
+
   /**
    * ListUsers with exact `email = "…"` filters, then sameEmail on what they find. Cognito's
    * filter is exact (and case-sensitive), so the address is searched in the spellings a stored,

@@ -1,0 +1,384 @@
+import { HttpStatus, Injectable, Logger } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { AuditActor, auditActor, auditEvents, AuditEventType, NewAuditEvent } from '../audit/audit-event';
+import { OrgCaller } from '../auth/caller';
+import { Clock } from '../common/clock';
+import { IdGenerator } from '../common/id-generator';
+import { AppConfig } from '../config/app-config';
+import { JoinRequestEntity, OrgDomainEntity } from '../database/entities';
+import { JOIN_MODES, JoinMode } from '../database/entities/org-domain.entity';
+import { IdentityStore, MAX_PAGE_SIZE } from '../identity/identity-store';
+import { JoiningService } from '../joining/joining.service';
+import { DnsTxtLookup, DnsUnavailableError } from './dns-txt-lookup';
+import { domainRefusal } from './domain-errors';
+import { emailDomain, normaliseDomain, ProviderList } from './domain-name';
+import { DomainChanges, DomainsStore, isUniqueViolation } from './domains.store';
+import { DOMAIN_ERRORS } from './domains.messages';
+import {
+  CheckResult,
+  DecidedJoinRequestResponse,
+  DomainAnswer,
+  DomainResponse,
+  JoinRequestResponse,
+  ListDomainsResponse,
+  ListJoinRequestsResponse,
+  OneDomainResponse,
+  RemoveDomainResponse,
+} from './dto/domain.response';
+
+/** The TXT record's name is `_tenant-verification.<domain>`, its value `tenant-verification=<token>`. */
+export const RECORD_LABEL = '_tenant-verification';
+export const RECORD_PREFIX = 'tenant-verification=';
+export const recordName = (name: string) => `${RECORD_LABEL}.${name}`;
+export const recordValue = (token: string) => `${RECORD_PREFIX}${token}`;
+
+const iso = (date: Date | null) => (date === null ? null : date.toISOString());
+
+/** What a check changes on a claim, and the events it records. */
+export interface CheckOutcome {
+  changes: DomainChanges;
+  events: NewAuditEvent[];
+}
+
+/**
+ * An organisation's claims on its e-mail domains (docs/domains.md): claimed, proven by a DNS TXT
+ * record, re-checked, given a join mode, removed; and the join requests that they bring.
+ */
+@Injectable()
+export class DomainsService {
+  private readonly logger = new Logger(DomainsService.name);
+  private readonly providers: ProviderList;
+
+  constructor(
+    private readonly store: DomainsStore,
+    private readonly dns: DnsTxtLookup,
+    private readonly identity: IdentityStore,
+    private readonly joining: JoiningService,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly config: AppConfig,
+  ) {
+    this.providers = new ProviderList(config.domains);
+  }
+
+  toResponse(domain: OrgDomainEntity, now = this.clock.now()): DomainResponse {
+    return {
+      name: domain.name,
+      status: this.isExpired(domain, now) ? 'expired' : domain.status,
+      joinMode: domain.joinMode,
+      verification: {
+        recordName: recordName(domain.name),
+        recordValue: recordValue(domain.token),
+        expiresAt: this.windowEnd(domain).toISOString(),
+      },
+      lastCheck:
+        domain.lastCheckAt && domain.lastCheckResult
+          ? { at: domain.lastCheckAt.toISOString(), result: domain.lastCheckResult }
+          : null,
+      verifiedAt: iso(domain.verifiedAt),
+      graceEndsAt: iso(domain.graceEndsAt),
+      createdAt: domain.createdAt.toISOString(),
+    };
+  }
+
+  /** POST /api/org/domains. */
+  async add(caller: OrgCaller, body: unknown): Promise<DomainAnswer> {
+    const raw = body && typeof body === 'object' ? (body as { domain?: unknown }).domain : undefined;
+    const name = normaliseDomain(raw);
+    if (!name) throw domainRefusal(HttpStatus.BAD_REQUEST, DOMAIN_ERRORS.invalid);
+    const refusal = this.providers.refusal(name);
+    if (refusal) throw domainRefusal(HttpStatus.UNPROCESSABLE_ENTITY, refusal);
+    const alreadyAdded = domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.alreadyAdded);
+    if (await this.store.findOwn(caller.tenantId, name)) throw alreadyAdded;
+    if (await this.store.heldByAnother(name, caller.tenantId))
+      throw domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.taken);
+    if ((await this.store.countOwn(caller.tenantId)) >= this.config.domains.perOrg)
+      throw domainRefusal(HttpStatus.UNPROCESSABLE_ENTITY, DOMAIN_ERRORS.limit);
+    const now = this.clock.now();
+    const domain: OrgDomainEntity = {
+      id: this.ids.uuid(),
+      tenantId: caller.tenantId,
+      name,
+      status: 'pending',
+      joinMode: 'off',
+      token: newToken(),
+      tokenIssuedAt: now,
+      lastCheckAt: null,
+      lastCheckResult: null,
+      verifiedAt: null,
+      graceEndsAt: null,
+      nextCheckAt: null,
+      heldName: null,
+      createdAt: now,
+    };
+    const event = auditEvents.aboutDomain('domain.added', domain, auditActor(caller));
+    if (!(await this.store.insert(domain, [event]))) throw alreadyAdded;
+    return { success: true, domain: this.toResponse(domain, now) };
+  }
+
+  async list(caller: OrgCaller): Promise<ListDomainsResponse> {
+    const now = this.clock.now();
+    return { domains: (await this.store.listOwn(caller.tenantId)).map((domain) => this.toResponse(domain, now)) };
+  }
+
+  async get(caller: OrgCaller, name: string): Promise<OneDomainResponse> {
+    return { domain: this.toResponse(await this.own(caller, name)) };
+  }
+
+  /** POST /api/org/domains/{name}/verify: the TXT record is looked up now. */
+  async verify(caller: OrgCaller, name: string): Promise<DomainAnswer> {
+    const domain = await this.own(caller, name);
+    const now = this.clock.now();
+    if (domain.status === 'expired' || this.isExpired(domain, now)) {
+      if (domain.status === 'pending') await this.store.update(domain, { status: 'expired' }, []);
+      throw domainRefusal(HttpStatus.GONE, DOMAIN_ERRORS.expired);
+    }
+    if (domain.status === 'lapsed') throw domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.lapsed);
+    const taken = domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.taken);
+    if (domain.status === 'pending' && (await this.store.heldByAnother(domain.name, caller.tenantId))) throw taken;
+    let result: CheckResult;
+    try {
+      result = await this.check(domain);
+    } catch (error) {
+      if (error instanceof DnsUnavailableError) {
+        this.logger.warn(`Verifying ${domain.name}: ${error.message}`);
+        throw domainRefusal(HttpStatus.SERVICE_UNAVAILABLE, DOMAIN_ERRORS.dnsUnavailable);
+      }
+      throw error;
+    }
+    const outcome = this.outcome(domain, result, this.clock.now(), auditActor(caller));
+    try {
+      await this.store.update(domain, outcome.changes, outcome.events);
+    } catch (error) {
+      // Another organisation proved the name first: this claim stays pending.
+      if (isUniqueViolation(error)) throw taken;
+      throw error;
+    }
+    // A parallel change won: answer the claim as it is now.
+    return { success: true, domain: this.toResponse(await this.own(caller, name)) };
+  }
+
+  /** POST /api/org/domains/{name}/rotate: a new token and a new window for a pending, expired or lapsed claim. */
+  async rotate(caller: OrgCaller, name: string): Promise<DomainAnswer> {
+    const domain = await this.own(caller, name);
+    if (domain.status === 'verified' || domain.status === 'failing')
+      throw domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.alreadyVerified);
+    const now = this.clock.now();
+    const event = auditEvents.aboutDomain('domain.updated', domain, auditActor(caller), {
+      token: 'rotated',
+      statusBefore: this.isExpired(domain, now) ? 'expired' : domain.status,
+    });
+    await this.store.update(
+      domain,
+      { status: 'pending', token: newToken(), tokenIssuedAt: now, graceEndsAt: null, nextCheckAt: null },
+      [event],
+    );
+    return { success: true, domain: this.toResponse(await this.own(caller, name)) };
+  }
+
+  /** PATCH /api/org/domains/{name}: the join mode. */
+  async update(caller: OrgCaller, name: string, body: unknown): Promise<DomainAnswer> {
+    const domain = await this.own(caller, name);
+    const joinMode = body && typeof body === 'object' ? (body as { joinMode?: unknown }).joinMode : undefined;
+    if (typeof joinMode !== 'string' || !(JOIN_MODES as readonly string[]).includes(joinMode))
+      throw domainRefusal(HttpStatus.BAD_REQUEST, DOMAIN_ERRORS.invalidJoinMode);
+    if (joinMode !== domain.joinMode) {
+      const event = auditEvents.aboutDomain('domain.updated', domain, auditActor(caller), {
+        joinMode: { before: domain.joinMode, after: joinMode },
+      });
+      await this.store.update(domain, { joinMode: joinMode as JoinMode }, [event]);
+    }
+    return { success: true, domain: this.toResponse(await this.own(caller, name)) };
+  }
+
+  /** DELETE /api/org/domains/{name}: pending requests by it are rejected; members stay. */
+  async remove(caller: OrgCaller, name: string): Promise<RemoveDomainResponse> {
+    const domain = await this.own(caller, name);
+    const now = this.clock.now();
+    const membersKept = await this.membersAt(domain);
+    const actor = auditActor(caller);
+    const closed = await this.store.remove(domain, now, (pending) => [
+      ...pending.map((request) =>
+        auditEvents.aboutJoinRequest('join_request.rejected', request, actor, { reason: 'domain_removed' }),
+      ),
+      auditEvents.aboutDomain('domain.removed', domain, actor, {
+        statusBefore: domain.status,
+        closedRequests: pending.length,
+        membersKept,
+      }),
+    ]);
+    if (!closed) throw domainRefusal(HttpStatus.NOT_FOUND, DOMAIN_ERRORS.notFound);
+    return { success: true, closedRequests: closed.length, membersKept };
+  }
+
+  /** The TXT records at the claim's record name, judged: other TXT records there are ignored. Throws DnsUnavailableError. */
+  async check(domain: OrgDomainEntity): Promise<CheckResult> {
+    const ours = (await this.dns.txt(recordName(domain.name))).filter((value) => value.startsWith(RECORD_PREFIX));
+    if (ours.includes(recordValue(domain.token))) return 'found';
+    return ours.length > 0 ? 'token_mismatch' : 'record_not_found';
+  }
+
+  /** What a check's result does to the claim (docs/domains.md, "States"). */
+  outcome(domain: OrgDomainEntity, result: CheckResult, now: Date, actor: AuditActor | null): CheckOutcome {
+    const checked: DomainChanges = { lastCheckAt: now, lastCheckResult: result };
+    const event = (type: AuditEventType, data: Record<string, unknown> = {}) => [
+      auditEvents.aboutDomain(type, domain, actor, { result, ...data }),
+    ];
+    const found = result === 'found';
+    const nextCheckAt = new Date(now.getTime() + this.config.domains.recheckSeconds * 1000);
+    if (domain.status === 'pending') {
+      if (!found) return { changes: checked, events: event('domain.verification_failed') };
+      return {
+        changes: {
+          ...checked,
+          status: 'verified',
+          heldName: domain.name,
+          verifiedAt: now,
+          graceEndsAt: null,
+          nextCheckAt,
+        },
+        events: event('domain.verified'),
+      };
+    }
+    if (found) {
+      if (domain.status === 'failing')
+        return {
+          changes: { ...checked, status: 'verified', graceEndsAt: null, nextCheckAt },
+          events: event('domain.verified', { recovered: true }),
+        };
+      return { changes: { ...checked, nextCheckAt }, events: [] };
+    }
+    if (domain.status === 'verified') {
+      const graceEndsAt = new Date(now.getTime() + this.config.domains.graceSeconds * 1000);
+      return {
+        changes: { ...checked, status: 'failing', graceEndsAt, nextCheckAt },
+        events: event('domain.failing', { graceEndsAt: graceEndsAt.toISOString() }),
+      };
+    }
+    // Failing: past the grace it lapses.
+    if (domain.graceEndsAt && domain.graceEndsAt.getTime() <= now.getTime())
+      return {
+        changes: { ...checked, status: 'lapsed', heldName: null, nextCheckAt: null },
+        events: event('domain.lapsed'),
+      };
+    return { changes: { ...checked, nextCheckAt }, events: [] };
+  }
+
+  /** GET /api/org/join-requests. */
+  async listRequests(caller: OrgCaller, status: unknown): Promise<ListJoinRequestsResponse> {
+    const wanted = status === undefined ? 'pending' : status;
+    if (typeof wanted !== 'string' || !['pending', 'approved', 'rejected'].includes(wanted))
+      throw domainRefusal(HttpStatus.BAD_REQUEST, DOMAIN_ERRORS.invalidStatus);
+    return { requests: (await this.store.listRequests(caller.tenantId, wanted)).map(toRequestResponse) };
+  }
+
+  /** POST /api/org/join-requests/{id}/approve: the person becomes a member, as a domain's auto join makes them. */
+  async approve(caller: OrgCaller, id: string): Promise<DecidedJoinRequestResponse> {
+    const request = await this.openRequest(caller, id);
+    const actor = auditActor(caller);
+    let joined;
+    try {
+      joined = await this.joining.joinWithoutInvitation(
+        { id: request.userId, email: request.email },
+        request.tenantId,
+        'member',
+        (now) => ({
+          required: [this.store.decideStatement(request.id, 'approved', now)],
+          events: [
+            auditEvents.aboutJoinRequest('join_request.approved', request, actor),
+            auditEvents.memberJoined(
+              { id: request.userId, email: request.email },
+              request.tenantId,
+              'member',
+              'domain',
+              {
+                domain: request.domain,
+                actor,
+              },
+            ),
+          ],
+        }),
+        { mustExistInPool: false },
+      );
+    } catch (error) {
+      await this.openRequest(caller, id);
+      throw error;
+    }
+    if (!joined.joined) {
+      // Joined elsewhere meanwhile (or here): the request is closed.
+      const reason = joined.emailInUse
+        ? 'email_in_use'
+        : joined.memberOf === request.tenantId
+          ? 'already_member'
+          : 'member_of_another_organisation';
+      await this.store.decide(request.id, 'rejected', this.clock.now(), [
+        auditEvents.aboutJoinRequest('join_request.rejected', request, actor, { reason }),
+      ]);
+      const code = joined.emailInUse
+        ? DOMAIN_ERRORS.emailInUse
+        : joined.memberOf === request.tenantId
+          ? DOMAIN_ERRORS.alreadyMember
+          : DOMAIN_ERRORS.memberOfAnotherOrganisation;
+      throw domainRefusal(HttpStatus.CONFLICT, code);
+    }
+    return { success: true, request: toRequestResponse((await this.store.findRequest(caller.tenantId, id))!) };
+  }
+
+  /** POST /api/org/join-requests/{id}/reject. */
+  async reject(caller: OrgCaller, id: string): Promise<DecidedJoinRequestResponse> {
+    const request = await this.openRequest(caller, id);
+    const event = auditEvents.aboutJoinRequest('join_request.rejected', request, auditActor(caller));
+    if (!(await this.store.decide(request.id, 'rejected', this.clock.now(), [event])))
+      throw domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.requestClosed);
+    return { success: true, request: toRequestResponse((await this.store.findRequest(caller.tenantId, id))!) };
+  }
+
+  /** The organisation's claim on the name in the path (normalised as a claim is); 404 when none. */
+  private async own(caller: OrgCaller, name: string): Promise<OrgDomainEntity> {
+    const normalised = normaliseDomain(name);
+    const domain = normalised && (await this.store.findOwn(caller.tenantId, normalised));
+    if (!domain) throw domainRefusal(HttpStatus.NOT_FOUND, DOMAIN_ERRORS.notFound);
+    return domain;
+  }
+
+  private async openRequest(caller: OrgCaller, id: string): Promise<JoinRequestEntity> {
+    const request = await this.store.findRequest(caller.tenantId, id);
+    if (!request) throw domainRefusal(HttpStatus.NOT_FOUND, DOMAIN_ERRORS.requestNotFound);
+    if (request.status !== 'pending') throw domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.requestClosed);
+    return request;
+  }
+
+  /** The organisation's members whose address is at the domain, read through the identity store. */
+  private async membersAt(domain: OrgDomainEntity): Promise<number> {
+    let count = 0;
+    let after: { email: string; id: string } | undefined;
+    for (;;) {
+      const page = await this.identity.listTenantMembers(domain.tenantId, after, MAX_PAGE_SIZE);
+      count += page.filter((member) => emailDomain(member.email) === domain.name).length;
+      if (page.length < MAX_PAGE_SIZE) return count;
+      const last = page[page.length - 1];
+      after = { email: last.email, id: last.id };
+    }
+  }
+
+  private windowEnd(domain: OrgDomainEntity): Date {
+    return new Date(domain.tokenIssuedAt.getTime() + this.config.domains.verificationTtlSeconds * 1000);
+  }
+
+  /** A pending claim past its window: shown, and answered, as expired. */
+  private isExpired(domain: OrgDomainEntity, now: Date): boolean {
+    return domain.status === 'pending' && this.windowEnd(domain).getTime() < now.getTime();
+  }
+}
+
+/** 256 random bits, URL-safe: the claim's own token. */
+const newToken = () => randomBytes(32).toString('base64url');
+
+export const toRequestResponse = (request: JoinRequestEntity): JoinRequestResponse => ({
+  id: request.id,
+  userId: request.userId,
+  email: request.email,
+  domain: request.domain,
+  status: request.status,
+  createdAt: request.createdAt.toISOString(),
+});

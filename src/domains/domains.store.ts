@@ -1,0 +1,233 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, In } from 'typeorm';
+import { NewAuditEvent } from '../audit/audit-event';
+import { AuditRows } from '../audit/audit-rows';
+import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
+import { JoinRequestEntity, OrgDomainEntity } from '../database/entities';
+import { DomainStatus } from '../database/entities/org-domain.entity';
+import { PreparedStatements, sqlTimestamp, timestamp } from '../database/prepared-statements';
+
+/** The columns that a claim's changes write, by property. */
+const COLUMNS: Partial<Record<keyof OrgDomainEntity, string>> = {
+  status: 'status',
+  joinMode: 'join_mode',
+  token: 'token',
+  tokenIssuedAt: 'token_issued_at',
+  lastCheckAt: 'last_check_at',
+  lastCheckResult: 'last_check_result',
+  verifiedAt: 'verified_at',
+  graceEndsAt: 'grace_ends_at',
+  nextCheckAt: 'next_check_at',
+  heldName: 'held_name',
+};
+export type DomainChanges = Partial<Pick<OrgDomainEntity, keyof typeof COLUMNS & keyof OrgDomainEntity>>;
+
+const sqlValue = (value: unknown) => (value instanceof Date ? sqlTimestamp(value) : value);
+
+/** A duplicate key on either dialect, however TypeORM or the driver wraps it. */
+export function isUniqueViolation(error: unknown): boolean {
+  const candidates = [error, (error as { driverError?: unknown })?.driverError];
+  return candidates.some((candidate) => {
+    const code = String((candidate as { code?: unknown })?.code ?? '');
+    return code === 'ER_DUP_ENTRY' || code.startsWith('SQLITE_CONSTRAINT');
+  });
+}
+
+/** A joinable organisation as the look-up by e-mail domain finds it. */
+export interface JoinableRow {
+  tenantId: string;
+  tenantName: string | null;
+  domainId: string;
+  domain: string;
+  joinMode: string;
+  status: DomainStatus;
+  graceEndsAt: Date | null;
+}
+
+/** The SQL of verified domains and join requests; every change is written with its audit rows, in one transaction. */
+@Injectable()
+export class DomainsStore {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly statements: PreparedStatements,
+    private readonly writer: AtomicWriter,
+    private readonly auditRows: AuditRows,
+  ) {}
+
+  private get domains() {
+    return this.dataSource.getRepository(OrgDomainEntity);
+  }
+
+  private get requests() {
+    return this.dataSource.getRepository(JoinRequestEntity);
+  }
+
+  findOwn(tenantId: string, name: string): Promise<OrgDomainEntity | null> {
+    return this.domains.findOneBy({ tenantId, name });
+  }
+
+  findById(id: string): Promise<OrgDomainEntity | null> {
+    return this.domains.findOneBy({ id });
+  }
+
+  listOwn(tenantId: string): Promise<OrgDomainEntity[]> {
+    return this.domains.find({ where: { tenantId }, order: { name: 'ASC' } });
+  }
+
+  countOwn(tenantId: string): Promise<number> {
+    return this.domains.countBy({ tenantId });
+  }
+
+  /** The claims of a name across organisations, oldest first. */
+  listByName(name: string): Promise<OrgDomainEntity[]> {
+    return this.domains.find({ where: { name }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** Whether another organisation holds the name: its claim is verified or failing. */
+  async heldByAnother(name: string, tenantId: string): Promise<boolean> {
+    const holder = await this.domains.findOneBy({ heldName: name });
+    return holder !== null && holder.tenantId !== tenantId;
+  }
+
+  /** A new claim; false when the organisation has the name already (a parallel claim). */
+  async insert(domain: OrgDomainEntity, events: NewAuditEvent[]): Promise<boolean> {
+    try {
+      return await this.writer.insert([[OrgDomainEntity, domain], ...this.eventRows(events)]);
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * The claim's compare-and-set: written only while its status and token are as read, with the
+   * events. False when it changed meanwhile. A name that another claim holds fails with a unique
+   * violation (isUniqueViolation), and nothing is written.
+   */
+  async update(domain: OrgDomainEntity, changes: DomainChanges, events: NewAuditEvent[]): Promise<boolean> {
+    return this.writer.insertIfAll(this.eventRows(events), [this.updateStatement(domain, changes)]);
+  }
+
+  updateStatement(domain: OrgDomainEntity, changes: DomainChanges): RequiredUpdate {
+    const entries = Object.entries(changes) as [keyof OrgDomainEntity, unknown][];
+    const set = entries.map(([property]) => `${COLUMNS[property]} = ?`).join(', ');
+    return [
+      `UPDATE org_domains SET ${set} WHERE id = ? AND status = ? AND token = ?`,
+      [...entries.map(([, value]) => sqlValue(value)), domain.id, domain.status, domain.token],
+    ];
+  }
+
+  /** The claim is deleted and its pending requests rejected; how many were. */
+  async remove(domain: OrgDomainEntity, now: Date, events: (closed: JoinRequestEntity[]) => NewAuditEvent[]) {
+    const pending = await this.requests.findBy({ tenantId: domain.tenantId, domain: domain.name, status: 'pending' });
+    const required: RequiredUpdate[] = [
+      ['DELETE FROM org_domains WHERE id = ? AND status = ? AND token = ?', [domain.id, domain.status, domain.token]],
+      ...pending.map((request) => this.decideStatement(request.id, 'rejected', now)),
+    ];
+    const written = await this.writer.insertIfAll(this.eventRows(events(pending)), required);
+    return written ? pending : null;
+  }
+
+  /**
+   * Claims the re-checks that are due, up to `limit`: each is moved to `next` by a conditional
+   * UPDATE, so that of several instances exactly one does each check.
+   */
+  async claimDue(now: Date, next: Date, limit: number): Promise<OrgDomainEntity[]> {
+    const due = await this.statements.rows(
+      `SELECT id, next_check_at FROM org_domains WHERE next_check_at <= ? AND status IN ('verified', 'failing') ORDER BY next_check_at LIMIT ${Number(limit)}`,
+      [sqlTimestamp(now)],
+    );
+    const claimed: string[] = [];
+    for (const row of due) {
+      const changed = await this.statements.changes(
+        'UPDATE org_domains SET next_check_at = ? WHERE id = ? AND next_check_at = ?',
+        [sqlTimestamp(next), row.id, sqlTimestamp(timestamp(row.next_check_at))],
+      );
+      if (changed === 1) claimed.push(String(row.id));
+    }
+    return claimed.length ? this.domains.findBy({ id: In(claimed) }) : [];
+  }
+
+  /** The organisations whose claim on this exact name is verified or failing, with a join mode. */
+  async joinable(name: string): Promise<JoinableRow[]> {
+    const rows = await this.statements.rows(
+      'SELECT d.id AS domain_id, d.tenant_id, d.name, d.join_mode, d.status, d.grace_ends_at, t.name AS tenant_name ' +
+        "FROM org_domains d JOIN tenants t ON t.id = d.tenant_id WHERE d.name = ? AND d.status IN ('verified', 'failing') " +
+        "AND d.join_mode <> 'off' AND t.status = 'active' ORDER BY t.name, d.tenant_id",
+      [name],
+    );
+    return rows.map((row) => ({
+      tenantId: String(row.tenant_id),
+      tenantName: row.tenant_name === null ? null : String(row.tenant_name),
+      domainId: String(row.domain_id),
+      domain: String(row.name),
+      joinMode: String(row.join_mode),
+      status: row.status as DomainStatus,
+      graceEndsAt: row.grace_ends_at === null ? null : timestamp(row.grace_ends_at),
+    }));
+  }
+
+  /** Whether the organisation removed this person after it last invited their address (docs/domains.md). */
+  async removedSinceLastInvitation(tenantId: string, userId: string, email: string): Promise<boolean> {
+    const removed = await this.statements.first(
+      "SELECT MAX(occurred_at) AS at FROM audit_events WHERE tenant_id = ? AND type = 'member.removed' AND target_id = ?",
+      [tenantId, userId],
+    );
+    if (!removed || removed.at === null || removed.at === undefined) return false;
+    const invited = await this.statements.first(
+      "SELECT MAX(occurred_at) AS at FROM audit_events WHERE tenant_id = ? AND type IN ('invitation.created', 'invitation.resent') AND target_email = ?",
+      [tenantId, email.toLowerCase()],
+    );
+    if (!invited || invited.at === null || invited.at === undefined) return true;
+    return timestamp(invited.at).getTime() <= timestamp(removed.at).getTime();
+  }
+
+  /** The members of the organisation whose e-mail is at the domain: they stay when it is removed. */
+  async membersAt(tenantId: string, name: string): Promise<number> {
+    const row = await this.statements.first('SELECT COUNT(*) AS n FROM users WHERE tenant_id = ? AND email LIKE ?', [
+      tenantId,
+      `%@${name.replace(/[\\%_]/g, (c) => `\\${c}`)}`,
+    ]);
+    return Number(row?.n ?? 0);
+  }
+
+  findPendingRequest(tenantId: string, userId: string): Promise<JoinRequestEntity | null> {
+    return this.requests.findOneBy({ pendingKey: pendingKey(tenantId, userId) });
+  }
+
+  findRequest(tenantId: string, id: string): Promise<JoinRequestEntity | null> {
+    return this.requests.findOneBy({ tenantId, id });
+  }
+
+  listRequests(tenantId: string, status: string): Promise<JoinRequestEntity[]> {
+    return this.requests.find({ where: { tenantId, status: status as never }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** A new pending request; false when one is pending already (a parallel ask). */
+  async insertRequest(request: JoinRequestEntity, events: NewAuditEvent[]): Promise<boolean> {
+    try {
+      return await this.writer.insert([[JoinRequestEntity, request], ...this.eventRows(events)]);
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Closes a pending request; false when it was not pending. */
+  decide(id: string, status: 'approved' | 'rejected', now: Date, events: NewAuditEvent[]): Promise<boolean> {
+    return this.writer.insertIfAll(this.eventRows(events), [this.decideStatement(id, status, now)]);
+  }
+
+  decideStatement(id: string, status: 'approved' | 'rejected', now: Date): RequiredUpdate {
+    return [
+      "UPDATE join_requests SET status = ?, pending_key = NULL, decided_at = ? WHERE id = ? AND status = 'pending'",
+      [status, sqlTimestamp(now), id],
+    ];
+  }
+
+  private eventRows(events: NewAuditEvent[]): Insert[] {
+    return events.flatMap((event) => this.auditRows.of(event));
+  }
+}
+
+export const pendingKey = (tenantId: string, userId: string) => `${tenantId}:${userId}`;

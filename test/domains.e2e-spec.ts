@@ -1,0 +1,722 @@
+import { AuditEventEntity, JoinRequestEntity, OrgDomainEntity, TenantEntity } from '../src/database/entities';
+import { DomainRechecks } from '../src/domains/domain-rechecks';
+import { factories, sessionCookie } from './support/factories';
+import { UNAUTHORIZED } from './support/spec-bodies';
+import { useOrganisationSuite, useTwoInstances } from './support/suites';
+import { CognitoTestIdentity } from './support/cognito-test-identity';
+import { TestDns } from './support/test-dns';
+import { TestUser } from './support/test-identity';
+
+const refused = (error: string) => ({ success: false, error });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Verified domains (docs/domains.md), against a DNS server on the loopback: claims, the proof by a
+ * TXT record, re-checks, join modes, requests, removal, the operators' release, and /api/me.
+ */
+describe('verified domains', () => {
+  const dns = new TestDns();
+  beforeAll(() => dns.start());
+  afterAll(() => dns.stop());
+
+  const { t, factory, org } = useOrganisationSuite({
+    app: () => ({
+      env: {
+        DNS_RESOLVER_SERVERS: dns.address,
+        DNS_TIMEOUT_MS: '1000',
+        DOMAINS_PER_ORG: '3',
+        DOMAIN_RECHECK_SECONDS: '1',
+        DOMAIN_GRACE_SECONDS: '1',
+        DOMAIN_DENYLIST: 'denied.test',
+        DOMAIN_ALLOWLIST: 'gmail.com',
+      },
+    }),
+  });
+  const local = () => t.testIdentity.mode === 'local';
+  let seq = 0;
+  const newName = () => `acme-${Date.now().toString(36)}-${seq++}.test`;
+  const domains = () => t.dataSource.getRepository(OrgDomainEntity);
+  const stored = (tenantId: string, name: string) => domains().findOneBy({ tenantId, name });
+  const events = (type: string) => t.dataSource.getRepository(AuditEventEntity).findBy({ type });
+
+  beforeEach(async () => {
+    await t.dataSource.getRepository(TenantEntity).update({ id: org.tenant.id }, { status: 'active' });
+  });
+
+  const claim = (name: unknown, cookie = org.ownerCookie) =>
+    t.http.post('/api/org/domains').set('Cookie', cookie).send({ domain: name });
+  const verify = (name: string, cookie = org.ownerCookie) =>
+    t.http.post(`/api/org/domains/${name}/verify`).set('Cookie', cookie);
+  const publishFor = (body: { domain: { verification: { recordName: string; recordValue: string } } }) =>
+    dns.publish(body.domain.verification.recordName, body.domain.verification.recordValue);
+  /** A verified claim of the organisation (owner cookie) on a fresh name, with a join mode. */
+  const verified = async (joinMode = 'off', cookie = org.ownerCookie) => {
+    const name = newName();
+    const added = await claim(name, cookie);
+    expect(added.status).toBe(201);
+    publishFor(added.body);
+    expect((await verify(name, cookie)).body.domain.status).toBe('verified');
+    if (joinMode !== 'off')
+      expect((await t.http.patch(`/api/org/domains/${name}`).set('Cookie', cookie).send({ joinMode })).status).toBe(
+        200,
+      );
+    return name;
+  };
+  /** A session whose e-mail is verified: the claim (local) or the pool's attribute (cognito). `'absent'`: no claim. */
+  const verifiedCookie = async (user: TestUser, emailVerified: unknown = true) => {
+    if (!local()) return sessionCookie(t, user);
+    const now = Math.floor(Date.now() / 1000);
+    const payload = {
+      token_use: 'id',
+      iat: now,
+      exp: now + 3600,
+      sub: user.id,
+      email: user.email,
+      email_verified: emailVerified,
+    };
+    if (emailVerified === 'absent') delete (payload as Record<string, unknown>).email_verified;
+    return `${t.config.sessionCookieName}=${t.testIdentity.signedPayload(payload)}`;
+  };
+  const person = async (name: string) => {
+    const user = await factory.user({ email: `p-${seq++}@${name}` });
+    return { user, cookie: await verifiedCookie(user) };
+  };
+  const joinOrg = (tenantId: string, cookie?: string) => {
+    const request = t.http.post(`/api/me/joinable-organisations/${tenantId}/join`);
+    return cookie ? request.set('Cookie', cookie) : request;
+  };
+
+  describe('POST /api/org/domains', () => {
+    it('claims a normalised name: 201, pending, join mode off, a record under the domain with a fresh token; domain.added', async () => {
+      const name = newName();
+      const res = await claim(`  ${name.toUpperCase()}. `);
+      expect(res.status).toBe(201);
+      expect(res.body).toEqual({
+        success: true,
+        domain: {
+          name,
+          status: 'pending',
+          joinMode: 'off',
+          verification: {
+            recordName: `_tenant-verification.${name}`,
+            recordValue: expect.stringMatching(/^tenant-verification=[A-Za-z0-9_-]{43}$/),
+            expiresAt: expect.any(String),
+          },
+          lastCheck: null,
+          verifiedAt: null,
+          graceEndsAt: null,
+          createdAt: expect.any(String),
+        },
+      });
+      expect(await stored(org.tenant.id, name)).toMatchObject({ status: 'pending', joinMode: 'off', heldName: null });
+      expect((await events('domain.added')).some((event) => event.tenantId === org.tenant.id)).toBe(true);
+      const other = await claim(newName());
+      expect(other.body.domain.verification.recordValue).not.toBe(res.body.domain.verification.recordValue);
+    });
+
+    it('an IDN is stored as its A-label', async () => {
+      const res = await claim(`bücher-${seq++}.test`);
+      expect(res.status).toBe(201);
+      expect(res.body.domain.name).toMatch(/^xn--bcher-.*\.test$/);
+    });
+
+    it.each([
+      ['an IP address', '192.168.1.1'],
+      ['an IPv6 address', '::1'],
+      ['a wildcard', '*.acme.test'],
+      ['an address', 'kate@acme.test'],
+      ['a single label', 'localhost'],
+      ['a label over 63', `${'a'.repeat(64)}.test`],
+      ['a name over 253', `${'a'.repeat(60)}.`.repeat(5) + 'test'],
+      ['not a string', 42],
+      ['empty', ''],
+    ])('400 DOMAIN_INVALID: %s, and nothing stored', async (_, name) => {
+      const before = await domains().countBy({ tenantId: org.tenant.id });
+      const res = await claim(name);
+      expect([res.status, res.body]).toEqual([400, refused('DOMAIN_INVALID')]);
+      expect(await domains().countBy({ tenantId: org.tenant.id })).toBe(before);
+    });
+
+    it.each([
+      ['co.uk', 'DOMAIN_PUBLIC_SUFFIX'],
+      ['github.io', 'DOMAIN_PUBLIC_SUFFIX'],
+      ['yahoo.com', 'DOMAIN_FREE_PROVIDER'],
+      ['mailinator.com', 'DOMAIN_FREE_PROVIDER'],
+      ['denied.test', 'DOMAIN_FREE_PROVIDER'],
+    ])('422: %s is %s', async (name, error) => {
+      const res = await claim(name);
+      expect([res.status, res.body]).toEqual([422, refused(error)]);
+      expect(await stored(org.tenant.id, name)).toBeNull();
+    });
+
+    it('DOMAIN_ALLOWLIST wins over the lists (gmail.com here); .test, .example and .invalid are ordinary names', async () => {
+      expect((await claim('gmail.com')).status).toBe(201);
+      expect((await claim(`x${seq++}.example`)).status).toBe(201);
+    });
+
+    it('409 DOMAIN_ALREADY_ADDED; 409 DOMAIN_TAKEN when another organisation holds it verified, never naming it; a pending claim blocks nobody', async () => {
+      const name = newName();
+      expect((await claim(name)).status).toBe(201);
+      expect([(await claim(name)).status, (await claim(name)).body]).toEqual([409, refused('DOMAIN_ALREADY_ADDED')]);
+      const other = await factory.tenant({ status: 'active' });
+      const otherOwner = await factory.member(other.id);
+      const otherCookie = await sessionCookie(t, otherOwner);
+      expect((await claim(name, otherCookie)).status).toBe(201);
+      const held = await verified('off', otherCookie);
+      const res = await claim(held);
+      expect([res.status, res.body]).toEqual([409, refused('DOMAIN_TAKEN')]);
+      expect(JSON.stringify(res.body)).not.toContain(other.id);
+    });
+
+    it('422 DOMAIN_LIMIT past DOMAINS_PER_ORG', async () => {
+      for (let i = 0; i < 3; i++) expect((await claim(newName())).status).toBe(201);
+      const res = await claim(newName());
+      expect([res.status, res.body]).toEqual([422, refused('DOMAIN_LIMIT')]);
+      expect(await domains().countBy({ tenantId: org.tenant.id })).toBe(3);
+    });
+
+    it('a member is 403, no session 401, a suspended tenant 403: nothing stored', async () => {
+      const member = await factory.member(org.tenant.id, { role: 'member' });
+      const name = newName();
+      const res = await claim(name, await sessionCookie(t, member));
+      expect([res.status, res.body]).toEqual([403, { error: 'Only owner or admin can manage domains' }]);
+      const anonymous = await t.http.post('/api/org/domains').send({ domain: name });
+      expect([anonymous.status, anonymous.body]).toEqual([401, UNAUTHORIZED]);
+      await t.dataSource.getRepository(TenantEntity).update({ id: org.tenant.id }, { status: 'suspended' });
+      expect((await claim(name)).status).toBe(403);
+      expect(await stored(org.tenant.id, name)).toBeNull();
+    });
+
+    it('an Idempotency-Key replays the first answer', async () => {
+      const name = newName();
+      const send = () =>
+        t.http
+          .post('/api/org/domains')
+          .set('Cookie', org.ownerCookie)
+          .set('Idempotency-Key', `k-${name}`)
+          .send({ domain: name });
+      const first = await send();
+      const second = await send();
+      expect(first.status).toBe(201);
+      expect([second.status, second.body]).toEqual([201, first.body]);
+      expect(await domains().countBy({ name })).toBe(1);
+    });
+  });
+
+  describe('GET /api/org/domains and /api/org/domains/{name}', () => {
+    it('lists the organisation’s claims; one by name; 404 for another organisation’s', async () => {
+      const name = newName();
+      await claim(name);
+      const list = await t.http.get('/api/org/domains').set('Cookie', org.ownerCookie);
+      expect(list.status).toBe(200);
+      expect(list.body.domains.map((domain: { name: string }) => domain.name)).toContain(name);
+      const one = await t.http.get(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie);
+      expect([one.status, one.body.domain.name]).toEqual([200, name]);
+      const other = await factory.tenant({ status: 'active' });
+      const otherCookie = await sessionCookie(t, await factory.member(other.id));
+      const missing = await t.http.get(`/api/org/domains/${name}`).set('Cookie', otherCookie);
+      expect([missing.status, missing.body]).toEqual([404, refused('DOMAIN_NOT_FOUND')]);
+    });
+  });
+
+  describe('POST /api/org/domains/{name}/verify', () => {
+    it('record missing: 200, record_not_found, still pending; domain.verification_failed', async () => {
+      const name = newName();
+      await claim(name);
+      const res = await verify(name);
+      expect(res.status).toBe(200);
+      expect(res.body.domain).toMatchObject({ status: 'pending', lastCheck: { result: 'record_not_found' } });
+      expect((await events('domain.verification_failed')).some((e) => JSON.parse(e.data).domain === name)).toBe(true);
+    });
+
+    it('wrong token: token_mismatch; the record at the apex instead of recordName: record_not_found', async () => {
+      const name = newName();
+      const added = await claim(name);
+      dns.publish(name, added.body.domain.verification.recordValue);
+      expect((await verify(name)).body.domain.lastCheck.result).toBe('record_not_found');
+      dns.publish(`_tenant-verification.${name}`, 'tenant-verification=not-the-token');
+      dns.publish(`_tenant-verification.${name}`, 'v=spf1 -all');
+      const res = await verify(name);
+      expect(res.body.domain).toMatchObject({ status: 'pending', lastCheck: { result: 'token_mismatch' } });
+    });
+
+    it('split chunks of one record are joined: verified, with verifiedAt; domain.verified', async () => {
+      const name = newName();
+      const added = await claim(name);
+      const value: string = added.body.domain.verification.recordValue;
+      dns.publish(`_tenant-verification.${name}`, 'some other record');
+      dns.publish(`_tenant-verification.${name}`, value.slice(0, 20), value.slice(20));
+      const res = await verify(name);
+      expect(res.status).toBe(200);
+      expect(res.body.domain).toMatchObject({
+        status: 'verified',
+        lastCheck: { result: 'found' },
+        verifiedAt: expect.any(String),
+      });
+      expect(await stored(org.tenant.id, name)).toMatchObject({ status: 'verified', heldName: name });
+    });
+
+    it('the DNS server stopped: 503 DNS_UNAVAILABLE, the claim as it was', async () => {
+      const name = newName();
+      await claim(name);
+      const before = await stored(org.tenant.id, name);
+      await dns.stop();
+      try {
+        const res = await verify(name);
+        expect([res.status, res.body]).toEqual([503, refused('DNS_UNAVAILABLE')]);
+      } finally {
+        await dns.start();
+      }
+      expect(await stored(org.tenant.id, name)).toEqual(before);
+    });
+
+    it('two organisations racing for one name: one is verified, the other 409 DOMAIN_TAKEN and stays pending', async () => {
+      const name = newName();
+      const other = await factory.tenant({ status: 'active' });
+      const otherCookie = await sessionCookie(t, await factory.member(other.id));
+      const mine = await claim(name);
+      const theirs = await claim(name, otherCookie);
+      publishFor(mine.body);
+      publishFor(theirs.body);
+      const answers = await Promise.all([verify(name), verify(name, otherCookie)]);
+      expect(answers.map((res) => res.status).sort()).toEqual([200, 409]);
+      const loser = answers.find((res) => res.status === 409)!;
+      expect(loser.body).toEqual(refused('DOMAIN_TAKEN'));
+      const rows = await domains().findBy({ name });
+      expect(rows.map((row) => row.status).sort()).toEqual(['pending', 'verified']);
+    });
+
+    it('410 VERIFICATION_EXPIRED past the window, then expired; rotate gives a new token and window, the old value stops working', async () => {
+      const name = newName();
+      const added = await claim(name);
+      publishFor(added.body);
+      await domains().update(
+        { tenantId: org.tenant.id, name },
+        { tokenIssuedAt: new Date(Date.now() - 8 * 86_400_000) },
+      );
+      expect((await t.http.get(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie)).body.domain.status).toBe(
+        'expired',
+      );
+      const res = await verify(name);
+      expect([res.status, res.body]).toEqual([410, refused('VERIFICATION_EXPIRED')]);
+      expect((await stored(org.tenant.id, name))!.status).toBe('expired');
+      const rotated = await t.http.post(`/api/org/domains/${name}/rotate`).set('Cookie', org.ownerCookie);
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.domain.status).toBe('pending');
+      expect(rotated.body.domain.verification.recordValue).not.toBe(added.body.domain.verification.recordValue);
+      expect((await verify(name)).body.domain.lastCheck.result).toBe('token_mismatch');
+      publishFor(rotated.body);
+      expect((await verify(name)).body.domain.status).toBe('verified');
+      const again = await t.http.post(`/api/org/domains/${name}/rotate`).set('Cookie', org.ownerCookie);
+      expect([again.status, again.body]).toEqual([409, refused('DOMAIN_ALREADY_VERIFIED')]);
+    });
+  });
+
+  describe('re-checks', () => {
+    it('a miss makes it failing with graceEndsAt (people can still join); past the grace the background re-check makes it lapsed: joining stops, members stay', async () => {
+      const name = await verified('auto');
+      const { user, cookie } = await person(name);
+      dns.clear(`_tenant-verification.${name}`);
+      const failing = await verify(name);
+      expect(failing.body.domain).toMatchObject({ status: 'failing', graceEndsAt: expect.any(String) });
+      expect((await joinOrg(org.tenant.id, cookie)).status).toBe(200);
+      await sleep(1_200);
+      const rechecks = t.app.get(DomainRechecks);
+      await domains().update({ tenantId: org.tenant.id, name }, { nextCheckAt: new Date(Date.now() - 1000) });
+      await rechecks.recheckDue();
+      expect(await stored(org.tenant.id, name)).toMatchObject({ status: 'lapsed', heldName: null });
+      expect((await events('domain.lapsed')).some((e) => JSON.parse(e.data).domain === name)).toBe(true);
+      expect((await t.identity.findById(user.id))?.tenantId).toBe(org.tenant.id);
+      const late = await person(name);
+      expect((await joinOrg(org.tenant.id, late.cookie)).body).toEqual(refused('NOT_JOINABLE'));
+      const stuck = await verify(name);
+      expect([stuck.status, stuck.body]).toEqual([409, refused('DOMAIN_LAPSED')]);
+    });
+
+    it('the record’s return makes a failing domain verified again', async () => {
+      const name = await verified();
+      const value = (await stored(org.tenant.id, name))!.token;
+      dns.clear(`_tenant-verification.${name}`);
+      expect((await verify(name)).body.domain.status).toBe('failing');
+      dns.publish(`_tenant-verification.${name}`, `tenant-verification=${value}`);
+      await domains().update({ tenantId: org.tenant.id, name }, { nextCheckAt: new Date(Date.now() - 1000) });
+      await t.app.get(DomainRechecks).recheckDue();
+      expect(await stored(org.tenant.id, name)).toMatchObject({ status: 'verified', graceEndsAt: null });
+    });
+  });
+
+  describe('PATCH /api/org/domains/{name}', () => {
+    it('sets the join mode; a bad one is 400 INVALID_JOIN_MODE and changes nothing; domain.updated', async () => {
+      const name = newName();
+      await claim(name);
+      const bad = await t.http
+        .patch(`/api/org/domains/${name}`)
+        .set('Cookie', org.ownerCookie)
+        .send({ joinMode: 'open' });
+      expect([bad.status, bad.body]).toEqual([400, refused('INVALID_JOIN_MODE')]);
+      const res = await t.http
+        .patch(`/api/org/domains/${name}`)
+        .set('Cookie', org.ownerCookie)
+        .send({ joinMode: 'request' });
+      expect([res.status, res.body.domain.joinMode]).toEqual([200, 'request']);
+      expect((await stored(org.tenant.id, name))!.joinMode).toBe('request');
+      // Set on a pending claim, it does not act.
+      const { cookie } = await person(name);
+      expect((await t.http.get('/api/me/joinable-organisations').set('Cookie', cookie)).body).toEqual({
+        organisations: [],
+      });
+    });
+  });
+
+  describe('GET /api/me', () => {
+    it('the user and organisation from the store, not from the session', async () => {
+      const res = await t.http.get('/api/me').set('Cookie', org.ownerCookie);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        user: { id: org.owner.id, email: org.owner.email, emailVerified: !local(), platformRole: null },
+        organisation: { id: org.tenant.id, name: org.tenant.name, status: 'active', role: 'owner' },
+      });
+      expect((await t.http.get('/api/me')).status).toBe(401);
+    });
+
+    it('a person the store does not know: the session’s id and e-mail, organisation null', async () => {
+      if (!local()) return;
+      const cookie = await verifiedCookie({ id: 'ghost-1', email: 'ghost@nowhere.test' } as TestUser);
+      const res = await t.http.get('/api/me').set('Cookie', cookie);
+      expect(res.body).toEqual({
+        user: { id: 'ghost-1', email: 'ghost@nowhere.test', emailVerified: true, platformRole: null },
+        organisation: null,
+      });
+    });
+  });
+
+  describe('GET /api/me/invitations', () => {
+    it('pending, unexpired invitations to the verified address; empty when it is not verified', async () => {
+      const user = await factory.user();
+      const invitation = await factory.invitation({ tenantId: org.tenant.id, email: user.email, role: 'admin' });
+      await factory.invitation({ tenantId: org.tenant.id, email: user.email, expiresAt: new Date(Date.now() - 1000) });
+      const res = await t.http.get('/api/me/invitations').set('Cookie', await verifiedCookie(user));
+      expect(res.body).toEqual({
+        invitations: [
+          {
+            token: invitation.id,
+            tenantId: org.tenant.id,
+            organisationName: org.tenant.name,
+            role: 'admin',
+            expiresAt: invitation.expiresAt.toISOString(),
+          },
+        ],
+      });
+      if (local()) {
+        const unverified = await t.http.get('/api/me/invitations').set('Cookie', await verifiedCookie(user, false));
+        expect(unverified.body).toEqual({ invitations: [] });
+      }
+    });
+  });
+
+  describe('GET /api/me/joinable-organisations', () => {
+    it('active organisations with a verified domain equal to the e-mail’s and a join mode; not subdomains; empty for a member', async () => {
+      const name = await verified('request');
+      const { cookie } = await person(name);
+      const res = await t.http.get('/api/me/joinable-organisations').set('Cookie', cookie);
+      expect(res.body).toEqual({
+        organisations: [{ tenantId: org.tenant.id, name: org.tenant.name, domain: name, joinMode: 'request' }],
+      });
+      const sub = await person(`mail.${name}`);
+      expect((await t.http.get('/api/me/joinable-organisations').set('Cookie', sub.cookie)).body).toEqual({
+        organisations: [],
+      });
+      expect((await t.http.get('/api/me/joinable-organisations').set('Cookie', org.ownerCookie)).body).toEqual({
+        organisations: [],
+      });
+      if (local()) {
+        const user = await factory.user({ email: `u-${seq++}@${name}` });
+        for (const claimValue of [false, 'absent']) {
+          const unverified = await verifiedCookie(user, claimValue);
+          expect((await t.http.get('/api/me/joinable-organisations').set('Cookie', unverified)).body).toEqual({
+            organisations: [],
+          });
+        }
+      }
+    });
+  });
+
+  describe('POST /api/me/joinable-organisations/{tenantId}/join', () => {
+    const snapshot = async (userId: string) => ({
+      user: await t.identity.findById(userId),
+      requests: await t.dataSource.getRepository(JoinRequestEntity).countBy({ userId }),
+      events: await t.dataSource.getRepository(AuditEventEntity).countBy({ tenantId: org.tenant.id }),
+    });
+    const expectRefusal = async (
+      userId: string,
+      cookie: string | undefined,
+      tenantId: string,
+      status: number,
+      body: object,
+    ) => {
+      const before = await snapshot(userId);
+      const res = await joinOrg(tenantId, cookie);
+      expect([res.status, res.body]).toEqual([status, body]);
+      expect(await snapshot(userId)).toEqual(before);
+    };
+
+    it('auto: 200, a member with the role member at once; member.joined via domain', async () => {
+      const name = await verified('auto');
+      const { user, cookie } = await person(name);
+      const res = await joinOrg(org.tenant.id, cookie);
+      expect([res.status, res.body]).toEqual([
+        200,
+        { success: true, tenantId: org.tenant.id, role: 'member', userId: user.id },
+      ]);
+      expect(await t.identity.findById(user.id)).toMatchObject({
+        userType: 'org',
+        tenantId: org.tenant.id,
+        role: 'member',
+      });
+      const joined = (await events('member.joined')).find((event) => event.targetId === user.id)!;
+      expect(JSON.parse(joined.data)).toEqual({ role: 'member', via: 'domain', domain: name });
+    });
+
+    it('request: 202 with a pending request; a second ask returns the same one; join_request.created', async () => {
+      const name = await verified('request');
+      const { user, cookie } = await person(name);
+      const first = await joinOrg(org.tenant.id, cookie);
+      expect([first.status, first.body]).toEqual([
+        202,
+        { success: true, request: { id: expect.any(String), status: 'pending' } },
+      ]);
+      const second = await joinOrg(org.tenant.id, cookie);
+      expect([second.status, second.body]).toEqual([202, first.body]);
+      expect(await t.dataSource.getRepository(JoinRequestEntity).countBy({ userId: user.id })).toBe(1);
+      expect((await t.identity.findById(user.id))?.tenantId).toBeNull();
+    });
+
+    it('refusals in order, each changing nothing: 401, 403 EMAIL_NOT_VERIFIED, 409, 404 NOT_JOINABLE', async () => {
+      const name = await verified('auto');
+      const { user, cookie } = await person(name);
+      await expectRefusal(user.id, undefined, org.tenant.id, 401, UNAUTHORIZED);
+      if (local()) {
+        await expectRefusal(
+          user.id,
+          await verifiedCookie(user, false),
+          org.tenant.id,
+          403,
+          refused('EMAIL_NOT_VERIFIED'),
+        );
+        await expectRefusal(
+          user.id,
+          await verifiedCookie(user, 'absent'),
+          org.tenant.id,
+          403,
+          refused('EMAIL_NOT_VERIFIED'),
+        );
+      }
+      await expectRefusal(user.id, cookie, 'no-such-tenant', 404, refused('NOT_JOINABLE'));
+      const other = await factory.tenant({ status: 'active' });
+      await expectRefusal(user.id, cookie, other.id, 404, refused('NOT_JOINABLE'));
+      await t.dataSource.getRepository(TenantEntity).update({ id: org.tenant.id }, { status: 'suspended' });
+      await expectRefusal(user.id, cookie, org.tenant.id, 404, refused('NOT_JOINABLE'));
+      await t.dataSource.getRepository(TenantEntity).update({ id: org.tenant.id }, { status: 'active' });
+      const elsewhere = await factory.member(other.id, { email: `q-${seq++}@${name}`, role: 'member' });
+      await expectRefusal(
+        elsewhere.id,
+        await verifiedCookie(elsewhere),
+        org.tenant.id,
+        409,
+        refused('MEMBER_OF_ANOTHER_ORGANISATION'),
+      );
+      const here = await factory.member(org.tenant.id, { email: `r-${seq++}@${name}`, role: 'member' });
+      await expectRefusal(here.id, await verifiedCookie(here), org.tenant.id, 409, refused('ALREADY_MEMBER'));
+      await t.http.patch(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie).send({ joinMode: 'off' });
+      await expectRefusal(user.id, cookie, org.tenant.id, 404, refused('NOT_JOINABLE'));
+    });
+
+    it('cognito mode: the pool’s email_verified attribute decides, not the token’s claim', async () => {
+      if (local()) return;
+      const name = await verified('auto');
+      const { user, cookie } = await person(name);
+      await (t.testIdentity as CognitoTestIdentity).setEmailVerified(user, false);
+      await expectRefusal(user.id, cookie, org.tenant.id, 403, refused('EMAIL_NOT_VERIFIED'));
+      expect((await t.http.get('/api/me').set('Cookie', cookie)).body.user.emailVerified).toBe(false);
+      await (t.testIdentity as CognitoTestIdentity).setEmailVerified(user, true);
+      expect((await joinOrg(org.tenant.id, cookie)).status).toBe(200);
+    });
+
+    it('a removed member is refused 403 REMOVED_BY_ORGANISATION, until the organisation invites them again', async () => {
+      const name = await verified('auto');
+      const { user, cookie } = await person(name);
+      expect((await joinOrg(org.tenant.id, cookie)).status).toBe(200);
+      const removed = await t.http.delete(`/api/org/users/${user.id}`).set('Cookie', org.ownerCookie);
+      expect(removed.status).toBe(200);
+      await expectRefusal(user.id, cookie, org.tenant.id, 403, refused('REMOVED_BY_ORGANISATION'));
+      await sleep(5);
+      const invited = await t.http
+        .post('/api/org/invite')
+        .set('Cookie', org.ownerCookie)
+        .send({ email: user.email, role: 'member' });
+      expect(invited.status).toBe(200);
+      expect((await joinOrg(org.tenant.id, cookie)).status).toBe(200);
+    });
+
+    it('10 parallel joins of one person give one membership', async () => {
+      const name = await verified('auto');
+      const { user, cookie } = await person(name);
+      const answers = await Promise.all(Array.from({ length: 10 }, () => joinOrg(org.tenant.id, cookie)));
+      const statuses = answers.map((res) => res.status);
+      expect(statuses.filter((status) => status === 200 || status === 202).length).toBeGreaterThanOrEqual(1);
+      expect(statuses.every((status) => [200, 202, 409].includes(status))).toBe(true);
+      for (const res of answers.filter((answer) => answer.status === 409))
+        expect(res.body).toEqual(refused('ALREADY_MEMBER'));
+      expect(await t.identity.findById(user.id)).toMatchObject({ tenantId: org.tenant.id, role: 'member' });
+      const joined = (await events('member.joined')).filter((event) => event.targetId === user.id);
+      expect(joined).toHaveLength(1);
+    });
+  });
+
+  describe('join requests', () => {
+    const requestFrom = async (name: string) => {
+      const { user, cookie } = await person(name);
+      const res = await joinOrg(org.tenant.id, cookie);
+      return { user, cookie, id: res.body.request.id as string };
+    };
+
+    it('GET lists pending requests; approve makes a member with the role member; reject closes', async () => {
+      const name = await verified('request');
+      const a = await requestFrom(name);
+      const b = await requestFrom(name);
+      const list = await t.http.get('/api/org/join-requests?status=pending').set('Cookie', org.ownerCookie);
+      expect(list.status).toBe(200);
+      expect(list.body.requests.map((r: { id: string }) => r.id).sort()).toEqual([a.id, b.id].sort());
+      expect(list.body.requests[0]).toEqual({
+        id: expect.any(String),
+        userId: expect.any(String),
+        email: expect.stringContaining(`@${name}`),
+        domain: name,
+        status: 'pending',
+        createdAt: expect.any(String),
+      });
+      const approved = await t.http.post(`/api/org/join-requests/${a.id}/approve`).set('Cookie', org.ownerCookie);
+      expect([approved.status, approved.body.request.status]).toEqual([200, 'approved']);
+      expect(await t.identity.findById(a.user.id)).toMatchObject({ tenantId: org.tenant.id, role: 'member' });
+      const rejected = await t.http.post(`/api/org/join-requests/${b.id}/reject`).set('Cookie', org.ownerCookie);
+      expect([rejected.status, rejected.body.request.status]).toEqual([200, 'rejected']);
+      expect((await t.identity.findById(b.user.id))?.tenantId).toBeNull();
+      const twice = await t.http.post(`/api/org/join-requests/${b.id}/approve`).set('Cookie', org.ownerCookie);
+      expect([twice.status, twice.body]).toEqual([409, refused('REQUEST_CLOSED')]);
+      const bad = await t.http.get('/api/org/join-requests?status=nope').set('Cookie', org.ownerCookie);
+      expect([bad.status, bad.body]).toEqual([400, refused('INVALID_STATUS')]);
+    });
+
+    it('approving someone who joined another organisation meanwhile: 409 MEMBER_OF_ANOTHER_ORGANISATION, the request closed', async () => {
+      const name = await verified('request');
+      const a = await requestFrom(name);
+      const other = await factory.tenant({ status: 'active' });
+      await t.testIdentity.updateUser(a.user.id, { userType: 'org', tenantId: other.id, role: 'member' });
+      const res = await t.http.post(`/api/org/join-requests/${a.id}/approve`).set('Cookie', org.ownerCookie);
+      expect([res.status, res.body]).toEqual([409, refused('MEMBER_OF_ANOTHER_ORGANISATION')]);
+      expect(await t.dataSource.getRepository(JoinRequestEntity).findOneBy({ id: a.id })).toMatchObject({
+        status: 'rejected',
+        pendingKey: null,
+      });
+      expect((await t.identity.findById(a.user.id))?.tenantId).toBe(other.id);
+    });
+  });
+
+  describe('DELETE /api/org/domains/{name}', () => {
+    it('pending requests by it are rejected, members stay, the claim is gone (404)', async () => {
+      const name = await verified('auto');
+      const member = await person(name);
+      expect((await joinOrg(org.tenant.id, member.cookie)).status).toBe(200);
+      await t.http.patch(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie).send({ joinMode: 'request' });
+      const asker = await person(name);
+      expect((await joinOrg(org.tenant.id, asker.cookie)).status).toBe(202);
+      const res = await t.http.delete(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie);
+      expect([res.status, res.body]).toEqual([200, { success: true, closedRequests: 1, membersKept: 1 }]);
+      expect((await t.identity.findById(member.user.id))?.tenantId).toBe(org.tenant.id);
+      expect(await t.dataSource.getRepository(JoinRequestEntity).findOneBy({ userId: asker.user.id })).toMatchObject({
+        status: 'rejected',
+      });
+      const gone = await t.http.get(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie);
+      expect([gone.status, gone.body]).toEqual([404, refused('DOMAIN_NOT_FOUND')]);
+      // The name is free again.
+      const other = await factory.tenant({ status: 'active' });
+      expect((await claim(name, await sessionCookie(t, await factory.member(other.id)))).status).toBe(201);
+    });
+  });
+
+  describe('operators: /api/admin/domains', () => {
+    it('lists the claims of a name across organisations; release makes one lapsed with the reason (domain.released); 400 without a reason', async () => {
+      const name = await verified();
+      const root = await factory.superAdmin();
+      const rootCookie = await sessionCookie(t, root);
+      const list = await t.http.get(`/api/admin/domains?name=${name.toUpperCase()}`).set('Cookie', rootCookie);
+      expect(list.status).toBe(200);
+      expect(list.body.domains).toEqual([
+        {
+          tenantId: org.tenant.id,
+          name,
+          status: 'verified',
+          verifiedAt: expect.any(String),
+          createdAt: expect.any(String),
+        },
+      ]);
+      expect((await t.http.get(`/api/admin/domains?name=${name}`).set('Cookie', org.ownerCookie)).status).toBe(403);
+      for (const reason of [undefined, '', '   ']) {
+        const bad = await t.http
+          .post(`/api/admin/domains/${name}/release`)
+          .set('Cookie', rootCookie)
+          .send({ tenantId: org.tenant.id, reason });
+        expect([bad.status, bad.body]).toEqual([400, refused('REASON_REQUIRED')]);
+      }
+      expect((await stored(org.tenant.id, name))!.status).toBe('verified');
+      const res = await t.http
+        .post(`/api/admin/domains/${name}/release`)
+        .set('Cookie', rootCookie)
+        .send({ tenantId: org.tenant.id, reason: 'Acme Ltd proved ownership by ticket 42' });
+      expect([res.status, res.body.domain.status]).toEqual([200, 'lapsed']);
+      expect(await stored(org.tenant.id, name)).toMatchObject({ status: 'lapsed', heldName: null });
+      const released = (await events('domain.released')).find((e) => JSON.parse(e.data).domain === name)!;
+      expect(JSON.parse(released.data)).toMatchObject({ reason: 'Acme Ltd proved ownership by ticket 42' });
+    });
+  });
+});
+
+/** Two instances on one database: each due re-check is done by one of them. */
+describe('verified domains: re-checks across instances', () => {
+  const dns = new TestDns();
+  // Before the instances start: they read its address.
+  beforeAll(() => dns.start());
+  const fleet = useTwoInstances(() => ({ env: { DNS_RESOLVER_SERVERS: dns.address, DOMAIN_RECHECK_SECONDS: '3600' } }));
+  afterAll(() => dns.stop());
+
+  it('of two instances re-checking at once, one does each check: one domain.failing per domain', async () => {
+    const { first, second } = fleet;
+    const tenant = await factories(first).tenant({ status: 'active' });
+    const owner = await factories(first).member(tenant.id);
+    const cookie = await sessionCookie(first, owner);
+    const names = Array.from({ length: 5 }, (_, i) => `fleet-${Date.now().toString(36)}-${i}.test`);
+    for (const name of names) {
+      const added = await first.http.post('/api/org/domains').set('Cookie', cookie).send({ domain: name });
+      dns.publish(added.body.domain.verification.recordName, added.body.domain.verification.recordValue);
+      expect((await first.http.post(`/api/org/domains/${name}/verify`).set('Cookie', cookie)).body.domain.status).toBe(
+        'verified',
+      );
+    }
+    dns.clear();
+    await first.dataSource
+      .getRepository(OrgDomainEntity)
+      .update({ tenantId: tenant.id }, { nextCheckAt: new Date(Date.now() - 1000) });
+    const done = await Promise.all([
+      first.app.get(DomainRechecks).recheckDue(),
+      second.app.get(DomainRechecks).recheckDue(),
+    ]);
+    expect(done[0] + done[1]).toBe(5);
+    const failing = await first.dataSource
+      .getRepository(AuditEventEntity)
+      .findBy({ type: 'domain.failing', tenantId: tenant.id });
+    expect(failing).toHaveLength(5);
+    expect(
+      (await first.dataSource.getRepository(OrgDomainEntity).findBy({ tenantId: tenant.id })).map((d) => d.status),
+    ).toEqual(Array(5).fill('failing'));
+  });
+});
