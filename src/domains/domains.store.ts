@@ -167,10 +167,14 @@ export class DomainsStore {
     }));
   }
 
-  /** Whether the organisation removed this person after it last invited their address (docs/domains.md). */
+  /**
+   * Whether the organisation removed this person (by hand or SCIM's DELETE) or SCIM deactivated them
+   * after it last invited their address (docs/domains.md): such a person comes back only by a new
+   * invitation or by SCIM, never by a domain.
+   */
   async removedSinceLastInvitation(tenantId: string, userId: string, email: string): Promise<boolean> {
     const removed = await this.statements.first(
-      "SELECT MAX(occurred_at) AS at FROM audit_events WHERE tenant_id = ? AND type = 'member.removed' AND target_id = ?",
+      "SELECT MAX(occurred_at) AS at FROM audit_events WHERE tenant_id = ? AND type IN ('member.removed', 'member.deactivated') AND target_id = ?",
       [tenantId, userId],
     );
     if (!removed || removed.at === null || removed.at === undefined) return false;
