@@ -8,7 +8,17 @@ class AuditActorResponse {
 
 class AuditTargetResponse {
   @ApiProperty({
-    enum: ['tenant', 'user', 'invitation', 'domain', 'join_request', 'test_mode', 'scim_token', 'scim_group', 'scim_role_mapping'],
+    enum: [
+      'tenant',
+      'user',
+      'invitation',
+      'domain',
+      'join_request',
+      'test_mode',
+      'scim_token',
+      'scim_group',
+      'scim_role_mapping',
+    ],
   })
   type: string;
   @ApiProperty({ type: String, nullable: true, description: 'null for an invitation: its id is its token' }) id:
