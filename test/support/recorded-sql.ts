@@ -60,6 +60,8 @@ export async function recordingMysql(): Promise<RecordingMysql> {
   let reads: Rows[] = [];
   const answer = (sql: string): unknown => {
     if (sql === 'SELECT version()') return [{ 'version()': '10.11.0-MariaDB' }];
+    // Asked once per pool (galeraNodeOf): a single server, not a Galera node; not a verb's SQL.
+    if (sql.startsWith('SHOW VARIABLES')) return [];
     calls?.push(sql);
     if (sql.includes(';\n')) return sql.split(';\n').map(() => ({ affectedRows: 1 }));
     return sql.startsWith('SELECT ') ? (reads.shift() ?? []) : { affectedRows: 1 };
