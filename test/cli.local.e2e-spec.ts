@@ -174,7 +174,7 @@ describe('operator CLI', () => {
         encoding: 'utf8',
         timeout: 60_000,
       });
-    const usage = 'Usage: npm run -s cli -- session:token --user ID [--ttl SECONDS]';
+    const usage = 'Usage: npm run -s cli -- session:token --user ID [--ttl SECONDS] [--email-verified]';
     const banner = npmRun();
     expect(banner.status).toBe(0);
     expect(banner.stdout).toMatch(/^\n?> tenant-invitation-service@[^\n]+ cli\n/);
