@@ -43,10 +43,6 @@ describe('verified domains', () => {
   const stored = (tenantId: string, name: string) => domains().findOneBy({ tenantId, name });
   const events = (type: string) => t.dataSource.getRepository(AuditEventEntity).findBy({ type });
 
-  beforeEach(async () => {
-    await t.dataSource.getRepository(TenantEntity).update({ id: org.tenant.id }, { status: 'active' });
-  });
-
   describe('POST /api/org/domains', () => {
     it('claims a normalised name: 201, pending, join mode off, a record under the domain with a fresh token; domain.added', async () => {
       const name = newName();

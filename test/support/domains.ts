@@ -1,4 +1,4 @@
-import { AuditEventEntity, JoinRequestEntity } from '../../src/database/entities';
+import { AuditEventEntity, JoinRequestEntity, TenantEntity } from '../../src/database/entities';
 import { sessionCookie } from './factories';
 import { OrganisationSuite, useOrganisationSuite } from './suites';
 import { TestDns } from './test-dns';
@@ -14,7 +14,7 @@ export type DomainsSuite = ReturnType<typeof useDomainsSuite>;
 
 /**
  * useOrganisationSuite on an app whose resolver asks a DNS server on the loopback (started before the
- * app, stopped after it), with `env` added, and the domain routes as the organisation's owner calls
+ * app, stopped after it), with `env` added, the organisation made active before each test, and the domain routes as the organisation's owner calls
  * them: `const { t, org, verified, person, joinOrg } = useDomainsSuite({ DOMAINS_PER_ORG: '3' });`.
  */
 export function useDomainsSuite(env: Record<string, string> = {}) {
@@ -26,6 +26,10 @@ export function useDomainsSuite(env: Record<string, string> = {}) {
     app: () => ({ env: { DNS_RESOLVER_SERVERS: dns.address, ...env } }),
   });
   const { t, factory, org } = suite;
+  // Only an active organisation is joinable; a test may suspend it.
+  beforeEach(async () => {
+    await t.dataSource.getRepository(TenantEntity).update({ id: org.tenant.id }, { status: 'active' });
+  });
   let seq = 0;
   const local = () => t.testIdentity.mode === 'local';
   /** A fresh domain name, unique across the suite. */
