@@ -132,6 +132,16 @@ describe('verified domains', () => {
       expect(await domains().countBy({ tenantId: org.tenant.id })).toBe(3);
     });
 
+    it('"DOMAINS_PER_ORG" holds under concurrency: of 12 parallel claims 3 are created, the others 422 DOMAIN_LIMIT', async () => {
+      const answers = await Promise.all(Array.from({ length: 12 }, () => claim(newName())));
+      expect(answers.filter((res) => res.status === 201)).toHaveLength(3);
+      for (const res of answers.filter((answer) => answer.status !== 201))
+        expect([res.status, res.body]).toEqual([422, refused('DOMAIN_LIMIT')]);
+      expect(await domains().countBy({ tenantId: org.tenant.id })).toBe(3);
+      const added = (await events('domain.added')).filter((event) => event.tenantId === org.tenant.id);
+      expect(added).toHaveLength(3);
+    });
+
     it('a member is 403, no session 401, a suspended tenant 403: nothing stored', async () => {
       const member = await factory.member(org.tenant.id, { role: 'member' });
       const name = newName();
@@ -657,5 +667,31 @@ describe('verified domains: re-checks across instances', () => {
     expect(
       (await first.dataSource.getRepository(OrgDomainEntity).findBy({ tenantId: tenant.id })).map((d) => d.status),
     ).toEqual(Array(5).fill('failing'));
+  });
+});
+
+/** Two instances on one database (one SQLite file, or MariaDB): DOMAINS_PER_ORG holds across them. */
+describe('verified domains: claims across instances', () => {
+  const fleet = useTwoInstances(() => ({ env: { DOMAINS_PER_ORG: '3' } }));
+
+  it('"DOMAINS_PER_ORG": 12 parallel claims through two instances: 3 created, the others 422 DOMAIN_LIMIT', async () => {
+    const { first, second } = fleet;
+    const tenant = await factories(first).tenant({ status: 'active' });
+    const cookie = await sessionCookie(first, await factories(first).member(tenant.id));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        (i % 2 ? second : first).http
+          .post('/api/org/domains')
+          .set('Cookie', cookie)
+          .send({ domain: `both-${Date.now().toString(36)}-${i}.test` }),
+      ),
+    );
+    expect(answers.filter((res) => res.status === 201)).toHaveLength(3);
+    for (const res of answers.filter((answer) => answer.status !== 201))
+      expect([res.status, res.body]).toEqual([422, refused('DOMAIN_LIMIT')]);
+    expect(await first.dataSource.getRepository(OrgDomainEntity).countBy({ tenantId: tenant.id })).toBe(3);
+    expect(
+      await first.dataSource.getRepository(AuditEventEntity).countBy({ type: 'domain.added', tenantId: tenant.id }),
+    ).toBe(3);
   });
 });
