@@ -12,6 +12,7 @@ import { AddInvitationsEmailKey1764800000000 } from './1764800000000-AddInvitati
 import { IndexEveryFilter1764810000000 } from './1764810000000-IndexEveryFilter';
 import { CreateOrgDomains1764900000000 } from './1764900000000-CreateOrgDomains';
 import { CreateScim1765000000000 } from './1765000000000-CreateScim';
+import { CreateOrgDomainClaimLocks1765100000000 } from './1765100000000-CreateOrgDomainClaimLocks';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   IndexEveryFilter1764810000000,
   CreateOrgDomains1764900000000,
   CreateScim1765000000000,
+  CreateOrgDomainClaimLocks1765100000000,
 ];

@@ -2,12 +2,12 @@ import { AuditEventEntity, JoinRequestEntity, OrgDomainEntity, TenantEntity } fr
 import { DomainRechecks } from '../src/domains/domain-rechecks';
 import { factories, sessionCookie } from './support/factories';
 import { UNAUTHORIZED } from './support/spec-bodies';
-import { useOrganisationSuite, useTwoInstances } from './support/suites';
+import { useTwoInstances } from './support/suites';
 import { CognitoTestIdentity } from './support/cognito-test-identity';
+import { refused, useDomainsSuite } from './support/domains';
 import { TestDns } from './support/test-dns';
 import { TestUser } from './support/test-identity';
 
-const refused = (error: string) => ({ success: false, error });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -15,76 +15,33 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * TXT record, re-checks, join modes, requests, removal, the operators' release, and /api/me.
  */
 describe('verified domains', () => {
-  const dns = new TestDns();
-  beforeAll(() => dns.start());
-  afterAll(() => dns.stop());
-
-  const { t, factory, org } = useOrganisationSuite({
-    app: () => ({
-      env: {
-        DNS_RESOLVER_SERVERS: dns.address,
-        DNS_TIMEOUT_MS: '1000',
-        DOMAINS_PER_ORG: '3',
-        DOMAIN_RECHECK_SECONDS: '1',
-        DOMAIN_GRACE_SECONDS: '1',
-        DOMAIN_DENYLIST: 'denied.test',
-        DOMAIN_ALLOWLIST: 'gmail.com',
-      },
-    }),
+  const {
+    t,
+    factory,
+    org,
+    dns,
+    local,
+    newName,
+    claim,
+    verify,
+    publishFor,
+    verified,
+    verifiedCookie,
+    person,
+    joinOrg,
+    expectJoinRefused,
+  } = useDomainsSuite({
+    DNS_TIMEOUT_MS: '1000',
+    DOMAINS_PER_ORG: '3',
+    DOMAIN_RECHECK_SECONDS: '1',
+    DOMAIN_GRACE_SECONDS: '1',
+    DOMAIN_DENYLIST: 'denied.test',
+    DOMAIN_ALLOWLIST: 'gmail.com',
   });
-  const local = () => t.testIdentity.mode === 'local';
   let seq = 0;
-  const newName = () => `acme-${Date.now().toString(36)}-${seq++}.test`;
   const domains = () => t.dataSource.getRepository(OrgDomainEntity);
   const stored = (tenantId: string, name: string) => domains().findOneBy({ tenantId, name });
   const events = (type: string) => t.dataSource.getRepository(AuditEventEntity).findBy({ type });
-
-  beforeEach(async () => {
-    await t.dataSource.getRepository(TenantEntity).update({ id: org.tenant.id }, { status: 'active' });
-  });
-
-  const claim = (name: unknown, cookie = org.ownerCookie) =>
-    t.http.post('/api/org/domains').set('Cookie', cookie).send({ domain: name });
-  const verify = (name: string, cookie = org.ownerCookie) =>
-    t.http.post(`/api/org/domains/${name}/verify`).set('Cookie', cookie);
-  const publishFor = (body: { domain: { verification: { recordName: string; recordValue: string } } }) =>
-    dns.publish(body.domain.verification.recordName, body.domain.verification.recordValue);
-  /** A verified claim of the organisation (owner cookie) on a fresh name, with a join mode. */
-  const verified = async (joinMode = 'off', cookie = org.ownerCookie) => {
-    const name = newName();
-    const added = await claim(name, cookie);
-    expect(added.status).toBe(201);
-    publishFor(added.body);
-    expect((await verify(name, cookie)).body.domain.status).toBe('verified');
-    if (joinMode !== 'off')
-      expect((await t.http.patch(`/api/org/domains/${name}`).set('Cookie', cookie).send({ joinMode })).status).toBe(
-        200,
-      );
-    return name;
-  };
-  /** A session whose e-mail is verified: the claim (local) or the pool's attribute (cognito). `'absent'`: no claim. */
-  const verifiedCookie = async (user: TestUser, emailVerified: unknown = true) => {
-    if (!local()) return sessionCookie(t, user);
-    const now = Math.floor(Date.now() / 1000);
-    const payload = {
-      token_use: 'id',
-      iat: now,
-      exp: now + 3600,
-      sub: user.id,
-      email: user.email,
-      email_verified: emailVerified,
-    };
-    if (emailVerified === 'absent') delete (payload as Record<string, unknown>).email_verified;
-    return `${t.config.sessionCookieName}=${t.testIdentity.signedPayload(payload)}`;
-  };
-  const person = async (name: string) => {
-    const user = await factory.user({ email: `p-${seq++}@${name}` });
-    return { user, cookie: await verifiedCookie(user) };
-  };
-  const joinOrg = (tenantId: string, cookie?: string) => {
-    const request = t.http.post(`/api/me/joinable-organisations/${tenantId}/join`);
-    return cookie ? request.set('Cookie', cookie) : request;
-  };
 
   describe('POST /api/org/domains', () => {
     it('claims a normalised name: 201, pending, join mode off, a record under the domain with a fresh token; domain.added', async () => {
@@ -173,6 +130,16 @@ describe('verified domains', () => {
       const res = await claim(newName());
       expect([res.status, res.body]).toEqual([422, refused('DOMAIN_LIMIT')]);
       expect(await domains().countBy({ tenantId: org.tenant.id })).toBe(3);
+    });
+
+    it('"DOMAINS_PER_ORG" holds under concurrency: of 12 parallel claims 3 are created, the others 422 DOMAIN_LIMIT', async () => {
+      const answers = await Promise.all(Array.from({ length: 12 }, () => claim(newName())));
+      expect(answers.filter((res) => res.status === 201)).toHaveLength(3);
+      for (const res of answers.filter((answer) => answer.status !== 201))
+        expect([res.status, res.body]).toEqual([422, refused('DOMAIN_LIMIT')]);
+      expect(await domains().countBy({ tenantId: org.tenant.id })).toBe(3);
+      const added = (await events('domain.added')).filter((event) => event.tenantId === org.tenant.id);
+      expect(added).toHaveLength(3);
     });
 
     it('a member is 403, no session 401, a suspended tenant 403: nothing stored', async () => {
@@ -442,24 +409,6 @@ describe('verified domains', () => {
   });
 
   describe('POST /api/me/joinable-organisations/{tenantId}/join', () => {
-    const snapshot = async (userId: string) => ({
-      user: await t.identity.findById(userId),
-      requests: await t.dataSource.getRepository(JoinRequestEntity).countBy({ userId }),
-      events: await t.dataSource.getRepository(AuditEventEntity).countBy({ tenantId: org.tenant.id }),
-    });
-    const expectRefusal = async (
-      userId: string,
-      cookie: string | undefined,
-      tenantId: string,
-      status: number,
-      body: object,
-    ) => {
-      const before = await snapshot(userId);
-      const res = await joinOrg(tenantId, cookie);
-      expect([res.status, res.body]).toEqual([status, body]);
-      expect(await snapshot(userId)).toEqual(before);
-    };
-
     it('auto: 200, a member with the role member at once; member.joined via domain', async () => {
       const name = await verified('auto');
       const { user, cookie } = await person(name);
@@ -494,16 +443,16 @@ describe('verified domains', () => {
     it('refusals in order, each changing nothing: 401, 403 EMAIL_NOT_VERIFIED, 409, 404 NOT_JOINABLE', async () => {
       const name = await verified('auto');
       const { user, cookie } = await person(name);
-      await expectRefusal(user.id, undefined, org.tenant.id, 401, UNAUTHORIZED);
+      await expectJoinRefused(user.id, undefined, org.tenant.id, 401, UNAUTHORIZED);
       if (local()) {
-        await expectRefusal(
+        await expectJoinRefused(
           user.id,
           await verifiedCookie(user, false),
           org.tenant.id,
           403,
           refused('EMAIL_NOT_VERIFIED'),
         );
-        await expectRefusal(
+        await expectJoinRefused(
           user.id,
           await verifiedCookie(user, 'absent'),
           org.tenant.id,
@@ -511,14 +460,14 @@ describe('verified domains', () => {
           refused('EMAIL_NOT_VERIFIED'),
         );
       }
-      await expectRefusal(user.id, cookie, 'no-such-tenant', 404, refused('NOT_JOINABLE'));
+      await expectJoinRefused(user.id, cookie, 'no-such-tenant', 404, refused('NOT_JOINABLE'));
       const other = await factory.tenant({ status: 'active' });
-      await expectRefusal(user.id, cookie, other.id, 404, refused('NOT_JOINABLE'));
+      await expectJoinRefused(user.id, cookie, other.id, 404, refused('NOT_JOINABLE'));
       await t.dataSource.getRepository(TenantEntity).update({ id: org.tenant.id }, { status: 'suspended' });
-      await expectRefusal(user.id, cookie, org.tenant.id, 404, refused('NOT_JOINABLE'));
+      await expectJoinRefused(user.id, cookie, org.tenant.id, 404, refused('NOT_JOINABLE'));
       await t.dataSource.getRepository(TenantEntity).update({ id: org.tenant.id }, { status: 'active' });
       const elsewhere = await factory.member(other.id, { email: `q-${seq++}@${name}`, role: 'member' });
-      await expectRefusal(
+      await expectJoinRefused(
         elsewhere.id,
         await verifiedCookie(elsewhere),
         org.tenant.id,
@@ -526,9 +475,9 @@ describe('verified domains', () => {
         refused('MEMBER_OF_ANOTHER_ORGANISATION'),
       );
       const here = await factory.member(org.tenant.id, { email: `r-${seq++}@${name}`, role: 'member' });
-      await expectRefusal(here.id, await verifiedCookie(here), org.tenant.id, 409, refused('ALREADY_MEMBER'));
+      await expectJoinRefused(here.id, await verifiedCookie(here), org.tenant.id, 409, refused('ALREADY_MEMBER'));
       await t.http.patch(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie).send({ joinMode: 'off' });
-      await expectRefusal(user.id, cookie, org.tenant.id, 404, refused('NOT_JOINABLE'));
+      await expectJoinRefused(user.id, cookie, org.tenant.id, 404, refused('NOT_JOINABLE'));
     });
 
     it('cognito mode: the pool’s email_verified attribute decides, not the token’s claim', async () => {
@@ -536,7 +485,7 @@ describe('verified domains', () => {
       const name = await verified('auto');
       const { user, cookie } = await person(name);
       await (t.testIdentity as CognitoTestIdentity).setEmailVerified(user, false);
-      await expectRefusal(user.id, cookie, org.tenant.id, 403, refused('EMAIL_NOT_VERIFIED'));
+      await expectJoinRefused(user.id, cookie, org.tenant.id, 403, refused('EMAIL_NOT_VERIFIED'));
       expect((await t.http.get('/api/me').set('Cookie', cookie)).body.user.emailVerified).toBe(false);
       await (t.testIdentity as CognitoTestIdentity).setEmailVerified(user, true);
       expect((await joinOrg(org.tenant.id, cookie)).status).toBe(200);
@@ -548,7 +497,7 @@ describe('verified domains', () => {
       expect((await joinOrg(org.tenant.id, cookie)).status).toBe(200);
       const removed = await t.http.delete(`/api/org/users/${user.id}`).set('Cookie', org.ownerCookie);
       expect(removed.status).toBe(200);
-      await expectRefusal(user.id, cookie, org.tenant.id, 403, refused('REMOVED_BY_ORGANISATION'));
+      await expectJoinRefused(user.id, cookie, org.tenant.id, 403, refused('REMOVED_BY_ORGANISATION'));
       await sleep(5);
       const invited = await t.http
         .post('/api/org/invite')
@@ -718,5 +667,31 @@ describe('verified domains: re-checks across instances', () => {
     expect(
       (await first.dataSource.getRepository(OrgDomainEntity).findBy({ tenantId: tenant.id })).map((d) => d.status),
     ).toEqual(Array(5).fill('failing'));
+  });
+});
+
+/** Two instances on one database (one SQLite file, or MariaDB): DOMAINS_PER_ORG holds across them. */
+describe('verified domains: claims across instances', () => {
+  const fleet = useTwoInstances(() => ({ env: { DOMAINS_PER_ORG: '3' } }));
+
+  it('"DOMAINS_PER_ORG": 12 parallel claims through two instances: 3 created, the others 422 DOMAIN_LIMIT', async () => {
+    const { first, second } = fleet;
+    const tenant = await factories(first).tenant({ status: 'active' });
+    const cookie = await sessionCookie(first, await factories(first).member(tenant.id));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        (i % 2 ? second : first).http
+          .post('/api/org/domains')
+          .set('Cookie', cookie)
+          .send({ domain: `both-${Date.now().toString(36)}-${i}.test` }),
+      ),
+    );
+    expect(answers.filter((res) => res.status === 201)).toHaveLength(3);
+    for (const res of answers.filter((answer) => answer.status !== 201))
+      expect([res.status, res.body]).toEqual([422, refused('DOMAIN_LIMIT')]);
+    expect(await first.dataSource.getRepository(OrgDomainEntity).countBy({ tenantId: tenant.id })).toBe(3);
+    expect(
+      await first.dataSource.getRepository(AuditEventEntity).countBy({ type: 'domain.added', tenantId: tenant.id }),
+    ).toBe(3);
   });
 });

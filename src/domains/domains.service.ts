@@ -112,7 +112,10 @@ export class DomainsService {
       createdAt: now,
     };
     const event = auditEvents.aboutDomain('domain.added', domain, auditActor(caller));
-    if (!(await this.store.insert(domain, [event]))) throw alreadyAdded;
+    const written = await this.store.insert(domain, [event], this.config.domains.perOrg);
+    if (written === 'duplicate') throw alreadyAdded;
+    // Parallel claims: the count above is a fast refusal, the write's own count is the rule.
+    if (written === 'limit') throw domainRefusal(HttpStatus.UNPROCESSABLE_ENTITY, DOMAIN_ERRORS.limit);
     return { success: true, domain: this.toResponse(domain, now) };
   }
 

@@ -33,6 +33,9 @@ export function isUniqueViolation(error: unknown): boolean {
   });
 }
 
+/** What a claim's write did: see DomainsStore.insert. */
+export type ClaimWrite = 'inserted' | 'duplicate' | 'limit';
+
 /** A joinable organisation as the look-up by e-mail domain finds it. */
 export interface JoinableRow {
   tenantId: string;
@@ -89,13 +92,44 @@ export class DomainsStore {
     return holder !== null && holder.tenantId !== tenantId;
   }
 
-  /** A new claim; false when the organisation has the name already (a parallel claim). */
-  async insert(domain: OrgDomainEntity, events: NewAuditEvent[]): Promise<boolean> {
+  /**
+   * A new claim, unless the organisation has `limit` claims already: `limit` then, and nothing
+   * written; `duplicate` when it has the name already (a parallel claim). The transaction first
+   * writes the organisation's claim lock row (org_domain_claim_locks), then counts its claims: so
+   * parallel claims of one organisation run one after another (a row lock on MySQL, BEGIN IMMEDIATE
+   * on SQLite, a write-set conflict on Galera that the writer runs again) and the count is exact.
+   */
+  async insert(domain: OrgDomainEntity, events: NewAuditEvent[], limit: number): Promise<ClaimWrite> {
+    const { tenantId } = domain;
+    await this.ensureClaimLock(tenantId);
     try {
-      return await this.writer.insert([[OrgDomainEntity, domain], ...this.eventRows(events)]);
+      const written = await this.writer.insertIfAll(
+        [[OrgDomainEntity, domain], ...this.eventRows(events)],
+        [
+          ['UPDATE org_domain_claim_locks SET claims = claims + 1 WHERE tenant_id = ?', [tenantId]],
+          [
+            'UPDATE org_domain_claim_locks SET claims = claims + 1 WHERE tenant_id = ? ' +
+              'AND (SELECT COUNT(*) FROM org_domains WHERE tenant_id = ?) < ?',
+            [tenantId, tenantId, limit],
+          ],
+        ],
+      );
+      return written ? 'inserted' : 'limit';
     } catch (error) {
-      if (isUniqueViolation(error)) return false;
+      if (isUniqueViolation(error)) return 'duplicate';
       throw error;
+    }
+  }
+
+  /** The organisation's claim lock row, made on its first claim (by one of parallel first claims). */
+  private async ensureClaimLock(tenantId: string): Promise<void> {
+    if (await this.statements.first('SELECT claims FROM org_domain_claim_locks WHERE tenant_id = ?', [tenantId]))
+      return;
+    try {
+      await this.statements.changes('INSERT INTO org_domain_claim_locks (tenant_id, claims) VALUES (?, 0)', [tenantId]);
+    } catch (error) {
+      // A parallel first claim made it.
+      if (!isUniqueViolation(error)) throw error;
     }
   }
 
