@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The cluster suite (test/cluster/, Jest project `cluster`): starts the local Galera cluster and
 # Redis Cluster (scripts/local-cluster.sh, in a folder of its own), runs the suite against them and
-# stops them again, whatever the outcome. Extra arguments go to Jest.
-# Not part of `npm test` or .ci/run while the race in docs/deploying.md ("Known fault") is open.
+# stops them again, whatever the outcome. Extra arguments go to Jest. (.ci/run starts the same
+# cluster around the whole `npm test`, which then includes this suite.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 LOCAL_CLUSTER_DIR="$(mktemp -d /tmp/tenant-service-cluster.XXXXXX)"

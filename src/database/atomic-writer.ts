@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { MultiStatementPool, StatementResult } from './multi-statement-pool';
+import { MultiStatementPool, Statement } from './multi-statement-pool';
 import { isConnectionFailure, MysqlConnection, Row, sqliteDatabaseOf } from './prepared-statements';
 import { retryingWriteConflicts } from './write-conflicts';
 
 export type Insert = [target: EntityTarget<ObjectLiteral>, values: ObjectLiteral];
 
-export type Statement = [sql: string, parameters: unknown[]];
+export type { Statement };
 
 /** What `updateThenRead` found: whether the update changed its row, and the read's rows after it. */
 export interface UpdateThenRead {
@@ -82,7 +82,7 @@ export class AtomicWriter {
       ...inserts.map((insert) => this.insertStatement(insert, true)),
       ['COMMIT', []],
     ];
-    return this.onConnection(async (connection) => (await queryAll(connection, statements))[2].affectedRows === 1);
+    return this.onConnection(async (connection) => (await this.pool.inOrder(connection, statements))[2].affectedRows === 1);
   }
 
   /**
@@ -101,7 +101,7 @@ export class AtomicWriter {
       read,
     ];
     return this.onConnection(async (connection) => {
-      const results = await queryAll(connection, statements);
+      const results = await this.pool.inOrder(connection, statements);
       return { changed: results[1].affectedRows === 1, rows: results[statements.length - 1] as unknown as Row[] };
     });
   }
@@ -174,7 +174,7 @@ export class AtomicWriter {
     for (const insert of inserts) statements.push(this.insertStatement(insert, update !== undefined));
     statements.push(['COMMIT', []]);
     return this.onConnection(async (connection) => {
-      const results = await queryAll(connection, statements);
+      const results = await this.pool.inOrder(connection, statements);
       return !update || results[1].affectedRows === 1;
     });
   }
@@ -192,9 +192,9 @@ export class AtomicWriter {
     });
     for (const insert of inserts) statements.push(this.insertStatement(insert, true));
     return this.onConnection(async (connection) => {
-      const results = await queryAll(connection, statements);
+      const results = await this.pool.inOrder(connection, statements);
       const applied = counted.every((index) => results[index].affectedRows === 1);
-      await query(connection, applied ? 'COMMIT' : 'ROLLBACK', []);
+      await this.pool.inOrder(connection, [[applied ? 'COMMIT' : 'ROLLBACK', []]]);
       return applied;
     });
   }
@@ -218,7 +218,7 @@ export class AtomicWriter {
       // A statement failed and those after it did not run: undo what ran. A connection that failed
       // for good has rolled back already, and is not handed to the next request.
       broken = isConnectionFailure(error);
-      if (!broken) await query(connection, 'ROLLBACK', []).catch(() => (broken = true));
+      if (!broken) await this.pool.inOrder(connection, [['ROLLBACK', []]]).catch(() => (broken = true));
       throw error;
     } finally {
       if (broken) connection.destroy();
@@ -229,18 +229,3 @@ export class AtomicWriter {
 
 /** Thrown inside a SQLite transaction to undo it when a compare-and-set changed no row. */
 const UNCHANGED = Symbol('unchanged');
-
-const query = (connection: MysqlConnection, sql: string, parameters: unknown[]) =>
-  new Promise<StatementResult[]>((resolve, reject) =>
-    connection.query(sql, parameters, (error, results) =>
-      error ? reject(error) : resolve(results as unknown as StatementResult[]),
-    ),
-  );
-
-/** The statements sent as one query: their SQL joined, their parameters in order. */
-const queryAll = (connection: MysqlConnection, statements: Statement[]) =>
-  query(
-    connection,
-    statements.map(([sql]) => sql).join(';\n'),
-    statements.flatMap(([, parameters]) => parameters),
-  );

@@ -41,10 +41,7 @@ export class CoalescedUpdates {
     const batch = this.queued;
     this.queued = [];
     this.pool
-      .query(
-        batch.map(({ sql }) => sql),
-        batch.flatMap(({ parameters }) => parameters),
-      )
+      .query(batch.map(({ sql, parameters }) => [sql, parameters]))
       .then(
         (results) => batch.forEach(({ resolve }, i) => resolve(results[i].affectedRows ?? 0)),
         (error: unknown) => batch.forEach(({ reject }) => reject(error)),

@@ -7,6 +7,9 @@ export interface StatementResult {
   affectedRows?: number;
 }
 
+/** One statement: its SQL, with `?` placeholders, and their values. */
+export type Statement = [sql: string, parameters: unknown[]];
+
 /**
  * On MySQL, a second mysql2 pool, with TypeORM's connection settings, that takes several statements
  * in one query: for the writes on the paths that carry load (docs/benchmark.md), whose round trips
@@ -20,11 +23,19 @@ export interface StatementResult {
  * first wait until the node has applied what the cluster committed before them), so that a
  * compare-and-set made through one node sees a change made through another: the accept of an
  * invitation created a moment before on another node finds it, and its loser finds it taken.
+ * And there each statement goes in a round trip of its own: MariaDB Galera (10.11) does not
+ * report a transaction that a replicated write aborted (brute-force abort) in the middle of a
+ * multi-statement query. Its COMMIT answers OK although nothing was committed, or the statements
+ * after the abort run outside the transaction; sent one by one, the next one answers 1213 as it
+ * should (docs/deploying.md, "Clustered MySQL and Redis"; measured with the cluster suite).
  */
 @Injectable()
 export class MultiStatementPool implements OnApplicationShutdown {
   private pool?: MultiStatementMysqlPool;
   private opening?: Promise<MultiStatementMysqlPool>;
+
+  /** Whether the server is a Galera node: known once the pool is open. */
+  private galera = false;
 
   constructor(private readonly dataSource: DataSource) {}
 
@@ -37,18 +48,25 @@ export class MultiStatementPool implements OnApplicationShutdown {
   }
 
   /**
-   * Runs the statements, joined by `;`, in one round trip, each committing on its own: the result of
-   * each. When one fails, those before it stand, those after it do not run, and the answer is its error.
+   * Runs the statements, each committing on its own: the result of each. Joined by `;` in one
+   * round trip, where a failing one leaves those before it standing and those after it not run;
+   * on Galera each on its own, all at once. When one fails, the answer is its error.
    */
-  async query(statements: string[], parameters: unknown[]): Promise<StatementResult[]> {
+  async query(statements: Statement[]): Promise<StatementResult[]> {
     const pool = this.pool ?? (await this.opened());
-    return new Promise((resolve, reject) =>
-      pool.query(statements.join(';\n'), parameters, (error, results) => {
-        if (error) reject(error);
-        // One statement answers its result itself, several an array of theirs.
-        else resolve(statements.length === 1 ? [results as StatementResult] : (results as StatementResult[]));
-      }),
-    );
+    if (this.galera) return Promise.all(statements.map((statement) => run(pool, [statement]).then(([result]) => result)));
+    return run(pool, statements);
+  }
+
+  /**
+   * Runs a transaction's statements on `connection` (from `connection()`), in order: in one round
+   * trip, or one by one on Galera. When one fails, those after it do not run, and the answer is its error.
+   */
+  async inOrder(connection: MysqlConnection, statements: Statement[]): Promise<StatementResult[]> {
+    if (!this.galera) return run(connection, statements);
+    const results: StatementResult[] = [];
+    for (const statement of statements) results.push(...(await run(connection, [statement])));
+    return results;
   }
 
   onApplicationShutdown(): Promise<void> {
@@ -66,6 +84,7 @@ export class MultiStatementPool implements OnApplicationShutdown {
         const pool = driver.mysql.createPool(
           driver.createConnectionOptions({ ...driver.options, multipleStatements: true }, driver.options),
         );
+        this.galera = galera !== false;
         // Sent on each new connection before anything else.
         if (galera) {
           pool.on('connection', (connection) =>
@@ -82,6 +101,20 @@ export class MultiStatementPool implements OnApplicationShutdown {
     return this.opening;
   }
 }
+
+/** The statements joined by `;`, their parameters in order, in one query: the result of each. */
+const run = (target: MysqlPool | MysqlConnection, statements: Statement[]) =>
+  new Promise<StatementResult[]>((resolve, reject) =>
+    target.query(
+      statements.map(([sql]) => sql).join(';\n'),
+      statements.flatMap(([, parameters]) => parameters),
+      (error, results) => {
+        if (error) reject(error);
+        // One statement answers its result itself, several an array of theirs.
+        else resolve(statements.length === 1 ? [results as StatementResult] : (results as StatementResult[]));
+      },
+    ),
+  );
 
 type MultiStatementMysqlPool = MysqlPool & {
   end(done: () => void): void;
