@@ -82,7 +82,9 @@ export class AtomicWriter {
       ...inserts.map((insert) => this.insertStatement(insert, true)),
       ['COMMIT', []],
     ];
-    return this.onConnection(async (connection) => (await this.pool.inOrder(connection, statements))[2].affectedRows === 1);
+    return this.onConnection(
+      async (connection) => (await this.pool.inOrder(connection, statements))[2].affectedRows === 1,
+    );
   }
 
   /**

@@ -40,11 +40,9 @@ export class CoalescedUpdates {
   private flush(): void {
     const batch = this.queued;
     this.queued = [];
-    this.pool
-      .query(batch.map(({ sql, parameters }) => [sql, parameters]))
-      .then(
-        (results) => batch.forEach(({ resolve }, i) => resolve(results[i].affectedRows ?? 0)),
-        (error: unknown) => batch.forEach(({ reject }) => reject(error)),
-      );
+    this.pool.query(batch.map(({ sql, parameters }) => [sql, parameters])).then(
+      (results) => batch.forEach(({ resolve }, i) => resolve(results[i].affectedRows ?? 0)),
+      (error: unknown) => batch.forEach(({ reject }) => reject(error)),
+    );
   }
 }

@@ -54,7 +54,8 @@ export class MultiStatementPool implements OnApplicationShutdown {
    */
   async query(statements: Statement[]): Promise<StatementResult[]> {
     const pool = this.pool ?? (await this.opened());
-    if (this.galera) return Promise.all(statements.map((statement) => run(pool, [statement]).then(([result]) => result)));
+    if (this.galera)
+      return Promise.all(statements.map((statement) => run(pool, [statement]).then(([result]) => result)));
     return run(pool, statements);
   }
 
