@@ -4,11 +4,10 @@
 // Needs a build (npm run build), MariaDB as root on 127.0.0.1:3306, Redis on 6379, the local cluster
 // up; uses ports 39621-39623.   node bench/cluster-pairs.mjs   (DURATION=6 seconds per run)
 import autocannon from 'autocannon';
-import jwt from 'jsonwebtoken';
 import mysql from 'mysql2/promise';
 import { execSync, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
+import { randomBytes } from 'node:crypto';
+import { ownerCookie, seedTenantWithInvitations, stopServers, untilReady } from './support/bench-service.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const DURATION = Number(process.env.DURATION ?? 6);
@@ -46,59 +45,7 @@ delete baseEnv.SMTP_URL;
 delete baseEnv.REDIS_URL;
 delete baseEnv.REDIS_CLUSTER_NODES;
 
-async function seed(db) {
-  const now = new Date();
-  const expires = new Date(now.getTime() + 7 * 24 * 3600 * 1000);
-  await db.query('INSERT INTO tenants (id, name, type, status, created_at) VALUES (?, ?, ?, ?, ?)', [
-    't1',
-    'Bench Org',
-    'business',
-    'active',
-    now,
-  ]);
-  await db.query('INSERT INTO users (id, email, user_type, tenant_id, role, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    'owner1',
-    'owner@bench.example',
-    'org',
-    't1',
-    'owner',
-    now,
-  ]);
-  const tokens = [];
-  for (let batch = 0; batch < INVITATIONS / 1000; batch++) {
-    const rows = Array.from({ length: 1000 }, (_, i) => {
-      const id = randomUUID();
-      tokens.push(id);
-      return [id, 't1', `invitee-${batch}-${i}@bench.example`, 'member', 'pending', expires, 'owner1', now];
-    });
-    await db.query(
-      'INSERT INTO tenant_invitations (id, tenant_id, email, role, status, expires_at, invited_by, created_at) VALUES ?',
-      [rows],
-    );
-  }
-  return tokens;
-}
-
-async function untilUp(port) {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok) return;
-    } catch {
-      // not yet
-    }
-    await delay(300);
-  }
-  throw new Error(`the server on port ${port} did not start`);
-}
-
-const owner = {
-  email: 'owner@bench.example',
-  token_use: 'id',
-  'custom:user_type': 'org',
-  'custom:tenant_id': 't1',
-  'custom:role': 'owner',
-};
-const cookie = `id_token=${jwt.sign(owner, SECRET, { algorithm: 'HS256', subject: 'owner1', expiresIn: '4h' })}`;
+const cookie = ownerCookie(SECRET);
 
 const results = [];
 for (const [name, setup] of Object.entries(SETUPS)) {
@@ -113,7 +60,7 @@ for (const [name, setup] of Object.entries(SETUPS)) {
       stdio: 'ignore',
     });
     const db = await mysql.createConnection({ uri: `${setup.admin}/${DATABASE}`, timezone: 'Z' });
-    const tokens = await seed(db);
+    const tokens = await seedTenantWithInvitations(db, INVITATIONS);
     await db.end();
     for (const { port, DATABASE_URL } of setup.instances) {
       servers.push(
@@ -125,7 +72,7 @@ for (const [name, setup] of Object.entries(SETUPS)) {
         }),
       );
     }
-    await Promise.all(setup.instances.map(({ port }) => untilUp(port)));
+    await Promise.all(setup.instances.map(({ port }) => untilReady(port)));
 
     let sequence = 0;
     let nextToken = 0;
@@ -175,14 +122,7 @@ for (const [name, setup] of Object.entries(SETUPS)) {
       console.log(`${name}: ${scenario} ${Math.round(rps)} req/s, p99 ${p99} ms, non-2xx ${failures} (5xx ${fives})`);
     }
   } finally {
-    for (const server of servers) {
-      try {
-        process.kill(-server.pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
-    await delay(servers.length ? 7_000 : 0);
+    await stopServers(servers);
     await admin.query(`DROP DATABASE IF EXISTS ${DATABASE}`);
     await admin.end();
   }

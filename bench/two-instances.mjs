@@ -4,11 +4,10 @@
 // (BENCH_MYSQL_URL to change it) and a build (npm run build); uses ports 39611 and 39612.
 //   npm run bench:instances            (DURATION=8 seconds per run)
 import autocannon from 'autocannon';
-import jwt from 'jsonwebtoken';
 import mysql from 'mysql2/promise';
 import { execSync, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
+import { randomBytes } from 'node:crypto';
+import { ownerCookie, seedTenantWithInvitations, stopServers, untilReady } from './support/bench-service.mjs';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const DURATION = Number(process.env.DURATION ?? 8);
@@ -31,74 +30,21 @@ const env = {
 delete env.SMTP_URL;
 delete env.REDIS_URL;
 
-/** One tenant, its owner, and INVITATIONS pending invitations; their tokens. */
-async function seed(db) {
-  const now = new Date();
-  const expires = new Date(now.getTime() + 7 * 24 * 3600 * 1000);
-  await db.query('INSERT INTO tenants (id, name, type, status, created_at) VALUES (?, ?, ?, ?, ?)', [
-    't1',
-    'Bench Org',
-    'business',
-    'active',
-    now,
-  ]);
-  await db.query('INSERT INTO users (id, email, user_type, tenant_id, role, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
-    'owner1',
-    'owner@bench.example',
-    'org',
-    't1',
-    'owner',
-    now,
-  ]);
-  const tokens = [];
-  for (let batch = 0; batch < INVITATIONS / 1000; batch++) {
-    const rows = Array.from({ length: 1000 }, (_, i) => {
-      const id = randomUUID();
-      tokens.push(id);
-      return [id, 't1', `invitee-${batch}-${i}@bench.example`, 'member', 'pending', expires, 'owner1', now];
-    });
-    await db.query(
-      'INSERT INTO tenant_invitations (id, tenant_id, email, role, status, expires_at, invited_by, created_at) VALUES ?',
-      [rows],
-    );
-  }
-  return tokens;
-}
-
-async function untilUp(port) {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/health/live`);
-      return;
-    } catch {
-      await delay(300);
-    }
-  }
-  throw new Error(`the server on port ${port} did not start`);
-}
-
 const admin = await mysql.createConnection({ uri: `${SERVER}/`, timezone: 'Z' });
 await admin.query(`CREATE DATABASE ${DATABASE} CHARACTER SET utf8mb4`);
 const servers = [];
 try {
   execSync('npm run -s migration:run', { cwd: ROOT, env, stdio: 'ignore' });
   const db = await mysql.createConnection({ uri: env.DATABASE_URL, timezone: 'Z' });
-  const tokens = await seed(db);
+  const tokens = await seedTenantWithInvitations(db, INVITATIONS);
   await db.end();
-  const owner = {
-    email: 'owner@bench.example',
-    token_use: 'id',
-    'custom:user_type': 'org',
-    'custom:tenant_id': 't1',
-    'custom:role': 'owner',
-  };
-  const cookie = `id_token=${jwt.sign(owner, SECRET, { algorithm: 'HS256', subject: 'owner1', expiresIn: '4h' })}`;
+  const cookie = ownerCookie(SECRET);
 
   for (const port of PORTS)
     servers.push(
       spawn('npm', ['start'], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: 'ignore', detached: true }),
     );
-  await Promise.all(PORTS.map(untilUp));
+  await Promise.all(PORTS.map(untilReady));
 
   let sequence = 0;
   const scenarios = {
@@ -144,14 +90,7 @@ try {
     );
   }
 } finally {
-  for (const server of servers) {
-    try {
-      process.kill(-server.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
-  await delay(servers.length ? 7_000 : 0); // the servers drain for 5 s in production
+  await stopServers(servers);
   await admin.query(`DROP DATABASE IF EXISTS ${DATABASE}`);
   await admin.end();
 }
