@@ -6,6 +6,7 @@ import { factories, sessionCookie } from '../support/factories';
 import { newInviter, timedInvite } from '../support/inviting';
 import { INVITATION_POST, INVITE_ERRORS } from '../support/spec-bodies';
 import { TestApp } from '../support/test-app';
+import { TEST_WEBHOOK_SECRET, WebhookReceiver } from '../support/webhook-receiver';
 import { parseConfig } from '../../src/config/app-config';
 import { ClusteredDataSource } from '../../src/database/clustered-data-source';
 import { AtomicWriter } from '../../src/database/atomic-writer';
@@ -240,6 +241,48 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
         .sort();
       expect(recipients).toEqual(rows.map((row) => row.email.toLowerCase()).sort());
     }, 120_000);
+  });
+
+  describe('POST /api/org/invite through two instances that send webhooks', () => {
+    it('300 invitations created through both at once: each invitation.created webhook delivered once, each e-mail sent once', async () => {
+      // A fleet of its own: with webhook URLs the accept takes its step-by-step path, which the tests above must not.
+      const receiver = await WebhookReceiver.start();
+      const senders = await startClusterFleet({
+        WEBHOOK_URLS: receiver.url,
+        WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+        WEBHOOK_POLL_INTERVAL_MS: '50',
+      });
+      try {
+        const inviters = await Promise.all(Array.from({ length: 30 }, () => newInviter(senders.apps[0])));
+        const answers = await Promise.all(
+          inviters.flatMap((inviter, i) =>
+            Array.from({ length: 10 }, (_, j) =>
+              timedInvite(senders.apps[(i + j) % 2], inviter.cookie, `hooked-${i}-${j}@example.com`),
+            ),
+          ),
+        );
+        expect(answers.filter((res) => res.status !== 200).map((res) => [res.status, res.body])).toEqual([]);
+        const created = () =>
+          receiver.received.filter((hook) => hook.payload.type === 'invitation.created').map((hook) => hook.payload);
+        await eventually(() => expect(created().length).toBeGreaterThanOrEqual(300), { timeoutMs: 60_000 });
+        await outboxSettled(senders.apps[0].dataSource, 30_000);
+        const expected = inviters.flatMap((_, i) =>
+          Array.from({ length: 10 }, (_, j) => `hooked-${i}-${j}@example.com`),
+        );
+        expect(
+          created()
+            .map((payload) => (payload.data.target as { email: string }).email)
+            .sort(),
+        ).toEqual(expected.sort());
+        expect(new Set(created().map((payload) => payload.data.id)).size).toBe(300);
+        expect(receiver.unverified).toEqual([]);
+        const mailed = senders.smtp.messages.map((mail) => mail.to[0]).filter((to) => to.startsWith('hooked-'));
+        expect(mailed.sort()).toEqual(expected.sort());
+      } finally {
+        await senders.close();
+        await receiver.stop();
+      }
+    }, 180_000);
   });
 
   describe('POST /api/test/clock through one instance', () => {
