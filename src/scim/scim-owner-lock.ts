@@ -3,7 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { PreparedStatements } from '../database/prepared-statements';
-import { ScimError } from './scim-errors';
+import { SCIM_MESSAGES, ScimError } from './scim-errors';
 import { isUniqueViolation } from './scim-memberships';
 
 /** Past the longest change that holds the lease: reads and writes of the identity store, with the SDK's retries. */
@@ -48,8 +48,7 @@ export class ScimOwnerLock {
     for (;;) {
       const now = this.clock.now().getTime();
       if ((await this.statements.changes(TAKE, [holder, now + OWNER_LEASE_MS, tenantId, now])) === 1) return;
-      if (performance.now() > until)
-        throw new ScimError(HttpStatus.CONFLICT, "The organisation's members are changing: try again");
+      if (performance.now() > until) throw new ScimError(HttpStatus.CONFLICT, SCIM_MESSAGES.ownersChanging);
       await delay(RETRY_MS * (1 + Math.random()));
     }
   }
