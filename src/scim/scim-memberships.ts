@@ -134,9 +134,10 @@ export class ScimMemberships {
   }
 
   /**
-   * Detaches the person from the tenant (the account stays), with `inserts`, `required` and `deletes` (AtomicWriter.insertIfAll): on the
-   * local store in one transaction; on the pool, the pool first (the org guard reads it on every
-   * request, so the next request is refused), then the rows.
+   * Detaches the person from the tenant (the account stays), with `inserts`, `required` and
+   * `deletes` (AtomicWriter.insertIfAll): on the local store in one transaction; on the pool, the
+   * pool first (the org guard reads it on every request, so the next request is refused), then the
+   * rows.
    */
   async detach(
     user: IdentityUser | null,

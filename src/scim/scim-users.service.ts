@@ -215,7 +215,10 @@ export class ScimUsersService {
     const member: IdentityUser | null = user.tenantId === tenantId ? user : null;
     if (deactivating && member)
       await this.memberships.refuseLosingLastOwner(tenantId, tokenActor(tokenId), [member], 0, 'deactivate');
-    if (reactivating && user.tenantId && user.tenantId !== tenantId) throw addressTaken();
+    if (reactivating) {
+      const held = await this.memberships.tenantOf(user);
+      if (held && held !== tenantId) throw addressTaken();
+    }
 
     let now = after(row.lastModified, this.clock.now());
     const updated: ScimUserEntity = {
