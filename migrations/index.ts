@@ -13,6 +13,7 @@ import { IndexEveryFilter1764810000000 } from './1764810000000-IndexEveryFilter'
 import { CreateOrgDomains1764900000000 } from './1764900000000-CreateOrgDomains';
 import { CreateScim1765000000000 } from './1765000000000-CreateScim';
 import { CreateOrgDomainClaimLocks1765100000000 } from './1765100000000-CreateOrgDomainClaimLocks';
+import { CreateScimOwnerLocks1765200000000 } from './1765200000000-CreateScimOwnerLocks';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   CreateOrgDomains1764900000000,
   CreateScim1765000000000,
   CreateOrgDomainClaimLocks1765100000000,
+  CreateScimOwnerLocks1765200000000,
 ];

@@ -172,6 +172,53 @@ describe('AtomicWriter', () => {
     });
   });
 
+  describe('insertIfAll with deletes: rows taken away in the same transaction', () => {
+    const deleteNamed = (name: string): [string, unknown[]] => ['DELETE FROM tenants WHERE name = ?', [name]];
+
+    it.each([
+      ['no compare-and-set', 0],
+      ['one compare-and-set', 1],
+      ['two compare-and-sets', 2],
+    ])(
+      '%s: the deletes run before the inserts (a replacement of rows under one key), whatever they count',
+      async (_what, cas) => {
+        const ids = await Promise.all([pending(), pending()]);
+        const name = `replaced-${sequence}`;
+        await tenants().insert([tenant(`old-a-${sequence}`, name), tenant(`old-b-${sequence}`, name)]);
+        const replacement = tenant(`new-${sequence}`, name);
+        expect(
+          await writer.insertIfAll([[TenantEntity, replacement]], ids.slice(0, cas).map(revokeIfPending), [
+            deleteNamed(name),
+            deleteNamed('no such name'),
+          ]),
+        ).toBe(true);
+        expect((await tenants().findBy({ name })).map((row) => row.id)).toEqual([replacement.id]);
+      },
+    );
+
+    it.each([
+      ['one compare-and-set', 1],
+      ['two compare-and-sets', 2],
+    ])('%s that changes no row: the deletes do not run either', async (_what, cas) => {
+      const ids = await Promise.all([pending(), pending()]);
+      await invitations().update({ id: ids[cas - 1] }, { status: 'accepted' });
+      const name = `kept-${sequence}`;
+      await tenants().insert(tenant(`old-${sequence}`, name));
+      expect(await writer.insertIfAll([], ids.slice(0, cas).map(revokeIfPending), [deleteNamed(name)])).toBe(false);
+      expect(await tenants().countBy({ name })).toBe(1);
+    });
+
+    it('a failed insert undoes the deletes', async () => {
+      const name = `kept-${++sequence}`;
+      await tenants().insert([tenant(`old-${sequence}`, name), tenant(`taken-${sequence}`)]);
+      const failure = await writer
+        .insertIfAll([[TenantEntity, tenant(`taken-${sequence}`)]], [], [deleteNamed(name)])
+        .catch((error: Error) => error);
+      expect(String((failure as Error).message)).toMatch(/UNIQUE constraint failed: tenants\.id|Duplicate entry/);
+      expect(await tenants().countBy({ name })).toBe(1);
+    });
+  });
+
   describe('insertUnless: a query that must find nothing', () => {
     const tenantNamed = (name: string): [string, unknown[]] => [
       'SELECT 1 AS found FROM tenants WHERE name = ?',

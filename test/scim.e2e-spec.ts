@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { AuditEventEntity, ScimTokenEntity, ScimUserEntity, TenantEntity } from '../src/database/entities';
 import { factories, sessionCookie } from './support/factories';
 import {
@@ -12,6 +13,7 @@ import {
 } from './support/scim';
 import { useOrganisationSuite, useTestApp, useTwoInstances } from './support/suites';
 import { describeWithRedis } from './support/test-redis';
+import { withoutTable } from './support/without-table';
 
 /** SCIM 2.0 (docs/scim.md): one directory per organisation, at /scim/v2, with a bearer token. */
 describe('SCIM 2.0', () => {
@@ -469,6 +471,32 @@ describe('SCIM 2.0', () => {
       expect(res.status).toBe(201);
     });
 
+    it('"adopted when it has one without an organisation": adopted while joining another organisation by invitation, the person ends in one, the other refused', async () => {
+      const scim = await client();
+      const other = await factory.tenant({ status: 'active' });
+      const people = await Promise.all([0, 1, 2, 3, 4].map(() => factory.user({ email: address('torn') })));
+      await Promise.all(
+        people.map(async (person) => {
+          const invitation = await factory.invitation({ tenantId: other.id, email: person.email });
+          const cookie = await sessionCookie(t, person);
+          const [adopted, joined] = await Promise.all([
+            scim.post('/Users', oktaUser(person.email)),
+            t.http.post(`/api/invitations/${invitation.id}/join`).set('Cookie', cookie),
+          ]);
+          const scimWon = adopted.status === 201;
+          expect([adopted.status, joined.status].sort()).toEqual(scimWon ? [201, 409] : [200, 409]);
+          if (!scimWon) expect(JSON.parse(adopted.text)).toEqual(scimError(409, 'uniqueness'));
+          expect(await t.identity.findById(person.id)).toMatchObject({
+            tenantId: scimWon ? org.tenant.id : other.id,
+          });
+          const resources = JSON.parse(
+            (await scim.get(`/Users?filter=${encodeURIComponent(`userName eq "${person.email}"`)}`)).text,
+          );
+          expect(resources.totalResults).toBe(scimWon ? 1 : 0);
+        }),
+      );
+    });
+
     it('20 parallel creates of one userName give one member', async () => {
       const scim = await client();
       const email = address('parallel');
@@ -506,6 +534,27 @@ describe('SCIM 2.0', () => {
       expect(await t.identity.findById(stored.userId)).toMatchObject({ email: renamed.toLowerCase() });
     });
 
+    it('one account per address: of parallel changes to one userName, each loser (409) leaves the identity store’s address as its resource’s', async () => {
+      const scim = await client();
+      const users = [];
+      for (let i = 0; i < 6; i++) users.push(JSON.parse((await scim.post('/Users', oktaUser(address('rival')))).text));
+      const wanted = address('wanted');
+      // All take the userName, each with a new address of its own.
+      const answers = await Promise.all(
+        users.map((user) =>
+          scim.patch(
+            `/Users/${user.id}`,
+            patchOp({ op: 'replace', value: { userName: wanted, emails: [{ value: address('new'), primary: true }] } }),
+          ),
+        ),
+      );
+      expect(answers.map((res) => res.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+      for (const user of users) {
+        const stored = (await storedUser(user.id))!;
+        expect(await t.identity.findById(stored.userId)).toMatchObject({ email: stored.emailKey });
+      }
+    });
+
     it.each([
       ['no Operations', { schemas: [] }, 'invalidSyntax'],
       ['an unknown op', patchOp({ op: 'move', path: 'active' }), 'invalidSyntax'],
@@ -523,6 +572,33 @@ describe('SCIM 2.0', () => {
       const res = await (await client()).patch('/Users/nope', patchOp({ op: 'replace', value: { active: false } }));
       expect(res.status).toBe(404);
       expect(JSON.parse(res.text)).toEqual(scimError(404));
+    });
+  });
+
+  describe('PATCH /scim/v2/Groups/{id}', () => {
+    it('the group and the members it loses change in one transaction: a removal that fails changes nothing', async () => {
+      const scim = await client();
+      const users = [];
+      for (const name of ['stays', 'leaves'])
+        users.push(JSON.parse((await scim.post('/Users', oktaUser(address(name)))).text));
+      const group = JSON.parse(
+        (await scim.post('/Groups', { displayName: 'Team', members: users.map(({ id }) => ({ value: id })) })).text,
+      );
+      const removal = patchOp({ op: 'remove', path: `members[value eq "${users[1].id}"]` });
+      const failed = await refusingDeletes(t.dataSource, 'scim_group_members', () =>
+        scim.patch(`/Groups/${group.id}`, removal),
+      );
+      expect(failed.status).toBe(500);
+      const after = JSON.parse((await scim.get(`/Groups/${group.id}`)).text);
+      expect(after.members.map(({ value }: { value: string }) => value).sort()).toEqual(
+        users.map(({ id }) => id).sort(),
+      );
+      expect(after.meta.lastModified).toBe(group.meta.lastModified);
+      expect(await events('scim.group_updated')).toEqual([]);
+      expect((await scim.patch(`/Groups/${group.id}`, removal)).status).toBe(200);
+      expect(JSON.parse((await scim.get(`/Groups/${group.id}`)).text).members).toEqual([
+        expect.objectContaining({ value: users[0].id }),
+      ]);
     });
   });
 
@@ -550,6 +626,60 @@ describe('SCIM 2.0', () => {
       expect(refusals).toHaveLength(3);
       expect(refusals[0]).toMatchObject({ targetId: org.owner.id, data: { reason: 'last_owner' } });
     });
+
+    type Removal = 'deactivate' | 'delete' | 'leave the owners group';
+    it.each<[Removal, Removal]>([
+      ['deactivate', 'delete'],
+      ['delete', 'delete'],
+      ['deactivate', 'deactivate'],
+      ['leave the owners group', 'leave the owners group'],
+      ['leave the owners group', 'deactivate'],
+    ])(
+      '"never" under concurrency: every owner removed at once (%s, %s, in turn): all but one change go through, one is refused 409 mutability; one owner is left',
+      async (...removals) => {
+        const scim = await client();
+        const others = [];
+        for (let i = 0; i < 5; i++) others.push(await factory.member(org.tenant.id, { role: 'owner' }));
+        // Six owners that SCIM manages, all in the group that maps to owner: the mapping first,
+        // while the organisation's first owner is not SCIM's, then the group, then that owner.
+        const owners = [];
+        for (const person of others) owners.push(JSON.parse((await scim.post('/Users', oktaUser(person.email))).text));
+        const mapped = await t.http
+          .put('/api/org/scim/role-mapping')
+          .set('Cookie', org.ownerCookie)
+          .send({ Owners: 'owner' });
+        expect(mapped.status).toBe(200);
+        const group = JSON.parse(
+          (await scim.post('/Groups', { displayName: 'Owners', members: owners.map(({ id }) => ({ value: id })) }))
+            .text,
+        );
+        owners.unshift(JSON.parse((await scim.post('/Users', oktaUser(org.owner.email))).text));
+        const people = [org.owner, ...others];
+        const added = await scim.patch(
+          `/Groups/${group.id}`,
+          patchOp({ op: 'add', path: 'members', value: [{ value: owners[0].id }] }),
+        );
+        expect(added.status).toBe(200);
+        expect((await t.identity.countTenantMembers(org.tenant.id)).owner).toBe(6);
+
+        const remove = (removal: Removal, id: string) =>
+          removal === 'deactivate'
+            ? scim.patch(`/Users/${id}`, patchOp({ op: 'replace', path: 'active', value: false }))
+            : removal === 'delete'
+              ? scim.delete(`/Users/${id}`)
+              : scim.patch(`/Groups/${group.id}`, patchOp({ op: 'remove', path: `members[value eq "${id}"]` }));
+        const answers = await Promise.all(owners.map(({ id }, index) => remove(removals[index % 2], id)));
+        const refused = answers.filter((res) => res.status === 409);
+        expect(refused).toHaveLength(1);
+        expect(JSON.parse(refused[0].text)).toEqual(scimError(409, 'mutability'));
+        expect(answers.filter((res) => res.status === 200 || res.status === 204)).toHaveLength(5);
+        expect((await t.identity.countTenantMembers(org.tenant.id)).owner).toBe(1);
+        const kept = answers.indexOf(refused[0]);
+        expect(await t.identity.findById(people[kept].id)).toMatchObject({ tenantId: org.tenant.id, role: 'owner' });
+        expect(await storedUser(owners[kept].id)).toMatchObject({ active: 1 });
+        expect(await events('scim.change_refused')).toHaveLength(1);
+      },
+    );
   });
 
   describe('PUT /api/org/scim/role-mapping', () => {
@@ -584,6 +714,16 @@ describe('SCIM 2.0', () => {
       });
       expect(admins.id).toEqual(expect.any(String));
       expect(await events('scim.role_mapping_updated')).toHaveLength(2);
+    });
+
+    it('replaced in one transaction: a replacement that fails keeps the mapping as it was', async () => {
+      const put = (body: object) => t.http.put('/api/org/scim/role-mapping').set('Cookie', org.ownerCookie).send(body);
+      expect((await put({ Admins: 'admin' })).status).toBe(200);
+      const failed = await withoutTable(t.dataSource, 'audit_events', () => put({ Others: 'owner' }));
+      expect(failed.status).toBe(500);
+      expect((await t.http.get('/api/org/scim/role-mapping').set('Cookie', org.ownerCookie)).body).toEqual({
+        mapping: { Admins: 'admin' },
+      });
     });
 
     it.each([[['admin']], [{ Admins: 'superuser' }], [{ '': 'admin' }]])('%j: 400', async (body) => {
@@ -664,3 +804,22 @@ describe('SCIM token revocation across instances', () => {
     expect((await scimClient(second.http, token.secret).get('/Users')).status).toBe(401);
   });
 });
+
+/**
+ * Runs `work` while every DELETE from `table` fails (its trigger writes to a table that does not
+ * exist), so that a write fails part-way through; reads of the table still work.
+ */
+async function refusingDeletes<T>(dataSource: DataSource, table: string, work: () => Promise<T>): Promise<T> {
+  const trigger = `refuse_deletes_${table}`;
+  const write = 'INSERT INTO no_such_table VALUES (1)';
+  await dataSource.query(
+    dataSource.options.type === 'mysql'
+      ? `CREATE TRIGGER ${trigger} BEFORE DELETE ON ${table} FOR EACH ROW ${write}`
+      : `CREATE TRIGGER ${trigger} BEFORE DELETE ON ${table} BEGIN ${write}; END`,
+  );
+  try {
+    return await work();
+  } finally {
+    await dataSource.query(`DROP TRIGGER ${trigger}`);
+  }
+}

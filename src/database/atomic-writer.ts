@@ -62,11 +62,15 @@ export class AtomicWriter {
    * when one does not, the whole transaction is undone and the answer is false. Each UPDATE's
    * WHERE is its last clause, without a top-level OR (on MySQL, `AND @changed = 1` is appended).
    * On MySQL this takes two round trips: the statements, then COMMIT or ROLLBACK as their counts say.
+   * `deletes`: DELETEs (or UPDATEs) whose counts do not matter, run after the compare-and-sets and
+   * before the inserts, in the same transaction (rows that a replacement takes away, say); each
+   * WHERE is its last clause, as the compare-and-sets'.
    */
-  async insertIfAll(inserts: Insert[], required: RequiredUpdate[]): Promise<boolean> {
-    if (this.dataSource.options.type === 'better-sqlite3') return this.runOnSqlite(inserts, required);
-    if (required.length <= 1) return this.runInOneRoundTrip(inserts, required[0]);
-    return this.runInTwoRoundTrips(inserts, required);
+  async insertIfAll(inserts: Insert[], required: RequiredUpdate[], deletes: Statement[] = []): Promise<boolean> {
+    if (this.dataSource.options.type === 'better-sqlite3')
+      return this.runOnSqlite(inserts, required, undefined, deletes);
+    if (required.length <= 1) return this.runInOneRoundTrip(inserts, required[0], deletes);
+    return this.runInTwoRoundTrips(inserts, required, deletes);
   }
 
   /**
@@ -146,7 +150,12 @@ export class AtomicWriter {
     return table;
   }
 
-  private runOnSqlite(inserts: Insert[], updates: Statement[], holdBack?: HoldingQuery): boolean {
+  private runOnSqlite(
+    inserts: Insert[],
+    updates: Statement[],
+    holdBack?: HoldingQuery,
+    deletes: Statement[] = [],
+  ): boolean {
     const statements = inserts.map((insert) => this.insertStatement(insert, false));
     const connection = sqliteDatabaseOf(this.dataSource);
     try {
@@ -159,6 +168,7 @@ export class AtomicWriter {
           if (holdBack && connection.prepare(holdBack[0]).all(...holdBack[1]).length > 0) throw UNCHANGED;
           for (const [sql, parameters] of updates)
             if (connection.prepare(sql).run(...parameters).changes !== 1) throw UNCHANGED;
+          for (const [sql, parameters] of deletes) connection.prepare(sql).run(...parameters);
           for (const [sql, parameters] of statements) connection.prepare(sql).run(...parameters);
         })
         .immediate();
@@ -170,9 +180,14 @@ export class AtomicWriter {
     return true;
   }
 
-  private async runInOneRoundTrip(inserts: Insert[], update: Statement | undefined): Promise<boolean> {
+  private async runInOneRoundTrip(
+    inserts: Insert[],
+    update: Statement | undefined,
+    deletes: Statement[] = [],
+  ): Promise<boolean> {
     const statements: Statement[] = [['START TRANSACTION', []]];
     if (update) statements.push(update, ['SET @changed = ROW_COUNT()', []]);
+    statements.push(...deletes.map((statement) => (update ? onlyIfChanged(statement) : statement)));
     for (const insert of inserts) statements.push(this.insertStatement(insert, update !== undefined));
     statements.push(['COMMIT', []]);
     return this.onConnection(async (connection) => {
@@ -185,13 +200,14 @@ export class AtomicWriter {
    * Each UPDATE after the first runs only while those before it changed their row (`@changed`),
    * and so do the inserts; whether to commit is decided on the UPDATEs' counts.
    */
-  private async runInTwoRoundTrips(inserts: Insert[], updates: Statement[]): Promise<boolean> {
+  private async runInTwoRoundTrips(inserts: Insert[], updates: Statement[], deletes: Statement[]): Promise<boolean> {
     const statements: Statement[] = [['START TRANSACTION', []]];
     const counted: number[] = [];
-    updates.forEach(([sql, parameters], index) => {
+    updates.forEach((update, index) => {
       counted.push(statements.length);
-      statements.push([index === 0 ? sql : `${sql} AND @changed = 1`, parameters], ['SET @changed = ROW_COUNT()', []]);
+      statements.push(index === 0 ? update : onlyIfChanged(update), ['SET @changed = ROW_COUNT()', []]);
     });
+    statements.push(...deletes.map(onlyIfChanged));
     for (const insert of inserts) statements.push(this.insertStatement(insert, true));
     return this.onConnection(async (connection) => {
       const results = await this.pool.inOrder(connection, statements);
@@ -228,6 +244,9 @@ export class AtomicWriter {
     }
   }
 }
+
+/** The statement, run only while the compare-and-sets before it changed their rows: its WHERE is its last clause. */
+const onlyIfChanged = ([sql, parameters]: Statement): Statement => [`${sql} AND @changed = 1`, parameters];
 
 /** Thrown inside a SQLite transaction to undo it when a compare-and-set changed no row. */
 const UNCHANGED = Symbol('unchanged');

@@ -118,7 +118,10 @@ export abstract class IdentityStore {
   createAccount(_id: string, _email: string): Promise<void> {
     return Promise.reject(new Error('This identity store does not create accounts'));
   }
-  /** Changes the account's address (stored lower-cased), marked verified: SCIM's change of userName. */
+  /**
+   * Changes the account's address (stored lower-cased), marked verified: SCIM's change of userName in
+   * a store outside the service's database (the local store's rows change in the SCIM row's transaction).
+   */
   changeEmail(_id: string, _email: string): Promise<void> {
     return Promise.reject(new Error('This identity store does not change addresses'));
   }

@@ -26,6 +26,6 @@ import { MembershipsRepository } from './memberships.repository';
     },
   ],
   // The invitation page joins through the same service; SCIM grants memberships through the same worker.
-  exports: [JoiningService, MembershipGrantsWorker],
+  exports: [JoiningService, MembershipGrantsWorker, MembershipGrantsRepository],
 })
 export class JoiningModule {}

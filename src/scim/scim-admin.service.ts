@@ -3,12 +3,12 @@ import { auditActor } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { OrgCaller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
-import { AtomicWriter } from '../database/atomic-writer';
+import { AtomicWriter, Insert } from '../database/atomic-writer';
 import { ScimRoleMappingEntity } from '../database/entities';
-import { PreparedStatements } from '../database/prepared-statements';
 import { TENANT_ROLES, TenantRole } from '../identity/identity-store';
-import { SCIM_MESSAGES, ScimError } from './scim-errors';
+import { SCIM_MESSAGES, ScimError, ScimErrorBody } from './scim-errors';
 import { scimEvents } from './scim-events';
+import { ScimOwnerLock } from './scim-owner-lock';
 import { RoleMapping, ScimRoles } from './scim-roles';
 import { ScimTokensStore } from './scim-tokens.store';
 import { ScimUsersStore } from './scim-users.store';
@@ -32,9 +32,9 @@ export class ScimAdminService {
     private readonly tokens: ScimTokensStore,
     private readonly roles: ScimRoles,
     private readonly users: ScimUsersStore,
-    private readonly statements: PreparedStatements,
     private readonly writer: AtomicWriter,
     private readonly auditRows: AuditRows,
+    private readonly ownerLock: ScimOwnerLock,
   ) {}
 
   async createToken(caller: OrgCaller) {
@@ -69,31 +69,33 @@ export class ScimAdminService {
     const mapping = readMapping(body);
     const { tenantId } = caller;
     const actor = auditActor(caller);
-    const members = await this.users.allActive(tenantId);
-    const keys = await this.roles.groupKeysOf(
-      tenantId,
-      members.map((member) => member.id),
-    );
-    let changes;
     try {
-      changes = await this.roles.plan(tenantId, actor, members, keys, mapping, 'role-mapping');
+      await this.ownerLock.holding(tenantId, async () => {
+        const members = await this.users.allActive(tenantId);
+        const keys = await this.roles.groupKeysOf(
+          tenantId,
+          members.map((member) => member.id),
+        );
+        const changes = await this.roles.plan(tenantId, actor, members, keys, mapping, 'role-mapping');
+        const rows = [...mapping].map(([groupKey, { groupName, role }]): Insert => [
+          ScimRoleMappingEntity,
+          { tenantId, groupKey, groupName, role },
+        ]);
+        // The old mapping out and the new one in: one transaction.
+        await this.writer.insertIfAll(
+          [...rows, ...this.auditRows.of(scimEvents.roleMappingUpdated(tenantId, shown(mapping), actor))],
+          [],
+          [[DELETE_MAPPING, [tenantId]]],
+        );
+        await this.roles.apply(tenantId, actor, changes);
+      });
     } catch (error) {
       // The org API answers in its own form, with the SCIM type alongside.
-      if (error instanceof ScimError) throw new HttpException(LAST_OWNER_BODY, HttpStatus.CONFLICT);
-      throw error;
+      if (!(error instanceof ScimError)) throw error;
+      const { scimType, detail } = error.getResponse() as ScimErrorBody;
+      if (scimType === 'mutability') throw new HttpException(LAST_OWNER_BODY, HttpStatus.CONFLICT);
+      throw new ApiError(error.getStatus(), detail);
     }
-    await this.statements.changes(DELETE_MAPPING, [tenantId]);
-    const rows = [...mapping].map(
-      ([groupKey, { groupName, role }]): [typeof ScimRoleMappingEntity, ScimRoleMappingEntity] => [
-        ScimRoleMappingEntity,
-        { tenantId, groupKey, groupName, role },
-      ],
-    );
-    await this.writer.insert([
-      ...rows,
-      ...this.auditRows.of(scimEvents.roleMappingUpdated(tenantId, shown(mapping), actor)),
-    ]);
-    await this.roles.apply(tenantId, actor, changes);
     return { success: true, mapping: shown(mapping) };
   }
 

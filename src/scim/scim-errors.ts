@@ -47,6 +47,7 @@ export const SCIM_MESSAGES = {
   addressTaken: 'Another account holds this e-mail address',
   groupNameTaken: 'A group with this displayName already exists',
   lastOwner: 'The last owner of the organisation cannot be demoted or deactivated by SCIM',
+  ownersChanging: "The organisation's members are changing: try again",
   notFound: 'No such SCIM endpoint',
   internal: 'Internal server error',
 } as const;

@@ -15,11 +15,9 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { RequestOrigin } from '../common/request-origin';
-import { AppConfig } from '../config/app-config';
 import { ScimExceptionFilter } from './scim-exception.filter';
 import { ScimGroupsService } from './scim-groups.service';
-import { CurrentScim, ScimContext, ScimTokenGuard } from './scim-token.guard';
+import { CurrentScim, ScimContext, ScimBaseUrl, ScimTokenGuard } from './scim-token.guard';
 import {
   ApiScim,
   ApiScimCreateGroup,
@@ -36,10 +34,7 @@ import {
 @UseGuards(ScimTokenGuard)
 @UseFilters(ScimExceptionFilter)
 export class ScimGroupsController {
-  constructor(
-    private readonly groups: ScimGroupsService,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly groups: ScimGroupsService) {}
 
   @Post()
   @HttpCode(HttpStatus.CREATED)
@@ -47,10 +42,10 @@ export class ScimGroupsController {
   async createScimGroup(
     @CurrentScim() scim: ScimContext,
     @Body() body: unknown,
-    @RequestOrigin() origin: string,
+    @ScimBaseUrl() base: string,
     @Res({ passthrough: true }) response: Response,
   ) {
-    const group = await this.groups.create(scim, body, this.config.publicBaseUrl ?? origin);
+    const group = await this.groups.create(scim, body, base);
     response.setHeader('Location', (group.meta as { location: string }).location);
     return group;
   }
@@ -60,9 +55,9 @@ export class ScimGroupsController {
   listScimGroups(
     @CurrentScim() scim: ScimContext,
     @Query() query: Record<string, unknown>,
-    @RequestOrigin() origin: string,
+    @ScimBaseUrl() base: string,
   ) {
-    return this.groups.list(scim, query, this.config.publicBaseUrl ?? origin);
+    return this.groups.list(scim, query, base);
   }
 
   @Get(':id')
@@ -71,9 +66,9 @@ export class ScimGroupsController {
     @CurrentScim() scim: ScimContext,
     @Param('id') id: string,
     @Query() query: Record<string, unknown>,
-    @RequestOrigin() origin: string,
+    @ScimBaseUrl() base: string,
   ) {
-    return this.groups.get(scim, id, query, this.config.publicBaseUrl ?? origin);
+    return this.groups.get(scim, id, query, base);
   }
 
   @Put(':id')
@@ -82,9 +77,9 @@ export class ScimGroupsController {
     @CurrentScim() scim: ScimContext,
     @Param('id') id: string,
     @Body() body: unknown,
-    @RequestOrigin() origin: string,
+    @ScimBaseUrl() base: string,
   ) {
-    return this.groups.replace(scim, id, body, this.config.publicBaseUrl ?? origin);
+    return this.groups.replace(scim, id, body, base);
   }
 
   @Patch(':id')
@@ -93,9 +88,9 @@ export class ScimGroupsController {
     @CurrentScim() scim: ScimContext,
     @Param('id') id: string,
     @Body() body: unknown,
-    @RequestOrigin() origin: string,
+    @ScimBaseUrl() base: string,
   ) {
-    return this.groups.patch(scim, id, body, this.config.publicBaseUrl ?? origin);
+    return this.groups.patch(scim, id, body, base);
   }
 
   @Delete(':id')

@@ -2,7 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { AuditRows } from '../audit/audit-rows';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
-import { AtomicWriter, Insert } from '../database/atomic-writer';
+import { AtomicWriter, Insert, Statement } from '../database/atomic-writer';
 import { ScimGroupEntity, ScimGroupMemberEntity, ScimUserEntity } from '../database/entities';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { SCIM_MESSAGES, ScimError } from './scim-errors';
@@ -19,7 +19,8 @@ import {
   readGroup,
   toGroupResource,
 } from './scim-resources';
-import { ScimRoles } from './scim-roles';
+import { ScimOwnerLock } from './scim-owner-lock';
+import { RoleChange, ScimRoles } from './scim-roles';
 import { ScimContext } from './scim-token.guard';
 import { ScimUsersStore } from './scim-users.store';
 
@@ -35,7 +36,7 @@ const UPDATE_GROUP =
 const DELETE_GROUP = 'DELETE FROM scim_groups WHERE id = ? AND tenant_id = ?';
 const DELETE_MEMBERS_OF_GROUP = 'DELETE FROM scim_group_members WHERE group_id = ? AND tenant_id = ?';
 const deleteMembers = (count: number) =>
-  `DELETE FROM scim_group_members WHERE group_id = ? AND tenant_id = ? AND scim_user_id IN (${Array(count).fill('?').join(', ')})`;
+  `DELETE FROM scim_group_members WHERE scim_user_id IN (${Array(count).fill('?').join(', ')}) AND group_id = ? AND tenant_id = ?`;
 
 const FILTER_COLUMNS: Record<GroupFilterAttribute, [string, (value: string) => string]> = {
   displayName: ['display_name_key', (value) => value.toLowerCase()],
@@ -80,6 +81,7 @@ export class ScimGroupsService {
     private readonly roles: ScimRoles,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly ownerLock: ScimOwnerLock,
   ) {}
 
   async create(scim: ScimContext, body: unknown, base: string): Promise<Resource> {
@@ -97,19 +99,10 @@ export class ScimGroupsService {
       createdAt: now,
       lastModified: now,
     };
-    const keys = await this.roles.groupKeysOf(
-      tenantId,
-      members.map((member) => member.id),
-    );
-    for (const member of members) keys.get(member.id)!.add(group.displayNameKey);
-    const changes = await this.roles.plan(
-      tenantId,
-      tokenActor(tokenId),
-      members,
-      keys,
-      await this.roles.mapping(tenantId),
-      'group',
-    );
+    const changes = await this.planGroupChange(scim, members, null, {
+      key: group.displayNameKey,
+      members: input.members,
+    });
     const inserts: Insert[] = [
       [ScimGroupEntity, group],
       ...members.map((member): Insert => [
@@ -164,43 +157,61 @@ export class ScimGroupsService {
     return toGroupResource(group, withoutMembers(query) ? null : await this.currentMembers(group), base);
   }
 
-  async replace(scim: ScimContext, id: string, body: unknown, base: string): Promise<Resource> {
+  /** A change that may demote an owner: under the organisation's owner lock (ScimOwnerLock), read afresh. */
+  replace(scim: ScimContext, id: string, body: unknown, base: string): Promise<Resource> {
     const input = readGroup(body);
-    return this.apply(scim, await this.load(scim, id), input, base);
+    return this.ownerLock.holding(scim.tenantId, async () => this.apply(scim, await this.load(scim, id), input, base));
   }
 
-  async patch(scim: ScimContext, id: string, body: unknown, base: string): Promise<Resource> {
+  patch(scim: ScimContext, id: string, body: unknown, base: string): Promise<Resource> {
     const operations = patchOperations(body);
-    const group = await this.load(scim, id);
-    const memberIds = await this.memberIds(group);
-    const input = readGroup(applyPatch(groupAsStored(group, memberIds), operations, READ_ONLY));
-    return this.apply(scim, group, input, base, memberIds);
+    return this.ownerLock.holding(scim.tenantId, async () => {
+      const group = await this.load(scim, id);
+      const memberIds = await this.memberIds(group);
+      const input = readGroup(applyPatch(groupAsStored(group, memberIds), operations, READ_ONLY));
+      return this.apply(scim, group, input, base, memberIds);
+    });
   }
 
-  async remove(scim: ScimContext, id: string): Promise<void> {
+  /** The group and its memberships go in one transaction; then the roles it gave. */
+  remove(scim: ScimContext, id: string): Promise<void> {
     const { tenantId, tokenId } = scim;
-    const group = await this.load(scim, id);
-    const members = await this.users.findMany(tenantId, await this.memberIds(group));
+    return this.ownerLock.holding(tenantId, async () => {
+      const group = await this.load(scim, id);
+      const members = await this.users.findMany(tenantId, await this.memberIds(group));
+      const changes = await this.planGroupChange(scim, members, group.displayNameKey, null);
+      const deleted = await this.writer.insertIfAll(
+        this.auditRows.of(scimEvents.groupDeleted(tenantId, tokenId, group)),
+        [[DELETE_GROUP, [group.id, tenantId]]],
+        [[DELETE_MEMBERS_OF_GROUP, [group.id, tenantId]]],
+      );
+      if (!deleted) throw notFound();
+      await this.roles.apply(tenantId, tokenActor(tokenId), changes);
+    });
+  }
+
+  /**
+   * The role changes when `users` leave the group `leaving` (its displayName key) and those of them
+   * in `joining.members` join the group `joining.key`: planned before anything is written, refused
+   * whole when they would leave the organisation without an owner (ScimRoles.plan).
+   */
+  private async planGroupChange(
+    scim: ScimContext,
+    users: ScimUserEntity[],
+    leaving: string | null,
+    joining: { key: string; members: string[] } | null,
+  ): Promise<RoleChange[]> {
+    const { tenantId, tokenId } = scim;
     const keys = await this.roles.groupKeysOf(
       tenantId,
-      members.map((member) => member.id),
+      users.map((user) => user.id),
     );
-    for (const member of members) keys.get(member.id)!.delete(group.displayNameKey);
-    const changes = await this.roles.plan(
-      tenantId,
-      tokenActor(tokenId),
-      members,
-      keys,
-      await this.roles.mapping(tenantId),
-      'group',
-    );
-    const deleted = await this.writer.insertIfAll(
-      this.auditRows.of(scimEvents.groupDeleted(tenantId, tokenId, group)),
-      [[DELETE_GROUP, [group.id, tenantId]]],
-    );
-    if (!deleted) throw notFound();
-    await this.statements.changes(DELETE_MEMBERS_OF_GROUP, [group.id, tenantId]);
-    await this.roles.apply(tenantId, tokenActor(tokenId), changes);
+    for (const user of users) {
+      const userKeys = keys.get(user.id)!;
+      if (leaving !== null) userKeys.delete(leaving);
+      if (joining?.members.includes(user.id)) userKeys.add(joining.key);
+    }
+    return this.roles.plan(tenantId, tokenActor(tokenId), users, keys, await this.roles.mapping(tenantId), 'group');
   }
 
   private async apply(
@@ -222,23 +233,14 @@ export class ScimGroupsService {
     const renamed = input.displayNameKey !== group.displayNameKey;
     // Who may change role: those who join or leave, and every member when the name (the mapping's key) changes.
     const touched = renamed ? [...new Set([...before, ...input.members])] : [...added, ...removed];
-    const touchedUsers = await this.users.findMany(tenantId, touched);
-    const keys = await this.roles.groupKeysOf(
-      tenantId,
-      touchedUsers.map((user) => user.id),
-    );
-    for (const user of touchedUsers) {
-      const userKeys = keys.get(user.id)!;
-      userKeys.delete(group.displayNameKey);
-      if (input.members.includes(user.id)) userKeys.add(input.displayNameKey);
-    }
-    const changes = await this.roles.plan(
-      tenantId,
-      tokenActor(tokenId),
-      touchedUsers,
-      keys,
-      await this.roles.mapping(tenantId),
-      'group',
+    const changes = await this.planGroupChange(
+      scim,
+      await this.users.findMany(tenantId, touched),
+      group.displayNameKey,
+      {
+        key: input.displayNameKey,
+        members: input.members,
+      },
     );
     const now = new Date(Math.max(this.clock.now().getTime(), group.lastModified.getTime() + 1));
     const updated: ScimGroupEntity = {
@@ -258,20 +260,27 @@ export class ScimGroupsService {
         }),
       ),
     ];
+    // The group, the members it gains and those it loses: one transaction.
+    const leaving: Statement[] = removed.length
+      ? [[deleteMembers(removed.length), [...removed, group.id, tenantId]]]
+      : [];
     let written: boolean;
     try {
-      written = await this.writer.insertIfAll(inserts, [
+      written = await this.writer.insertIfAll(
+        inserts,
         [
-          UPDATE_GROUP,
-          [updated.displayName, updated.displayNameKey, updated.externalId, sqlTimestamp(now), group.id, tenantId],
+          [
+            UPDATE_GROUP,
+            [updated.displayName, updated.displayNameKey, updated.externalId, sqlTimestamp(now), group.id, tenantId],
+          ],
         ],
-      ]);
+        leaving,
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw nameTaken();
       throw error;
     }
     if (!written) throw notFound();
-    if (removed.length) await this.statements.changes(deleteMembers(removed.length), [group.id, tenantId, ...removed]);
     await this.roles.apply(tenantId, tokenActor(tokenId), changes);
     return toGroupResource(updated, members, base);
   }

@@ -5,8 +5,9 @@ import { emailKey } from '../common/email-comparison';
 import { AppConfig } from '../config/app-config';
 import { AtomicWriter, Insert, RequiredUpdate, Statement } from '../database/atomic-writer';
 import { PreparedStatements } from '../database/prepared-statements';
-import { MembershipGrantEntity, UserEntity } from '../database/entities';
+import { AuditEventEntity, MembershipGrantEntity, UserEntity, WebhookDeliveryEntity } from '../database/entities';
 import { IdentityStore, IdentityUser, ORG_USER_TYPE } from '../identity/identity-store';
+import { MembershipGrantsRepository } from '../joining/membership-grants.repository';
 import { MembershipGrantsWorker } from '../joining/membership-grants.worker';
 import { SCIM_MESSAGES, ScimError } from './scim-errors';
 import { scimEvents } from './scim-events';
@@ -18,7 +19,9 @@ export type Person = { kind: 'new'; id: string; email: string } | { kind: 'exist
 const JOIN_LOCAL =
   `UPDATE users SET user_type = '${ORG_USER_TYPE}', tenant_id = ?, role = ? ` +
   'WHERE id = ? AND (tenant_id IS NULL OR tenant_id = ?)';
-const DELETE_GRANT = 'DELETE FROM membership_grants WHERE user_id = ?';
+const DELETE_GRANT = 'DELETE FROM membership_grants WHERE user_id = ? AND tenant_id = ?';
+/** The local store's address change, in the transaction of the SCIM row (its unique index judges it). */
+const CHANGE_LOCAL_ADDRESS = 'UPDATE users SET email = ?, email_key = ? WHERE id = ?';
 const DETACH_LOCAL = 'UPDATE users SET tenant_id = NULL, role = NULL WHERE id = ? AND tenant_id = ?';
 
 /** True for a write refused by a unique index: on SQLite and on MySQL/MariaDB. */
@@ -43,10 +46,27 @@ export class ScimMemberships {
     private readonly grants: MembershipGrantsWorker,
     private readonly audit: AuditRecorder,
     private readonly statements: PreparedStatements,
+    private readonly pendingGrants: MembershipGrantsRepository,
   ) {}
 
-  private get pooled(): boolean {
+  get pooled(): boolean {
     return this.config.identityStore === 'cognito';
+  }
+
+  /**
+   * The organisation the person is in, as joining judges it ("one organisation at most"): on the
+   * user pool a grant still on its way there counts first (read before the pool, so that a grant
+   * written to the pool meanwhile is seen in one or the other).
+   */
+  async tenantOf(user: IdentityUser): Promise<string | null> {
+    if (!this.pooled) return user.tenantId;
+    const pending = await this.pendingGrants.pendingFor(user.id);
+    return pending?.tenantId ?? (await this.identity.findById(user.id))?.tenantId ?? null;
+  }
+
+  /** The local store's address change, as a compare-and-set of the SCIM row's transaction; null on the pool. */
+  localAddressChange(userId: string, address: string): RequiredUpdate | null {
+    return this.pooled ? null : [CHANGE_LOCAL_ADDRESS, [address.toLowerCase(), emailKey(address), userId]];
   }
 
   /**
@@ -75,6 +95,15 @@ export class ScimMemberships {
     }
     const needsGrant =
       role !== null && !(person.kind === 'existing' && person.user.tenantId === tenantId && person.user.role === role);
+    // Undoes the rows, their events and the grant, which no round has sent (this instance holds its claim).
+    const undoRows = async () => {
+      for (const [sql, parameters] of [
+        ...undo,
+        ...eventDeletions(inserts),
+        [DELETE_GRANT, [id, tenantId]] as Statement,
+      ])
+        await this.statements.changes(sql, parameters).catch(() => 0);
+    };
     // A new account is made once the rows are in (the unique indexes chose this request), before the grant is sent.
     const commit = async (rows: Insert[]) => {
       const written = await this.writer.insertIfAll(rows, required);
@@ -82,9 +111,18 @@ export class ScimMemberships {
         try {
           await this.identity.createAccount(person.id, person.email);
         } catch (error) {
-          for (const [sql, parameters] of undo) await this.statements.changes(sql, parameters).catch(() => 0);
-          await this.statements.changes(DELETE_GRANT, [person.id]).catch(() => 0);
+          await undoRows();
           throw error;
+        }
+      }
+      // An adopted person who joined another organisation since they were read (a grant of a join
+      // that the pool took and deleted before ours was written): ours is undone and refused. A join
+      // after ours was written finds the grant on its way, or the pool's membership once it is sent.
+      if (written && needsGrant && person.kind === 'existing' && person.user.tenantId !== tenantId) {
+        const now = (await this.identity.findById(id))?.tenantId ?? null;
+        if (now !== null && now !== tenantId) {
+          await undoRows();
+          return false;
         }
       }
       return written;
@@ -96,18 +134,25 @@ export class ScimMemberships {
   }
 
   /**
-   * Detaches the person from the tenant (the account stays), with `inserts` and `required`: on the
-   * local store in one transaction; on the pool, the pool first (the org guard reads it on every
-   * request, so the next request is refused), then the rows.
+   * Detaches the person from the tenant (the account stays), with `inserts`, `required` and
+   * `deletes` (AtomicWriter.insertIfAll): on the local store in one transaction; on the pool, the
+   * pool first (the org guard reads it on every request, so the next request is refused), then the
+   * rows.
    */
-  async detach(user: IdentityUser | null, tenantId: string, inserts: Insert[], required: RequiredUpdate[]) {
+  async detach(
+    user: IdentityUser | null,
+    tenantId: string,
+    inserts: Insert[],
+    required: RequiredUpdate[],
+    deletes: Statement[] = [],
+  ) {
     const member = user !== null && user.tenantId === tenantId;
     if (!this.pooled) {
       if (member) required.push([DETACH_LOCAL, [user.id, tenantId]]);
-      return this.writer.insertIfAll(inserts, required);
+      return this.writer.insertIfAll(inserts, required, deletes);
     }
     if (member) await this.identity.removeFromTenant(user.id);
-    return this.writer.insertIfAll(inserts, required);
+    return this.writer.insertIfAll(inserts, required, deletes);
   }
 
   /**
@@ -131,6 +176,21 @@ export class ScimMemberships {
       throw new ScimError(HttpStatus.CONFLICT, SCIM_MESSAGES.lastOwner, 'mutability');
     }
   }
+}
+
+/** The statements that delete the audit events (and their webhook deliveries) among `inserts`. */
+function eventDeletions(inserts: Insert[]): Statement[] {
+  const ids = (target: unknown) =>
+    inserts.filter(([entity]) => entity === target).map(([, row]) => (row as { id: string }).id);
+  const deletions: Statement[] = [];
+  for (const [table, target] of [
+    ['audit_events', AuditEventEntity],
+    ['webhook_deliveries', WebhookDeliveryEntity],
+  ] as const) {
+    const found = ids(target);
+    if (found.length) deletions.push([`DELETE FROM ${table} WHERE id IN (${found.map(() => '?').join(', ')})`, found]);
+  }
+  return deletions;
 }
 
 const newUser = (id: string, email: string, tenantId: string | null, role: string | null, now: Date): UserEntity => ({

@@ -2,6 +2,7 @@ import { CanActivate, createParamDecorator, ExecutionContext, HttpStatus, Inject
 import { InjectThrottlerStorage, ThrottlerStorage } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
+import { requestOrigin } from '../common/request-origin';
 import { AppConfig } from '../config/app-config';
 import { SCIM_CONTENT_TYPE, SCIM_MESSAGES, ScimError } from './scim-errors';
 import { ScimTokensStore } from './scim-tokens.store';
@@ -11,6 +12,8 @@ export interface ScimContext {
   tokenId: string;
   tenantId: string;
 }
+
+type ScimRequest = Request & { scim?: ScimContext; scimBaseUrl?: string };
 
 const RATE_WINDOW_MS = 60_000;
 const SCIM_THROTTLER = 'scim';
@@ -33,7 +36,7 @@ export class ScimTokenGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<Request & { scim?: ScimContext }>();
+    const request = context.switchToHttp().getRequest<ScimRequest>();
     const response = context.switchToHttp().getResponse<Response>();
     response.type(SCIM_CONTENT_TYPE);
     const secret = BEARER.exec(request.headers.authorization ?? '')?.[1];
@@ -53,12 +56,20 @@ export class ScimTokenGuard implements CanActivate {
       throw new ScimError(HttpStatus.TOO_MANY_REQUESTS, SCIM_MESSAGES.rateLimited);
     }
     request.scim = { tokenId: token.id, tenantId: token.tenantId };
+    request.scimBaseUrl = this.config.publicBaseUrl ?? requestOrigin(request.headers);
     return true;
   }
 }
 
 /** The SCIM context that ScimTokenGuard put on the request. */
 export const CurrentScim = createParamDecorator(
-  (_: unknown, context: ExecutionContext): ScimContext =>
-    context.switchToHttp().getRequest<{ scim: ScimContext }>().scim,
+  (_: unknown, context: ExecutionContext): ScimContext => context.switchToHttp().getRequest<ScimRequest>().scim!,
+);
+
+/**
+ * Where the resources' `meta.location` and the discovery documents point: PUBLIC_BASE_URL, else the
+ * request's origin (requestOrigin). ScimTokenGuard puts it on the request.
+ */
+export const ScimBaseUrl = createParamDecorator(
+  (_: unknown, context: ExecutionContext): string => context.switchToHttp().getRequest<ScimRequest>().scimBaseUrl!,
 );

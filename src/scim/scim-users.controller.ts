@@ -15,10 +15,8 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { RequestOrigin } from '../common/request-origin';
-import { AppConfig } from '../config/app-config';
 import { ScimExceptionFilter } from './scim-exception.filter';
-import { CurrentScim, ScimContext, ScimTokenGuard } from './scim-token.guard';
+import { CurrentScim, ScimContext, ScimBaseUrl, ScimTokenGuard } from './scim-token.guard';
 import { ScimUsersService } from './scim-users.service';
 import {
   ApiScim,
@@ -36,10 +34,7 @@ import {
 @UseGuards(ScimTokenGuard)
 @UseFilters(ScimExceptionFilter)
 export class ScimUsersController {
-  constructor(
-    private readonly users: ScimUsersService,
-    private readonly config: AppConfig,
-  ) {}
+  constructor(private readonly users: ScimUsersService) {}
 
   @Post()
   @HttpCode(HttpStatus.CREATED)
@@ -47,10 +42,10 @@ export class ScimUsersController {
   async createScimUser(
     @CurrentScim() scim: ScimContext,
     @Body() body: unknown,
-    @RequestOrigin() origin: string,
+    @ScimBaseUrl() base: string,
     @Res({ passthrough: true }) response: Response,
   ) {
-    const user = await this.users.create(scim, body, this.config.publicBaseUrl ?? origin);
+    const user = await this.users.create(scim, body, base);
     response.setHeader('Location', (user.meta as { location: string }).location);
     return user;
   }
@@ -60,15 +55,15 @@ export class ScimUsersController {
   listScimUsers(
     @CurrentScim() scim: ScimContext,
     @Query() query: Record<string, unknown>,
-    @RequestOrigin() origin: string,
+    @ScimBaseUrl() base: string,
   ) {
-    return this.users.list(scim, query, this.config.publicBaseUrl ?? origin);
+    return this.users.list(scim, query, base);
   }
 
   @Get(':id')
   @ApiScimGetUser()
-  getScimUser(@CurrentScim() scim: ScimContext, @Param('id') id: string, @RequestOrigin() origin: string) {
-    return this.users.get(scim, id, this.config.publicBaseUrl ?? origin);
+  getScimUser(@CurrentScim() scim: ScimContext, @Param('id') id: string, @ScimBaseUrl() base: string) {
+    return this.users.get(scim, id, base);
   }
 
   @Put(':id')
@@ -77,9 +72,9 @@ export class ScimUsersController {
     @CurrentScim() scim: ScimContext,
     @Param('id') id: string,
     @Body() body: unknown,
-    @RequestOrigin() origin: string,
+    @ScimBaseUrl() base: string,
   ) {
-    return this.users.replace(scim, id, body, this.config.publicBaseUrl ?? origin);
+    return this.users.replace(scim, id, body, base);
   }
 
   @Patch(':id')
@@ -88,9 +83,9 @@ export class ScimUsersController {
     @CurrentScim() scim: ScimContext,
     @Param('id') id: string,
     @Body() body: unknown,
-    @RequestOrigin() origin: string,
+    @ScimBaseUrl() base: string,
   ) {
-    return this.users.patch(scim, id, body, this.config.publicBaseUrl ?? origin);
+    return this.users.patch(scim, id, body, base);
   }
 
   @Delete(':id')

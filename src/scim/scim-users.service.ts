@@ -3,7 +3,7 @@ import { AuditRows } from '../audit/audit-rows';
 import { Clock } from '../common/clock';
 import { sameEmail } from '../common/email-comparison';
 import { IdGenerator } from '../common/id-generator';
-import { AtomicWriter, Insert } from '../database/atomic-writer';
+import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
 import { ScimUserEntity } from '../database/entities';
 import { PreparedStatements, sqlTimestamp } from '../database/prepared-statements';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
@@ -21,6 +21,7 @@ import {
   UserInput,
   userAsStored,
 } from './scim-resources';
+import { ScimOwnerLock } from './scim-owner-lock';
 import { ScimContext } from './scim-token.guard';
 import { DELETE_USER, DELETE_USER_MEMBERSHIPS, ScimUsersStore, UPDATE_USER } from './scim-users.store';
 
@@ -64,6 +65,7 @@ export class ScimUsersService {
     private readonly statements: PreparedStatements,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly ownerLock: ScimOwnerLock,
   ) {}
 
   async create(scim: ScimContext, body: unknown, base: string): Promise<Resource> {
@@ -124,35 +126,61 @@ export class ScimUsersService {
 
   /** PUT: the whole resource, as Okta sends it. */
   async replace(scim: ScimContext, id: string, body: unknown, base: string): Promise<Resource> {
-    const row = await this.load(scim, id);
-    return this.apply(scim, row, readUser(body), base);
+    const input = readUser(body);
+    return this.applyToLoaded(scim, id, () => input, base);
   }
 
   async patch(scim: ScimContext, id: string, body: unknown, base: string): Promise<Resource> {
     const operations = patchOperations(body);
-    const row = await this.load(scim, id);
-    return this.apply(scim, row, readUser(applyPatch(userAsStored(row), operations, READ_ONLY)), base);
+    return this.applyToLoaded(scim, id, (row) => readUser(applyPatch(userAsStored(row), operations, READ_ONLY)), base);
   }
 
-  /** DELETE: the person leaves the organisation (the account stays) and the resource is gone. */
-  async remove(scim: ScimContext, id: string): Promise<void> {
-    const { tenantId } = scim;
+  /**
+   * A PUT or PATCH of the stored resource. One that deactivates may take an owner away: it is read
+   * again and applied under the organisation's owner lock (ScimOwnerLock), so that the last-owner
+   * guard counts what earlier changes left.
+   */
+  private async applyToLoaded(
+    scim: ScimContext,
+    id: string,
+    inputOf: (row: ScimUserEntity) => UserInput,
+    base: string,
+  ): Promise<Resource> {
     const row = await this.load(scim, id);
-    const user = await this.identity.findById(row.userId);
-    const member = user?.tenantId === tenantId ? user : null;
-    if (row.active === 1 && member)
-      await this.memberships.refuseLosingLastOwner(tenantId, tokenActor(scim.tokenId), [member], 0, 'delete');
-    const event = scimEvents.memberRemoved(
-      tenantId,
-      scim.tokenId,
-      { id: row.userId, email: user?.email ?? row.emailKey },
-      member?.role ?? row.role,
-    );
-    const removed = await this.memberships.detach(member, tenantId, this.auditRows.of(event), [
-      [DELETE_USER, [row.id, tenantId]],
-    ]);
-    if (!removed) throw changedMeanwhile();
-    await this.statements.changes(DELETE_USER_MEMBERSHIPS, [row.id, tenantId]);
+    if (!(row.active === 1 && !inputOf(row).active)) return this.apply(scim, row, inputOf(row), base);
+    return this.ownerLock.holding(scim.tenantId, async () => {
+      const current = await this.load(scim, id);
+      return this.apply(scim, current, inputOf(current), base);
+    });
+  }
+
+  /**
+   * DELETE: the person leaves the organisation (the account stays) and the resource is gone, with
+   * its group memberships, in one transaction; under the organisation's owner lock (ScimOwnerLock).
+   */
+  remove(scim: ScimContext, id: string): Promise<void> {
+    const { tenantId } = scim;
+    return this.ownerLock.holding(tenantId, async () => {
+      const row = await this.load(scim, id);
+      const user = await this.identity.findById(row.userId);
+      const member = user?.tenantId === tenantId ? user : null;
+      if (row.active === 1 && member)
+        await this.memberships.refuseLosingLastOwner(tenantId, tokenActor(scim.tokenId), [member], 0, 'delete');
+      const event = scimEvents.memberRemoved(
+        tenantId,
+        scim.tokenId,
+        { id: row.userId, email: user?.email ?? row.emailKey },
+        member?.role ?? row.role,
+      );
+      const removed = await this.memberships.detach(
+        member,
+        tenantId,
+        this.auditRows.of(event),
+        [[DELETE_USER, [row.id, tenantId]]],
+        [[DELETE_USER_MEMBERSHIPS, [row.id, tenantId]]],
+      );
+      if (!removed) throw changedMeanwhile();
+    });
   }
 
   private async load(scim: ScimContext, id: string): Promise<ScimUserEntity> {
@@ -166,7 +194,8 @@ export class ScimUsersService {
     const [user] = await this.identity.findByEmail(address);
     if (!user) return { kind: 'new', id: this.ids.uuid(), email: address };
     // Never says which organisation.
-    if (user.tenantId && user.tenantId !== tenantId) throw userNameTaken();
+    const held = await this.memberships.tenantOf(user);
+    if (held && held !== tenantId) throw userNameTaken();
     if (await this.store.findByPerson(user.id)) throw userNameTaken();
     return { kind: 'existing', user };
   }
@@ -186,9 +215,12 @@ export class ScimUsersService {
     const member: IdentityUser | null = user.tenantId === tenantId ? user : null;
     if (deactivating && member)
       await this.memberships.refuseLosingLastOwner(tenantId, tokenActor(tokenId), [member], 0, 'deactivate');
-    if (reactivating && user.tenantId && user.tenantId !== tenantId) throw addressTaken();
+    if (reactivating) {
+      const held = await this.memberships.tenantOf(user);
+      if (held && held !== tenantId) throw addressTaken();
+    }
 
-    const now = after(row.lastModified, this.clock.now());
+    let now = after(row.lastModified, this.clock.now());
     const updated: ScimUserEntity = {
       ...row,
       userName: input.userName,
@@ -210,29 +242,68 @@ export class ScimUsersService {
     const role = row.role ?? 'member';
     if (reactivating) inserts.push(...this.auditRows.of(scimEvents.memberReactivated(tenantId, tokenId, shown, role)));
 
-    if (addressChanged) {
-      try {
-        await this.identity.changeEmail(user.id, input.address);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw addressTaken();
-        throw error;
-      }
-    }
+    // The address goes to the identity store with the SCIM row, so that a refusal of either leaves both as they were.
+    const localAddress = addressChanged ? this.memberships.localAddressChange(user.id, input.address) : null;
+    if (addressChanged && !localAddress)
+      updated.lastModified = now = await this.changePooledAddress(row, input, user.id, now);
+    const required: RequiredUpdate[] = [[UPDATE_USER, updateParameters(updated)]];
+    if (localAddress) required.push(localAddress);
     let written: boolean;
     try {
-      const required: [string, unknown[]][] = [[UPDATE_USER, updateParameters(updated)]];
       if (deactivating) written = await this.memberships.detach(member, tenantId, inserts, required);
       else if (reactivating)
         written = await this.memberships.write({ kind: 'existing', user }, tenantId, role, inserts, required, now);
       else written = await this.writer.insertIfAll(inserts, required);
     } catch (error) {
-      if (isUniqueViolation(error)) throw userNameTaken();
-      throw error;
+      if (!isUniqueViolation(error)) throw error;
+      // The userName's index, or (local store) the address's: an account made for it meanwhile.
+      const taken =
+        localAddress && (await this.identity.findByEmail(input.address)).some((other) => other.id !== user.id);
+      throw taken ? addressTaken() : userNameTaken();
     }
     if (!written) throw changedMeanwhile();
     return toUserResource(updated, base);
   }
+
+  /**
+   * The user pool's address change, before the rest of the PUT or PATCH: the SCIM row takes the new
+   * userName and address first (its unique index judges the userName), then the pool; when the pool
+   * refuses, the row gets them back, so that the two never disagree. The row's new lastModified,
+   * after which the rest of the change is written.
+   */
+  private async changePooledAddress(row: ScimUserEntity, input: UserInput, userId: string, now: Date): Promise<Date> {
+    const moved: ScimUserEntity = {
+      ...row,
+      userName: input.userName,
+      userNameKey: input.userNameKey,
+      emailKey: input.address.toLowerCase(),
+      lastModified: now,
+    };
+    let written: boolean;
+    try {
+      written =
+        (await this.statements.changes(UPDATE_USER_AS_READ, [
+          ...updateParameters(moved),
+          sqlTimestamp(row.lastModified),
+        ])) === 1;
+    } catch (error) {
+      if (isUniqueViolation(error)) throw userNameTaken();
+      throw error;
+    }
+    if (!written) throw changedMeanwhile();
+    try {
+      await this.identity.changeEmail(userId, input.address);
+    } catch (error) {
+      await this.statements.changes(UPDATE_USER_AS_READ, [...updateParameters(row), sqlTimestamp(now)]);
+      if (isUniqueViolation(error) || (error as Error).name === 'AliasExistsException') throw addressTaken();
+      throw error;
+    }
+    return after(now, this.clock.now());
+  }
 }
+
+/** The update of a SCIM user while it is as read: its last_modified is the one read (the last parameter). */
+const UPDATE_USER_AS_READ = `${UPDATE_USER} AND last_modified = ?`;
 
 /** The names of the stored fields that a change touched, for member.updated. */
 function changedFields(before: ScimUserEntity, after: ScimUserEntity): string[] {

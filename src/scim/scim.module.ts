@@ -7,6 +7,7 @@ import { ScimDiscoveryController, ScimNotFoundController } from './scim-discover
 import { ScimGroupsController } from './scim-groups.controller';
 import { ScimGroupsService } from './scim-groups.service';
 import { ScimMemberships } from './scim-memberships';
+import { ScimOwnerLock } from './scim-owner-lock';
 import { ScimRoles } from './scim-roles';
 import { ScimTokenGuard } from './scim-token.guard';
 import { ScimTokensController } from './scim-tokens.controller';
@@ -38,6 +39,7 @@ import { ScimUsersStore } from './scim-users.store';
     ScimUsersStore,
     ScimUsersService,
     ScimMemberships,
+    ScimOwnerLock,
     ScimRoles,
     ScimGroupsService,
   ],

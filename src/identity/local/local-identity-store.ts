@@ -194,10 +194,6 @@ export class LocalIdentityStore extends IdentityStore {
     return this.statements.changes(detachMembers(ids.length), [tenantId, ...ids]);
   }
 
-  override async changeEmail(id: string, email: string): Promise<void> {
-    await this.users.update({ id }, { email: email.toLowerCase(), emailKey: emailKey(email) });
-  }
-
   async ping(): Promise<void> {
     await this.users.query('SELECT 1');
   }
