@@ -1341,7 +1341,7 @@ export interface components {
             /** @enum {boolean} */
             success: false;
             /** @enum {string} */
-            error: "DOMAIN_INVALID" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_FREE_PROVIDER" | "DOMAIN_ALREADY_ADDED" | "DOMAIN_TAKEN" | "DOMAIN_LIMIT" | "DOMAIN_NOT_FOUND" | "VERIFICATION_EXPIRED" | "DOMAIN_ALREADY_VERIFIED" | "DOMAIN_LAPSED" | "DNS_UNAVAILABLE" | "INVALID_JOIN_MODE" | "REQUEST_NOT_FOUND" | "REQUEST_CLOSED" | "INVALID_STATUS" | "REASON_REQUIRED" | "TENANT_ID_REQUIRED" | "NAME_REQUIRED" | "EMAIL_NOT_VERIFIED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "ALREADY_MEMBER" | "EMAIL_IN_USE" | "NOT_JOINABLE" | "REMOVED_BY_ORGANISATION";
+            error: "DOMAIN_INVALID" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_FREE_PROVIDER" | "DOMAIN_ALREADY_ADDED" | "DOMAIN_TAKEN" | "DOMAIN_LIMIT" | "DOMAIN_NOT_FOUND" | "VERIFICATION_EXPIRED" | "DOMAIN_ALREADY_VERIFIED" | "DOMAIN_LAPSED" | "DNS_UNAVAILABLE" | "INVALID_JOIN_MODE" | "REQUEST_NOT_FOUND" | "REQUEST_CLOSED" | "INVALID_STATUS" | "REASON_REQUIRED" | "TENANT_ID_REQUIRED" | "NAME_REQUIRED" | "EMAIL_NOT_VERIFIED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "ALREADY_MEMBER" | "EMAIL_IN_USE" | "ACCOUNT_DELETED" | "NOT_JOINABLE" | "REMOVED_BY_ORGANISATION";
         };
         ListDomainsResponse: {
             /** @description By name */
@@ -5039,7 +5039,7 @@ export interface operations {
                     "application/json": components["schemas"]["DomainErrorBody"];
                 };
             };
-            /** @description Decided already; or the person joined an organisation meanwhile (the request is closed) */
+            /** @description Decided already; or, since they asked, the person joined an organisation or their account was deleted (the request is closed) */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -406,6 +406,26 @@ describe('verified domains', () => {
         }
       }
     });
+
+    it('leaves out an organisation that removed the person (its join answers 403 REMOVED_BY_ORGANISATION); another person at the domain still sees it', async () => {
+      const name = await verified('auto');
+      const removed = await person(name);
+      const colleague = await person(name);
+      expect((await joinOrg(org.tenant.id, removed.cookie)).status).toBe(200);
+      expect((await t.http.delete(`/api/org/users/${removed.user.id}`).set('Cookie', org.ownerCookie)).status).toBe(
+        200,
+      );
+      const joinable = (cookie: string) => t.http.get('/api/me/joinable-organisations').set('Cookie', cookie);
+      const theirs = await joinable(removed.cookie);
+      expect([theirs.status, theirs.body]).toEqual([200, { organisations: [] }]);
+      const others = await joinable(colleague.cookie);
+      expect([others.status, others.body]).toEqual([
+        200,
+        { organisations: [{ tenantId: org.tenant.id, name: org.tenant.name, domain: name, joinMode: 'auto' }] },
+      ]);
+      await expectJoinRefused(removed.user.id, removed.cookie, org.tenant.id, 403, refused('REMOVED_BY_ORGANISATION'));
+      expect((await t.identity.findById(removed.user.id))?.tenantId ?? null).toBeNull();
+    });
   });
 
   describe('POST /api/me/joinable-organisations/{tenantId}/join', () => {
@@ -568,6 +588,39 @@ describe('verified domains', () => {
         pendingKey: null,
       });
       expect((await t.identity.findById(a.user.id))?.tenantId).toBe(other.id);
+    });
+
+    /** The request is closed as refused for a deleted account: rejected and audited, nobody made a member. */
+    const expectClosedAsDeleted = async (a: { user: TestUser; id: string }) => {
+      const res = await t.http.post(`/api/org/join-requests/${a.id}/approve`).set('Cookie', org.ownerCookie);
+      expect([res.status, res.body]).toEqual([409, refused('ACCOUNT_DELETED')]);
+      expect(await t.dataSource.getRepository(JoinRequestEntity).findOneBy({ id: a.id })).toMatchObject({
+        status: 'rejected',
+        pendingKey: null,
+      });
+      const closed = (await events('join_request.rejected')).filter((event) => event.targetId === a.id);
+      expect(closed.map((event) => JSON.parse(event.data).reason)).toEqual(['account_deleted']);
+      expect((await events('member.joined')).filter((event) => event.targetId === a.user.id)).toEqual([]);
+      expect(await t.identity.findById(a.user.id)).toBeNull();
+      const again = await t.http.post(`/api/org/join-requests/${a.id}/approve`).set('Cookie', org.ownerCookie);
+      expect([again.status, again.body]).toEqual([409, refused('REQUEST_CLOSED')]);
+    };
+
+    it('approving someone whose account an operator deleted after they asked (DELETE /api/admin/users/{id}): 409 ACCOUNT_DELETED, the request closed', async () => {
+      const name = await verified('request');
+      const a = await requestFrom(name);
+      const rootCookie = await sessionCookie(t, await factory.superAdmin());
+      const deleted = await t.http.delete(`/api/admin/users/${a.user.id}`).set('Cookie', rootCookie);
+      expect(deleted.status).toBe(200);
+      await expectClosedAsDeleted(a);
+    });
+
+    it('cognito mode: the account deleted in the user pool directly (AdminDeleteUser): 409 ACCOUNT_DELETED, the request closed', async () => {
+      if (local()) return;
+      const name = await verified('request');
+      const a = await requestFrom(name);
+      await (t.testIdentity as CognitoTestIdentity).store().deleteUser(a.user.id);
+      await expectClosedAsDeleted(a);
     });
   });
 

@@ -142,7 +142,7 @@ export const ApiDecideJoinRequest = (type: unknown, approve: boolean) =>
     refusals(
       HttpStatus.CONFLICT,
       approve
-        ? 'Decided already; or the person joined an organisation meanwhile (the request is closed)'
+        ? 'Decided already; or, since they asked, the person joined an organisation or their account was deleted (the request is closed)'
         : 'Decided already',
       approve
         ? [
@@ -150,6 +150,7 @@ export const ApiDecideJoinRequest = (type: unknown, approve: boolean) =>
             DOMAIN_ERRORS.memberOfAnotherOrganisation,
             DOMAIN_ERRORS.alreadyMember,
             DOMAIN_ERRORS.emailInUse,
+            DOMAIN_ERRORS.accountDeleted,
           ]
         : [DOMAIN_ERRORS.requestClosed],
     ),

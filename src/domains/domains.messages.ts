@@ -24,6 +24,7 @@ export const DOMAIN_ERRORS = {
   memberOfAnotherOrganisation: 'MEMBER_OF_ANOTHER_ORGANISATION',
   alreadyMember: 'ALREADY_MEMBER',
   emailInUse: 'EMAIL_IN_USE',
+  accountDeleted: 'ACCOUNT_DELETED',
   notJoinable: 'NOT_JOINABLE',
   removed: 'REMOVED_BY_ORGANISATION',
 } as const;

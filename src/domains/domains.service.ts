@@ -279,49 +279,53 @@ export class DomainsService {
   async approve(caller: OrgCaller, id: string): Promise<DecidedJoinRequestResponse> {
     const request = await this.openRequest(caller, id);
     const actor = auditActor(caller);
-    let joined;
+    // An operator deleted the account after the person asked (DELETE /api/admin/users/{id}): refused in
+    // both stores, as the pool refuses an account gone from it (the local store would make a new users row).
+    let joined: Awaited<ReturnType<JoiningService['joinWithoutInvitation']>> = {
+      joined: false,
+      memberOf: '',
+      accountDeleted: true,
+    };
     try {
-      joined = await this.joining.joinWithoutInvitation(
-        { id: request.userId, email: request.email },
-        request.tenantId,
-        'member',
-        (now) => ({
-          required: [this.store.decideStatement(request.id, 'approved', now)],
-          events: [
-            auditEvents.aboutJoinRequest('join_request.approved', request, actor),
-            auditEvents.memberJoined(
-              { id: request.userId, email: request.email },
-              request.tenantId,
-              'member',
-              'domain',
-              {
-                domain: request.domain,
-                actor,
-              },
-            ),
-          ],
-        }),
-        { mustExistInPool: false },
-      );
+      if (!(await this.store.accountDeletedSince(request.userId, request.createdAt)))
+        joined = await this.joining.joinWithoutInvitation(
+          { id: request.userId, email: request.email },
+          request.tenantId,
+          'member',
+          (now) => ({
+            required: [this.store.decideStatement(request.id, 'approved', now)],
+            events: [
+              auditEvents.aboutJoinRequest('join_request.approved', request, actor),
+              auditEvents.memberJoined(
+                { id: request.userId, email: request.email },
+                request.tenantId,
+                'member',
+                'domain',
+                {
+                  domain: request.domain,
+                  actor,
+                },
+              ),
+            ],
+          }),
+          { mustExistInPool: false },
+        );
     } catch (error) {
       await this.openRequest(caller, id);
       throw error;
     }
     if (!joined.joined) {
-      // Joined elsewhere meanwhile (or here): the request is closed.
-      const reason = joined.emailInUse
-        ? 'email_in_use'
-        : joined.memberOf === request.tenantId
-          ? 'already_member'
-          : 'member_of_another_organisation';
+      // Joined elsewhere meanwhile (or here), or the account was deleted: the request is closed.
+      const code = joined.accountDeleted
+        ? DOMAIN_ERRORS.accountDeleted
+        : joined.emailInUse
+          ? DOMAIN_ERRORS.emailInUse
+          : joined.memberOf === request.tenantId
+            ? DOMAIN_ERRORS.alreadyMember
+            : DOMAIN_ERRORS.memberOfAnotherOrganisation;
       await this.store.decide(request.id, 'rejected', this.clock.now(), [
-        auditEvents.aboutJoinRequest('join_request.rejected', request, actor, { reason }),
+        auditEvents.aboutJoinRequest('join_request.rejected', request, actor, { reason: code.toLowerCase() }),
       ]);
-      const code = joined.emailInUse
-        ? DOMAIN_ERRORS.emailInUse
-        : joined.memberOf === request.tenantId
-          ? DOMAIN_ERRORS.alreadyMember
-          : DOMAIN_ERRORS.memberOfAnotherOrganisation;
       throw domainRefusal(HttpStatus.CONFLICT, code);
     }
     return { success: true, request: toRequestResponse((await this.store.findRequest(caller.tenantId, id))!) };

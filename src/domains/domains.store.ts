@@ -220,6 +220,15 @@ export class DomainsStore {
     return timestamp(invited.at).getTime() <= timestamp(removed.at).getTime();
   }
 
+  /** Whether an operator deleted the account (`user.deleted`, DELETE /api/admin/users/{id}) at or after `since`. */
+  async accountDeletedSince(userId: string, since: Date): Promise<boolean> {
+    const deleted = await this.statements.first(
+      "SELECT 1 AS found FROM audit_events WHERE type = 'user.deleted' AND target_id = ? AND occurred_at >= ?",
+      [userId, sqlTimestamp(since)],
+    );
+    return deleted !== undefined;
+  }
+
   /** The members of the organisation whose e-mail is at the domain: they stay when it is removed. */
   async membersAt(tenantId: string, name: string): Promise<number> {
     const row = await this.statements.first('SELECT COUNT(*) AS n FROM users WHERE tenant_id = ? AND email LIKE ?', [

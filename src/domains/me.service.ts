@@ -90,19 +90,22 @@ export class MeService {
   async joinable(caller: Caller | undefined): Promise<JoinableOrganisationsResponse> {
     const signedIn = this.signedIn(caller);
     const name = emailDomain(signedIn.email);
-    if (!name || !(await this.emailVerified(signedIn))) return { organisations: [] };
+    if (!signedIn.email || !name || !(await this.emailVerified(signedIn))) return { organisations: [] };
     if ((await this.identity.findById(signedIn.id))?.tenantId) return { organisations: [] };
     const now = this.clock.now();
-    return {
-      organisations: (await this.store.joinable(name))
-        .filter((row) => isOpen(row, now))
-        .map((row) => ({
-          tenantId: row.tenantId,
-          name: displayName(row.tenantName),
-          domain: row.domain,
-          joinMode: row.joinMode,
-        })),
-    };
+    const organisations = [];
+    for (const row of await this.store.joinable(name)) {
+      // Only what the join would take: not an organisation that removed this person.
+      if (!isOpen(row, now) || (await this.store.removedSinceLastInvitation(row.tenantId, signedIn.id, signedIn.email)))
+        continue;
+      organisations.push({
+        tenantId: row.tenantId,
+        name: displayName(row.tenantName),
+        domain: row.domain,
+        joinMode: row.joinMode,
+      });
+    }
+    return { organisations };
   }
 
   /**

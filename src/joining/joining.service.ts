@@ -89,7 +89,7 @@ export class JoiningService {
       throw joinRefusal(HttpStatus.FORBIDDEN, JOIN_ERRORS.emailNotVerified);
     }
     // Rule 5.
-    const current = await this.currentMembership(caller.id);
+    const current = (await this.currentMembership(caller.id))!;
     if (current.tenantId !== null && current.tenantId !== invitation.tenantId) {
       throw joinRefusal(HttpStatus.CONFLICT, JOIN_ERRORS.memberOfAnotherOrganisation);
     }
@@ -124,11 +124,15 @@ export class JoiningService {
     role: string,
     byDomain: (now: Date) => NonNullable<Join['byDomain']>,
     options: { mustExistInPool?: boolean } = {},
-  ): Promise<{ joined: true; inPool: boolean } | { joined: false; memberOf: string; emailInUse?: boolean }> {
+  ): Promise<
+    | { joined: true; inPool: boolean }
+    | { joined: false; memberOf: string; emailInUse?: boolean; accountDeleted?: boolean }
+  > {
     let lastFailure: unknown = new Error(`The join lost to concurrent changes ${JOIN_ATTEMPTS} times`);
     for (let attempt = 0; attempt < JOIN_ATTEMPTS; attempt++) {
       const now = this.clock.now();
       const current = await this.currentMembership(member.id, options.mustExistInPool ?? true);
+      if (!current) return { joined: false, memberOf: '', accountDeleted: true };
       if (current.tenantId !== null) return { joined: false, memberOf: current.tenantId };
       if ((await this.identity.findByEmail(member.email)).some((user) => user.id !== member.id))
         return { joined: false, memberOf: '', emailInUse: true };
@@ -154,9 +158,11 @@ export class JoiningService {
 
   /**
    * Local store: the users row. User pool: a grant still on its way there counts first (read before
-   * the pool, so that a grant written to the pool meanwhile is seen in one or the other).
+   * the pool, so that a grant written to the pool meanwhile is seen in one or the other). An account
+   * gone from the pool: 401 for the session's own join; null when `mustExistInPool` is false (a
+   * request approved after an operator deleted the account).
    */
-  private async currentMembership(userId: string, mustExistInPool = true): Promise<CurrentMembership> {
+  private async currentMembership(userId: string, mustExistInPool = true): Promise<CurrentMembership | null> {
     if (this.config.identityStore !== 'cognito') {
       const stored = await this.identity.findById(userId);
       return {
@@ -168,10 +174,10 @@ export class JoiningService {
     }
     const pending = await this.grants.pendingFor(userId);
     const pooled = await this.identity.findById(userId);
-    // The session's account is gone from the pool: nobody to make a member.
+    // The account is gone from the pool: nobody to make a member.
     if (!pooled) {
       if (mustExistInPool) throw new ApiError(HttpStatus.UNAUTHORIZED, UNAUTHORIZED);
-      throw new Error(`The user pool no longer has user ${userId}`);
+      return null;
     }
     const held: Pick<IdentityUser, 'tenantId' | 'role'> = pending ?? pooled;
     return {
