@@ -14,6 +14,7 @@ import { CreateOrgDomains1764900000000 } from './1764900000000-CreateOrgDomains'
 import { CreateScim1765000000000 } from './1765000000000-CreateScim';
 import { CreateOrgDomainClaimLocks1765100000000 } from './1765100000000-CreateOrgDomainClaimLocks';
 import { CreateScimOwnerLocks1765200000000 } from './1765200000000-CreateScimOwnerLocks';
+import { CreateMembershipVersions1765400000000 } from './1765400000000-CreateMembershipVersions';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   CreateScim1765000000000,
   CreateOrgDomainClaimLocks1765100000000,
   CreateScimOwnerLocks1765200000000,
+  CreateMembershipVersions1765400000000,
 ];

@@ -474,7 +474,7 @@ describe('SCIM 2.0', () => {
     it('"adopted when it has one without an organisation": adopted while joining another organisation by invitation, the person ends in one, the other refused', async () => {
       const scim = await client();
       const other = await factory.tenant({ status: 'active' });
-      const people = await Promise.all([0, 1, 2, 3, 4].map(() => factory.user({ email: address('torn') })));
+      const people = await Promise.all(Array.from({ length: 20 }, () => factory.user({ email: address('torn') })));
       await Promise.all(
         people.map(async (person) => {
           const invitation = await factory.invitation({ tenantId: other.id, email: person.email });

@@ -12,7 +12,8 @@ import { JoiningService } from '../joining/joining.service';
 import { DnsTxtLookup, DnsUnavailableError } from './dns-txt-lookup';
 import { domainRefusal } from './domain-errors';
 import { emailDomain, normaliseDomain, ProviderList } from './domain-name';
-import { DomainChanges, DomainsStore, isUniqueViolation } from './domains.store';
+import { isUniqueViolation } from '../database/unique-violation';
+import { DomainChanges, DomainsStore } from './domains.store';
 import { DOMAIN_ERRORS } from './domains.messages';
 import {
   CheckResult,

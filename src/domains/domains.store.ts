@@ -6,6 +6,7 @@ import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer'
 import { JoinRequestEntity, OrgDomainEntity } from '../database/entities';
 import { DomainStatus } from '../database/entities/org-domain.entity';
 import { PreparedStatements, sqlTimestamp, timestamp } from '../database/prepared-statements';
+import { isUniqueViolation } from '../database/unique-violation';
 
 /** The columns that a claim's changes write, by property. */
 const COLUMNS: Partial<Record<keyof OrgDomainEntity, string>> = {
@@ -23,15 +24,6 @@ const COLUMNS: Partial<Record<keyof OrgDomainEntity, string>> = {
 export type DomainChanges = Partial<Pick<OrgDomainEntity, keyof typeof COLUMNS & keyof OrgDomainEntity>>;
 
 const sqlValue = (value: unknown) => (value instanceof Date ? sqlTimestamp(value) : value);
-
-/** A duplicate key on either dialect, however TypeORM or the driver wraps it. */
-export function isUniqueViolation(error: unknown): boolean {
-  const candidates = [error, (error as { driverError?: unknown })?.driverError];
-  return candidates.some((candidate) => {
-    const code = String((candidate as { code?: unknown })?.code ?? '');
-    return code === 'ER_DUP_ENTRY' || code.startsWith('SQLITE_CONSTRAINT');
-  });
-}
 
 /** What a claim's write did: see DomainsStore.insert. */
 export type ClaimWrite = 'inserted' | 'duplicate' | 'limit';

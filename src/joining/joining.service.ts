@@ -172,6 +172,8 @@ export class JoiningService {
         change: () => ({ store: 'local', stored }),
       };
     }
+    // Read first: a grant written for them after this read (by a parallel join or SCIM) makes this one's write lose.
+    const version = await this.grants.versionOf(userId);
     const pending = await this.grants.pendingFor(userId);
     const pooled = await this.identity.findById(userId);
     // The account is gone from the pool: nobody to make a member.
@@ -187,7 +189,11 @@ export class JoiningService {
       change: (role, tenantId, now) => {
         const granted =
           held.tenantId === tenantId && held.role === role && (pending !== null || pooled.userType === ORG_USER_TYPE);
-        return { store: 'pool', grant: granted ? null : this.grantsWorker.claimedGrant(userId, tenantId, role, now) };
+        return {
+          store: 'pool',
+          grant: granted ? null : this.grantsWorker.claimedGrant(userId, tenantId, role, now),
+          versionUnchanged: this.grants.versionUnchanged(userId, version),
+        };
       },
     };
   }

@@ -20,8 +20,11 @@ export const ACTIVATE_TENANT = "UPDATE tenants SET status = 'active' WHERE id = 
 export type MembershipChange =
   /** Local store: the users row as the join read it (null: there was none, and one is made). */
   | { store: 'local'; stored: IdentityUser | null }
-  /** User pool: the grant to queue, or none when the pool (or a grant on its way) has the membership already. */
-  | { store: 'pool'; grant: MembershipGrantEntity | null };
+  /**
+   * User pool: the grant to queue, or none when the pool (or a grant on its way) has the membership
+   * already; with it, the compare-and-set on the user's membership version read before the membership.
+   */
+  | { store: 'pool'; grant: MembershipGrantEntity | null; versionUnchanged: RequiredUpdate };
 
 /** A join, as the rules decided it. */
 export interface Join {
@@ -72,6 +75,7 @@ export class MembershipsRepository {
       inserts.push([UserEntity, newMember(join)]);
     } else if (membership.grant) {
       inserts.push([MembershipGrantEntity, membership.grant]);
+      required.push(membership.versionUnchanged);
     }
     if (join.activatesTenant) required.push([ACTIVATE_TENANT, [tenantId]]);
     const events = invitation

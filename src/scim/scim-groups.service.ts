@@ -8,7 +8,7 @@ import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/pr
 import { SCIM_MESSAGES, ScimError } from './scim-errors';
 import { scimEvents, tokenActor } from './scim-events';
 import { groupFilter, GroupFilterAttribute } from './scim-filter';
-import { isUniqueViolation } from './scim-memberships';
+import { isUniqueViolation } from '../database/unique-violation';
 import { applyPatch, patchOperations, Resource } from './scim-patch';
 import {
   groupAsStored,

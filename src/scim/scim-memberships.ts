@@ -24,12 +24,6 @@ const DELETE_GRANT = 'DELETE FROM membership_grants WHERE user_id = ? AND tenant
 const CHANGE_LOCAL_ADDRESS = 'UPDATE users SET email = ?, email_key = ? WHERE id = ?';
 const DETACH_LOCAL = 'UPDATE users SET tenant_id = NULL, role = NULL WHERE id = ? AND tenant_id = ?';
 
-/** True for a write refused by a unique index: on SQLite and on MySQL/MariaDB. */
-export function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'ER_DUP_ENTRY' || (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT'));
-}
-
 /**
  * How SCIM grants and ends memberships, on either identity store, as joining does: the local store's
  * users row changes in the transaction of the SCIM rows and their events; the user pool gets a
@@ -128,6 +122,14 @@ export class ScimMemberships {
       return written;
     };
     if (!needsGrant) return commit(inserts);
+    if (person.kind === 'existing') {
+      // As a join judges it: the membership version first, then the membership; a grant written for
+      // the person since (a join into another organisation) makes this write lose, and the reverse.
+      const version = await this.pendingGrants.versionOf(id);
+      const held = await this.tenantOf(person.user);
+      if (held !== null && held !== tenantId) return false;
+      required.push(this.pendingGrants.versionUnchanged(id, version));
+    }
     const grant = this.grants.claimedGrant(id, tenantId, role!, now);
     const sent = await this.grants.joinAndWrite(grant, () => commit([...inserts, [MembershipGrantEntity, grant]]));
     return sent !== null;

@@ -4,7 +4,7 @@ import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { PreparedStatements } from '../database/prepared-statements';
 import { SCIM_MESSAGES, ScimError } from './scim-errors';
-import { isUniqueViolation } from './scim-memberships';
+import { isUniqueViolation } from '../database/unique-violation';
 
 /** Past the longest change that holds the lease: reads and writes of the identity store, with the SDK's retries. */
 export const OWNER_LEASE_MS = 60_000;

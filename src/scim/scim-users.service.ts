@@ -10,7 +10,8 @@ import { IdentityStore, IdentityUser } from '../identity/identity-store';
 import { SCIM_MESSAGES, ScimError } from './scim-errors';
 import { scimEvents, tokenActor } from './scim-events';
 import { userFilter } from './scim-filter';
-import { isUniqueViolation, Person, ScimMemberships } from './scim-memberships';
+import { isUniqueViolation } from '../database/unique-violation';
+import { Person, ScimMemberships } from './scim-memberships';
 import { applyPatch, patchOperations, Resource } from './scim-patch';
 import {
   ListResponse,
