@@ -33,7 +33,8 @@ export type HoldingQuery = Statement;
  * the round trips to the database cost more than the statements. The inserts are built from the
  * entities' metadata, once per table and column list, and everything runs on the driver itself:
  * - MySQL: the whole transaction in one round trip, `START TRANSACTION; UPDATE …; INSERT …; COMMIT`,
- *   on a connection of the MultiStatementPool. The inserts after a compare-and-set are
+ *   on a connection of the MultiStatementPool (on a Galera node a statement a round trip, as
+ *   `MultiStatementPool.inOrder` says why). The inserts after a compare-and-set are
  *   `INSERT … SELECT … WHERE @changed = 1`, so that a lost race writes nothing.
  * - SQLite: TypeORM's better-sqlite3 driver runs every query of the DataSource on one shared
  *   connection, so an asynchronous transaction would take in whatever other requests run meanwhile
