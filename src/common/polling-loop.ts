@@ -67,6 +67,10 @@ export class PollingLoop {
   private async drain(): Promise<void> {
     this.kicked = false;
     let more = true;
-    while (more && !this.stopped) more = await this.round();
+    while (more && !this.stopped) {
+      more = await this.round();
+      // A round on SQLite can end without waiting on any I/O: requests and timers run between rounds.
+      if (more) await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 }

@@ -67,7 +67,7 @@ export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
   /**
    * Ids of rows that `worker` may claim at `now`, the longest due first: pending rows that are
    * due, rows whose claim has lapsed, and rows that `worker` itself still holds (it lost track
-   * of them when the database failed under it; it has nothing in flight when it asks).
+   * of them when the database failed under it, or is sending them now: the caller skips those).
    */
   async due(worker: string, now: Date, limit: number): Promise<string[]> {
     const at = sqlTimestamp(now);

@@ -8,7 +8,7 @@ import { MembershipGrantEntity } from '../database/entities';
 import { MultiStatementPool } from '../database/multi-statement-pool';
 import { PreparedStatements } from '../database/prepared-statements';
 import { MembershipGrantsRepository } from './membership-grants.repository';
-import { GRANT_CLAIM_MS, MembershipGrantsWorker, PoolMemberships } from './membership-grants.worker';
+import { GRANT_BATCH_SIZE, GRANT_CLAIM_MS, MembershipGrantsWorker, PoolMemberships } from './membership-grants.worker';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const GRANT_ID = '00000000-0000-4000-8000-000000000001';
@@ -103,6 +103,25 @@ describe(MembershipGrantsWorker.name, () => {
     pool.onWrite = () => worker.deliverDue();
     expect(await join()).toBe(true);
     expect(pool.written).toEqual([['u-1', 't-1', 'admin']]);
+  });
+
+  it('a round that finds only the grants this worker is writing says no more work waits: the loop does not spin on them', async () => {
+    let letWritesEnd!: () => void;
+    const writesHeld = new Promise<void>((resolve) => (letWritesEnd = resolve));
+    pool.onWrite = () => writesHeld;
+    const joins = Array.from({ length: GRANT_BATCH_SIZE }, (_, index) => {
+      const grant = worker.claimedGrant(`u-${index}`, 't-1', 'member', clock.now());
+      return worker.joinAndWrite(grant, async () => {
+        await rows.insert(grant);
+        return true;
+      });
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await rows.countBy({ status: 'sending' })).toBe(GRANT_BATCH_SIZE);
+    expect(await worker.deliverDue()).toBe(false);
+    letWritesEnd();
+    expect(await Promise.all(joins)).toEqual(Array(GRANT_BATCH_SIZE).fill(true));
+    expect(pool.written).toHaveLength(GRANT_BATCH_SIZE);
   });
 
   it('a pool that fails: the grant is given back for later, by the outbox schedule, and the answer is false', async () => {

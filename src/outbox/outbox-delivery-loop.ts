@@ -49,7 +49,7 @@ export interface OutboxDelivery<E extends OutboxRowColumns & ObjectLiteral> {
    * wider shape). A `maxAttempts` of Infinity retries without end: only a `failed` answer gives up.
    */
   schedule: OutboxConfig;
-  /** Rows claimed per round; a full round is followed at once by another. */
+  /** Rows claimed per round; a full round that took rows up is followed at once by another. */
   batchSize: number;
   /** How long a claim holds: well past the longest send, so that a live worker keeps its row. */
   claimMs: number;
@@ -120,8 +120,10 @@ export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLite
   }
 
   /**
-   * One round: claims what is due and sends it. True when it found a full batch, so that more
-   * may be waiting. The loop calls it; unit tests call it on a worker that was never started.
+   * One round: claims what is due and sends it. True when it found a full batch and took some of
+   * it up, so that more may be waiting. A batch that held only rows this worker is sending already
+   * (writeAndSend's, which every read finds again) says false: another round at once would read
+   * the same rows and spin. The loop calls it; unit tests call it on a worker that was never started.
    */
   async deliverDue(): Promise<boolean> {
     const { batchSize } = this.delivery;
@@ -129,28 +131,28 @@ export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLite
       await this.recordDelivered();
       await this.purge();
       const ids = await this.rows.due(this.workerId, this.clock.now(), batchSize);
-      const results = await Promise.all(ids.map((id) => this.deliver(id)));
-      if (results.every(Boolean)) this.storeBack();
-      return ids.length === batchSize;
+      const outcomes = await Promise.all(ids.map((id) => this.deliver(id)));
+      if (!outcomes.includes('database failed')) this.storeBack();
+      return ids.length === batchSize && outcomes.includes('attempted');
     } catch (error) {
       this.storeFailed(error);
       return false;
     }
   }
 
-  /** Claims, sends and records one row; false when the database failed on the way (already logged). */
-  private async deliver(id: string): Promise<boolean> {
-    if (this.inFlight.has(id) || this.deliveredUnrecorded.has(id)) return true;
+  /** Claims, sends and records one row, unless this worker has it on its way already or another worker claims it. */
+  private async deliver(id: string): Promise<'attempted' | 'left' | 'database failed'> {
+    if (this.inFlight.has(id) || this.deliveredUnrecorded.has(id)) return 'left';
     this.inFlight.add(id);
     try {
       const now = this.clock.now();
       const row = await this.rows.claim(id, this.workerId, now, new Date(now.getTime() + this.delivery.claimMs));
-      if (!row) return true; // another worker has it
+      if (!row) return 'left'; // another worker has it
       await this.sendHeld(row);
-      return true;
+      return 'attempted';
     } catch (error) {
       this.storeFailed(error);
-      return false;
+      return 'database failed';
     } finally {
       this.inFlight.delete(id);
     }

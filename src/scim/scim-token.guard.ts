@@ -49,8 +49,15 @@ export class ScimTokenGuard implements CanActivate {
     if (token.tenantStatus === 'deleted' || token.tenantStatus === null)
       throw new ScimError(HttpStatus.FORBIDDEN, SCIM_MESSAGES.deleted);
     const limit = this.config.scimRateLimit;
-    // A block of 1 ms: the refusal is decided on the window's count, which the framework's storages share.
-    const counted = await this.storage.increment(scimRateKey(token.id), RATE_WINDOW_MS, limit, 1, SCIM_THROTTLER);
+    // The window's count alone decides, compared here: a storage given the limit would block the key
+    // past it, and the library's Redis script restarts the count when that block ends.
+    const counted = await this.storage.increment(
+      scimRateKey(token.id),
+      RATE_WINDOW_MS,
+      Number.MAX_SAFE_INTEGER,
+      1,
+      SCIM_THROTTLER,
+    );
     if (counted.totalHits > limit) {
       response.setHeader('Retry-After', String(Math.max(1, counted.timeToExpire)));
       throw new ScimError(HttpStatus.TOO_MANY_REQUESTS, SCIM_MESSAGES.rateLimited);
