@@ -52,6 +52,8 @@ describe(PollingLoop.name, () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(rounds).toBeGreaterThan(0);
     expect(rounds).toBeLessThan(1_000_000);
+    await loop.stop(1_000);
+    jest.useFakeTimers(); // as afterEach expects
   });
 
   it('follows a full round with another at once', async () => {
