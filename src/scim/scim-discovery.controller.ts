@@ -1,4 +1,4 @@
-import { All, Controller, Get, HttpStatus, Param, UseFilters, UseGuards } from '@nestjs/common';
+import { All, Controller, Get, HttpStatus, Param, Post, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { resourceTypes, schemas, serviceProviderConfig } from './scim-discovery';
 import { SCIM_MESSAGES, ScimError } from './scim-errors';
@@ -11,6 +11,7 @@ import {
   ApiScimResourceTypes,
   ApiScimSchema,
   ApiScimSchemas,
+  ApiScimSearchAll,
   ApiScimServiceProviderConfig,
 } from './scim.docs';
 
@@ -54,6 +55,13 @@ export class ScimDiscoveryController {
     const found = schemas(base).find((schema) => schema.id === id);
     if (!found) throw new ScimError(HttpStatus.NOT_FOUND, 'Schema not found');
     return found;
+  }
+
+  /** RFC 7644 section 3.4.3 lets a search span every resource type at the root; this service searches one at a time. */
+  @Post('.search')
+  @ApiScimSearchAll()
+  searchAllScimResources(): never {
+    throw new ScimError(HttpStatus.NOT_IMPLEMENTED, SCIM_MESSAGES.rootSearch);
   }
 }
 

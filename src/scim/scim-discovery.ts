@@ -1,4 +1,3 @@
-import { SCIM_BODY_LIMIT_BYTES } from './scim-body-parser';
 import { GROUP_SCHEMA, MAX_COUNT, SCIM_BASE_PATH, USER_SCHEMA } from './scim-resources';
 import { ENTERPRISE_USER_SCHEMA } from './scim-patch';
 
@@ -11,7 +10,7 @@ const meta = (base: string, resourceType: string, path: string) => ({
   location: `${base}${SCIM_BASE_PATH}/${path}`,
 });
 
-/** RFC 7643 section 5: what this service provider supports. */
+/** RFC 7643 section 5: what this service provider supports; maxPayloadSize belongs to bulk alone. */
 export const serviceProviderConfig = (base: string) => ({
   schemas: [SERVICE_PROVIDER_CONFIG_SCHEMA],
   patch: { supported: true },
@@ -29,7 +28,6 @@ export const serviceProviderConfig = (base: string) => ({
       primary: true,
     },
   ],
-  maxPayloadSize: SCIM_BODY_LIMIT_BYTES,
   meta: meta(base, 'ServiceProviderConfig', 'ServiceProviderConfig'),
 });
 

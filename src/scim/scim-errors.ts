@@ -49,6 +49,7 @@ export const SCIM_MESSAGES = {
   lastOwner: 'The last owner of the organisation cannot be demoted or deactivated by SCIM',
   ownersChanging: "The organisation's members are changing: try again",
   notFound: 'No such SCIM endpoint',
+  rootSearch: 'Searching every resource type at once is not supported: POST /Users/.search or /Groups/.search',
   internal: 'Internal server error',
 } as const;
 

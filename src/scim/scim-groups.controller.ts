@@ -15,8 +15,11 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import type { Response } from 'express';
+import { ScimAttributes } from './scim-attributes.decorator';
 import { ScimExceptionFilter } from './scim-exception.filter';
 import { ScimGroupsService } from './scim-groups.service';
+import { Projection } from './scim-projection';
+import { readSearchRequest } from './scim-search';
 import { CurrentScim, ScimContext, ScimBaseUrl, ScimTokenGuard } from './scim-token.guard';
 import {
   ApiScim,
@@ -26,6 +29,7 @@ import {
   ApiScimListGroups,
   ApiScimPatchGroup,
   ApiScimReplaceGroup,
+  ApiScimSearchGroups,
 } from './scim.docs';
 
 /** SCIM Groups (docs/scim.md); the token names the organisation. */
@@ -42,55 +46,69 @@ export class ScimGroupsController {
   async createScimGroup(
     @CurrentScim() scim: ScimContext,
     @Body() body: unknown,
+    @ScimAttributes() projection: Projection,
     @ScimBaseUrl() base: string,
     @Res({ passthrough: true }) response: Response,
   ) {
     const group = await this.groups.create(scim, body, base);
     response.setHeader('Location', (group.meta as { location: string }).location);
-    return group;
+    return projection.resource(group);
   }
 
   @Get()
   @ApiScimListGroups()
-  listScimGroups(
+  async listScimGroups(
     @CurrentScim() scim: ScimContext,
     @Query() query: Record<string, unknown>,
+    @ScimAttributes() projection: Projection,
     @ScimBaseUrl() base: string,
   ) {
-    return this.groups.list(scim, query, base);
+    return projection.list(await this.groups.list(scim, query, base));
+  }
+
+  /** RFC 7644 section 3.4.3: a list asked for with POST, its parameters in a SearchRequest body. */
+  @Post('.search')
+  @HttpCode(HttpStatus.OK)
+  @ApiScimSearchGroups()
+  async searchScimGroups(@CurrentScim() scim: ScimContext, @Body() body: unknown, @ScimBaseUrl() base: string) {
+    const { query, projection } = readSearchRequest(body);
+    return projection.list(await this.groups.list(scim, query, base));
   }
 
   @Get(':id')
   @ApiScimGetGroup()
-  getScimGroup(
+  async getScimGroup(
     @CurrentScim() scim: ScimContext,
     @Param('id') id: string,
     @Query() query: Record<string, unknown>,
+    @ScimAttributes() projection: Projection,
     @ScimBaseUrl() base: string,
   ) {
-    return this.groups.get(scim, id, query, base);
+    return projection.resource(await this.groups.get(scim, id, query, base));
   }
 
   @Put(':id')
   @ApiScimReplaceGroup()
-  replaceScimGroup(
+  async replaceScimGroup(
     @CurrentScim() scim: ScimContext,
     @Param('id') id: string,
     @Body() body: unknown,
+    @ScimAttributes() projection: Projection,
     @ScimBaseUrl() base: string,
   ) {
-    return this.groups.replace(scim, id, body, base);
+    return projection.resource(await this.groups.replace(scim, id, body, base));
   }
 
   @Patch(':id')
   @ApiScimPatchGroup()
-  patchScimGroup(
+  async patchScimGroup(
     @CurrentScim() scim: ScimContext,
     @Param('id') id: string,
     @Body() body: unknown,
+    @ScimAttributes() projection: Projection,
     @ScimBaseUrl() base: string,
   ) {
-    return this.groups.patch(scim, id, body, base);
+    return projection.resource(await this.groups.patch(scim, id, body, base));
   }
 
   @Delete(':id')

@@ -81,6 +81,21 @@ export function readUser(body: unknown): UserInput {
   };
 }
 
+/**
+ * A User after a PATCH. An `active` removed or set to null is refused (400 mutability) rather than
+ * read as true, the default of a create: unassigning it must never bring a detached person back.
+ */
+export function readPatchedUser(patched: Resource): UserInput {
+  const active = valueOfKey(patched, 'active');
+  if (active === undefined || active === null)
+    throw new ScimError(
+      HttpStatus.BAD_REQUEST,
+      '"active" cannot be removed: replace it with true or false',
+      'mutability',
+    );
+  return readUser(patched);
+}
+
 /** The resource as PATCH starts from it: what is stored, without id and meta. */
 export function userAsStored(row: ScimUserEntity): Resource {
   return {
@@ -100,7 +115,6 @@ export function toUserResource(row: ScimUserEntity, base: string): Resource {
     ...(row.externalId !== null && { externalId: row.externalId }),
     userName: row.userName,
     ...attributes,
-    ...(!Array.isArray(attributes.emails) && { emails: [{ value: row.emailKey, type: 'work', primary: true }] }),
     active: row.active === 1,
     meta: {
       resourceType: 'User',

@@ -15,7 +15,10 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import type { Response } from 'express';
+import { ScimAttributes } from './scim-attributes.decorator';
 import { ScimExceptionFilter } from './scim-exception.filter';
+import { Projection } from './scim-projection';
+import { readSearchRequest } from './scim-search';
 import { CurrentScim, ScimContext, ScimBaseUrl, ScimTokenGuard } from './scim-token.guard';
 import { ScimUsersService } from './scim-users.service';
 import {
@@ -26,6 +29,7 @@ import {
   ApiScimListUsers,
   ApiScimPatchUser,
   ApiScimReplaceUser,
+  ApiScimSearchUsers,
 } from './scim.docs';
 
 /** SCIM Users (docs/scim.md); the token names the organisation. */
@@ -42,50 +46,68 @@ export class ScimUsersController {
   async createScimUser(
     @CurrentScim() scim: ScimContext,
     @Body() body: unknown,
+    @ScimAttributes() projection: Projection,
     @ScimBaseUrl() base: string,
     @Res({ passthrough: true }) response: Response,
   ) {
     const user = await this.users.create(scim, body, base);
     response.setHeader('Location', (user.meta as { location: string }).location);
-    return user;
+    return projection.resource(user);
   }
 
   @Get()
   @ApiScimListUsers()
-  listScimUsers(
+  async listScimUsers(
     @CurrentScim() scim: ScimContext,
     @Query() query: Record<string, unknown>,
+    @ScimAttributes() projection: Projection,
     @ScimBaseUrl() base: string,
   ) {
-    return this.users.list(scim, query, base);
+    return projection.list(await this.users.list(scim, query, base));
+  }
+
+  /** RFC 7644 section 3.4.3: a list asked for with POST, its parameters in a SearchRequest body. */
+  @Post('.search')
+  @HttpCode(HttpStatus.OK)
+  @ApiScimSearchUsers()
+  async searchScimUsers(@CurrentScim() scim: ScimContext, @Body() body: unknown, @ScimBaseUrl() base: string) {
+    const { query, projection } = readSearchRequest(body);
+    return projection.list(await this.users.list(scim, query, base));
   }
 
   @Get(':id')
   @ApiScimGetUser()
-  getScimUser(@CurrentScim() scim: ScimContext, @Param('id') id: string, @ScimBaseUrl() base: string) {
-    return this.users.get(scim, id, base);
+  async getScimUser(
+    @CurrentScim() scim: ScimContext,
+    @Param('id') id: string,
+    @ScimAttributes() projection: Projection,
+    @ScimBaseUrl() base: string,
+  ) {
+    return projection.resource(await this.users.get(scim, id, base));
   }
 
   @Put(':id')
   @ApiScimReplaceUser()
-  replaceScimUser(
+  async replaceScimUser(
     @CurrentScim() scim: ScimContext,
     @Param('id') id: string,
     @Body() body: unknown,
+    @ScimAttributes() projection: Projection,
     @ScimBaseUrl() base: string,
   ) {
-    return this.users.replace(scim, id, body, base);
+    return projection.resource(await this.users.replace(scim, id, body, base));
   }
 
   @Patch(':id')
   @ApiScimPatchUser()
-  patchScimUser(
+  async patchScimUser(
     @CurrentScim() scim: ScimContext,
     @Param('id') id: string,
     @Body() body: unknown,
+    @ScimAttributes() projection: Projection,
     @ScimBaseUrl() base: string,
   ) {
-    return this.users.patch(scim, id, body, base);
+    return projection.resource(await this.users.patch(scim, id, body, base));
   }
 
   @Delete(':id')

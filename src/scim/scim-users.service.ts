@@ -17,6 +17,7 @@ import {
   ListResponse,
   listResponse,
   listWindow,
+  readPatchedUser,
   readUser,
   toUserResource,
   UserInput,
@@ -133,7 +134,8 @@ export class ScimUsersService {
 
   async patch(scim: ScimContext, id: string, body: unknown, base: string): Promise<Resource> {
     const operations = patchOperations(body);
-    return this.applyToLoaded(scim, id, (row) => readUser(applyPatch(userAsStored(row), operations, READ_ONLY)), base);
+    const patched = (row: ScimUserEntity) => readPatchedUser(applyPatch(userAsStored(row), operations, READ_ONLY));
+    return this.applyToLoaded(scim, id, patched, base);
   }
 
   /**

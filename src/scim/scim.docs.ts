@@ -23,6 +23,7 @@ import {
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { SCIM_ADMIN_ERRORS } from './scim-admin.service';
 import { SCIM_CONTENT_TYPE, SCIM_ERROR_SCHEMA, SCIM_MESSAGES } from './scim-errors';
+import { SEARCH_REQUEST_SCHEMA } from './scim-search';
 
 const resource: SchemaObject = { type: 'object', additionalProperties: true };
 const scimError: SchemaObject = {
@@ -77,6 +78,48 @@ export const ApiScim = () =>
   );
 
 const idParam = (what: string) => ApiParam({ name: 'id', description: `The ${what}’s SCIM id` });
+/** RFC 7644 section 3.9, on every route that answers a User or Group. */
+const projectionQueries = () =>
+  applyDecorators(
+    ApiQuery({
+      name: 'attributes',
+      required: false,
+      type: String,
+      description:
+        'Comma-separated attribute names (`userName`, `name.givenName`, `emails.value`, with or without the schema URN, ' +
+        'any case): only these are returned, with id and schemas',
+    }),
+    ApiQuery({
+      name: 'excludedAttributes',
+      required: false,
+      type: String,
+      description: 'Comma-separated attribute names left out (never id and schemas)',
+    }),
+  );
+const searchRequest: SchemaObject = {
+  type: 'object',
+  properties: {
+    schemas: { type: 'array', items: { type: 'string', enum: [SEARCH_REQUEST_SCHEMA] } },
+    filter: { type: 'string' },
+    attributes: { type: 'array', items: { type: 'string' } },
+    excludedAttributes: { type: 'array', items: { type: 'string' } },
+    startIndex: { type: 'integer', description: '1-based' },
+    count: { type: 'integer', description: 'At most 100' },
+  },
+};
+const search = (summary: string, filters: string) =>
+  applyDecorators(
+    ApiOperation({
+      summary,
+      description: `RFC 7644 section 3.4.3: the list's GET with its parameters in the body. filter: ${filters}`,
+    }),
+    ApiBody({ description: 'A SearchRequest', required: true, schema: searchRequest }),
+    scimResponse(HttpStatus.OK, 'A ListResponse', listSchema),
+    scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidFilter, invalidValue or invalidSyntax'),
+  );
+const USER_FILTERS =
+  'userName eq (case-insensitive), externalId eq, emails.value eq, id eq, joined by and; anything else 400 invalidFilter.';
+const GROUP_FILTERS = 'displayName eq, externalId eq, id eq.';
 
 export const ApiScimServiceProviderConfig = () =>
   applyDecorators(
@@ -108,6 +151,15 @@ export const ApiScimSchema = () =>
     scimErrorResponse(HttpStatus.NOT_FOUND, 'No such schema'),
   );
 
+export const ApiScimSearchAll = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Search every resource type at once: not supported',
+      description: 'Search Users and Groups one at a time, at /Users/.search and /Groups/.search.',
+    }),
+    scimErrorResponse(HttpStatus.NOT_IMPLEMENTED, SCIM_MESSAGES.rootSearch),
+  );
+
 export const ApiScimCreateUser = () =>
   applyDecorators(
     ApiOperation({
@@ -118,6 +170,7 @@ export const ApiScimCreateUser = () =>
         'Event: member.joined with via "scim".',
     }),
     scimBody('A User resource (application/scim+json or application/json)'),
+    projectionQueries(),
     ApiResponse({
       status: HttpStatus.CREATED,
       description: 'The User, with meta and a Location header',
@@ -135,19 +188,22 @@ export const ApiScimListUsers = () =>
   applyDecorators(
     ApiOperation({
       summary: 'List SCIM Users',
-      description:
-        'filter: userName eq (case-insensitive), externalId eq, emails.value eq, id eq, joined by and; anything else 400 invalidFilter.',
+      description: `filter: ${USER_FILTERS}`,
     }),
+    projectionQueries(),
     ApiQuery({ name: 'filter', required: false, type: String }),
     ApiQuery({ name: 'startIndex', required: false, type: Number, description: '1-based' }),
     ApiQuery({ name: 'count', required: false, type: Number, description: 'At most 100' }),
     scimResponse(HttpStatus.OK, 'A ListResponse', listSchema),
-    scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidFilter'),
+    scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidFilter or invalidValue'),
   );
+export const ApiScimSearchUsers = () => search('Search SCIM Users (POST)', USER_FILTERS);
 export const ApiScimGetUser = () =>
   applyDecorators(
     ApiOperation({ summary: 'One SCIM User' }),
     idParam('User'),
+    projectionQueries(),
+    scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidValue: a bad attribute name'),
     scimResponse(HttpStatus.OK, 'The User'),
     scimErrorResponse(HttpStatus.NOT_FOUND, SCIM_MESSAGES.userNotFound),
   );
@@ -157,12 +213,14 @@ const userChange = (summary: string, body: string) =>
       summary,
       description:
         'active false detaches the person from the organisation at once (the resource stays); true brings them back with ' +
-        'their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability).',
+        'their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability). ' +
+        'PATCH: removing active (or setting it to null) is refused, 400 mutability.',
     }),
     idParam('User'),
+    projectionQueries(),
     scimBody(body),
     scimResponse(HttpStatus.OK, 'The User after the change'),
-    scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidValue, invalidSyntax, invalidPath or noTarget'),
+    scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidValue, invalidSyntax, invalidPath, noTarget or mutability'),
     scimErrorResponse(HttpStatus.NOT_FOUND, SCIM_MESSAGES.userNotFound),
     scimErrorResponse(HttpStatus.CONFLICT, 'uniqueness, or mutability (the last owner)'),
     scimErrorResponse(HttpStatus.PAYLOAD_TOO_LARGE, 'A body over 1 MB'),
@@ -186,6 +244,7 @@ export const ApiScimCreateGroup = () =>
   applyDecorators(
     ApiOperation({ summary: 'Create a SCIM Group, with members', description: 'Event: scim.group_created.' }),
     scimBody('A Group resource'),
+    projectionQueries(),
     ApiResponse({
       status: HttpStatus.CREATED,
       description: 'The Group, with a Location header',
@@ -198,19 +257,21 @@ export const ApiScimCreateGroup = () =>
   );
 export const ApiScimListGroups = () =>
   applyDecorators(
-    ApiOperation({ summary: 'List SCIM Groups', description: 'filter: displayName eq, externalId eq, id eq.' }),
+    ApiOperation({ summary: 'List SCIM Groups', description: `filter: ${GROUP_FILTERS}` }),
     ApiQuery({ name: 'filter', required: false, type: String }),
     ApiQuery({ name: 'startIndex', required: false, type: Number }),
     ApiQuery({ name: 'count', required: false, type: Number }),
-    ApiQuery({ name: 'excludedAttributes', required: false, type: String, description: '`members` leaves them out' }),
+    projectionQueries(),
     scimResponse(HttpStatus.OK, 'A ListResponse', listSchema),
-    scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidFilter'),
+    scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidFilter or invalidValue'),
   );
+export const ApiScimSearchGroups = () => search('Search SCIM Groups (POST)', GROUP_FILTERS);
 export const ApiScimGetGroup = () =>
   applyDecorators(
     ApiOperation({ summary: 'One SCIM Group' }),
     idParam('Group'),
-    ApiQuery({ name: 'excludedAttributes', required: false, type: String }),
+    projectionQueries(),
+    scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidValue: a bad attribute name'),
     scimResponse(HttpStatus.OK, 'The Group'),
     scimErrorResponse(HttpStatus.NOT_FOUND, SCIM_MESSAGES.groupNotFound),
   );
@@ -221,6 +282,7 @@ const groupChange = (summary: string, body: string) =>
       description: 'Members’ roles are recomputed from the role mapping. Event: scim.group_updated.',
     }),
     idParam('Group'),
+    projectionQueries(),
     scimBody(body),
     scimResponse(HttpStatus.OK, 'The Group after the change'),
     ApiNoContentResponse({ description: 'PATCH: changed (no body asked for)' }),
