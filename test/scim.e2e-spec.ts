@@ -753,6 +753,327 @@ describe('SCIM 2.0', () => {
       expect(JSON.parse(tooBig.text)).toEqual(scimError(413));
     });
   });
+
+  describe('attributes and excludedAttributes (RFC 7644 section 3.9)', () => {
+    const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
+    const withUser = async () => {
+      const scim = await client();
+      const email = address('projected');
+      const created = await scim.post('/Users', entraUser(email));
+      expect(created.status).toBe(201);
+      return { scim, email, user: JSON.parse(created.text) };
+    };
+
+    it('GET /Users/{id}?attributes=userName: "replaces the default set", id and schemas always there', async () => {
+      const { scim, email, user } = await withUser();
+      const res = await scim.get(`/Users/${user.id}?attributes=userName`);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.text)).toEqual({ schemas: user.schemas, id: user.id, userName: email });
+    });
+
+    it('GET /Users/{id}?excludedAttributes=name: "removes from the default set"; id and schemas are never removed', async () => {
+      const { scim, user } = await withUser();
+      const { name: _name, ...rest } = user;
+      const res = await scim.get(`/Users/${user.id}?excludedAttributes=name,id,schemas`);
+      expect(res.status).toBe(200);
+      // meta.location names the address each request came to (another port each time).
+      expect(JSON.parse(res.text)).toEqual({ ...rest, meta: { ...rest.meta, location: expect.any(String) } });
+    });
+
+    it('sub-attributes (name.givenName, emails.value), names in any case, with the schema URN in front', async () => {
+      const { scim, email, user } = await withUser();
+      const asked = [
+        'NAME.givenname',
+        'emails.value',
+        `${USER_SCHEMA}:displayName`,
+        `${ENTERPRISE.toLowerCase()}:DEPARTMENT`,
+      ].join(',');
+      const res = await scim.get(`/Users/${user.id}?attributes=${encodeURIComponent(asked)}`);
+      expect(JSON.parse(res.text)).toEqual({
+        schemas: user.schemas,
+        id: user.id,
+        name: { givenName: 'Grace' },
+        emails: [{ value: email }],
+        displayName: 'Grace Hopper',
+        [ENTERPRISE]: { department: 'Engineering' },
+      });
+      const without = await scim.get(`/Users/${user.id}?excludedAttributes=${encodeURIComponent('emails.type,meta')}`);
+      expect(JSON.parse(without.text)).toMatchObject({ emails: [{ primary: true, value: email }] });
+      expect(JSON.parse(without.text)).not.toHaveProperty('meta');
+    });
+
+    it('GET /Users: each resource of the ListResponse', async () => {
+      const { scim, email, user } = await withUser();
+      const res = await scim.get(
+        `/Users?filter=${encodeURIComponent(`userName eq "${email}"`)}&attributes=userName,active`,
+      );
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.text)).toEqual({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+        totalResults: 1,
+        startIndex: 1,
+        itemsPerPage: 1,
+        Resources: [{ schemas: user.schemas, id: user.id, userName: email, active: true }],
+      });
+    });
+
+    it('the answers of POST, PUT and PATCH', async () => {
+      const scim = await client();
+      const email = address('projected-write');
+      const created = await scim.post('/Users?attributes=userName', oktaUser(email));
+      expect(created.status).toBe(201);
+      const { id } = JSON.parse(created.text);
+      expect(JSON.parse(created.text)).toEqual({ schemas: [USER_SCHEMA], id, userName: email });
+      expect(created.headers.location).toMatch(new RegExp(`/scim/v2/Users/${id}$`));
+      const put = await scim.put(`/Users/${id}?excludedAttributes=meta,name,emails`, {
+        ...oktaUser(email),
+        title: 'Engineer',
+      });
+      expect(put.status).toBe(200);
+      expect(JSON.parse(put.text)).toEqual({
+        schemas: [USER_SCHEMA],
+        id,
+        externalId: expect.any(String),
+        userName: email,
+        displayName: 'Ada Lovelace',
+        locale: 'en-US',
+        title: 'Engineer',
+        active: true,
+      });
+      const patched = await scim.patch(
+        `/Users/${id}?attributes=title`,
+        patchOp({ op: 'replace', path: 'title', value: 'Lead' }),
+      );
+      expect(patched.status).toBe(200);
+      expect(JSON.parse(patched.text)).toEqual({ schemas: [USER_SCHEMA], id, title: 'Lead' });
+      expect(JSON.parse((await storedUser(id))!.attributes).title).toBe('Lead');
+    });
+
+    it('Groups: GET by id, GET lists, POST, PUT and PATCH', async () => {
+      const scim = await client();
+      const member = JSON.parse((await scim.post('/Users', oktaUser(address('grouped')))).text);
+      const name = `Projected ${n++}`;
+      const created = await scim.post('/Groups?attributes=members.value', {
+        displayName: name,
+        members: [{ value: member.id }],
+      });
+      expect(created.status).toBe(201);
+      const { id } = JSON.parse(created.text);
+      expect(JSON.parse(created.text)).toEqual({ schemas: [GROUP_SCHEMA], id, members: [{ value: member.id }] });
+      expect(JSON.parse((await scim.get(`/Groups/${id}?attributes=DisplayName`)).text)).toEqual({
+        schemas: [GROUP_SCHEMA],
+        id,
+        displayName: name,
+      });
+      const listed = await scim.get(
+        `/Groups?filter=${encodeURIComponent(`displayName eq "${name}"`)}&excludedAttributes=meta,members.$ref`,
+      );
+      expect(JSON.parse(listed.text).Resources).toEqual([
+        { schemas: [GROUP_SCHEMA], id, displayName: name, members: [{ value: member.id, display: member.userName }] },
+      ]);
+      const put = await scim.put(`/Groups/${id}?attributes=displayName`, { displayName: `${name} B`, members: [] });
+      expect(JSON.parse(put.text)).toEqual({ schemas: [GROUP_SCHEMA], id, displayName: `${name} B` });
+      const patched = await scim.patch(
+        `/Groups/${id}?excludedAttributes=members,meta`,
+        patchOp({ op: 'add', path: 'members', value: [{ value: member.id }] }),
+      );
+      expect(JSON.parse(patched.text)).toEqual({ schemas: [GROUP_SCHEMA], id, displayName: `${name} B` });
+      expect(JSON.parse((await scim.get(`/Groups/${id}`)).text).members).toEqual([
+        expect.objectContaining({ value: member.id }),
+      ]);
+    });
+
+    it('a name that is not an attribute name: 400 invalidValue, before anything is written', async () => {
+      const scim = await client();
+      const email = address('bad-attributes');
+      const res = await scim.post(`/Users?attributes=${encodeURIComponent('emails[type eq "work"]')}`, oktaUser(email));
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.text)).toEqual(scimError(400, 'invalidValue'));
+      expect(await t.identity.findByEmail(email)).toEqual([]);
+    });
+  });
+
+  describe('PATCH /scim/v2/Users/{id}: remove', () => {
+    it('"removing active must never bring anyone back": 400 mutability, the detached person stays detached', async () => {
+      const scim = await client();
+      const person = await factory.user({ email: address('detached') });
+      const user = JSON.parse((await scim.post('/Users', oktaUser(person.email))).text);
+      expect(
+        (await scim.patch(`/Users/${user.id}`, patchOp({ op: 'replace', path: 'active', value: false }))).status,
+      ).toBe(200);
+      for (const body of [
+        patchOp({ op: 'remove', path: 'active' }),
+        patchOp({ op: 'Remove', path: `${USER_SCHEMA}:Active` }),
+        patchOp({ op: 'replace', value: { active: null } }),
+      ]) {
+        const res = await scim.patch(`/Users/${user.id}`, body);
+        expect(res.status).toBe(400);
+        expect(JSON.parse(res.text)).toEqual(scimError(400, 'mutability'));
+      }
+      expect(await t.identity.findById(person.id)).toMatchObject({ tenantId: null, role: null });
+      expect(await storedUser(user.id)).toMatchObject({ active: 0, role: 'member' });
+      expect(JSON.parse((await scim.get(`/Users/${user.id}`)).text).active).toBe(false);
+      expect(await events('member.reactivated')).toEqual([]);
+    });
+
+    it('an active person: removing active is refused as well, and they stay a member', async () => {
+      const scim = await client();
+      const person = await factory.user({ email: address('stays') });
+      const user = JSON.parse((await scim.post('/Users', oktaUser(person.email))).text);
+      const res = await scim.patch(`/Users/${user.id}`, patchOp({ op: 'remove', path: 'active' }));
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.text)).toEqual(scimError(400, 'mutability'));
+      expect(await t.identity.findById(person.id)).toMatchObject({ tenantId: org.tenant.id, role: 'member' });
+      expect(await storedUser(user.id)).toMatchObject({ active: 1 });
+    });
+
+    it('"remove emails": the resource has no emails; the account’s address falls back to userName', async () => {
+      const scim = await client();
+      const userName = address('username');
+      const work = address('work');
+      const created = await scim.post(
+        '/Users',
+        oktaUser(userName, { emails: [{ value: work, type: 'work', primary: true }] }),
+      );
+      const user = JSON.parse(created.text);
+      const [account] = await t.identity.findByEmail(work);
+      expect(account).toMatchObject({ tenantId: org.tenant.id });
+      const res = await scim.patch(`/Users/${user.id}`, patchOp({ op: 'remove', path: 'emails' }));
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.text)).not.toHaveProperty('emails');
+      expect(JSON.parse(res.text)).toMatchObject({ id: user.id, userName, active: true });
+      expect(JSON.parse((await scim.get(`/Users/${user.id}`)).text)).not.toHaveProperty('emails');
+      expect(await t.identity.findById(account.id)).toMatchObject({
+        email: userName.toLowerCase(),
+        tenantId: org.tenant.id,
+      });
+      const stored = (await storedUser(user.id))!;
+      expect(stored.emailKey).toBe(userName.toLowerCase());
+      expect(JSON.parse(stored.attributes)).not.toHaveProperty('emails');
+    });
+  });
+
+  describe('GET /scim/v2/ServiceProviderConfig', () => {
+    it('"maxPayloadSize" only inside bulk (RFC 7643 section 5)', async () => {
+      const config = JSON.parse((await (await client()).get('/ServiceProviderConfig')).text);
+      expect(config).not.toHaveProperty('maxPayloadSize');
+      expect(config.bulk).toEqual({ supported: false, maxOperations: 0, maxPayloadSize: 0 });
+    });
+  });
+
+  describe('POST /scim/v2/Users/.search', () => {
+    const SEARCH_REQUEST = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
+
+    it('a SearchRequest: "the same filters and answers as GET", paging and projection included', async () => {
+      const scim = await client();
+      const emails = [address('search'), address('search')];
+      const ids: string[] = [];
+      for (const email of emails) ids.push(JSON.parse((await scim.post('/Users', oktaUser(email))).text).id);
+      const filter = `userName eq "${emails[0].toUpperCase()}" or userName eq "${emails[1]}"`;
+      const refused = await scim.post('/Users/.search', { schemas: [SEARCH_REQUEST], filter });
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.text)).toEqual(scimError(400, 'invalidFilter'));
+
+      const one = `userName eq "${emails[1].toUpperCase()}"`;
+      const res = await scim.post('/Users/.search', {
+        schemas: [SEARCH_REQUEST],
+        filter: one,
+        attributes: ['userName', 'name.familyName'],
+        startIndex: 1,
+        count: 10,
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/scim\+json/);
+      expect(JSON.parse(res.text)).toEqual({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+        totalResults: 1,
+        startIndex: 1,
+        itemsPerPage: 1,
+        Resources: [{ schemas: [USER_SCHEMA], id: ids[1], userName: emails[1], name: { familyName: 'Lovelace' } }],
+      });
+      const get = await scim.get(
+        `/Users?filter=${encodeURIComponent(one)}&attributes=userName,name.familyName&startIndex=1&count=10`,
+      );
+      expect(JSON.parse(get.text)).toEqual(JSON.parse(res.text));
+
+      const excluded = await scim.post('/Users/.search', {
+        schemas: [SEARCH_REQUEST],
+        filter: `id eq "${ids[0]}"`,
+        excludedAttributes: ['meta', 'emails', 'name'],
+      });
+      expect(JSON.parse(excluded.text).Resources).toEqual([
+        {
+          schemas: [USER_SCHEMA],
+          id: ids[0],
+          externalId: expect.any(String),
+          userName: emails[0],
+          displayName: 'Ada Lovelace',
+          locale: 'en-US',
+          active: true,
+        },
+      ]);
+    });
+
+    it.each([
+      [
+        'a body that names another message',
+        { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'] },
+        'invalidSyntax',
+      ],
+      ['a count that is not an integer', { count: 'many' }, 'invalidValue'],
+      ['an attribute path with a filter', { attributes: ['emails[type eq "work"].value'] }, 'invalidValue'],
+    ])('%s: 400 %s', async (_what, body, scimType) => {
+      const res = await (await client()).post('/Users/.search', body);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.text)).toEqual(scimError(400, scimType));
+    });
+  });
+
+  describe('POST /scim/v2/Groups/.search', () => {
+    it('filter, excludedAttributes (members, as Entra asks) and paging, as GET', async () => {
+      const scim = await client();
+      const member = JSON.parse((await scim.post('/Users', oktaUser(address('searched')))).text);
+      const name = `Searched ${n++}`;
+      const group = JSON.parse(
+        (await scim.post('/Groups', { displayName: name, members: [{ value: member.id }] })).text,
+      );
+      const res = await scim.post('/Groups/.search', {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
+        filter: `displayName eq "${name.toUpperCase()}"`,
+        excludedAttributes: ['members'],
+      });
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.text)).toEqual({
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+        totalResults: 1,
+        startIndex: 1,
+        itemsPerPage: 1,
+        Resources: [
+          {
+            schemas: [GROUP_SCHEMA],
+            id: group.id,
+            displayName: name,
+            meta: { ...group.meta, location: expect.stringMatching(new RegExp(`/scim/v2/Groups/${group.id}$`)) },
+          },
+        ],
+      });
+      const page = await scim.post('/Groups/.search', { filter: `id eq "${group.id}"`, startIndex: 2 });
+      expect(JSON.parse(page.text)).toMatchObject({ totalResults: 1, startIndex: 2, itemsPerPage: 0, Resources: [] });
+    });
+  });
+
+  describe('POST /scim/v2/.search', () => {
+    it('searching every resource type at once: 501 in SCIM’s form', async () => {
+      const res = await (
+        await client()
+      ).post('/.search', {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
+      });
+      expect(res.status).toBe(501);
+      expect(res.headers['content-type']).toMatch(/^application\/scim\+json/);
+      expect(JSON.parse(res.text)).toEqual(scimError(501));
+    });
+  });
 });
 
 describe('SCIM rate limit (SCIM_RATE_LIMIT per token per minute)', () => {
