@@ -819,6 +819,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/scim/v2/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search every resource type at once: not supported
+         * @description Search Users and Groups one at a time, at /Users/.search and /Groups/.search.
+         */
+        post: operations["searchAllScimResources"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/scim/v2/Users": {
         parameters: {
             query?: never;
@@ -843,6 +863,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/scim/v2/Users/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search SCIM Users (POST)
+         * @description RFC 7644 section 3.4.3: the list's GET with its parameters in the body. filter: userName eq (case-insensitive), externalId eq, emails.value eq, id eq, joined by and; anything else 400 invalidFilter.
+         */
+        post: operations["searchScimUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/scim/v2/Users/{id}": {
         parameters: {
             query?: never;
@@ -854,7 +894,7 @@ export interface paths {
         get: operations["getScimUser"];
         /**
          * Replace a SCIM User (the whole resource)
-         * @description active false detaches the person from the organisation at once (the resource stays); true brings them back with their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability).
+         * @description active false detaches the person from the organisation at once (the resource stays); true brings them back with their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability). PATCH: removing active (or setting it to null) is refused, 400 mutability.
          */
         put: operations["replaceScimUser"];
         post?: never;
@@ -867,7 +907,7 @@ export interface paths {
         head?: never;
         /**
          * Patch a SCIM User (PatchOp: add, replace, remove; with or without path)
-         * @description active false detaches the person from the organisation at once (the resource stays); true brings them back with their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability).
+         * @description active false detaches the person from the organisation at once (the resource stays); true brings them back with their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability). PATCH: removing active (or setting it to null) is refused, 400 mutability.
          */
         patch: operations["patchScimUser"];
         trace?: never;
@@ -890,6 +930,26 @@ export interface paths {
          * @description Event: scim.group_created.
          */
         post: operations["createScimGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Groups/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search SCIM Groups (POST)
+         * @description RFC 7644 section 3.4.3: the list's GET with its parameters in the body. filter: displayName eq, externalId eq, id eq.
+         */
+        post: operations["searchScimGroups"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6831,9 +6891,131 @@ export interface operations {
             };
         };
     };
+    searchAllScimResources: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description The token’s organisation is suspended or deleted */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Over SCIM_RATE_LIMIT requests per token per minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Searching every resource type at once is not supported: POST /Users/.search or /Groups/.search */
+            501: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listScimUsers: {
         parameters: {
             query?: {
+                /** @description Comma-separated attribute names (`userName`, `name.givenName`, `emails.value`, with or without the schema URN, any case): only these are returned, with id and schemas */
+                attributes?: string;
+                /** @description Comma-separated attribute names left out (never id and schemas) */
+                excludedAttributes?: string;
                 filter?: string;
                 /** @description 1-based */
                 startIndex?: number;
@@ -6864,7 +7046,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidFilter */
+            /** @description invalidFilter or invalidValue */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6975,7 +7157,12 @@ export interface operations {
     };
     createScimUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated attribute names (`userName`, `name.givenName`, `emails.value`, with or without the schema URN, any case): only these are returned, with id and schemas */
+                attributes?: string;
+                /** @description Comma-separated attribute names left out (never id and schemas) */
+                excludedAttributes?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7146,9 +7333,164 @@ export interface operations {
             };
         };
     };
-    getScimUser: {
+    searchScimUsers: {
         parameters: {
             query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A SearchRequest */
+        requestBody: {
+            content: {
+                "application/json": {
+                    schemas?: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
+                    filter?: string;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    /** @description 1-based */
+                    startIndex?: number;
+                    /** @description At most 100 */
+                    count?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A ListResponse */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        totalResults: number;
+                        startIndex: number;
+                        itemsPerPage: number;
+                        Resources: {
+                            [key: string]: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description invalidFilter, invalidValue or invalidSyntax */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description The token’s organisation is suspended or deleted */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Over SCIM_RATE_LIMIT requests per token per minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getScimUser: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated attribute names (`userName`, `name.givenName`, `emails.value`, with or without the schema URN, any case): only these are returned, with id and schemas */
+                attributes?: string;
+                /** @description Comma-separated attribute names left out (never id and schemas) */
+                excludedAttributes?: string;
+            };
             header?: never;
             path: {
                 /** @description The User’s SCIM id */
@@ -7167,6 +7509,23 @@ export interface operations {
                 content: {
                     "application/scim+json": {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description invalidValue: a bad attribute name */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
                     };
                 };
             };
@@ -7281,7 +7640,12 @@ export interface operations {
     };
     replaceScimUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated attribute names (`userName`, `name.givenName`, `emails.value`, with or without the schema URN, any case): only these are returned, with id and schemas */
+                attributes?: string;
+                /** @description Comma-separated attribute names left out (never id and schemas) */
+                excludedAttributes?: string;
+            };
             header?: never;
             path: {
                 /** @description The User’s SCIM id */
@@ -7310,7 +7674,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue, invalidSyntax, invalidPath or noTarget */
+            /** @description invalidValue, invalidSyntax, invalidPath, noTarget or mutability */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7618,7 +7982,12 @@ export interface operations {
     };
     patchScimUser: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated attribute names (`userName`, `name.givenName`, `emails.value`, with or without the schema URN, any case): only these are returned, with id and schemas */
+                attributes?: string;
+                /** @description Comma-separated attribute names left out (never id and schemas) */
+                excludedAttributes?: string;
+            };
             header?: never;
             path: {
                 /** @description The User’s SCIM id */
@@ -7647,7 +8016,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue, invalidSyntax, invalidPath or noTarget */
+            /** @description invalidValue, invalidSyntax, invalidPath, noTarget or mutability */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7813,7 +8182,9 @@ export interface operations {
                 filter?: string;
                 startIndex?: number;
                 count?: number;
-                /** @description `members` leaves them out */
+                /** @description Comma-separated attribute names (`userName`, `name.givenName`, `emails.value`, with or without the schema URN, any case): only these are returned, with id and schemas */
+                attributes?: string;
+                /** @description Comma-separated attribute names left out (never id and schemas) */
                 excludedAttributes?: string;
             };
             header?: never;
@@ -7840,7 +8211,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidFilter */
+            /** @description invalidFilter or invalidValue */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7951,7 +8322,12 @@ export interface operations {
     };
     createScimGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated attribute names (`userName`, `name.givenName`, `emails.value`, with or without the schema URN, any case): only these are returned, with id and schemas */
+                attributes?: string;
+                /** @description Comma-separated attribute names left out (never id and schemas) */
+                excludedAttributes?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8122,9 +8498,162 @@ export interface operations {
             };
         };
     };
+    searchScimGroups: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A SearchRequest */
+        requestBody: {
+            content: {
+                "application/json": {
+                    schemas?: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
+                    filter?: string;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    /** @description 1-based */
+                    startIndex?: number;
+                    /** @description At most 100 */
+                    count?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description A ListResponse */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: string[];
+                        totalResults: number;
+                        startIndex: number;
+                        itemsPerPage: number;
+                        Resources: {
+                            [key: string]: unknown;
+                        }[];
+                    };
+                };
+            };
+            /** @description invalidFilter, invalidValue or invalidSyntax */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description The token’s organisation is suspended or deleted */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Over SCIM_RATE_LIMIT requests per token per minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getScimGroup: {
         parameters: {
             query?: {
+                /** @description Comma-separated attribute names (`userName`, `name.givenName`, `emails.value`, with or without the schema URN, any case): only these are returned, with id and schemas */
+                attributes?: string;
+                /** @description Comma-separated attribute names left out (never id and schemas) */
                 excludedAttributes?: string;
             };
             header?: never;
@@ -8145,6 +8674,23 @@ export interface operations {
                 content: {
                     "application/scim+json": {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description invalidValue: a bad attribute name */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
                     };
                 };
             };
@@ -8259,7 +8805,12 @@ export interface operations {
     };
     replaceScimGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated attribute names (`userName`, `name.givenName`, `emails.value`, with or without the schema URN, any case): only these are returned, with id and schemas */
+                attributes?: string;
+                /** @description Comma-separated attribute names left out (never id and schemas) */
+                excludedAttributes?: string;
+            };
             header?: never;
             path: {
                 /** @description The Group’s SCIM id */
@@ -8604,7 +9155,12 @@ export interface operations {
     };
     patchScimGroup: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Comma-separated attribute names (`userName`, `name.givenName`, `emails.value`, with or without the schema URN, any case): only these are returned, with id and schemas */
+                attributes?: string;
+                /** @description Comma-separated attribute names left out (never id and schemas) */
+                excludedAttributes?: string;
+            };
             header?: never;
             path: {
                 /** @description The Group’s SCIM id */
