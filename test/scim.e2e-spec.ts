@@ -26,6 +26,14 @@ describe('SCIM 2.0', () => {
       (event) => ({ ...event, data: JSON.parse(event.data) }),
     );
   const storedUser = (id: string) => t.dataSource.getRepository(ScimUserEntity).findOneBy({ id });
+  /** RFC 7644 section 3.4.2's ListResponse of these resources, all on the first page. */
+  const listOf = (...resources: object[]) => ({
+    schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+    totalResults: resources.length,
+    startIndex: 1,
+    itemsPerPage: resources.length,
+    Resources: resources,
+  });
 
   describe('POST /api/org/scim/tokens', () => {
     it('an owner gets 201 with the secret once; only its SHA-256 hash is stored; scim.token_created is recorded', async () => {
@@ -808,13 +816,9 @@ describe('SCIM 2.0', () => {
         `/Users?filter=${encodeURIComponent(`userName eq "${email}"`)}&attributes=userName,active`,
       );
       expect(res.status).toBe(200);
-      expect(JSON.parse(res.text)).toEqual({
-        schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
-        totalResults: 1,
-        startIndex: 1,
-        itemsPerPage: 1,
-        Resources: [{ schemas: user.schemas, id: user.id, userName: email, active: true }],
-      });
+      expect(JSON.parse(res.text)).toEqual(
+        listOf({ schemas: user.schemas, id: user.id, userName: email, active: true }),
+      );
     });
 
     it('the answers of POST, PUT and PATCH', async () => {
@@ -984,13 +988,9 @@ describe('SCIM 2.0', () => {
       });
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toMatch(/^application\/scim\+json/);
-      expect(JSON.parse(res.text)).toEqual({
-        schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
-        totalResults: 1,
-        startIndex: 1,
-        itemsPerPage: 1,
-        Resources: [{ schemas: [USER_SCHEMA], id: ids[1], userName: emails[1], name: { familyName: 'Lovelace' } }],
-      });
+      expect(JSON.parse(res.text)).toEqual(
+        listOf({ schemas: [USER_SCHEMA], id: ids[1], userName: emails[1], name: { familyName: 'Lovelace' } }),
+      );
       const get = await scim.get(
         `/Users?filter=${encodeURIComponent(one)}&attributes=userName,name.familyName&startIndex=1&count=10`,
       );
@@ -1043,20 +1043,14 @@ describe('SCIM 2.0', () => {
         excludedAttributes: ['members'],
       });
       expect(res.status).toBe(200);
-      expect(JSON.parse(res.text)).toEqual({
-        schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
-        totalResults: 1,
-        startIndex: 1,
-        itemsPerPage: 1,
-        Resources: [
-          {
-            schemas: [GROUP_SCHEMA],
-            id: group.id,
-            displayName: name,
-            meta: { ...group.meta, location: expect.stringMatching(new RegExp(`/scim/v2/Groups/${group.id}$`)) },
-          },
-        ],
-      });
+      expect(JSON.parse(res.text)).toEqual(
+        listOf({
+          schemas: [GROUP_SCHEMA],
+          id: group.id,
+          displayName: name,
+          meta: { ...group.meta, location: expect.stringMatching(new RegExp(`/scim/v2/Groups/${group.id}$`)) },
+        }),
+      );
       const page = await scim.post('/Groups/.search', { filter: `id eq "${group.id}"`, startIndex: 2 });
       expect(JSON.parse(page.text)).toMatchObject({ totalResults: 1, startIndex: 2, itemsPerPage: 0, Resources: [] });
     });
