@@ -15,11 +15,13 @@ import { IdempotencyStore } from '../src/idempotency/idempotency.store';
 import { LocalIdentityStore } from '../src/identity/local/local-identity-store';
 import { InvitationsStore } from '../src/invitations/invitations.store';
 import { AtomicWriter } from '../src/database/atomic-writer';
+import { Leases } from '../src/database/leases';
 import {
   AuditEventEntity,
   IdempotencyKeyEntity,
   InvitationEmailOutboxEntity,
   InvitationEntity,
+  LeaseEntity,
   MembershipGrantEntity,
   TenantEntity,
   UserEntity,
@@ -68,6 +70,8 @@ function storesOn(dataSource: DataSource) {
     grants: new MembershipGrantsRepository(statements),
     idempotency: new IdempotencyStore(dataSource),
     testMode: new TestModeStore(statements),
+    writer,
+    leases: new Leases(statements, new TestClock(NOW), new IdGenerator()),
   };
 }
 type Stores = ReturnType<typeof storesOn>;
@@ -169,7 +173,10 @@ async function seed(dataSource: DataSource): Promise<void> {
   await dataSource
     .getRepository(AuditEventEntity)
     .insert({ ...old, id: 'event-1', type: 'tenant.created', occurredAt: EARLIER });
+  await dataSource.getRepository(LeaseEntity).insert({ name: 'lease-1', holder: null, heldUntil: '0', version: '0' });
 }
+
+const lease = { name: 'lease-1', holder: 'holder-1', ttlMs: 60_000 };
 
 /** Each file of queries/, and the verbs it shows, in the order they run. */
 const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<unknown>][]> = {
@@ -330,6 +337,20 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     ['TestModeStore.mailbox', (s) => s.testMode.mailbox('to-accept@example.com')],
     ['TestModeStore.tenantsNamed', (s) => s.testMode.tenantsNamed('Ac_%!', 100)],
     ['TestModeStore.removeTenants', (s) => s.testMode.removeTenants(['tenant-9', 'tenant-10'])],
+  ],
+  leases: [
+    ['Leases.tryAcquire, a lease no one holds', (s) => s.leases.tryAcquire('lease-1', 60_000)],
+    ['Leases.renew', (s) => s.leases.renew(lease)],
+    ['Leases.release', (s) => s.leases.release(lease)],
+    ['Leases.ensure', (s) => s.leases.ensure('lease-2')],
+    [
+      'Leases.written, twice in a transaction, the second only if',
+      (s) =>
+        s.writer.insertIfAll(
+          [],
+          [s.leases.written('lease-2'), s.leases.written('lease-2', ['(SELECT COUNT(*) FROM tenants) < ?', [5]])],
+        ),
+    ],
   ],
 };
 

@@ -21,7 +21,7 @@ export function dataSourceOptions(config: Pick<AppConfig, 'database' | 'migratio
       timezone: 'Z',
       charset: 'utf8mb4_unicode_ci',
       connectTimeout: 5_000,
-      // failoverHosts: DATABASE_URL's hosts when it lists several (ClusteredDataSource's pools).
+      // failoverHosts: DATABASE_URL's hosts when it lists several (FailoverMysql's pools).
       extra: { connectionLimit: 10, ...(database.hosts ? { failoverHosts: database.hosts } : {}) },
     };
   }

@@ -6,6 +6,7 @@ import { AtomicWriter } from './atomic-writer';
 import { ClusteredDataSource } from './clustered-data-source';
 import { dataSourceOptions } from './data-source-options';
 import { DatabaseStartupError } from './database-startup-error';
+import { Leases } from './leases';
 import { MultiStatementPool } from './multi-statement-pool';
 import { PreparedStatements } from './prepared-statements';
 import { TenantStatusReader } from './tenant-status-reader';
@@ -13,7 +14,7 @@ import { TenantStatusReader } from './tenant-status-reader';
 /**
  * The database for the whole app: TypeORM's DataSource (global of its own), and the ways past it
  * that the stores use on the paths that carry load: PreparedStatements, the MultiStatementPool and
- * the AtomicWriter; and the TenantStatusReader that every feature of a tenant's people checks.
+ * the AtomicWriter; the TenantStatusReader that every feature of a tenant's people checks; and Leases.
  */
 @Global()
 @Module({
@@ -35,8 +36,8 @@ import { TenantStatusReader } from './tenant-status-reader';
       },
     }),
   ],
-  providers: [PreparedStatements, MultiStatementPool, AtomicWriter, TenantStatusReader],
-  exports: [PreparedStatements, MultiStatementPool, AtomicWriter, TenantStatusReader],
+  providers: [PreparedStatements, MultiStatementPool, AtomicWriter, TenantStatusReader, Leases],
+  exports: [PreparedStatements, MultiStatementPool, AtomicWriter, TenantStatusReader, Leases],
 })
 export class DatabaseModule {}
 

@@ -1,5 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { DataSource, ObjectLiteral } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { failoverMysqlOf } from './failover-pool';
 import { galeraNodeOf, MysqlConnection, MysqlPool, mysqlPoolOf } from './prepared-statements';
 
 /** What a statement run by `query` answers: a write's count of changed rows. */
@@ -81,10 +82,9 @@ export class MultiStatementPool implements OnApplicationShutdown {
   private opened(): Promise<MultiStatementMysqlPool> {
     this.opening ??= galeraNodeOf(mysqlPoolOf(this.dataSource)).then(
       (galera) => {
-        const driver = this.dataSource.driver as unknown as MysqlDriverInternals;
-        const pool = driver.mysql.createPool(
-          driver.createConnectionOptions({ ...driver.options, multipleStatements: true }, driver.options),
-        );
+        const pool = failoverMysqlOf(this.dataSource).anotherPool({
+          multipleStatements: true,
+        }) as MultiStatementMysqlPool;
         this.galera = galera !== false;
         // Sent on each new connection before anything else.
         if (galera) {
@@ -121,10 +121,3 @@ type MultiStatementMysqlPool = MysqlPool & {
   end(done: () => void): void;
   on(event: 'connection', listener: (connection: MysqlConnection) => void): void;
 };
-
-/** TypeORM's MysqlDriver: its mysql2 module and how it turns its options into a pool's. */
-interface MysqlDriverInternals {
-  options: ObjectLiteral;
-  mysql: { createPool(options: ObjectLiteral): MultiStatementMysqlPool };
-  createConnectionOptions(options: ObjectLiteral, credentials: ObjectLiteral): ObjectLiteral;
-}

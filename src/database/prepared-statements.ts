@@ -184,7 +184,7 @@ export async function galeraNodeOf(pool: MysqlPool): Promise<'mariadb' | 'mysql'
   return /mariadb/i.test(value('version')) ? 'mariadb' : 'mysql';
 }
 
-/** Whether DATABASE_URL listed several hosts, between which the pools fail over (ClusteredDataSource). */
+/** Whether DATABASE_URL listed several hosts, between which the pools fail over (FailoverMysql). */
 export const hasFailover = (dataSource: DataSource): boolean =>
   Array.isArray((dataSource.options as { extra?: { failoverHosts?: unknown } }).extra?.failoverHosts);
 

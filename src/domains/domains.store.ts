@@ -5,6 +5,7 @@ import { AuditRows } from '../audit/audit-rows';
 import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
 import { JoinRequestEntity, OrgDomainEntity } from '../database/entities';
 import { DomainStatus } from '../database/entities/org-domain.entity';
+import { Leases } from '../database/leases';
 import { PreparedStatements, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { isUniqueViolation } from '../database/unique-violation';
 
@@ -47,6 +48,7 @@ export class DomainsStore {
     private readonly statements: PreparedStatements,
     private readonly writer: AtomicWriter,
     private readonly auditRows: AuditRows,
+    private readonly leases: Leases,
   ) {}
 
   private get domains() {
@@ -87,41 +89,29 @@ export class DomainsStore {
   /**
    * A new claim, unless the organisation has `limit` claims already: `limit` then, and nothing
    * written; `duplicate` when it has the name already (a parallel claim). The transaction first
-   * writes the organisation's claim lock row (org_domain_claim_locks), then counts its claims: so
-   * parallel claims of one organisation run one after another (a row lock on MySQL, BEGIN IMMEDIATE
-   * on SQLite, a write-set conflict on Galera that the writer runs again) and the count is exact.
+   * writes the organisation's claims row (Leases.written), then counts its claims: so parallel
+   * claims of one organisation run one after another (a row lock on MySQL, BEGIN IMMEDIATE on
+   * SQLite, a write-set conflict on Galera that the writer runs again) and the count is exact.
    */
   async insert(domain: OrgDomainEntity, events: NewAuditEvent[], limit: number): Promise<ClaimWrite> {
     const { tenantId } = domain;
-    await this.ensureClaimLock(tenantId);
+    const claims = `domain-claims/${tenantId}`;
+    await this.leases.ensure(claims);
     try {
       const written = await this.writer.insertIfAll(
         [[OrgDomainEntity, domain], ...this.eventRows(events)],
         [
-          ['UPDATE org_domain_claim_locks SET claims = claims + 1 WHERE tenant_id = ?', [tenantId]],
-          [
-            'UPDATE org_domain_claim_locks SET claims = claims + 1 WHERE tenant_id = ? ' +
-              'AND (SELECT COUNT(*) FROM org_domains WHERE tenant_id = ?) < ?',
-            [tenantId, tenantId, limit],
-          ],
+          this.leases.written(claims),
+          this.leases.written(claims, [
+            '(SELECT COUNT(*) FROM org_domains WHERE tenant_id = ?) < ?',
+            [tenantId, limit],
+          ]),
         ],
       );
       return written ? 'inserted' : 'limit';
     } catch (error) {
       if (isUniqueViolation(error)) return 'duplicate';
       throw error;
-    }
-  }
-
-  /** The organisation's claim lock row, made on its first claim (by one of parallel first claims). */
-  private async ensureClaimLock(tenantId: string): Promise<void> {
-    if (await this.statements.first('SELECT claims FROM org_domain_claim_locks WHERE tenant_id = ?', [tenantId]))
-      return;
-    try {
-      await this.statements.changes('INSERT INTO org_domain_claim_locks (tenant_id, claims) VALUES (?, 0)', [tenantId]);
-    } catch (error) {
-      // A parallel first claim made it.
-      if (!isUniqueViolation(error)) throw error;
     }
   }
 

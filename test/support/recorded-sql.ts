@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { ClusteredDataSource } from '../../src/database/clustered-data-source';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { sqliteDatabaseOf } from '../../src/database/prepared-statements';
 
@@ -79,10 +80,9 @@ export async function recordingMysql(): Promise<RecordingMysql> {
     database: { type: 'mysql', url: 'mysql://snapshots@localhost/snapshots' },
     migrationsRun: false,
   });
-  const dataSource = await new DataSource({
+  const dataSource = await new ClusteredDataSource({
     ...options,
     driver: { createPool: () => pool },
-    connectorPackage: 'mysql2',
   } as typeof options).initialize();
   return {
     dataSource,

@@ -3,6 +3,7 @@ import { IdempotencyKeyEntity } from './idempotency-key.entity';
 import { InvitationEmailOutboxEntity } from './invitation-email-outbox.entity';
 import { InvitationEntity } from './invitation.entity';
 import { JoinRequestEntity } from './join-request.entity';
+import { LeaseEntity } from './lease.entity';
 import { MembershipGrantEntity } from './membership-grant.entity';
 import { OrgDomainEntity } from './org-domain.entity';
 import {
@@ -22,6 +23,7 @@ export {
   InvitationEmailOutboxEntity,
   InvitationEntity,
   JoinRequestEntity,
+  LeaseEntity,
   MembershipGrantEntity,
   OrgDomainEntity,
   ScimGroupEntity,
@@ -49,4 +51,5 @@ export const ENTITIES = [
   ScimGroupEntity,
   ScimGroupMemberEntity,
   ScimRoleMappingEntity,
+  LeaseEntity,
 ];
