@@ -1053,7 +1053,7 @@ export interface components {
              * @description Why, for the audit trail; trimmed
              * @example Invoice 2026-114 unpaid
              */
-            reason?: Record<string, never>;
+            reason?: string | null;
         };
         DeletedTenantResponse: {
             /** @enum {boolean} */
@@ -1365,6 +1365,12 @@ export interface components {
             /** @description Pass as `cursor` for the next page; absent on the last page */
             nextCursor?: string;
         };
+        DomainErrorBody: {
+            /** @enum {boolean} */
+            success: false;
+            /** @enum {string} */
+            error: "DOMAIN_INVALID" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_FREE_PROVIDER" | "DOMAIN_ALREADY_ADDED" | "DOMAIN_TAKEN" | "DOMAIN_LIMIT" | "DOMAIN_NOT_FOUND" | "VERIFICATION_EXPIRED" | "DOMAIN_ALREADY_VERIFIED" | "DOMAIN_LAPSED" | "DNS_UNAVAILABLE" | "INVALID_JOIN_MODE" | "REQUEST_NOT_FOUND" | "REQUEST_CLOSED" | "INVALID_STATUS" | "REASON_REQUIRED" | "TENANT_ID_REQUIRED" | "NAME_REQUIRED" | "EMAIL_NOT_VERIFIED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "ALREADY_MEMBER" | "EMAIL_IN_USE" | "ACCOUNT_DELETED" | "NOT_JOINABLE" | "REMOVED_BY_ORGANISATION";
+        };
         DomainVerificationResponse: {
             /** @description Where to publish the TXT record: a name under the domain */
             recordName: string;
@@ -1396,12 +1402,6 @@ export interface components {
             /** @enum {boolean} */
             success: true;
             domain: components["schemas"]["DomainResponse"];
-        };
-        DomainErrorBody: {
-            /** @enum {boolean} */
-            success: false;
-            /** @enum {string} */
-            error: "DOMAIN_INVALID" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_FREE_PROVIDER" | "DOMAIN_ALREADY_ADDED" | "DOMAIN_TAKEN" | "DOMAIN_LIMIT" | "DOMAIN_NOT_FOUND" | "VERIFICATION_EXPIRED" | "DOMAIN_ALREADY_VERIFIED" | "DOMAIN_LAPSED" | "DNS_UNAVAILABLE" | "INVALID_JOIN_MODE" | "REQUEST_NOT_FOUND" | "REQUEST_CLOSED" | "INVALID_STATUS" | "REASON_REQUIRED" | "TENANT_ID_REQUIRED" | "NAME_REQUIRED" | "EMAIL_NOT_VERIFIED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "ALREADY_MEMBER" | "EMAIL_IN_USE" | "ACCOUNT_DELETED" | "NOT_JOINABLE" | "REMOVED_BY_ORGANISATION";
         };
         ListDomainsResponse: {
             /** @description By name */
@@ -4448,7 +4448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["DomainErrorBody"];
                 };
             };
             /**
@@ -4462,7 +4462,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["DomainErrorBody"];
                 };
             };
             /** @description Unexpected failure */

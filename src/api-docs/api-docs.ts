@@ -1,7 +1,7 @@
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { HeaderObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
-import { version } from '../../package.json';
+import { license, version } from '../../package.json';
 import { errorResponse, SCIM_BEARER_SCHEME, SESSION_SCHEME } from '../common/openapi';
 import { ORGANISATION_SUSPENDED } from '../auth/org-admin.policy';
 import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters';
@@ -12,12 +12,16 @@ import { REQUEST_ID_HEADER } from '../logging/log-redaction';
 export const API_DOCS_PATH = '/api/docs';
 export const OPENAPI_DOCUMENT_PATH = '/api/openapi.json';
 
+/** UNLICENSED, package.json's licence: npm's definition (no rights granted to use a private package). */
+const LICENSE_TERMS = 'https://docs.npmjs.com/cli/v10/configuring-npm/package-json#license';
+
 /** The answers that any route may give, whatever its controller: app-wide filters and the request timeout. */
 const EVERY_ROUTE_RESPONSES = [
   errorResponse(503, 'The request took longer than REQUEST_TIMEOUT_MS', [{ error: REQUEST_TIMED_OUT }]),
   errorResponse(
     'default',
-    'Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403)',
+    'Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or ' +
+      'DELETE from an Origin not in ALLOWED_ORIGINS (403)',
     [{ error: HOST_NOT_ALLOWED }, { error: ORIGIN_NOT_ALLOWED }],
   ),
 ];
@@ -89,6 +93,8 @@ export function buildOpenApiDocument(app: NestExpressApplication, config: AppCon
       config.publicBaseUrl ?? '/',
       config.publicBaseUrl ? 'PUBLIC_BASE_URL' : 'This server (PUBLIC_BASE_URL is not set)',
     )
+    // package.json's licence, and where npm says what that name means.
+    .setLicense(license, LICENSE_TERMS)
     .addGlobalResponse(...EVERY_ROUTE_RESPONSES)
     .build();
   return withSuspendedOrganisation(

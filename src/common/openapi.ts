@@ -1,5 +1,12 @@
-import { SetMetadata, Type } from '@nestjs/common';
-import { ApiCookieAuth, ApiProperty, ApiResponse, ApiResponseOptions } from '@nestjs/swagger';
+import { applyDecorators, SetMetadata, Type } from '@nestjs/common';
+import {
+  ApiCookieAuth,
+  ApiExtraModels,
+  ApiProperty,
+  ApiResponse,
+  ApiResponseOptions,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { FORBIDDEN, UNAUTHORIZED } from './messages';
 
@@ -45,9 +52,37 @@ export function errorResponse(
 
 /**
  * One error status of an operation, with the exact bodies the spec gives for it as examples
- * (test/api-docs.e2e-spec.ts checks them against the spec's bodies).
+ * (test/api-docs.e2e-spec.ts checks them against the spec's bodies). When the operation (or its
+ * controller) documents that status already with another schema (a route's refusals beside the
+ * Idempotency-Key's `{error}`), the status's schema is either one (`anyOf`), so that every example
+ * matches it.
  */
-export const ApiErrorResponse = (...args: Parameters<typeof errorResponse>) => ApiResponse(errorResponse(...args));
+export function ApiErrorResponse(...args: Parameters<typeof errorResponse>): MethodDecorator & ClassDecorator {
+  const response = errorResponse(...args);
+  return (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => {
+    const route: object = descriptor?.value ?? target;
+    const status = String(response.status);
+    const byStatus = schemaTypes.get(route) ?? new Map<string, Type<unknown>[]>();
+    schemaTypes.set(route, byStatus);
+    const types = [...new Set([...(byStatus.get(status) ?? []), args[3] ?? ErrorBody])];
+    byStatus.set(status, types);
+    const decorator =
+      types.length === 1
+        ? ApiResponse(response)
+        : applyDecorators(
+            ApiExtraModels(...types),
+            ApiResponse({
+              ...response,
+              type: undefined,
+              schema: { anyOf: types.map((type) => ({ $ref: getSchemaPath(type) })) },
+            }),
+          );
+    decorator(target as never, key as never, descriptor as never);
+  };
+}
+
+/** The schemas that each route (a handler, or a controller) documents each error status with. */
+const schemaTypes = new WeakMap<object, Map<string, Type<unknown>[]>>();
 
 /** Routes behind the session cookie. */
 export const ApiSession = () => ApiCookieAuth(SESSION_SCHEME);

@@ -13,7 +13,7 @@ describe('mysql2 internals', () => {
       const pools = hostPoolsOf(cluster);
       expect(pools).toHaveLength(2);
       for (const pool of pools) {
-        expect(pool).toBeInstanceOf(mysql2.Pool);
+        expect(pool.constructor.name).toBe('Pool');
         expect(pool).toBeInstanceOf(EventEmitter);
       }
     } finally {

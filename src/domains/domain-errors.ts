@@ -1,17 +1,10 @@
-import { HttpException, HttpStatus } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { HttpStatus } from '@nestjs/common';
+import { Refusal, refusalBody, refusalSchema } from '../common/refusal';
 import { DOMAIN_ERRORS, DomainErrorCode } from './domains.messages';
 
-export const domainErrorBody = (error: DomainErrorCode) => ({ success: false as const, error });
+export const domainErrorBody = (error: DomainErrorCode) => refusalBody(error);
 
-export const domainRefusal = (status: HttpStatus, error: DomainErrorCode) =>
-  new HttpException(domainErrorBody(error), status);
+export const domainRefusal = (status: HttpStatus, error: DomainErrorCode) => new Refusal(status, error);
 
 /** The body of domainRefusal, for the API document. */
-export class DomainErrorBody {
-  @ApiProperty({ enum: [false] })
-  success: false;
-
-  @ApiProperty({ enum: Object.values(DOMAIN_ERRORS) })
-  error: DomainErrorCode;
-}
+export const DomainErrorBody = refusalSchema('DomainErrorBody', Object.values(DOMAIN_ERRORS));

@@ -1,4 +1,5 @@
 import { NOT_ORG_USER } from '../common/messages';
+import { JOIN_ERRORS } from '../joining/join-errors';
 
 /** The refusals of the domain routes: `{success:false, error}` (docs/domains.md). */
 export const DOMAIN_ERRORS = {
@@ -20,10 +21,10 @@ export const DOMAIN_ERRORS = {
   reasonRequired: 'REASON_REQUIRED',
   tenantRequired: 'TENANT_ID_REQUIRED',
   nameRequired: 'NAME_REQUIRED',
-  emailNotVerified: 'EMAIL_NOT_VERIFIED',
-  memberOfAnotherOrganisation: 'MEMBER_OF_ANOTHER_ORGANISATION',
+  emailNotVerified: JOIN_ERRORS.emailNotVerified,
+  memberOfAnotherOrganisation: JOIN_ERRORS.memberOfAnotherOrganisation,
   alreadyMember: 'ALREADY_MEMBER',
-  emailInUse: 'EMAIL_IN_USE',
+  emailInUse: JOIN_ERRORS.emailInUse,
   accountDeleted: 'ACCOUNT_DELETED',
   notJoinable: 'NOT_JOINABLE',
   removed: 'REMOVED_BY_ORGANISATION',

@@ -1,5 +1,5 @@
-import { HttpException, HttpStatus } from '@nestjs/common';
-import { ApiProperty } from '@nestjs/swagger';
+import { HttpStatus } from '@nestjs/common';
+import { Refusal, refusalBody, refusalSchema } from '../common/refusal';
 import { INVITATION_ERRORS, InvitationErrorCode } from '../invitations/dto/invitation-error';
 
 /** The refusals of a join beyond the spec's invitation codes, which it answers as spec 4.2 does. */
@@ -11,17 +11,13 @@ export const JOIN_ERRORS = {
 } as const;
 export type JoinErrorCode = (typeof JOIN_ERRORS)[keyof typeof JOIN_ERRORS] | InvitationErrorCode;
 
-/** `{success:false, error}`: the shape of spec 4.2's refusals. */
-export const joinErrorBody = (error: JoinErrorCode) => ({ success: false, error });
+/** The shape of spec 4.2's refusals. */
+export const joinErrorBody = (error: JoinErrorCode) => refusalBody(error);
 
-export const joinRefusal = (status: HttpStatus, error: JoinErrorCode) =>
-  new HttpException(joinErrorBody(error), status);
+export const joinRefusal = (status: HttpStatus, error: JoinErrorCode) => new Refusal(status, error);
 
 /** The body of joinRefusal, for the API document. */
-export class JoinErrorBody {
-  @ApiProperty({ enum: [false] })
-  success: false;
-
-  @ApiProperty({ enum: [...Object.values(INVITATION_ERRORS), ...Object.values(JOIN_ERRORS)] })
-  error: JoinErrorCode;
-}
+export const JoinErrorBody = refusalSchema('JoinErrorBody', [
+  ...Object.values(INVITATION_ERRORS),
+  ...Object.values(JOIN_ERRORS),
+]);

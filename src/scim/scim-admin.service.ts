@@ -3,6 +3,7 @@ import { auditActor } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { OrgCaller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
+import { NOT_ORG_USER } from '../common/messages';
 import { AtomicWriter, Insert } from '../database/atomic-writer';
 import { ScimRoleMappingEntity } from '../database/entities';
 import { TENANT_ROLES, TenantRole } from '../identity/identity-store';
@@ -14,7 +15,7 @@ import { ScimTokensStore } from './scim-tokens.store';
 import { ScimUsersStore } from './scim-users.store';
 
 export const SCIM_ADMIN_ERRORS = {
-  notOrgUser: 'Only organisation users can access this',
+  notOrgUser: NOT_ORG_USER,
   notOwner: 'Only owners can manage SCIM',
   tokenNotFound: 'Token not found',
   invalidMapping:

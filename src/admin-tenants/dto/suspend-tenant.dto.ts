@@ -6,6 +6,8 @@ import { TENANT_LIFECYCLE_ERRORS } from '../tenant-lifecycle.messages';
 /** POST /api/admin/tenants/{id}/suspend: an optional reason, kept in the tenant.suspended event. */
 export class SuspendTenantDto {
   @ApiPropertyOptional({
+    type: String,
+    nullable: true,
     description: 'Why, for the audit trail; trimmed',
     maxLength: 500,
     example: 'Invoice 2026-114 unpaid',

@@ -1,5 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
+import { Refusal, refusalBody, refusalSchema } from '../../common/refusal';
 
 /** Spec section 7: the invitation error codes; and the refusal of a suspended tenant's invitations (docs/tenant-lifecycle.md). */
 export const INVITATION_ERRORS = {
@@ -15,13 +16,12 @@ export type InvitationErrorCode = (typeof INVITATION_ERRORS)[keyof typeof INVITA
 export const validationErrorBody = (error: InvitationErrorCode) => ({ valid: false, error });
 
 /** The body of a refusal of POST /api/invitations/{token}. */
-export const acceptanceErrorBody = (error: InvitationErrorCode) => ({ success: false, error });
+export const acceptanceErrorBody = (error: InvitationErrorCode) => refusalBody(error);
 
 export const validationError = (status: HttpStatus, error: InvitationErrorCode) =>
   new HttpException(validationErrorBody(error), status);
 
-export const acceptanceError = (status: HttpStatus, error: InvitationErrorCode) =>
-  new HttpException(acceptanceErrorBody(error), status);
+export const acceptanceError = (status: HttpStatus, error: InvitationErrorCode) => new Refusal(status, error);
 
 /** The body of validationError, for the API document. */
 export class InvitationValidationErrorBody {
@@ -33,10 +33,7 @@ export class InvitationValidationErrorBody {
 }
 
 /** The body of acceptanceError, for the API document. */
-export class InvitationAcceptanceErrorBody {
-  @ApiProperty({ enum: [false] })
-  success: false;
-
-  @ApiProperty({ enum: Object.values(INVITATION_ERRORS) })
-  error: InvitationErrorCode;
-}
+export const InvitationAcceptanceErrorBody = refusalSchema(
+  'InvitationAcceptanceErrorBody',
+  Object.values(INVITATION_ERRORS),
+);
