@@ -1,5 +1,5 @@
 /**
- * Scale benchmark (issue 32, docs/benchmark.md "At scale"): each route's latency on a small tenant
+ * Scale benchmark (docs/benchmark.md "At scale"): each route's latency on a small tenant
  * and on a big one, side by side, on a database of an operator with a large customer, and the
  * server's peak RSS, eight full tenant lists at once included.
  *   npm run bench:scale                                   # MariaDB at full size, then SQLite at a tenth

@@ -22,8 +22,9 @@ interface Listed {
 }
 
 /**
- * GET /api/admin/tenants on a list longer than one read (issue 32): the spec answer, streamed a
- * batch at a time, is the same bytes as one answer built at once; `?limit=&cursor=` pages it.
+ * GET /api/admin/tenants on a list longer than one read: the spec answer, streamed a batch at a
+ * time so that memory does not grow with the list, is the same bytes as one answer built at once;
+ * `?limit=&cursor=` pages it.
  */
 describe('GET /api/admin/tenants, a long list', () => {
   let t: TestApp;

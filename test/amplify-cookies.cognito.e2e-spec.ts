@@ -129,7 +129,9 @@ describe("Amplify's cookies with e-mail usernames (cognito mode)", () => {
 
     it('percent-encoded in the value, with the idToken name as js-cookie writes it', async () => {
       const token = await idTokenOf(superAdmin);
-      const cookie = `${prefix}.LastAuthUser=${encodeURIComponent(superAdmin.id)}; ${asJsCookieWritesThem([[`${prefix}.${superAdmin.id}.idToken`, token]])}`;
+      const cookie =
+        `${prefix}.LastAuthUser=${encodeURIComponent(superAdmin.id)}; ` +
+        `${asJsCookieWritesThem([[`${prefix}.${superAdmin.id}.idToken`, token]])}`;
       expect(cookie).toContain('LastAuthUser=root.');
       expect(cookie).toContain('%40acme.example');
       expect((await tenants(cookie)).status).toBe(200);

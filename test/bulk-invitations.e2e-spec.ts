@@ -45,7 +45,7 @@ describe('POST /api/org/invitations/bulk', () => {
     me = await newInviter(t);
   });
 
-  it('answers every row status in input order, stores each created row with its e-mail and event, and spends one unit per created row', async () => {
+  it("answers each row's status in input order, stores each created row with its e-mail and event, one unit per created row", async () => {
     const member = await factories(t).member(me.tenant.id, { email: 'kate@example.com', role: 'member' });
     await factories(t).invitation({ tenantId: me.tenant.id, email: 'pending@example.com' });
     await factories(t).invitation({
@@ -126,9 +126,10 @@ describe('POST /api/org/invitations/bulk', () => {
     expect(await quotaLeft(t, me.cookie)).toBe(0);
   });
 
-  it('takes a CSV as pasted from a spreadsheet (BOM, CRLF, quotes, spaces, header in any case); the dry run previews exactly what the call then does', async () => {
+  it('takes a CSV pasted from a spreadsheet (BOM, CRLF, quotes, spaces, header in any case); the dry run previews the call', async () => {
     const csv =
-      '\ufeffEmail, Role\r\nann@example.com, member\r\n"Bob@Example.com",admin\r\n"odd,comma@example.com",member\r\nann@example.com,member\r\n\r\n';
+      '\ufeffEmail, Role\r\nann@example.com, ' +
+      'member\r\n"Bob@Example.com",admin\r\n"odd,comma@example.com",member\r\nann@example.com,member\r\n\r\n';
     const preview = await bulkCsv(t, me.cookie, csv, '?dryRun=true');
     expect(preview.status).toBe(200);
     expect(statusesOf(preview)).toEqual(['created', 'created', 'invalid', 'duplicate_in_request']);
@@ -291,7 +292,7 @@ describe('POST /api/org/invitations/bulk: a hundred rows, stored in bounded tran
     expect(await quotaLeft(t, me.cookie)).toBe(900);
   });
 
-  it('a failure in the middle: the failed batch is stored not at all and its rows say so; the others are whole; its units are given back', async () => {
+  it('a failure in the middle: the failed batch is not stored and its rows say so; the others are whole; its units returned', async () => {
     const store = t.app.get(InvitationsStore);
     const createMany = store.createMany.bind(store);
     jest

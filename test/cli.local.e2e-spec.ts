@@ -187,7 +187,9 @@ describe('operator CLI', () => {
     const result = cli('users:drop');
     expect(result.status).not.toBe(0);
     expect(result.stderr).toBe(
-      'unknown command "users:drop"; commands: users:create, session:token, tenants:create, tenants:invite-owner, tenants:suspend, tenants:reactivate, tenants:delete, users:list, invitations:expire, cognito:sync-tenant-groups, dev:seed (see --help)',
+      'unknown command "users:drop"; commands: users:create, session:token, tenants:create, ' +
+        'tenants:invite-owner, tenants:suspend, tenants:reactivate, tenants:delete, users:list, ' +
+        'invitations:expire, cognito:sync-tenant-groups, dev:seed (see --help)',
     );
   });
 
@@ -267,7 +269,7 @@ describe('operator CLI', () => {
     });
 
     describe('tenants:invite-owner', () => {
-      it("invites the tenant's first owner by the API's rules, prints the invitation and its link; the owner's join activates the tenant", async () => {
+      it("invites the tenant's first owner by the API's rules, prints the invitation and link; the owner's join activates it", async () => {
         const tenant = JSON.parse(await run('tenants:create', '--name', 'Initech', '--type', 'business'));
         await run('users:create', '--email', 'first.owner@initech.example', '--id', 'first-owner');
         const printed = JSON.parse(

@@ -74,7 +74,7 @@ describe('sessions (cognito mode)', () => {
   };
 
   describe('accepted', () => {
-    it('the id token of a real sign-in carries what the service expects: RS256, issuer <COGNITO_ENDPOINT>/<pool id>, the app client as audience, custom claims', async () => {
+    it("a real sign-in's id token has what the service expects: RS256, issuer <COGNITO_ENDPOINT>/<pool id>, audience, claims", async () => {
       const token = await cognito.sessionToken(owner);
       const { header, payload } = decode(token, { complete: true }) as {
         header: { alg: string };

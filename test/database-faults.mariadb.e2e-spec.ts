@@ -110,7 +110,7 @@ describe('database faults (MariaDB behind a proxy)', () => {
     await eventually(() => expect(smtp.to('after@example.com')).toHaveLength(1));
   });
 
-  it('during a network partition (connections accepted, never answered) requests fail within the connect timeout, then recover', async () => {
+  it('during a network partition (connections accepted, never answered) requests fail within the connect timeout; recovers', async () => {
     const pending = await timedInvite(t, inviter.cookie, 'partition-before@example.com');
     const token = pending.body.invitation.id;
 

@@ -111,7 +111,7 @@ describe('verified domains', () => {
       expect((await claim(`x${seq++}.example`)).status).toBe(201);
     });
 
-    it('409 DOMAIN_ALREADY_ADDED; 409 DOMAIN_TAKEN when another organisation holds it verified, never naming it; a pending claim blocks nobody', async () => {
+    it('409 DOMAIN_ALREADY_ADDED; 409 DOMAIN_TAKEN when another organisation holds it verified (unnamed); pending: no block', async () => {
       const name = newName();
       expect((await claim(name)).status).toBe(201);
       expect([(await claim(name)).status, (await claim(name)).body]).toEqual([409, refused('DOMAIN_ALREADY_ADDED')]);
@@ -253,7 +253,7 @@ describe('verified domains', () => {
       expect(rows.map((row) => row.status).sort()).toEqual(['pending', 'verified']);
     });
 
-    it('410 VERIFICATION_EXPIRED past the window, then expired; rotate gives a new token and window, the old value stops working', async () => {
+    it('410 VERIFICATION_EXPIRED past the window, then expired; rotate: a new token and window, the old value stops working', async () => {
       const name = newName();
       const added = await claim(name);
       publishFor(added.body);
@@ -280,7 +280,7 @@ describe('verified domains', () => {
   });
 
   describe('re-checks', () => {
-    it('a miss makes it failing with graceEndsAt (people can still join); past the grace the background re-check makes it lapsed: joining stops, members stay', async () => {
+    it('a miss: failing with graceEndsAt (joinable); past the grace the re-check makes it lapsed: no joins, members stay', async () => {
       const name = await verified('auto');
       const { user, cookie } = await person(name);
       dns.clear(`_tenant-verification.${name}`);
@@ -382,7 +382,7 @@ describe('verified domains', () => {
   });
 
   describe('GET /api/me/joinable-organisations', () => {
-    it('active organisations with a verified domain equal to the e-mail’s and a join mode; not subdomains; empty for a member', async () => {
+    it('active organisations with a verified domain equal to the e-mail’s and a join mode; no subdomains; empty for a member', async () => {
       const name = await verified('request');
       const { cookie } = await person(name);
       const res = await t.http.get('/api/me/joinable-organisations').set('Cookie', cookie);
@@ -407,7 +407,7 @@ describe('verified domains', () => {
       }
     });
 
-    it('leaves out an organisation that removed the person (its join answers 403 REMOVED_BY_ORGANISATION); another person at the domain still sees it', async () => {
+    it('leaves out an organisation that removed the person (join: 403 REMOVED_BY_ORGANISATION); others at the domain see it', async () => {
       const name = await verified('auto');
       const removed = await person(name);
       const colleague = await person(name);
@@ -606,7 +606,7 @@ describe('verified domains', () => {
       expect([again.status, again.body]).toEqual([409, refused('REQUEST_CLOSED')]);
     };
 
-    it('approving someone whose account an operator deleted after they asked (DELETE /api/admin/users/{id}): 409 ACCOUNT_DELETED, the request closed', async () => {
+    it('approving one whose account an operator deleted after they asked (DELETE /api/admin/users/{id}): 409 ACCOUNT_DELETED', async () => {
       const name = await verified('request');
       const a = await requestFrom(name);
       const rootCookie = await sessionCookie(t, await factory.superAdmin());
@@ -615,7 +615,7 @@ describe('verified domains', () => {
       await expectClosedAsDeleted(a);
     });
 
-    it('cognito mode: the account deleted in the user pool directly (AdminDeleteUser): 409 ACCOUNT_DELETED, the request closed', async () => {
+    it('cognito mode: the account deleted in the user pool (AdminDeleteUser): 409 ACCOUNT_DELETED, the request closed', async () => {
       if (local()) return;
       const name = await verified('request');
       const a = await requestFrom(name);
@@ -647,7 +647,7 @@ describe('verified domains', () => {
   });
 
   describe('operators: /api/admin/domains', () => {
-    it('lists the claims of a name across organisations; release makes one lapsed with the reason (domain.released); 400 without a reason', async () => {
+    it("lists a name's claims across organisations; release makes one lapsed with the reason (domain.released); 400 without", async () => {
       const name = await verified();
       const root = await factory.superAdmin();
       const rootCookie = await sessionCookie(t, root);

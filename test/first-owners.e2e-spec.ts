@@ -135,7 +135,7 @@ describe('first owners', () => {
     });
   });
 
-  it('a new tenant gets its first owner: the owner joins and the tenant is active; then an admin and a member join through the org routes', async () => {
+  it('a new tenant gets its first owner: it joins, the tenant is active; then an admin and a member join by the org routes', async () => {
     const created = await t.http
       .post('/api/admin/tenants')
       .set('Cookie', rootCookie)

@@ -85,7 +85,7 @@ describeWithChromium('invitation page in Chromium: joining', () => {
     await page.setViewportSize(DESKTOP);
   }
 
-  it('no session: "Sign in to accept" leads to the sign-in page with this page as return_to; back signed in, Accept and join makes a member', async () => {
+  it('no session: "Sign in to accept" leads to sign-in, this page as return_to; signed in, Accept and join makes a member', async () => {
     const { tenant, user, invitation } = await invitee();
     let page = await newPage();
     await page.goto(`${baseUrl}${pagePath(invitation.id)}`);

@@ -53,7 +53,7 @@ describe('invitation page: joining and signing in', () => {
     });
   });
 
-  it('another address signed in: told that the invitation is for another address, never shown the invited one; pressing changes nothing', async () => {
+  it('another address signed in: told the invitation is for another, never shown the invited one; pressing changes nothing', async () => {
     const { invitation } = await invitee();
     const other = await sessionCookie(t, await factory.user({ email: address() }));
     const shown = await open(invitation.id, other);
@@ -68,7 +68,7 @@ describe('invitation page: joining and signing in', () => {
     expect(await statusOf(invitation.id)).toBe('pending');
   });
 
-  it('no session: sent to sign in, with the page on PUBLIC_BASE_URL as the return address; pressing the old button accepts nothing', async () => {
+  it('no session: sent to sign in, the page on PUBLIC_BASE_URL as return address; pressing the old button accepts nothing', async () => {
     const { invitation } = await invitee();
     const shown = await t.http.get(pagePath(invitation.id)).set('Host', 'evil.example');
     expect(shown.status).toBe(200);

@@ -127,7 +127,9 @@ describe('invitation page', () => {
       const nonce = /script-src 'nonce-([A-Za-z0-9+/=]+)'/.exec(first.headers['content-security-policy'])?.[1];
       expect(nonce).toBeDefined();
       expect(first.headers).toMatchObject({
-        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+        'content-security-policy':
+          `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src ` +
+          `'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
         'referrer-policy': 'no-referrer',
         'cache-control': 'no-store',
         'x-robots-tag': 'noindex',
@@ -233,7 +235,7 @@ describe('invitation page', () => {
       expect(row.status).toBe('accepted');
     });
 
-    it('a cookie-authenticated route keeps the ALLOWED_ORIGINS rule: the same cookie and Origin on POST /api/org/invite are refused', async () => {
+    it('a cookie-authenticated route keeps the ALLOWED_ORIGINS rule: that cookie and Origin on POST /api/org/invite refused', async () => {
       const res = await filtered.http
         .post('/api/org/invite')
         .set('Cookie', 'id_token=anything')

@@ -108,7 +108,7 @@ describe('joining by an invitation', () => {
       await expectRefusal(late, user.id, cookie, 400, INVITATION_POST.expired);
     });
 
-    it("2: a suspended tenant's invitation is 403 ORGANISATION_SUSPENDED, after the spec's refusals and before the address; a deleted tenant's is 404 INVALID", async () => {
+    it("2: a suspended tenant's invitation: 403 ORGANISATION_SUSPENDED, after the spec's refusals; a deleted one's 404", async () => {
       const { user, cookie, invitation } = await invitee();
       const late = await invitationFor(user.email, { expiresAt: new Date(Date.now() - 1_000) });
       const tenants = t.dataSource.getRepository(TenantEntity);
@@ -217,7 +217,7 @@ describe('joining by an invitation', () => {
   });
 
   describe('6: the invitee joins', () => {
-    it('200 {success, tenantId, role, userId}: accepted, a member with the invitation role, listed and let through the org routes', async () => {
+    it("200 {success, tenantId, role, userId}: accepted, a member with the invitation's role, listed, let through org routes", async () => {
       const { user, cookie, invitation } = await invitee();
       const res = await join(invitation.id, cookie);
       expect([res.status, res.body]).toEqual([

@@ -52,7 +52,7 @@ describe('organisation invitations', () => {
       expect(res.body).toEqual({ invitations: [shown(a), shown(b)] });
     });
 
-    it('the status shown is the effective one: a pending invitation past its expiresAt is listed as expired, and the row is left as it is', async () => {
+    it('the status shown is the effective one: a pending invitation past its expiresAt is listed expired; the row unchanged', async () => {
       const late = await invitation('a', { expiresAt: past() });
       const res = await list();
       expect(res.status).toBe(200);
@@ -159,7 +159,7 @@ describe('organisation invitations', () => {
       return cookie ? request.set('Cookie', cookie) : request;
     };
 
-    it('revokes a pending invitation: 200 {success:true}, the row is revoked, and the public routes answer 404 INVALID as for an unknown token', async () => {
+    it('revokes a pending invitation: 200 {success:true}, row revoked; the public routes answer 404 INVALID as for no token', async () => {
       const row = await invitation('a');
       const res = await revoke(row.id);
       expect(res.status).toBe(200);

@@ -64,7 +64,7 @@ describe('POST /api/org/invite with an Idempotency-Key', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  it('the same key, caller and body replays the first answer with Idempotent-Replayed: true: one invitation, one e-mail, one unit of quota', async () => {
+  it('same key, caller and body replay the first answer, Idempotent-Replayed: true: one invitation, one e-mail, one unit', async () => {
     const key = newKey();
     const first = await invite(t, me.cookie, body, key);
     expect(first.status).toBe(200);
@@ -108,7 +108,7 @@ describe('POST /api/org/invite with an Idempotency-Key', () => {
     expect(await invitationsOf(t, me.tenant.id)).toEqual([]);
   });
 
-  it('the same key with a different body is 422 "Idempotency-Key reused with a different request": nothing stored, no quota spent', async () => {
+  it('the same key with another body: 422 "Idempotency-Key reused with a different request"; nothing stored, no quota spent', async () => {
     const key = newKey();
     const first = await invite(t, me.cookie, body, key);
     const other = await invite(t, me.cookie, { ...body, role: 'admin' }, key);
@@ -196,7 +196,7 @@ describe('POST /api/org/invite with an Idempotency-Key', () => {
     expect(await keysOf(t, me.user.id)).toEqual([]);
   });
 
-  it('a request without the header pays for reading it alone: Nest finds no interceptor on the invite, the resend or the bulk invitations, and calls their handlers without rxjs', async () => {
+  it('no header, no cost beyond reading it: no interceptor on the invite, resend or bulk routes; handlers run without rxjs', async () => {
     const intercept = jest.spyOn(InterceptorsConsumer.prototype, 'intercept');
     const old = await factories(t).invitation({ tenantId: me.tenant.id });
     const answers = [
@@ -233,7 +233,7 @@ describe('POST /api/org/invite with an Idempotency-Key', () => {
     expect(await invitationsOf(t, me.tenant.id)).toHaveLength(1);
   });
 
-  it('while the first request works, a retry waits, then answers 409 "…still in progress"; a claim that lapsed (its request died) is taken over', async () => {
+  it('while the first request works, a retry waits, then 409 "…still in progress"; a lapsed claim (request died) is taken', async () => {
     const key = newKey();
     const hash = requestFingerprint('POST', '/api/org/invite', body);
     const claim = {

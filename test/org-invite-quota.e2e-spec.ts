@@ -47,7 +47,7 @@ describe('POST /api/org/invite and POST /api/org/invitations/{id}/resend: the Ra
     me = await newInviter(t);
   });
 
-  it('each success carries RateLimit-Limit, a RateLimit-Remaining that goes down, shared by invite and resend, and RateLimit-Reset in seconds', async () => {
+  it('each success carries RateLimit-Limit, a RateLimit-Remaining shared by invite and resend, RateLimit-Reset in seconds', async () => {
     const first = await invite(t, me.cookie, 'one@example.com');
     expect(first.status).toBe(200);
     const second = await resend(t, me.cookie, first.body.invitation.id);
@@ -67,7 +67,7 @@ describe('POST /api/org/invite and POST /api/org/invitations/{id}/resend: the Ra
     expect(await t.dataSource.getRepository(InvitationEntity).countBy({ tenantId: me.tenant.id })).toBe(3);
   });
 
-  it("past the limit: spec 4.9's 429 and body, with Retry-After, RateLimit-Remaining 0 and RateLimit-Reset equal to Retry-After; nothing stored", async () => {
+  it("past the limit: spec 4.9's 429 and body, Retry-After, RateLimit-Remaining 0, RateLimit-Reset = Retry-After; no row", async () => {
     for (let i = 0; i < LIMIT; i++) expect((await invite(t, me.cookie, `ok-${i}@example.com`)).status).toBe(200);
     const refusals = [
       await invite(t, me.cookie, 'over@example.com'),
@@ -86,7 +86,7 @@ describe('POST /api/org/invite and POST /api/org/invitations/{id}/resend: the Ra
     ).toBe(LIMIT + 1);
   });
 
-  it('a refusal after the limiter (already a member: 400) carries the fields; refusals before it (bad body, no session, a member) do not', async () => {
+  it('a refusal after the limiter (already a member: 400) carries the fields; those before it (body, session, role) do not', async () => {
     const existing = await factories(t).member(me.tenant.id, { role: 'member' });
     const duplicate = await invite(t, me.cookie, existing.email);
     expect([duplicate.status, duplicate.body]).toEqual([400, INVITE_ERRORS.alreadyMember]);
@@ -172,7 +172,7 @@ describe('GET /api/org/invite/quota', () => {
     });
   });
 
-  it('no session is 401; a member is 403 "Only owner or admin can manage invitations"; a user of no organisation 403 "Only organisation users can access this"', async () => {
+  it('403 "Only owner or admin can manage invitations" for a member, "Only organisation users can access this" outside; 401', async () => {
     const anonymous = await quota(t);
     expect([anonymous.status, anonymous.body]).toEqual([401, UNAUTHORIZED]);
     const member = await quota(t, await sessionCookie(t, await factories(t).member(me.tenant.id, { role: 'member' })));

@@ -392,7 +392,7 @@ describe('POST /api/org/invite (spec 4.9)', () => {
       await expectNothingDone();
     });
 
-    it('rule 9: the invitation and its e-mail are written together: when the e-mail cannot be recorded, no invitation is left', async () => {
+    it('rule 9: the invitation and its e-mail are written together: when the e-mail cannot be recorded, no invitation stays', async () => {
       await withoutTable(t.dataSource, 'invitation_email_outbox', async () => {
         const res = await invite(t, me.cookie, { email: 'a@example.com', role: 'member' });
         expect(res.status).toBe(500);
@@ -411,7 +411,7 @@ describe('POST /api/org/invite (spec 4.9)', () => {
       await expectNothingDone();
     });
 
-    it('rule 10: with the SMTP server stopped, the invite still answers 200 quickly and the failure is logged without the token', async () => {
+    it('rule 10: with the SMTP server stopped, the invite still answers 200 quickly; the failure is logged without the token', async () => {
       const down = await SmtpCatcher.start();
       await down.stop();
       // A database of its own, with the same users: `t` would deliver the e-mail through the working server.

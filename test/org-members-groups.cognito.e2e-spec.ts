@@ -78,7 +78,7 @@ describe('tenant groups in the Cognito pool', () => {
     expect(syncGroups()).toEqual({ joined: 0, left: 0 });
   });
 
-  it("a group member whose custom:tenant_id now names another tenant is not listed, and the back-fill moves it to that tenant's group", async () => {
+  it("a group member whose custom:tenant_id names another tenant is not listed; the back-fill moves it to that one's group", async () => {
     const mover = await factory.member(org.tenant.id, { role: 'member' });
     const other = await factory.tenant();
     await emulatorClient(process.env.E2E_COGNITO_ENDPOINT!).send(

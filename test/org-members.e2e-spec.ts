@@ -22,7 +22,7 @@ describe('organisation members', () => {
       return cookie ? request.set('Cookie', cookie) : request;
     };
 
-    it("answers 200 {members:[{id,email,role}]}: the users of the caller's tenant, by e-mail, with no nextCursor on the last page", async () => {
+    it("answers 200 {members:[{id,email,role}]}: the users of the caller's tenant, by e-mail; no nextCursor on the last page", async () => {
       const carol = await member('c-carol', 'admin');
       const bob = await member('b-bob');
       const res = await list(org.ownerCookie);

@@ -80,7 +80,7 @@ describe('organisation people', () => {
       return pages;
     };
 
-    it('answers 200 {people:[{kind,id,email,role,status,expiresAt?}]}: members are active, invitations pending or expired; accepted and revoked ones are left out', async () => {
+    it('200 {people:[{kind,id,email,role,status,expiresAt?}]}: members active, invitations pending or expired, no others', async () => {
       const bob = await member('b-bob', 'admin');
       const pending = await invitation('c-pending', { role: 'admin' });
       const expired = await invitation('d-expired', { status: 'expired', expiresAt: past() });
@@ -99,7 +99,7 @@ describe('organisation people', () => {
       expect(res.body.people[0]).not.toHaveProperty('expiresAt');
     });
 
-    it('the status shown is the effective one: a pending invitation past its expiresAt is expired, and the row is left as it is', async () => {
+    it('the status shown is the effective one: a pending invitation past its expiresAt is expired; the row is left as it is', async () => {
       const late = await invitation('b-late', { expiresAt: past() });
       const res = await list();
       expect(res.status).toBe(200);
@@ -123,7 +123,7 @@ describe('organisation people', () => {
       }
     });
 
-    it('sorted by e-mail (code points: case, accents and underscores included), then kind (invitation before member), then id', async () => {
+    it('sorted by e-mail (code points: case, accents, underscores included), then kind (invitation before member), then id', async () => {
       const domain = `@p${org.sequence++}.example`;
       const users = [
         await member('', 'member', `b.x${domain}`),
@@ -283,7 +283,7 @@ describe('organisation people', () => {
       expect(await storedStatus(open.id)).toBe('pending');
     });
 
-    it('a member giving an invitation key as cursor is 400 "Invalid cursor" (it could find a token by bisecting); an owner may', async () => {
+    it('a member giving an invitation key as cursor: 400 "Invalid cursor" (it could find a token by bisecting); an owner may', async () => {
       const open = await invitation('b');
       const cursor = key([open.email, 'invitation', open.id.slice(0, 8)]);
       const plain = await member('c-member');

@@ -99,7 +99,8 @@ describe('the starter QA suite (examples/qa-suite), as its README runs it', () =
   });
 
   it(
-    'against the built service in test mode (node dist/src/main.js) on a fresh database, its super-admin made with the CLI: every test passes, and it leaves no tenant behind',
+    'against the built service in test mode (node dist/src/main.js) on a fresh database, its ' +
+      'super-admin made with the CLI: every test passes, and it leaves no tenant behind',
     async () => {
       server = await startServerProcess(
         {

@@ -5,8 +5,9 @@ import { oktaUser, patchOp, scimClient, scimToken } from './support/scim';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Issue 35 ("Users", `active`): a person detached by SCIM cannot come back by a domain or a request,
- * only by SCIM or a new invitation (docs/scim.md, docs/domains.md).
+ * A person detached by SCIM (`active` false, or deleted) cannot come back by a domain or a request,
+ * only by SCIM or a new invitation: the organisation's provisioning decides who is in it
+ * (docs/scim.md, docs/domains.md).
  */
 describe('SCIM and verified domains', () => {
   const { t, org, verified, person, joinOrg, expectJoinRefused } = useDomainsSuite();

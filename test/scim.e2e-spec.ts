@@ -479,7 +479,7 @@ describe('SCIM 2.0', () => {
       expect(res.status).toBe(201);
     });
 
-    it('"adopted when it has one without an organisation": adopted while joining another organisation by invitation, the person ends in one, the other refused', async () => {
+    it('"adopted when it has one without an organisation": adopted while joining another by invitation; in one, one refused', async () => {
       const scim = await client();
       const other = await factory.tenant({ status: 'active' });
       const people = await Promise.all(Array.from({ length: 20 }, () => factory.user({ email: address('torn') })));
@@ -542,7 +542,7 @@ describe('SCIM 2.0', () => {
       expect(await t.identity.findById(stored.userId)).toMatchObject({ email: renamed.toLowerCase() });
     });
 
-    it('one account per address: of parallel changes to one userName, each loser (409) leaves the identity store’s address as its resource’s', async () => {
+    it('one account per address: of parallel changes to one userName, each loser (409) leaves the store’s address as it was', async () => {
       const scim = await client();
       const users = [];
       for (let i = 0; i < 6; i++) users.push(JSON.parse((await scim.post('/Users', oktaUser(address('rival')))).text));
@@ -643,7 +643,8 @@ describe('SCIM 2.0', () => {
       ['leave the owners group', 'leave the owners group'],
       ['leave the owners group', 'deactivate'],
     ])(
-      '"never" under concurrency: every owner removed at once (%s, %s, in turn): all but one change go through, one is refused 409 mutability; one owner is left',
+      '"never" under concurrency: every owner removed at once (%s, %s, in turn): all but one ' +
+        'change go through, one is refused 409 mutability; one owner is left',
       async (...removals) => {
         const scim = await client();
         const others = [];

@@ -361,7 +361,9 @@ const HEADERS = {
 
 /** A file of queries/: a comment line naming each verb, then its SQL. */
 function snapshot(file: string, dialect: keyof typeof HEADERS, verbs: [verb: string, calls: string[]][]): string {
-  const header = `-- The SQL of ${file}.ts on ${dialect === 'mysql' ? 'MySQL/MariaDB' : 'SQLite'}: ${HEADERS[dialect]}.\n-- Written by test/sql-snapshots.integration-spec.ts: do not edit.\n`;
+  const header =
+    `-- The SQL of ${file}.ts on ${dialect === 'mysql' ? 'MySQL/MariaDB' : 'SQLite'}: ` +
+    `${HEADERS[dialect]}.\n-- Written by test/sql-snapshots.integration-spec.ts: do not edit.\n`;
   const separator = dialect === 'mysql' ? ';\n\n' : ';\n';
   return header + verbs.map(([verb, calls]) => `\n-- ${verb}\n${calls.join(separator)};\n`).join('');
 }

@@ -64,7 +64,7 @@ describe('start and stop (the built service as a process)', () => {
     await database?.drop();
   });
 
-  it('the production path: npm run migration:run, then two instances with npm start in one checkout; SIGTERM to npm and to a whole process group both drain and exit 0; dist/ is never written', async () => {
+  it('production: migration:run, then two npm start in one checkout; SIGTERM to npm or its group drains, exits 0; dist/ kept', async () => {
     const built = statSync(join(ROOT, 'dist', 'src', 'main.js')).mtimeMs;
     const migrate = spawnSync('npm', ['run', '-s', 'migration:run'], {
       cwd: ROOT,
@@ -111,7 +111,9 @@ describe('start and stop (the built service as a process)', () => {
         level: 'info',
         msg: expect.stringMatching(
           new RegExp(
-            `^Listening on port ${server.port}; NODE_ENV test; database (sqlite|mysql at) [^;]+; identity store local \\(table users\\); Redis on \\(127\\.0\\.0\\.1:1\\); SMTP on \\(127\\.0\\.0\\.1:1\\)$`,
+            `^Listening on port ${server.port}; NODE_ENV test; database (sqlite|mysql at) [^;]+; ` +
+              `identity store local \\(table users\\); Redis on \\(127\\.0\\.0\\.1:1\\); SMTP on ` +
+              `\\(127\\.0\\.0\\.1:1\\)$`,
           ),
         ),
       }),
@@ -207,7 +209,8 @@ describe('start and stop (the built service as a process)', () => {
         const file = join(dir, 'file', 'db', 'tenants.sqlite');
         expect(failedStart(`sqlite:${file}`)).toBe(
           `Database unavailable (sqlite ${file}): ENOTDIR: not a directory, mkdir '${join(dir, 'file', 'db')}'; ` +
-            'the SQLite file cannot be created or written there: set DATABASE_URL to sqlite:/path/to/file.sqlite in a directory this user may write',
+            'the SQLite file cannot be created or written there: set DATABASE_URL to ' +
+            'sqlite:/path/to/file.sqlite in a directory this user may write',
         );
       }, 40_000);
 
@@ -215,7 +218,8 @@ describe('start and stop (the built service as a process)', () => {
         const file = join(dir, 'tenants.sqlite');
         writeFileSync(file, 'not a database '.repeat(100));
         expect(failedStart(`sqlite:${file}`)).toBe(
-          `Database unavailable (sqlite ${file}): file is not a database; the file is not a SQLite database: set DATABASE_URL to another file`,
+          `Database unavailable (sqlite ${file}): file is not a database; the file is not a SQLite ` +
+            `database: set DATABASE_URL to another file`,
         );
       }, 40_000);
 
@@ -236,7 +240,8 @@ describe('start and stop (the built service as a process)', () => {
           const line = failedStart(url.toString());
           expect(line).toMatch(
             new RegExp(
-              `^Database unavailable \\(mysql at ${url.host}${url.pathname}\\): Access denied for user .*; correct the user and password in DATABASE_URL$`,
+              `^Database unavailable \\(mysql at ${url.host}${url.pathname}\\): Access denied for user ` +
+                `.*; correct the user and password in DATABASE_URL$`,
             ),
           );
           expect(line).not.toContain('wrong-password');

@@ -419,7 +419,7 @@ describe('the tenant lifecycle', () => {
       expect([notOrg.status, notOrg.body]).toEqual([403, MEMBER_ERRORS.notOrgUser]);
     });
 
-    it("its invitations cannot be accepted (403 ORGANISATION_SUSPENDED, left pending) but still validate; the spec's refusals come first", async () => {
+    it('its invitations cannot be accepted (403 ORGANISATION_SUSPENDED, left pending) but validate; spec refusals come first', async () => {
       const { tenant } = await organisation(t);
       const pending = await factory.invitation({ tenantId: tenant.id });
       const accepted = await factory.invitation({ tenantId: tenant.id, status: 'accepted' });
@@ -453,7 +453,7 @@ describe('the tenant lifecycle', () => {
       expect((await invitationRow(invitation.id)).status).toBe('pending');
     });
 
-    it('reactivates: the status from before, members, roles and pending invitations as they were, one tenant.reactivated event', async () => {
+    it('reactivates: the status from before, members, roles and pending invitations as they were; a tenant.reactivated event', async () => {
       const org = await organisation(t);
       const pending = await factory.invitation({ tenantId: org.tenant.id });
       const expiring = await factory.invitation({ tenantId: org.tenant.id });

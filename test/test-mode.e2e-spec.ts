@@ -243,7 +243,7 @@ describe('test mode on (TEST_MODE=true)', () => {
   });
 
   describe('POST /api/test/clock', () => {
-    it('an invitation expires once the clock is moved past its 7 days; reset gives the real time back; event test.clock_moved', async () => {
+    it('an invitation expires once the clock is moved past its 7 days; reset gives the real time back; test.clock_moved', async () => {
       const inviter = await newInviter(t);
       const to = `clock-${Date.now()}@example.com`;
       await invite(t, inviter.cookie, to);
@@ -268,7 +268,7 @@ describe('test mode on (TEST_MODE=true)', () => {
       expect(moves).toEqual(expect.arrayContaining([SEVEN_DAYS_SECONDS - 60, SEVEN_DAYS_SECONDS + 1, 0]));
     });
 
-    it("moves the invitation limit's windows: 429 still after half the window, Retry-After and the quota moved with it; the caller invites again after the other half", () =>
+    it("moves the invitation limit's windows: 429 after half, Retry-After and quota moved with it; invites after the other half", () =>
       expectWindowsMovedWithTheClock(t, t, 2));
 
     it('a reset leaves the windows where they are: a caller refused stays refused', async () => {
@@ -307,7 +307,7 @@ describe('test mode on (TEST_MODE=true)', () => {
   });
 
   describe('DELETE /api/test/tenants', () => {
-    it('removes the tenants named with the prefix, their invitations, e-mails and audit events, and detaches their members; event test.tenants_removed', async () => {
+    it('removes the tenants named with the prefix, their invitations, e-mails, events; detaches members; tenants_removed', async () => {
       const prefix = `qa-run-${Date.now()}-`;
       const first = await newInviter(t, { name: `${prefix}a` });
       const secondTenant = await factory.tenant({ name: `${prefix}b` });
@@ -370,7 +370,7 @@ describeWithRedis('the clock of test mode on two instances sharing one Redis (ne
 
   afterEach(() => first.http.post('/api/test/clock').set('X-Test-Mode-Key', KEY).send({ reset: true }));
 
-  it("moved on one, the invitation limit's windows in Redis move for both: 429 on the other after half the window, an invite after the whole", () =>
+  it("moved on one, the limit's windows in Redis move for both: 429 on the other after half the window, an invite after the whole", () =>
     expectWindowsMovedWithTheClock(first, second, 1));
 
   it('DELETE /api/test/rate-limits on one empties the counters in Redis that both count in', async () => {

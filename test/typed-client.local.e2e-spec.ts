@@ -55,7 +55,7 @@ export async function invite(cookie: string): Promise<string | undefined> {
 `;
 
 describe('the typed client package (client/)', () => {
-  it('client/schema.d.ts is what openapi-typescript generates from openapi.json, which is the served document (`npm run client:generate` rewrites both)', () => {
+  it("client/schema.d.ts is openapi-typescript's output for openapi.json, the served document (`npm run client:generate`)", () => {
     const dir = mkdtempSync(join(tmpdir(), 'client-schema-'));
     try {
       const generated = join(dir, 'schema.d.ts');
@@ -71,7 +71,7 @@ describe('the typed client package (client/)', () => {
     }
   });
 
-  describe('built to JavaScript with declarations (npm run client:build, which the root prepare runs), installed from the checkout as docs/client.md says', () => {
+  describe('built to JavaScript with declarations (npm run client:build, run by prepare), installed as docs/client.md says', () => {
     let t: TestApp;
     let portal: string;
     beforeAll(async () => {

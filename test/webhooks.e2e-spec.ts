@@ -91,7 +91,7 @@ describe('webhooks', () => {
   afterAll(() => receiver.stop());
 
   describe('every event type, written by the real routes', () => {
-    it('each event reaches the receiver once, signed, as {type, timestamp, data: the event as the audit API shows it}, with its delivery row', async () => {
+    it('each event reaches the receiver once, signed, as {type, timestamp, data: the event as the audit API shows it}', async () => {
       const dns = new TestDns();
       await dns.start();
       const t = await start({
@@ -258,7 +258,7 @@ describe('webhooks', () => {
   });
 
   describe('retries', () => {
-    it('receiver down (port closed): the API answers at once, the delivery is retried with backoff, and arrives once the receiver is back', async () => {
+    it('receiver down (port closed): the API answers at once; the delivery is retried with backoff, arrives once it is back', async () => {
       const t = await start();
       await receiver.stop();
       const { ms, event } = await createTenant(t);
@@ -287,7 +287,7 @@ describe('webhooks', () => {
       expect(await metric(t, 'webhook_oldest_pending_delivery_age_seconds')).toBe(0);
     });
 
-    it('receiver slower than WEBHOOK_TIMEOUT_MS: the attempt is cut at the timeout and retried with the same webhook-id; the API never waits', async () => {
+    it('receiver slower than WEBHOOK_TIMEOUT_MS: cut at the timeout, retried with the same webhook-id; the API never waits', async () => {
       const t = await start({ WEBHOOK_TIMEOUT_MS: '300' });
       receiver.answer({ status: 204, delayMs: 2_000 });
       const { ms, event } = await createTenant(t);
@@ -374,7 +374,7 @@ describe('webhooks', () => {
   });
 
   describe('SSRF', () => {
-    it('in production, a receiver whose name resolves to a loopback or private address is refused and the delivery failed with the reason; WEBHOOK_ALLOW_PRIVATE=true allows it', async () => {
+    it('production: a receiver resolving to a loopback or private address is refused, delivery failed; WEBHOOK_ALLOW_PRIVATE', async () => {
       // The host's own name: /etc/hosts maps it to loopback or the container's private address.
       const host = hostname();
       const addresses = await lookup(host, { all: true });
@@ -402,7 +402,10 @@ describe('webhooks', () => {
   });
 });
 
-/** Every domain and join-request event (docs/domains.md), by the real routes: the tenant's owner claims, proves, loses and removes a domain. */
+/**
+ * Every domain and join-request event (docs/domains.md), by the real routes: the tenant's owner
+ * claims, proves, loses and removes a domain.
+ */
 async function domainEvents(t: TestApp, dns: TestDns, tenantId: string, ownerCookie: string, rootCookie: string) {
   const factory = factories(t);
   await t.dataSource.getRepository(TenantEntity).update({ id: tenantId }, { status: 'active' });
@@ -422,7 +425,13 @@ async function domainEvents(t: TestApp, dns: TestDns, tenantId: string, ownerCoo
     const user = await factory.user({ email });
     const cookie =
       t.testIdentity.mode === 'local'
-        ? `${t.config.sessionCookieName}=${t.testIdentity.signedPayload({ token_use: 'id', sub: user.id, email, email_verified: true, exp: Math.floor(Date.now() / 1000) + 600 })}`
+        ? `${t.config.sessionCookieName}=${t.testIdentity.signedPayload({
+            token_use: 'id',
+            sub: user.id,
+            email,
+            email_verified: true,
+            exp: Math.floor(Date.now() / 1000) + 600,
+          })}`
         : await sessionCookie(t, user);
     const res = await t.http.post(`/api/me/joinable-organisations/${tenantId}/join`).set('Cookie', cookie); // join_request.created
     expect(res.status).toBe(202);
@@ -432,10 +441,12 @@ async function domainEvents(t: TestApp, dns: TestDns, tenantId: string, ownerCoo
   const approve = await t.http.post(`/api/org/join-requests/${approved}/approve`).set('Cookie', ownerCookie);
   expect(approve.status).toBe(200); // join_request.approved, member.joined
   const rejected = await ask(`rejected@${name}`);
-  expect((await t.http.post(`/api/org/join-requests/${rejected}/reject`).set('Cookie', ownerCookie)).status).toBe(200); // join_request.rejected
+  const reject = await t.http.post(`/api/org/join-requests/${rejected}/reject`).set('Cookie', ownerCookie);
+  expect(reject.status).toBe(200); // join_request.rejected
   dns.clear();
   expect((await t.http.post(org(`/${name}/verify`)).set('Cookie', ownerCookie)).body.domain.status).toBe('failing'); // domain.failing
-  expect((await t.http.post(org(`/${name}/verify`)).set('Cookie', ownerCookie)).body.domain.status).toBe('lapsed'); // domain.lapsed (grace 0)
+  // domain.lapsed (grace 0)
+  expect((await t.http.post(org(`/${name}/verify`)).set('Cookie', ownerCookie)).body.domain.status).toBe('lapsed');
   const release = await t.http
     .post(`/api/admin/domains/${name}/release`)
     .set('Cookie', rootCookie)

@@ -9,9 +9,10 @@ const AFTER = { email: 'a@example.com', id: 'b' };
 const TENANT_KEY = { createdAt: '2026-01-01T00:00:00.000Z', id: 't' };
 
 /**
- * The query plans of every filter that a list route offers (issue 32), on a real (in-memory
- * SQLite) database on the real migrations: each reads a range of an index that leads with its
- * filter and follows the list's order, never a scan of the table. MariaDB's, at scale: docs/benchmark.md.
+ * The query plans of every filter that a list route offers, on a real (in-memory SQLite) database
+ * on the real migrations: each reads a range of an index that leads with its filter and follows
+ * the list's order, never a scan of the table, so that a list's cost does not grow with the table.
+ * MariaDB's, at scale: docs/benchmark.md.
  */
 describe('the plans of the lists’ filters', () => {
   let dataSource: DataSource;

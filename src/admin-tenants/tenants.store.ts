@@ -113,7 +113,9 @@ export class TenantsStore {
       : [];
     const keyset = after ? AFTER_KEY : '';
     if (!statuses) {
-      const sql = `${selectTenants(createdAt, mysql ? 'IDX_tenants_list' : undefined)} WHERE status <> 'deleted'${keyset}${inListOrder(take)}`;
+      const sql =
+        `${selectTenants(createdAt, mysql ? 'IDX_tenants_list' : undefined)} WHERE status <> ` +
+        `'deleted'${keyset}${inListOrder(take)}`;
       return (await this.statements.manyRows(sql, key)) as ListedTenant[];
     }
     const distinct = [...new Set(statuses)];

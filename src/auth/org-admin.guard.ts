@@ -27,7 +27,8 @@ export const OrgAdminMessagesFor = (messages: OrgAdminMessages) => SetMetadata(O
 /**
  * Runs after SessionGuard: the caller must be an owner or admin of an organisation, by the
  * token's claims (the spec's rules) and then by the identity store's record, read once per
- * request together with the tenant's status (in one round trip where the store can), so that a suspension holds from the next request. The caller then acts with the stored role, as an
+ * request together with the tenant's status (in one round trip where the store can), so that a
+ * suspension holds from the next request. The caller then acts with the stored role, as an
  * OrgCaller (@CurrentOrgCaller()).
  */
 @Injectable()

@@ -139,7 +139,8 @@ const COMMANDS: Record<string, Command> = {
   'invitations:expire': {
     usage: '--id TOKEN',
     description:
-      "Moves an invitation's expiry into the past, so that it answers EXPIRED (its status changes on the next GET); prints it as one line of JSON.",
+      "Moves an invitation's expiry into the past, so that it answers EXPIRED (its status " +
+      'changes on the next GET); prints it as one line of JSON.',
     options: { id: { type: 'string' } },
     localOnly: false,
     run: async (app, values) =>

@@ -4,7 +4,7 @@ describe(PeriodicTask.name, () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  it('runs first after `firstAfterMs`, then every `everyMs`; a failed run is reported and the next still comes; stop() ends it', async () => {
+  it('runs first after `firstAfterMs`, then every `everyMs`; a failed run is reported and the next still comes; stop() ends', async () => {
     const runs: number[] = [];
     const errors: unknown[] = [];
     const task = new PeriodicTask(

@@ -23,7 +23,8 @@ describe(DatabaseStartupError.name, () => {
         .message,
     ).toBe(
       'Database unavailable (sqlite /srv/data/tenants.sqlite): attempt to write a readonly database; ' +
-        'the SQLite file cannot be created or written there: set DATABASE_URL to sqlite:/path/to/file.sqlite in a directory this user may write',
+        'the SQLite file cannot be created or written there: set DATABASE_URL to ' +
+        'sqlite:/path/to/file.sqlite in a directory this user may write',
     );
   });
 

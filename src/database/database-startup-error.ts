@@ -23,7 +23,8 @@ const ADVICE: Record<DatabaseConfig['type'], Record<string, string>> = {
     ER_HOST_NOT_PRIVILEGED: 'allow connections from this host for the user in DATABASE_URL',
     ER_CON_COUNT_ERROR: 'the server has no connection left: raise its max_connections, or run fewer instances',
     ER_TABLEACCESS_DENIED_ERROR:
-      'grant the user in DATABASE_URL the privileges that migrations need, or run `npm run migration:run` as a user that has them and start with DB_MIGRATIONS_RUN=false',
+      'grant the user in DATABASE_URL the privileges that migrations need, or run `npm run ' +
+      'migration:run` as a user that has them and start with DB_MIGRATIONS_RUN=false',
   },
   sqlite: {
     ENOTDIR: SQLITE_FILE_UNUSABLE,

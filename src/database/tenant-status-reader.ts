@@ -50,4 +50,5 @@ export const CLOSED_TENANT_STATUSES: TenantStatus[] = ['suspended', 'deleted'];
  * its write still wins.
  */
 export const tenantIsOpenSql = (tenantIdColumn: string): string =>
-  `NOT EXISTS (SELECT 1 FROM tenants WHERE tenants.id = ${tenantIdColumn} AND tenants.status IN (${CLOSED_TENANT_STATUSES.map((status) => `'${status}'`).join(', ')}))`;
+  `NOT EXISTS (SELECT 1 FROM tenants WHERE tenants.id = ${tenantIdColumn} AND tenants.status ` +
+  `IN (${CLOSED_TENANT_STATUSES.map((status) => `'${status}'`).join(', ')}))`;

@@ -196,8 +196,10 @@ export const ApiJoinOrganisation = (joined: unknown, requested: unknown) =>
     ApiOperation({
       summary: 'Join by the e-mail’s domain: auto makes a member at once; request files a pending request',
       description:
-        'Refusals in order, each changing nothing: 401; EMAIL_NOT_VERIFIED (403); MEMBER_OF_ANOTHER_ORGANISATION or ALREADY_MEMBER (409); ' +
-        'NOT_JOINABLE (404); REMOVED_BY_ORGANISATION (403, until the organisation invites them again). Event member.joined (via domain) or join_request.created.',
+        'Refusals in order, each changing nothing: 401; EMAIL_NOT_VERIFIED (403); ' +
+        'MEMBER_OF_ANOTHER_ORGANISATION or ALREADY_MEMBER (409); ' +
+        'NOT_JOINABLE (404); REMOVED_BY_ORGANISATION (403, until the organisation invites them ' +
+        'again). Event member.joined (via domain) or join_request.created.',
     }),
     ApiParam({ name: 'tenantId' }),
     ok(HttpStatus.OK, joined, 'auto: a member with the role member'),

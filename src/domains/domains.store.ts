@@ -150,7 +150,8 @@ export class DomainsStore {
    */
   async claimDue(now: Date, next: Date, limit: number): Promise<OrgDomainEntity[]> {
     const due = await this.statements.rows(
-      `SELECT id, next_check_at FROM org_domains WHERE next_check_at <= ? AND status IN ('verified', 'failing') ORDER BY next_check_at LIMIT ${Number(limit)}`,
+      "SELECT id, next_check_at FROM org_domains WHERE next_check_at <= ? AND status IN ('verified', 'failing') " +
+        `ORDER BY next_check_at LIMIT ${Number(limit)}`,
       [sqlTimestamp(now)],
     );
     const claimed: string[] = [];

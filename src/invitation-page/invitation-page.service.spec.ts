@@ -175,7 +175,7 @@ describe(InvitationPageService.name, () => {
     const caller = (email: string | null) => ({ id: 'u-1', email, userType: null, tenantId: null, role: null });
     const SIGN_IN = 'https://id.example.com/sign-in?return_to=x';
 
-    it('show: the invited address (in any spelling) is offered Join; another address, or none, is told so and not shown the invited one', async () => {
+    it('show: the invited address (any spelling) is offered Join; another address, or none, is told so, not shown it', async () => {
       invitations.validate.mockResolvedValue(VALID);
       expect((await page.show(TOKEN, { caller: caller('CAROL@example.com') })).view).toMatchObject({
         kind: 'invitation',

@@ -118,7 +118,9 @@ describe(`${renderInvitationPage.name}: joining`, () => {
 describe(invitationPageHeaders.name, () => {
   it('a CSP that runs only the nonced script and style, no referrer, no caching, no indexing', () => {
     expect(invitationPageHeaders(NONCE)).toEqual({
-      'Content-Security-Policy': `default-src 'none'; script-src 'nonce-${NONCE}'; style-src 'nonce-${NONCE}'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
+      'Content-Security-Policy':
+        `default-src 'none'; script-src 'nonce-${NONCE}'; style-src 'nonce-${NONCE}'; connect-src ` +
+        `'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
       'Referrer-Policy': 'no-referrer',
       'Cache-Control': 'no-store',
       'X-Robots-Tag': 'noindex',

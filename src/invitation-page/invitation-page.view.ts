@@ -71,23 +71,35 @@ ${actionOf(view.action)}`,
       return {
         title: `You are now a member of ${view.tenantName}`,
         body: html`<p>You joined <strong>${view.tenantName}</strong> as ${view.role}.</p>
-${view.pending ? html`<p>Your access is still being set up: sign in again in a few minutes to use it.</p>` : html`<p>Sign in again to use your new access.</p>`}`,
+${
+  view.pending
+    ? html`<p>Your access is still being set up: \
+sign in again in a few minutes to use it.</p>`
+    : html`<p>Sign in again to use your new access.</p>`
+}`,
       };
     case 'other-address':
       return {
         title: 'This invitation is for another address',
-        body: html`<p>${view.signedInAs ? html`You are signed in as <strong>${view.signedInAs}</strong>.` : 'Your session has no e\u2011mail address.'} Sign in with the address that the invitation was sent to, then open this link again.</p>
+        body: html`<p>${
+          view.signedInAs
+            ? html`You are signed in as <strong>${view.signedInAs}</strong>.`
+            : 'Your session has no e\u2011mail address.'
+        } Sign in with the address \
+that the invitation was sent to, then open this link again.</p>
 ${view.signInUrl && html`<p><a class="button" href="${view.signInUrl}">Sign in with another account</a></p>`}`,
       };
     case 'not-verified':
       return {
         title: 'Verify your e\u2011mail address first',
-        body: html`<p>Your sign-in does not show your address as verified. Verify it with your sign-in provider, then open this link again.</p>`,
+        body: html`<p>Your sign-in does not show your address as verified. Verify it with \
+your sign-in provider, then open this link again.</p>`,
       };
     case 'member-elsewhere':
       return {
         title: 'You are already a member of another organisation',
-        body: html`<p>An account belongs to one organisation. Ask an owner or admin of yours to remove you first, or sign in with another account.</p>`,
+        body: html`<p>An account belongs to one organisation. Ask an owner or admin of yours \
+to remove you first, or sign in with another account.</p>`,
       };
     case 'email-in-use':
       return {
@@ -107,7 +119,8 @@ ${view.signInUrl && html`<p><a class="button" href="${view.signInUrl}">Sign in w
     case 'invalid':
       return {
         title: 'This invitation link is not valid',
-        body: html`<p>It may be incomplete, or the invitation may have been withdrawn. Check that you opened the whole link from the e\u2011mail, or ask for a new invitation.</p>`,
+        body: html`<p>It may be incomplete, or the invitation may have been withdrawn. Check that you opened \
+the whole link from the e\u2011mail, or ask for a new invitation.</p>`,
       };
     case 'suspended':
       return {
@@ -126,7 +139,8 @@ ${view.signInUrl && html`<p><a class="button" href="${view.signInUrl}">Sign in w
 const STYLE = `
 :root { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.5; color: #1f2937; background: #f3f4f6; }
 body { margin: 0; padding: 1rem; }
-main { box-sizing: border-box; max-width: 34rem; margin: 8vh auto 0; padding: 1.5rem; background: #fff; border-radius: .75rem; box-shadow: 0 1px 3px rgb(0 0 0 / 15%); }
+main { box-sizing: border-box; max-width: 34rem; margin: 8vh auto 0; padding: 1.5rem; \
+background: #fff; border-radius: .75rem; box-shadow: 0 1px 3px rgb(0 0 0 / 15%); }
 h1 { margin: 0 0 1rem; font-size: 1.5rem; line-height: 1.25; overflow-wrap: anywhere; }
 h1:focus { outline: none; }
 p { margin: 0 0 1rem; overflow-wrap: anywhere; }
@@ -135,11 +149,13 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .5rem 1rem; mar
 dt { font-weight: 600; color: #4b5563; }
 dd { margin: 0; overflow-wrap: anywhere; }
 @media (max-width: 30rem) { dl { grid-template-columns: 1fr; gap: 0; } dd { margin-bottom: .75rem; } }
-button { width: 100%; padding: .75rem 1rem; font: inherit; font-weight: 600; color: #fff; background: #1d4ed8; border: 0; border-radius: .5rem; cursor: pointer; }
+button { width: 100%; padding: .75rem 1rem; font: inherit; font-weight: 600; \
+color: #fff; background: #1d4ed8; border: 0; border-radius: .5rem; cursor: pointer; }
 button:hover { background: #1e40af; }
 button:disabled { background: #4b5563; cursor: progress; }
 a { color: #1d4ed8; }
-a.button { display: block; box-sizing: border-box; width: 100%; padding: .75rem 1rem; font-weight: 600; text-align: center; text-decoration: none; color: #fff; background: #1d4ed8; border-radius: .5rem; }
+a.button { display: block; box-sizing: border-box; width: 100%; padding: .75rem 1rem; font-weight: 600; \
+text-align: center; text-decoration: none; color: #fff; background: #1d4ed8; border-radius: .5rem; }
 a.button:hover { background: #1e40af; }
 button:focus-visible, a:focus-visible { outline: 3px solid #b45309; outline-offset: 3px; }
 `;

@@ -172,7 +172,7 @@ describe(MembershipGrantsWorker.name, () => {
     );
   });
 
-  it("never throws: the pool has it but the database fails (true), or both fail (false); the claim is this worker's, and a round writes it again", async () => {
+  it('never throws: pool written, database failing (true), or both failing (false); the claim stays for a round to write', async () => {
     const insert = async (grant: MembershipGrantEntity) => {
       await rows.insert(grant);
       jest.spyOn(statements, 'changes').mockRejectedValue(new Error('database down'));

@@ -34,7 +34,7 @@ describe(BoundedStdout.name, () => {
     output = new BoundedStdout(drops, reader);
   });
 
-  it('holds at most LOG_BUFFER_BYTES for a stalled reader, drops whole lines beyond, and reports their number once the reader is back', async () => {
+  it('holds at most LOG_BUFFER_BYTES for a stalled reader, drops whole lines beyond, and reports their number once back', async () => {
     const accepted = Math.ceil(LOG_BUFFER_BYTES / line.length);
     for (let i = 0; i < accepted + 50; i++) output.write(line);
     await endOfTurn();

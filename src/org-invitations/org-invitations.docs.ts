@@ -49,7 +49,8 @@ export const ApiResendInvitation = () =>
   applyDecorators(
     ApiOperation({
       summary:
-        'Send a pending or expired invitation again: a new invitation (new token, 7 days) to the same address and role, the old one revoked; counts towards the invitation limit',
+        'Send a pending or expired invitation again: a new invitation (new token, 7 days) to the ' +
+        'same address and role, the old one revoked; counts towards the invitation limit',
     }),
     ApiParam({ name: 'id', description: 'The invitation id (its token)' }),
     ApiOkResponse({

@@ -133,7 +133,7 @@ describe(OrgMembersService.name, () => {
       ]);
     });
 
-    it('rule 10: records the e-mail to the stored address, with the tenant name, inviter, role, expiry and link, and wakes the worker', async () => {
+    it('rule 10: records the e-mail to the stored address, with tenant name, inviter, role, expiry, link; wakes the worker', async () => {
       await service().invite(caller(), dto('New.Person@Example.COM'), origin);
       expect(await queued()).toEqual([
         {

@@ -17,7 +17,8 @@ export const ApiListPeople = () =>
   applyDecorators(
     ApiOperation({
       summary:
-        'Members and open invitations of the caller’s organisation in one list, by e-mail, a page at a time (any role; invitation ids for owners and admins only)',
+        'Members and open invitations of the caller’s organisation in one list, by e-mail, a page ' +
+        'at a time (any role; invitation ids for owners and admins only)',
     }),
     ApiOkResponse({ type: ListPeopleResponse }),
     ApiPagingErrors(),

@@ -222,7 +222,8 @@ export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLite
     }
     this.delivery.settled?.('failed');
     this.logger.error(
-      `${this.delivery.subject(row)} failed: ${result.reason}; given up after ${row.attempts} attempt(s), ${this.delivery.names.row} ${row.id} is marked failed`,
+      `${this.delivery.subject(row)} failed: ${result.reason}; given up after ${row.attempts} ` +
+        `attempt(s), ${this.delivery.names.row} ${row.id} is marked failed`,
     );
     return this.rows.markFailed(row.id, this.workerId, result.reason);
   }

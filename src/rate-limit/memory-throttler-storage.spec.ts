@@ -57,7 +57,7 @@ describe(MemoryThrottlerStorage.name, () => {
     expect(await storage.peek('caller', 'default')).toEqual({ totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 });
   });
 
-  it('reserve grants what the window has left, opening one if needed, never past a block and never starting one; release gives back', async () => {
+  it('reserve grants what the window has left, opening one if needed, never past a block nor starting one; release returns', async () => {
     const reserve = (wanted: number) => storage.reserve('caller', WINDOW_MS, 2, wanted, 'default');
     expect(await reserve(0)).toEqual({ granted: 0, state: { totalHits: 0, windowEndsInMs: null, blockEndsInMs: 0 } });
     expect(await reserve(3)).toEqual({

@@ -59,7 +59,7 @@ describe(RedisThrottlerStorage.name, () => {
       expect(logger.errors).toEqual([]);
     });
 
-    it('reserve grants what the window has left across instances, atomically, on the counter increment spends; release gives back', async () => {
+    it('reserve grants what the window has left across instances, atomically, on the counter spent; release gives back', async () => {
       const [first, second] = [await open(TEST_REDIS_URL!, prefix), await open(TEST_REDIS_URL!, prefix)];
       await first.increment('user-r', WINDOW_MS, 5, WINDOW_MS, 'default');
       const grants = await Promise.all(

@@ -44,7 +44,8 @@ export const ApiChangeClock = () =>
   applyDecorators(
     ApiOperation({
       summary:
-        "Moves the service's clock forward (the invitation limit's windows with it), or back to the real time, on every instance; event test.clock_moved",
+        "Moves the service's clock forward (the invitation limit's windows with it), or back to " +
+        'the real time, on every instance; event test.clock_moved',
     }),
     ApiOkResponse({ type: ClockResponse }),
     ApiJsonBody('Neither or both of advanceSeconds and reset', [{ error: TEST_MODE_ERRORS.clockChange }]),

@@ -45,7 +45,8 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
       const withoutKey = await onNode<{ table_name: string }[]>(
         1,
         'SELECT t.table_name FROM information_schema.tables t WHERE t.table_schema = ? AND NOT EXISTS ' +
-          "(SELECT 1 FROM information_schema.table_constraints c WHERE c.table_schema = t.table_schema AND c.table_name = t.table_name AND c.constraint_type = 'PRIMARY KEY')",
+          '(SELECT 1 FROM information_schema.table_constraints c WHERE c.table_schema = ' +
+          "t.table_schema AND c.table_name = t.table_name AND c.constraint_type = 'PRIMARY KEY')",
         [fleet.database.name],
       );
       expect(withoutKey).toEqual([]);
@@ -145,7 +146,7 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
       }
     });
 
-    it("a compare-and-set that the other node's commit aborted is never reported as done: 200 tokens accepted 10 times at once through both nodes, one winner and one audit event each", async () => {
+    it("a compare-and-set that another node's commit aborted is never reported done: 200 tokens x10 through both nodes", async () => {
       // MariaDB Galera does not report a brute-force abort in the middle of a multi-statement query
       // (MultiStatementPool): sent that way, about one token in a hundred had two winners.
       const tenant = await factories(apps[0]).tenant();
@@ -377,7 +378,7 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
   });
 
   describe('a Redis master stopped', () => {
-    it('invites are still answered (counted in memory, as docs/invitations.md says), readiness stays 200 and reports the cluster down; it recovers', async () => {
+    it('invites still answered (counted in memory, docs/invitations.md), readiness 200 reporting the cluster down; recovers', async () => {
       const inviter = await newInviter(apps[0]);
       await clusterNode('stop', 'redis', 3);
       try {

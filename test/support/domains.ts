@@ -14,8 +14,9 @@ export type DomainsSuite = ReturnType<typeof useDomainsSuite>;
 
 /**
  * useOrganisationSuite on an app whose resolver asks a DNS server on the loopback (started before the
- * app, stopped after it), with `env` added, the organisation made active before each test, and the domain routes as the organisation's owner calls
- * them: `const { t, org, verified, person, joinOrg } = useDomainsSuite({ DOMAINS_PER_ORG: '3' });`.
+ * app, stopped after it), with `env` added, the organisation made active before each test, and the
+ * domain routes as the organisation's owner calls them:
+ * `const { t, org, verified, person, joinOrg } = useDomainsSuite({ DOMAINS_PER_ORG: '3' });`.
  */
 export function useDomainsSuite(env: Record<string, string> = {}) {
   const dns = new TestDns();

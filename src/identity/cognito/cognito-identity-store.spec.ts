@@ -194,7 +194,7 @@ describe(CognitoIdentityStore.name, () => {
       expect((await store.findByEmail('STRASSE@example.com')).map((u) => u.id)).toEqual(['sharp-s']);
     });
 
-    it('a stored address not in its comparison form is searched only in the spellings of the given one (the documented limit)', async () => {
+    it('a stored address not in its comparison form is searched only in the spellings of the given one (a documented limit)', async () => {
       cognito.on(ListUsersCommand).resolves({ Users: [] });
       await store.findByEmail('strasse@example.com');
       // `straße@example.com` in the pool would need a search for that spelling: it is not made.

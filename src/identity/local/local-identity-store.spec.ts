@@ -79,7 +79,8 @@ describe(LocalIdentityStore.name, () => {
   it('the email_key migration back-fills every existing row and keeps users.email case-insensitive', async () => {
     await undoMigrationsThrough(dataSource, 'AddUsersEmailKey');
     await dataSource.query(
-      "INSERT INTO users (id, email, created_at) VALUES ('old-1', 'Kate@Example.com', '2025-01-01'), ('old-2', '\uFF4Bate@example.com', '2025-01-01')",
+      "INSERT INTO users (id, email, created_at) VALUES ('old-1', 'Kate@Example.com', " +
+        "'2025-01-01'), ('old-2', '\uFF4Bate@example.com', '2025-01-01')",
     );
     await dataSource.runMigrations();
     const rows = await users.find({ order: { id: 'ASC' } });

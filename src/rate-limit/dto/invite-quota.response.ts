@@ -17,7 +17,8 @@ export class InviteQuotaResponse {
     format: 'date-time',
     nullable: true,
     description:
-      'When `remaining` is whole again: the end of the current window, or of the refusal after the limit was passed; null when no window is open (nothing sent in the last window)',
+      'When `remaining` is whole again: the end of the current window, or of the refusal after ' +
+      'the limit was passed; null when no window is open (nothing sent in the last window)',
   })
   resetAt: string | null;
 }
