@@ -200,19 +200,15 @@ describe('Leases', () => {
         "(SELECT COUNT(*) FROM tenants WHERE name LIKE 'lease-%') < ?",
         [count],
       ];
-      expect(
-        await writer.insertIfAll(
-          [[TenantEntity, tenant('lease-1')]],
+      /** As a domain claim: a tenant written only while there is none, after the row. */
+      const insertAlone = (id: string) =>
+        writer.insertIfAll(
+          [[TenantEntity, tenant(id)]],
           [leases[1].written(name), leases[1].written(name, onlyWhile(1))],
-        ),
-      ).toBe(true);
+        );
+      expect(await insertAlone('lease-1')).toBe(true);
       expect((await rowOf(name))?.version).toBe(2);
-      expect(
-        await writer.insertIfAll(
-          [[TenantEntity, tenant('lease-2')]],
-          [leases[1].written(name), leases[1].written(name, onlyWhile(1))],
-        ),
-      ).toBe(false);
+      expect(await insertAlone('lease-2')).toBe(false);
       expect((await rowOf(name))?.version).toBe(2);
       expect(await tenants.countBy({ id: 'lease-2' })).toBe(0);
       await sources[1].getRepository(TenantEntity).delete({ id: 'lease-1' });
