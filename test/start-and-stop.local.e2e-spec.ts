@@ -78,12 +78,18 @@ describe('start and stop (the built service as a process)', () => {
     expect(first.status).toBe(0);
     // One line per migration and a last line; the SQL only at LOG_LEVEL=debug.
     expect(first.stdout.trimEnd().split('\n')).toEqual([
-      ...MIGRATIONS.map((migration) => expect.stringMatching(new RegExp(`^Migration ${migration.name} applied \\(\\d+ ms\\)$`))),
+      ...MIGRATIONS.map((migration) =>
+        expect.stringMatching(new RegExp(`^Migration ${migration.name} applied \\(\\d+ ms\\)$`)),
+      ),
       `${MIGRATIONS.length} migration(s) applied: the database is up to date`,
     ]);
     expect(first.stderr).toBe('');
     const again = migrate();
-    expect([again.status, again.stdout, again.stderr]).toEqual([0, 'No migrations pending: the database is up to date\n', '']);
+    expect([again.status, again.stdout, again.stderr]).toEqual([
+      0,
+      'No migrations pending: the database is up to date\n',
+      '',
+    ]);
 
     const env = { DB_MIGRATIONS_RUN: 'false' };
     const one = await start(env, NPM_START, true);
@@ -284,14 +290,18 @@ describe('start and stop (the built service as a process)', () => {
       }
     }, 40_000);
 
-    it.each(['Production', 'prod'])('a misspelt NODE_ENV (%s), even without AUTH_JWT_SECRET', (nodeEnv) => {
-      const result = startToFailure({ NODE_ENV: nodeEnv, DATABASE_URL: database.url, AUTH_JWT_SECRET: '' });
-      expect(result.status).toBe(1);
-      expect(result.stderr).toBe(
-        `Invalid configuration: NODE_ENV must be one of production, development, test, got "${nodeEnv}"\n`,
-      );
-      expect(result.stdout).toBe('');
-    }, 40_000);
+    it.each(['Production', 'prod'])(
+      'a misspelt NODE_ENV (%s), even without AUTH_JWT_SECRET',
+      (nodeEnv) => {
+        const result = startToFailure({ NODE_ENV: nodeEnv, DATABASE_URL: database.url, AUTH_JWT_SECRET: '' });
+        expect(result.status).toBe(1);
+        expect(result.stderr).toBe(
+          `Invalid configuration: NODE_ENV must be one of production, development, test, got "${nodeEnv}"\n`,
+        );
+        expect(result.stdout).toBe('');
+      },
+      40_000,
+    );
 
     it('an AUTH_JWT_SECRET under 32 bytes with NODE_ENV=production', () => {
       const result = startToFailure({ NODE_ENV: 'production', DATABASE_URL: database.url, AUTH_JWT_SECRET: 'short' });

@@ -37,7 +37,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
       body = bodyOf(exception);
       // A probe's 503 (draining, migrations pending) is no fault of a request: the health module logs its cause.
       const probe = isOperationalPath(host.switchToHttp().getRequest<Request>().path);
-      if (status >= 500 && !probe) this.logger.error(`${status} response`, (exception.cause as Error | undefined)?.stack);
+      if (status >= 500 && !probe)
+        this.logger.error(`${status} response`, (exception.cause as Error | undefined)?.stack);
     } else if (clientErrorStatus(exception)) {
       status = clientErrorStatus(exception)!;
       body = { error: 'Bad request' };
