@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { builtCommand, ROOT, serviceEnv, startServerProcess } from './support/server-process';
-import { TEST_JWT_SECRET } from './support/test-app';
+import { declaredWalks, Reader, shellBlocks, WALK_DOCUMENTS, walkBlocks } from './support/doc-walks';
+import { builtCommand, ROOT } from './support/server-process';
+import { e2eDatabase } from './support/test-database';
 
 const DOCUMENTS = [
   'README.md',
@@ -119,58 +118,66 @@ describe('the READMEs and docs/ name no temporary folder outside the repository 
   });
 });
 
-/** The README's section under `heading`, to the next `## `. */
-const readmeSection = (heading: string) => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf(`## ${heading}\n`);
-  return readme.slice(start, readme.indexOf('\n## ', start + 1));
-};
-const shellBlocks = (text: string) => [...text.matchAll(/```sh\n([^]*?)```/g)].map(([, block]) => block);
-
-/** A shell script run as a reader pastes it, in an operator's shell (none of the npm_* of the `npm test` running this). */
-function bash(script: string, env: Record<string, string>) {
-  const shell = Object.fromEntries(Object.entries(serviceEnv(env)).filter(([name]) => !/^npm_/i.test(name)));
-  const child = spawn('bash', ['-c', script], { cwd: ROOT, env: shell, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('close', (code) => resolve({ code, stdout, stderr })),
+/**
+ * The walks of README.md and docs/ (test/walks/*.walk.ts; docs/testing.md says how to add one), run
+ * as a reader pastes them: one shell for all of them, in their order, in a checkout of its own, with
+ * the servers that the text starts; each statement must end with exit code 0 and nothing on stderr,
+ * and its output must be the answer shown under it (`…` stands for anything).
+ */
+describe('the walks of README.md and docs/', () => {
+  const walks = declaredWalks();
+  const blocksRun = new Set(
+    walks.flatMap((walk) => {
+      const { server, shell } = walkBlocks(walk);
+      return [...(server ? [server] : []), ...shell].map((block) => `${block.document}\n${block.text}`);
+    }),
   );
-}
 
-describe("the README's walk From a new tenant to its first members, run as written", () => {
-  it('starts from the fresh database it names and ends with Globex active and its three members', async () => {
-    const [start, walk] = shellBlocks(readmeSection('From a new tenant to its first members'));
-    expect(start.trim()).toBe('rm -f data/walk.sqlite && DATABASE_URL=sqlite:data/walk.sqlite npm start');
-    // The same walk, on a database and a port of this test's own.
-    const dir = mkdtempSync(join(tmpdir(), 'readme-walk-'));
-    const databaseUrl = `sqlite:${join(dir, 'walk.sqlite')}`;
-    const env = { DATABASE_URL: databaseUrl, AUTH_JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'warn' };
-    const server = await startServerProcess(env, { command: builtCommand(['node', 'dist/src/main.js']) });
-    try {
-      const script = walk
-        .replaceAll('sqlite:data/walk.sqlite', databaseUrl)
-        .replaceAll('localhost:3000', `localhost:${server.port}`);
-      const result = await bash(script, env);
-      expect(result.stderr).toBe('');
-      expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(/"name":"Globex","type":"business","status":"active"/);
-      expect(result.stdout).toMatch(
-        /\{"members":\[\{"id":"adam",[^\]]*"role":"admin"\},\{"id":"mia",[^\]]*"role":"member"\},\{"id":"olivia",[^\]]*"role":"owner"\}\]/,
-      );
-    } finally {
-      await server.kill();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 120_000);
-});
-
-describe("the README's walk Managing an organisation", () => {
-  it('defines json and $OWNER itself, or names where they come from', () => {
-    const [walk] = shellBlocks(readmeSection('Managing an organisation'));
-    expect(walk).toMatch(/^json\(\) \{/m);
-    expect(walk).toMatch(/^OWNER=\$\(npm run -s cli -- dev:seed \| json owner\.token\)$/m);
+  it.each(WALK_DOCUMENTS)("every ```sh block of %s is a walk's, or says why it is not run", (document) => {
+    const unaccounted = shellBlocks(document)
+      .filter((block) => !block.notRun && !blocksRun.has(`${document}\n${block.text}`))
+      .map((block) => `${block.section}: ${block.text.split('\n')[0]}`);
+    // A new walk: test/walks/<document>.walk.ts; another block: <!-- not run: why --> right before it.
+    expect(unaccounted).toEqual([]);
   });
+
+  describe.each(walks.map((walk) => [walk.name, walk] as const))('%s', (_name, walk) => {
+    const { server, shell } = walkBlocks(walk);
+    const text = shell.map((block) => block.text).join('');
+
+    it('has a ```sh block in each of its sections, and its server in the text', () => {
+      for (const section of walk.sections) expect(shell.map((block) => block.section)).toContain(section);
+      if ('section' in walk.server) expect(server?.text.trim()).toMatch(/npm start$/);
+      else expect(readFileSync(join(ROOT, walk.document), 'utf8')).toContain(walk.server.command);
+    });
+
+    it('calls the service at $BASE, and defines BASE and json itself unless it continues another walk', () => {
+      expect(text.match(/localhost:3000(?!})/g) ?? []).toEqual([]);
+      if (walk.continues) return;
+      if (text.includes('$BASE')) expect(text).toMatch(/^BASE=\$\{BASE:-http:\/\/localhost:3000\}$/m);
+      if (/\bjson /.test(text)) expect(text).toMatch(/^json\(\) \{/m);
+    });
+  });
+
+  // Once, on SQLite: what a newcomer runs first (`npm start` without DATABASE_URL).
+  if (e2eDatabase() === 'sqlite') {
+    describe('run as written, one after the other, by one reader', () => {
+      let reader: Reader;
+      beforeAll(async () => {
+        builtCommand(['node', 'dist/src/main.js']); // the walks run the build: fails clearly without it
+        reader = await Reader.start();
+      }, 60_000);
+      afterAll(() => reader?.stop());
+
+      it.each(walks.map((walk) => [walk.name, walk] as const))(
+        '%s',
+        async (_name, walk) => {
+          const problems = await reader.walk(walk);
+          if (problems.length) problems.push(`the server's log:\n${reader.serverLog().slice(-4_000)}`);
+          expect(problems).toEqual([]);
+        },
+        240_000,
+      );
+    });
+  }
 });
