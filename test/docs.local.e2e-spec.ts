@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import semver from 'semver';
 import { declaredWalks, Reader, shellBlocks, WALK_DOCUMENTS, walkBlocks } from './support/doc-walks';
 import { builtCommand, ROOT } from './support/server-process';
 import { e2eDatabase } from './support/test-database';
@@ -107,6 +108,50 @@ describe('README.md and docs/deploying.md', () => {
     expect(oneMachine).toMatch(/^npm ci\b/m);
     expect(oneMachine).toMatch(/^npm prune --omit=dev\b/m);
     expect(oneMachine).not.toMatch(/npm ci --omit=dev/);
+  });
+});
+
+/** One Node.js version, said once (package.json's engines) and true: every installed package supports all of it. */
+describe('the Node.js versions: package.json engines', () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    engines: { node: string };
+    allowScripts: Record<string, boolean>;
+    scarfSettings?: { enabled?: boolean };
+  };
+  const engines = pkg.engines.node;
+
+  it('every package of package-lock.json supports every Node.js that engines allows (npm ci --engine-strict passes)', () => {
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version?: string; optional?: boolean; engines?: { node?: string } }>;
+    };
+    expect(lock.packages[''].engines?.node).toBe(engines);
+    // Optional packages that do not fit are skipped by npm, not refused.
+    const narrower = Object.entries(lock.packages)
+      .filter(([path, entry]) => path && !entry.optional && entry.engines?.node)
+      .filter(([, entry]) => !semver.subset(engines, entry.engines!.node!))
+      .map(([path, entry]) => `${path.replace(/^.*node_modules\//, '')}@${entry.version}: ${entry.engines!.node}`);
+    expect(narrower).toEqual([]);
+  });
+
+  it("is what README says, what the Dockerfile of deploying.md runs, and what .ci/run's npm ci enforces", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const [sentence] = readme.match(/You need \*\*Node\.js [^*]+\*\*/) ?? [''];
+    const floors = semver
+      .validRange(engines)!
+      .split('||')
+      .map((range) => semver.minVersion(range.trim())!);
+    expect(sentence.match(/\d+(?:\.\d+)?/g)).toEqual(
+      floors.map((floor) => `${floor.major}${floor.minor ? `.${floor.minor}` : ''}`),
+    );
+    const images = readFileSync(join(ROOT, 'docs', 'deploying.md'), 'utf8').match(/^FROM node:(\d+)\b/gm) ?? [];
+    expect(images.length).toBeGreaterThan(0);
+    for (const image of images) expect(semver.satisfies(`${image.replace(/\D/g, '')}.99.0`, engines)).toBe(true);
+    expect(readFileSync(join(ROOT, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --engine-strict\b/m);
+  });
+
+  it("turns off swagger-ui-dist's install analytics (Scarf) and runs no install script but better-sqlite3's", () => {
+    expect(pkg.scarfSettings).toEqual({ enabled: false });
+    expect(pkg.allowScripts).toEqual({ 'better-sqlite3': true, '@scarf/scarf': false, 'aws-sdk': false });
   });
 });
 
