@@ -1,7 +1,16 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import semver from 'semver';
-import { declaredWalks, Reader, shellBlocks, WALK_DOCUMENTS, walkBlocks } from './support/doc-walks';
+import {
+  declaredWalks,
+  problemsOf,
+  Reader,
+  shellBlocks,
+  shows,
+  stepsOf,
+  WALK_DOCUMENTS,
+  walkBlocks,
+} from './support/doc-walks';
 import { builtCommand, ROOT } from './support/server-process';
 import { e2eDatabase } from './support/test-database';
 
@@ -201,6 +210,55 @@ describe('the walks of README.md and docs/', () => {
       if (walk.continues) return;
       if (text.includes('$BASE')) expect(text).toMatch(/^BASE=\$\{BASE:-http:\/\/localhost:3000\}$/m);
       if (/\bjson /.test(text)) expect(text).toMatch(/^json\(\) \{/m);
+    });
+  });
+
+  describe('how a walk is read', () => {
+    it('an answer shown matches what is printed, `…` standing for anything and a string with `…` for any string', () => {
+      expect(shows('{"id":"994e5e68-…","role":"member",…}', '{"id":"a1","role":"member","x":[1]}')).toBe(true);
+      expect(shows('{"id":"994e5e68-…","role":"member",…}', '{"id":"a1","role":"admin","x":[1]}')).toBe(false);
+      expect(shows('{"remaining":6}', '{"remaining":7}')).toBe(false);
+      expect(shows('{"tenants":[…{"name":"Globex"}]}', '{"tenants":[{"name":"Acme"},{"name":"Globex"}]}')).toBe(true);
+    });
+
+    it('splits a block into statements as bash does, each with the answer shown right under it', () => {
+      const steps = stepsOf(
+        [
+          'json() { node -pe "JSON.parse(require(\'fs\').readFileSync(0)).$1"; }',
+          'ID=$(curl -s "$BASE/x" -d \'{"a":1,',
+          '  "b":2}\' \\',
+          '  | json id)',
+          'curl -s "$BASE/y"   # a remark',
+          '# {"members":[',
+          '#   {"id":"a"}]}          (the last page)',
+          '# prose, not an answer',
+          '',
+          '# a heading comment',
+          'node dns.js &',
+          '# DNS on 127.0.0.1:5353',
+          'curl -si "$BASE/z"',
+          '# HTTP/1.1 200 OK',
+          '# RateLimit-Remaining: 9',
+        ].join('\n'),
+      );
+      expect(steps.map((step) => [step.command.split('\n').length, step.background, step.expected])).toEqual([
+        [1, false, undefined],
+        [3, false, undefined],
+        [1, false, { kind: 'json', text: '{"members":[{"id":"a"}]}' }],
+        [1, true, { kind: 'line', text: 'DNS on 127.0.0.1:5353' }],
+        [1, false, { kind: 'http', lines: ['HTTP/1.1 200 OK', 'RateLimit-Remaining: 9'] }],
+      ]);
+    });
+
+    it('a statement fails on a non-zero exit, on stderr, on another answer, and on an error that the text does not show', () => {
+      const step = { command: 'curl', background: false };
+      expect(problemsOf(step, { code: 0, stdout: '{"success":true}', stderr: '' })).toEqual([]);
+      expect(problemsOf(step, { code: 1, stdout: '', stderr: '' })).toEqual(['exit code 1']);
+      expect(problemsOf(step, { code: 0, stdout: '', stderr: 'oops\n' })).toEqual(['stderr: oops\n']);
+      expect(problemsOf(step, { code: 0, stdout: '{"error":"Forbidden"}', stderr: '' })).toHaveLength(1);
+      const shown = { ...step, expected: { kind: 'json' as const, text: '{"error":"Forbidden"}' } };
+      expect(problemsOf(shown, { code: 0, stdout: '{"error":"Forbidden"}', stderr: '' })).toEqual([]);
+      expect(problemsOf(shown, { code: 0, stdout: '{"error":"Unauthorized"}', stderr: '' })).toHaveLength(1);
     });
   });
 
