@@ -70,7 +70,7 @@ export class MigrationRunLogger implements Logger {
   }
 }
 
-/** The DataSource of `npm run migration:run` (ormconfig.ts): the service's, with MigrationRunLogger and its last line. */
+/** The DataSource of `npm run migration:run` (ormconfig.ts): the service's, with MigrationRunLogger and a last line. */
 export class MigrationRunDataSource extends ClusteredDataSource {
   constructor(
     options: DataSourceOptions,

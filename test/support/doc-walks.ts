@@ -29,7 +29,7 @@ export interface Walk {
   continues?: string;
 }
 
-/** A ```sh block of a document: the heading it is under, its text, and why it is not run (`<!-- not run: … -->` before it). */
+/** A ```sh block of a document: its section's heading, its text, and why it is not run (`<!-- not run: … -->`). */
 export interface ShellBlock {
   document: string;
   section: string;
@@ -76,6 +76,7 @@ export function declaredWalks(): Walk[] {
   const folder = join(ROOT, 'test', 'walks');
   const walks = readdirSync(folder)
     .filter((name) => name.endsWith('.walk.ts'))
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- each document's walks: a file of their own
     .flatMap((name) => (require(join(folder, name)) as { walks: Walk[] }).walks);
   const order = (walk: Walk) => (walk.document === 'README.md' ? '' : walk.document);
   return walks
@@ -93,7 +94,7 @@ export function walkBlocks(walk: Walk): { server?: ShellBlock; shell: ShellBlock
   return { server, shell: shell.filter((block) => block !== server) };
 }
 
-/** What a step shows under it: one JSON answer (`# {…}`), or an HTTP answer's lines (`# HTTP/1.1 200 OK`, headers, body). */
+/** What a step shows under it: a JSON answer (`# {…}`), an HTTP answer's lines (`# HTTP/1.1 200 OK`), a job's line. */
 export type Expected =
   { kind: 'json'; text: string } | { kind: 'http'; lines: string[] } | { kind: 'line'; text: string };
 
@@ -275,7 +276,7 @@ export class ReaderShell {
   /** Runs one statement; resolves once it has ended, or with code -1 after `timeoutMs`. */
   async run(command: string, timeoutMs = 60_000): Promise<StepResult> {
     (this.child.stdio[3] as Writable).write(`${command}\0`);
-    const ended = () => this.stdout.includes(`\n${DONE} `) && /\n\u001eWALK-STEP-DONE\n/.test(this.stderr);
+    const ended = () => this.stdout.includes(`\n${DONE} `) && this.stderr.includes(`\n${DONE}\n`);
     const deadline = Date.now() + timeoutMs;
     while (!ended()) {
       if (Date.now() > deadline || this.child.exitCode !== null)
