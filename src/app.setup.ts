@@ -9,7 +9,8 @@ import { csvBodyParser, JSON_BODY_LIMIT_BYTES, jsonBodyParser } from './common/j
 import { allowedHostsFilter, allowedOriginsFilter } from './common/request-filters';
 import { requestTimeout } from './common/request-timeout';
 import { exceptOperationalPaths, securityHeaders } from './common/http-hardening';
-import { AppConfig, jwtSecretWarning } from './config/app-config';
+import { AppConfig } from './config/app-config';
+import { configurationWarnings } from './config/config-summary';
 import { ShutdownState } from './health/shutdown-state';
 import { AppLogger } from './logging/app-logger';
 import { HttpLogger } from './logging/http-logger';
@@ -43,8 +44,7 @@ export const HTTP_SERVER_LIMITS = {
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(AppConfig);
   app.useLogger(app.get(AppLogger));
-  const jwtWarning = jwtSecretWarning(config);
-  if (jwtWarning) new NestLogger('Config').warn(jwtWarning);
+  for (const warning of configurationWarnings(config)) new NestLogger('Config').warn(warning);
   Object.assign(app.getHttpServer() as Server, HTTP_SERVER_LIMITS);
   app.disable('x-powered-by');
   // Answers are per caller and change with every write, and no client sends If-None-Match: an

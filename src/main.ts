@@ -1,8 +1,10 @@
 import { Logger } from '@nestjs/common';
 import type { Server } from 'node:http';
+import { DataSource } from 'typeorm';
 import { AppConfig, ConfigError } from './config/app-config';
 import { describeConfiguration } from './config/config-summary';
 import { createApp } from './create-app';
+import { ClusteredDataSource } from './database/clustered-data-source';
 import { DatabaseStartupError } from './database/database-startup-error';
 import { enableGracefulShutdown } from './health/graceful-shutdown';
 
@@ -40,7 +42,9 @@ async function bootstrap(): Promise<void> {
     // Not app.enableShutdownHooks(): it closes at once, and re-raises the signal instead of exiting 0.
     enableGracefulShutdown(app, config.shutdown);
     await listen(app.getHttpServer(), config.port);
-    new Logger('Bootstrap').log(describeConfiguration(config));
+    const database = app.get(DataSource);
+    const applied = database instanceof ClusteredDataSource ? database.appliedMigrations : undefined;
+    new Logger('Bootstrap').log(describeConfiguration(config, applied));
   } catch (error) {
     fail(startupFailure(error));
   }

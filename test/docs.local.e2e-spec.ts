@@ -1,9 +1,18 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { builtCommand, ROOT, serviceEnv, startServerProcess } from './support/server-process';
-import { TEST_JWT_SECRET } from './support/test-app';
+import semver from 'semver';
+import {
+  declaredWalks,
+  problemsOf,
+  Reader,
+  shellBlocks,
+  shows,
+  stepsOf,
+  WALK_DOCUMENTS,
+  walkBlocks,
+} from './support/doc-walks';
+import { builtCommand, ROOT } from './support/server-process';
+import { e2eDatabase } from './support/test-database';
 
 const DOCUMENTS = [
   'README.md',
@@ -111,6 +120,50 @@ describe('README.md and docs/deploying.md', () => {
   });
 });
 
+/** One Node.js version, said once (package.json's engines) and true: every installed package supports all of it. */
+describe('the Node.js versions: package.json engines', () => {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    engines: { node: string };
+    allowScripts: Record<string, boolean>;
+    scarfSettings?: { enabled?: boolean };
+  };
+  const engines = pkg.engines.node;
+
+  it('every package of package-lock.json supports every Node.js that engines allows (npm ci --engine-strict passes)', () => {
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version?: string; optional?: boolean; engines?: { node?: string } }>;
+    };
+    expect(lock.packages[''].engines?.node).toBe(engines);
+    // Optional packages that do not fit are skipped by npm, not refused.
+    const narrower = Object.entries(lock.packages)
+      .filter(([path, entry]) => path && !entry.optional && entry.engines?.node)
+      .filter(([, entry]) => !semver.subset(engines, entry.engines!.node!))
+      .map(([path, entry]) => `${path.replace(/^.*node_modules\//, '')}@${entry.version}: ${entry.engines!.node}`);
+    expect(narrower).toEqual([]);
+  });
+
+  it("is what README says, what the Dockerfile of deploying.md runs, and what .ci/run's npm ci enforces", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const [sentence] = readme.match(/You need \*\*Node\.js [^*]+\*\*/) ?? [''];
+    const floors = semver
+      .validRange(engines)!
+      .split('||')
+      .map((range) => semver.minVersion(range.trim())!);
+    expect(sentence.match(/\d+(?:\.\d+)?/g)).toEqual(
+      floors.map((floor) => `${floor.major}${floor.minor ? `.${floor.minor}` : ''}`),
+    );
+    const images = readFileSync(join(ROOT, 'docs', 'deploying.md'), 'utf8').match(/^FROM node:(\d+)\b/gm) ?? [];
+    expect(images.length).toBeGreaterThan(0);
+    for (const image of images) expect(semver.satisfies(`${image.replace(/\D/g, '')}.99.0`, engines)).toBe(true);
+    expect(readFileSync(join(ROOT, '.ci', 'run'), 'utf8')).toMatch(/^npm ci --engine-strict\b/m);
+  });
+
+  it("turns off swagger-ui-dist's install analytics (Scarf) and runs no install script but better-sqlite3's", () => {
+    expect(pkg.scarfSettings).toEqual({ enabled: false });
+    expect(pkg.allowScripts).toEqual({ 'better-sqlite3': true, '@scarf/scarf': false, 'aws-sdk': false });
+  });
+});
+
 // A clone has no /tmp/perf: a document says how to get what it runs, not where one machine kept it.
 describe('the READMEs and docs/ name no temporary folder outside the repository as a place to run from', () => {
   it.each(DOCUMENTS)('%s', (document) => {
@@ -119,58 +172,115 @@ describe('the READMEs and docs/ name no temporary folder outside the repository 
   });
 });
 
-/** The README's section under `heading`, to the next `## `. */
-const readmeSection = (heading: string) => {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf(`## ${heading}\n`);
-  return readme.slice(start, readme.indexOf('\n## ', start + 1));
-};
-const shellBlocks = (text: string) => [...text.matchAll(/```sh\n([^]*?)```/g)].map(([, block]) => block);
-
-/** A shell script run as a reader pastes it, in an operator's shell (none of the npm_* of the `npm test` running this). */
-function bash(script: string, env: Record<string, string>) {
-  const shell = Object.fromEntries(Object.entries(serviceEnv(env)).filter(([name]) => !/^npm_/i.test(name)));
-  const child = spawn('bash', ['-c', script], { cwd: ROOT, env: shell, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('close', (code) => resolve({ code, stdout, stderr })),
+/**
+ * The walks of README.md and docs/ (test/walks/*.walk.ts; docs/testing.md says how to add one), run
+ * as a reader pastes them: one shell for all of them, in their order, in a checkout of its own, with
+ * the servers that the text starts; each statement must end with exit code 0 and nothing on stderr,
+ * and its output must be the answer shown under it (`…` stands for anything).
+ */
+describe('the walks of README.md and docs/', () => {
+  const walks = declaredWalks();
+  const blocksRun = new Set(
+    walks.flatMap((walk) => {
+      const { server, shell } = walkBlocks(walk);
+      return [...(server ? [server] : []), ...shell].map((block) => `${block.document}\n${block.text}`);
+    }),
   );
-}
 
-describe("the README's walk From a new tenant to its first members, run as written", () => {
-  it('starts from the fresh database it names and ends with Globex active and its three members', async () => {
-    const [start, walk] = shellBlocks(readmeSection('From a new tenant to its first members'));
-    expect(start.trim()).toBe('rm -f data/walk.sqlite && DATABASE_URL=sqlite:data/walk.sqlite npm start');
-    // The same walk, on a database and a port of this test's own.
-    const dir = mkdtempSync(join(tmpdir(), 'readme-walk-'));
-    const databaseUrl = `sqlite:${join(dir, 'walk.sqlite')}`;
-    const env = { DATABASE_URL: databaseUrl, AUTH_JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'warn' };
-    const server = await startServerProcess(env, { command: builtCommand(['node', 'dist/src/main.js']) });
-    try {
-      const script = walk
-        .replaceAll('sqlite:data/walk.sqlite', databaseUrl)
-        .replaceAll('localhost:3000', `localhost:${server.port}`);
-      const result = await bash(script, env);
-      expect(result.stderr).toBe('');
-      expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(/"name":"Globex","type":"business","status":"active"/);
-      expect(result.stdout).toMatch(
-        /\{"members":\[\{"id":"adam",[^\]]*"role":"admin"\},\{"id":"mia",[^\]]*"role":"member"\},\{"id":"olivia",[^\]]*"role":"owner"\}\]/,
-      );
-    } finally {
-      await server.kill();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 120_000);
-});
-
-describe("the README's walk Managing an organisation", () => {
-  it('defines json and $OWNER itself, or names where they come from', () => {
-    const [walk] = shellBlocks(readmeSection('Managing an organisation'));
-    expect(walk).toMatch(/^json\(\) \{/m);
-    expect(walk).toMatch(/^OWNER=\$\(npm run -s cli -- dev:seed \| json owner\.token\)$/m);
+  it.each(WALK_DOCUMENTS)("every ```sh block of %s is a walk's, or says why it is not run", (document) => {
+    const unaccounted = shellBlocks(document)
+      .filter((block) => !block.notRun && !blocksRun.has(`${document}\n${block.text}`))
+      .map((block) => `${block.section}: ${block.text.split('\n')[0]}`);
+    // A new walk: test/walks/<document>.walk.ts; another block: <!-- not run: why --> right before it.
+    expect(unaccounted).toEqual([]);
   });
+
+  describe.each(walks.map((walk) => [walk.name, walk] as const))('%s', (_name, walk) => {
+    const { server, shell } = walkBlocks(walk);
+    const text = shell.map((block) => block.text).join('');
+
+    it('has a ```sh block in each of its sections, and its server in the text', () => {
+      for (const section of walk.sections) expect(shell.map((block) => block.section)).toContain(section);
+      if ('section' in walk.server) expect(server?.text.trim()).toMatch(/npm start$/);
+      else expect(readFileSync(join(ROOT, walk.document), 'utf8')).toContain(walk.server.command);
+    });
+
+    it('calls the service at $BASE, and defines BASE and json itself unless it continues another walk', () => {
+      expect(text.match(/localhost:3000(?!})/g) ?? []).toEqual([]);
+      if (walk.continues) return;
+      if (text.includes('$BASE')) expect(text).toMatch(/^BASE=\$\{BASE:-http:\/\/localhost:3000\}$/m);
+      if (/\bjson /.test(text)) expect(text).toMatch(/^json\(\) \{/m);
+    });
+  });
+
+  describe('how a walk is read', () => {
+    it('an answer shown matches what is printed, `…` standing for anything and a string with `…` for any string', () => {
+      expect(shows('{"id":"994e5e68-…","role":"member",…}', '{"id":"a1","role":"member","x":[1]}')).toBe(true);
+      expect(shows('{"id":"994e5e68-…","role":"member",…}', '{"id":"a1","role":"admin","x":[1]}')).toBe(false);
+      expect(shows('{"remaining":6}', '{"remaining":7}')).toBe(false);
+      expect(shows('{"tenants":[…{"name":"Globex"}]}', '{"tenants":[{"name":"Acme"},{"name":"Globex"}]}')).toBe(true);
+    });
+
+    it('splits a block into statements as bash does, each with the answer shown right under it', () => {
+      const steps = stepsOf(
+        [
+          'json() { node -pe "JSON.parse(require(\'fs\').readFileSync(0)).$1"; }',
+          'ID=$(curl -s "$BASE/x" -d \'{"a":1,',
+          '  "b":2}\' \\',
+          '  | json id)',
+          'curl -s "$BASE/y"   # a remark',
+          '# {"members":[',
+          '#   {"id":"a"}]}          (the last page)',
+          '# prose, not an answer',
+          '',
+          '# a heading comment',
+          'node dns.js &',
+          '# DNS on 127.0.0.1:5353',
+          'curl -si "$BASE/z"',
+          '# HTTP/1.1 200 OK',
+          '# RateLimit-Remaining: 9',
+        ].join('\n'),
+      );
+      expect(steps.map((step) => [step.command.split('\n').length, step.background, step.expected])).toEqual([
+        [1, false, undefined],
+        [3, false, undefined],
+        [1, false, { kind: 'json', text: '{"members":[{"id":"a"}]}' }],
+        [1, true, { kind: 'line', text: 'DNS on 127.0.0.1:5353' }],
+        [1, false, { kind: 'http', lines: ['HTTP/1.1 200 OK', 'RateLimit-Remaining: 9'] }],
+      ]);
+    });
+
+    it('a statement fails on a non-zero exit, on stderr, on another answer, and on an error that the text does not show', () => {
+      const step = { command: 'curl', background: false };
+      expect(problemsOf(step, { code: 0, stdout: '{"success":true}', stderr: '' })).toEqual([]);
+      expect(problemsOf(step, { code: 1, stdout: '', stderr: '' })).toEqual(['exit code 1']);
+      expect(problemsOf(step, { code: 0, stdout: '', stderr: 'oops\n' })).toEqual(['stderr: oops\n']);
+      expect(problemsOf(step, { code: 0, stdout: '{"error":"Forbidden"}', stderr: '' })).toHaveLength(1);
+      const shown = { ...step, expected: { kind: 'json' as const, text: '{"error":"Forbidden"}' } };
+      expect(problemsOf(shown, { code: 0, stdout: '{"error":"Forbidden"}', stderr: '' })).toEqual([]);
+      expect(problemsOf(shown, { code: 0, stdout: '{"error":"Unauthorized"}', stderr: '' })).toHaveLength(1);
+    });
+  });
+
+  // Once, on SQLite: what a newcomer runs first (`npm start` without DATABASE_URL).
+  if (e2eDatabase() === 'sqlite') {
+    describe('run as written, one after the other, by one reader', () => {
+      let reader: Reader;
+      beforeAll(async () => {
+        builtCommand(['node', 'dist/src/main.js']); // the walks run the build: fails clearly without it
+        reader = await Reader.start();
+      }, 60_000);
+      afterAll(() => reader?.stop());
+
+      it.each(walks.map((walk) => [walk.name, walk] as const))(
+        '%s',
+        async (_name, walk) => {
+          const problems = await reader.walk(walk);
+          if (problems.length) problems.push(`the server's log:\n${reader.serverLog().slice(-4_000)}`);
+          expect(problems).toEqual([]);
+        },
+        240_000,
+      );
+    });
+  }
 });

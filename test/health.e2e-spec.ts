@@ -6,6 +6,12 @@ import { e2eIdentityMode } from './support/test-identity';
 import { TEST_REDIS_URL } from './support/test-redis';
 import { createTestApp, TestApp } from './support/test-app';
 
+/** The first arguments of a Logger method's calls made by loggers of `context`. */
+const linesOf = (method: jest.SpyInstance, context: string) =>
+  method.mock.contexts.flatMap((logger, i) =>
+    (logger as { context?: string }).context === context ? [method.mock.calls[i][0] as unknown] : [],
+  );
+
 // A test for one identity mode is not defined in the other mode's project: not skipped, not applicable.
 const notApplicable = (() => undefined) as unknown as jest.It;
 const cognitoOnly = e2eIdentityMode() === 'cognito' ? it : notApplicable;
@@ -72,6 +78,20 @@ describe('health (GET /health/live, GET /health/ready)', () => {
       expect(ping).not.toHaveBeenCalled();
     });
 
+    it('ready: a failing dependency is logged at error, once while it stays down, and its return once', async () => {
+      const errors = jest.spyOn(Logger.prototype, 'error');
+      const infos = jest.spyOn(Logger.prototype, 'log');
+      const query = jest.spyOn(t.dataSource, 'query').mockRejectedValue(new Error('connect ECONNREFUSED'));
+      expect((await t.http.get('/health/ready')).status).toBe(503);
+      expect((await t.http.get('/health/ready')).status).toBe(503);
+      query.mockRestore();
+      expect((await t.http.get('/health/ready')).status).toBe(200);
+      expect((await t.http.get('/health/ready')).status).toBe(200);
+      expect(linesOf(errors, 'Readiness')).toEqual(['Not ready: database']);
+      expect(linesOf(errors, 'HttpExceptionFilter')).toEqual([]);
+      expect(linesOf(infos, 'Readiness')).toEqual(['Ready again']);
+    });
+
     it('ready: 503 shutting_down once shutdown has begun; live stays 200; connections are not kept alive', async () => {
       t.app.get(ShutdownState).begin();
       const ready = await t.http.get('/health/ready');
@@ -80,6 +100,15 @@ describe('health (GET /health/live, GET /health/ready)', () => {
       expect(ready.headers.connection).toBe('close');
       const live = await t.http.get('/health/live');
       expect(live.status).toBe(200);
+    });
+
+    it('ready: a drain is no fault: its 503s log nothing at warn or error (the shutdown says it at info)', async () => {
+      const warnings = jest.spyOn(Logger.prototype, 'warn');
+      const errors = jest.spyOn(Logger.prototype, 'error');
+      t.app.get(ShutdownState).begin();
+      expect((await t.http.get('/health/ready')).status).toBe(503);
+      expect((await t.http.get('/health/ready')).status).toBe(503);
+      expect([...warnings.mock.calls, ...errors.mock.calls]).toEqual([]);
     });
   });
 
@@ -115,18 +144,20 @@ describe('health (GET /health/live, GET /health/ready)', () => {
   });
 
   describe('with DB_MIGRATIONS_RUN=false', () => {
-    it('ready: 503 naming the pending migrations until they are applied, with one log line saying so at start', async () => {
-      const logged = jest.spyOn(Logger.prototype, 'error');
+    it('ready: 503 naming the pending migrations until applied; one warn line (not error) at start and one at the first 503', async () => {
+      const warnings = jest.spyOn(Logger.prototype, 'warn');
+      const errors = jest.spyOn(Logger.prototype, 'error');
       const t = await createTestApp({ env: { DB_MIGRATIONS_RUN: 'false' } });
       try {
-        const lines = logged.mock.contexts.flatMap((logger, i) =>
-          (logger as { context?: string }).context === 'Migrations' ? [logged.mock.calls[i][0]] : [],
-        );
         // Every migration, by name, in order (MIGRATIONS lists them all).
         const pending = MIGRATIONS.map((migration) => migration.name);
-        expect(lines).toEqual([
+        expect(linesOf(warnings, 'Migrations')).toEqual([
           `${pending.length} database migration(s) pending (${pending.join(', ')}) and DB_MIGRATIONS_RUN=false: ` +
             'readiness fails until `npm run migration:run` applies them',
+        ]);
+        expect((await t.http.get('/health/ready')).status).toBe(503);
+        expect(linesOf(warnings, 'Readiness')).toEqual([
+          `Not ready: migrations (${pending.length} migration(s) pending: run npm run migration:run)`,
         ]);
 
         const before = await t.http.get('/health/ready');
@@ -146,8 +177,11 @@ describe('health (GET /health/live, GET /health/ready)', () => {
         const after = await t.http.get('/health/ready');
         expect(after.status).toBe(200);
         expect(after.body.info).toMatchObject({ database: { status: 'up' }, migrations: { status: 'up' } });
+        // A normal deploy: neither the migrations nor readiness log at error, so that no alert fires.
+        expect([...linesOf(errors, 'Migrations'), ...linesOf(errors, 'Readiness')]).toEqual([]);
+        expect(linesOf(errors, 'HttpExceptionFilter')).toEqual([]);
       } finally {
-        logged.mockRestore();
+        jest.restoreAllMocks();
         await t.close();
       }
     });

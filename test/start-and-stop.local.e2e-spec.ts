@@ -12,6 +12,7 @@ import {
   serviceEnv,
   startServerProcess,
 } from './support/server-process';
+import { MIGRATIONS } from '../migrations';
 import { TEST_JWT_SECRET } from './support/test-app';
 import { createTestDatabase, e2eDatabase, TestDatabase } from './support/test-database';
 
@@ -66,26 +67,42 @@ describe('start and stop (the built service as a process)', () => {
 
   it('production: migration:run, then two npm start in one checkout; SIGTERM to npm or its group drains, exits 0; dist/ kept', async () => {
     const built = statSync(join(ROOT, 'dist', 'src', 'main.js')).mtimeMs;
-    const migrate = spawnSync('npm', ['run', '-s', 'migration:run'], {
-      cwd: ROOT,
-      env: serviceEnv({ DATABASE_URL: database.url }),
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(migrate.status).toBe(0);
+    const migrate = () =>
+      spawnSync('npm', ['run', '-s', 'migration:run'], {
+        cwd: ROOT,
+        env: serviceEnv({ DATABASE_URL: database.url, LOG_LEVEL: 'info' }),
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const first = migrate();
+    expect(first.status).toBe(0);
+    // One line per migration and a last line; the SQL only at LOG_LEVEL=debug.
+    expect(first.stdout.trimEnd().split('\n')).toEqual([
+      ...MIGRATIONS.map((migration) =>
+        expect.stringMatching(new RegExp(`^Migration ${migration.name} applied \\(\\d+ ms\\)$`)),
+      ),
+      `${MIGRATIONS.length} migration(s) applied: the database is up to date`,
+    ]);
+    expect(first.stderr).toBe('');
+    const again = migrate();
+    expect([again.status, again.stdout, again.stderr]).toEqual([
+      0,
+      'No migrations pending: the database is up to date\n',
+      '',
+    ]);
 
     const env = { DB_MIGRATIONS_RUN: 'false' };
-    const first = await start(env, NPM_START, true);
-    const second = await start(env, NPM_START, true);
+    const one = await start(env, NPM_START, true);
+    const two = await start(env, NPM_START, true);
     // The second start left the first one's code alone: both serve, migrated, from the same dist/.
-    for (const server of [first, second]) expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
+    for (const server of [one, two]) expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
     expect(statSync(join(ROOT, 'dist', 'src', 'main.js')).mtimeMs).toBe(built);
 
-    first.child.kill('SIGTERM'); // npm is the main process: it forwards the signal to the server
-    process.kill(-second.child.pid!, 'SIGTERM'); // systemd's KillMode=control-group: npm and the server alike
-    expect(await first.exited).toBe(0);
-    expect(await second.exited).toBe(0);
-    for (const server of [first, second]) {
+    one.child.kill('SIGTERM'); // npm is the main process: it forwards the signal to the server
+    process.kill(-two.child.pid!, 'SIGTERM'); // systemd's KillMode=control-group: npm and the server alike
+    expect(await one.exited).toBe(0);
+    expect(await two.exited).toBe(0);
+    for (const server of [one, two]) {
       expect(server.child.signalCode).toBeNull();
       expect(await refused(server.port)).toBe(true); // no orphaned server left behind
       expect(
@@ -111,9 +128,10 @@ describe('start and stop (the built service as a process)', () => {
         level: 'info',
         msg: expect.stringMatching(
           new RegExp(
-            `^Listening on port ${server.port}; NODE_ENV test; database (sqlite|mysql at) [^;]+; ` +
-              `identity store local \\(table users\\); Redis on \\(127\\.0\\.0\\.1:1\\); SMTP on ` +
-              `\\(127\\.0\\.0\\.1:1\\)$`,
+            `^Listening on port ${server.port}; NODE_ENV test; database (sqlite|mysql at) [^;]+ ` +
+              `\\((\\d+ migration\\(s\\) applied at start-up|migrations up to date)\\); ` +
+              'identity store local \\(table users\\); Redis on \\(127\\.0\\.0\\.1:1, db 0; key prefix tenant-service:\\); ' +
+              "SMTP on \\(127\\.0\\.0\\.1:1\\); DNS resolvers the system's$",
           ),
         ),
       }),
@@ -126,6 +144,18 @@ describe('start and stop (the built service as a process)', () => {
       ),
     ).toEqual([]);
     expect(server.output()).not.toMatch(/password|mailer/);
+  }, 60_000);
+
+  it('production without SMTP_URL: a warn line says that invitation e-mails are logged, not sent', async () => {
+    const server = await start({ NODE_ENV: 'production' }, PRODUCTION_COMMAND);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(logLines(server.output()).filter((line) => line.context === 'Config')).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'SMTP_URL is not set: invitation e-mails are written to the log (tokens masked), not sent',
+      }),
+    ]);
   }, 60_000);
 
   it("an install whose build script fails says why, with the project's .npmrc", () => {
@@ -263,6 +293,19 @@ describe('start and stop (the built service as a process)', () => {
         holder.close();
       }
     }, 40_000);
+
+    it.each(['Production', 'prod'])(
+      'a misspelt NODE_ENV (%s), even without AUTH_JWT_SECRET',
+      (nodeEnv) => {
+        const result = startToFailure({ NODE_ENV: nodeEnv, DATABASE_URL: database.url, AUTH_JWT_SECRET: '' });
+        expect(result.status).toBe(1);
+        expect(result.stderr).toBe(
+          `Invalid configuration: NODE_ENV must be one of production, development, test, got "${nodeEnv}"\n`,
+        );
+        expect(result.stdout).toBe('');
+      },
+      40_000,
+    );
 
     it('an AUTH_JWT_SECRET under 32 bytes with NODE_ENV=production', () => {
       const result = startToFailure({ NODE_ENV: 'production', DATABASE_URL: database.url, AUTH_JWT_SECRET: 'short' });

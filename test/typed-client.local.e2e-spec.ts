@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTenantServiceClient, TenantServiceClient } from '../client';
@@ -29,7 +29,7 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   );
 }
 
-/** A portal's code using the installed package, as plain CommonJS, as an ES module and as TypeScript. */
+/** A portal's code using the installed package, as plain CommonJS and as an ES module. */
 const PORTAL_CJS = `
 const { createTenantServiceClient } = require('@tenant-service/client');
 const client = createTenantServiceClient({ baseUrl: process.env.SERVICE_URL });
@@ -43,16 +43,38 @@ const client = createTenantServiceClient({ baseUrl: process.env.SERVICE_URL });
 const { data, response } = await client.GET('/api/org/members', { headers: { Cookie: process.env.OWNER_COOKIE } });
 console.log(JSON.stringify({ status: response.status, data }));
 `;
-const PORTAL_TS = `
+/** Beside docs/client.md's onboard.ts: the declarations are live, so a wrong role fails the compilation. */
+const WRONG_ROLE_TS = `
 import { createTenantServiceClient } from '@tenant-service/client';
 const client = createTenantServiceClient({ baseUrl: 'http://localhost:3000' });
-export async function invite(cookie: string): Promise<string | undefined> {
-  const { data } = await client.POST('/api/org/invite', { headers: { Cookie: cookie }, body: { email: 'a@example.com', role: 'admin' } });
-  // @ts-expect-error: the declarations are live: 'king' is no role (an untyped client would let it through, and this line fail)
+export async function inviteAKing(cookie: string): Promise<void> {
+  // @ts-expect-error: 'king' is no role (an untyped client would let it through, and this line fail)
   await client.POST('/api/org/invite', { headers: { Cookie: cookie }, body: { email: 'a@example.com', role: 'king' } });
-  return data?.invitation.email;
 }
 `;
+/** Runs docs/client.md's onboard(), compiled, against the service. */
+const RUN_ONBOARD_MJS = `
+import { onboard } from './dist/onboard.js';
+const { SERVICE_URL, OWNER_COOKIE, INVITEE_COOKIE, EMAIL } = process.env;
+console.log(JSON.stringify(await onboard(SERVICE_URL, OWNER_COOKIE, INVITEE_COOKIE, EMAIL)));
+`;
+
+/** docs/client.md's fenced block of `language` that comes first after `marker` (a line of its text). */
+function documented(language: 'json' | 'ts' | 'sh', marker: string): string {
+  const text = readFileSync(join(ROOT, 'docs', 'client.md'), 'utf8');
+  const from = text.indexOf(marker);
+  if (from < 0) throw new Error(`docs/client.md has no "${marker}"`);
+  const block = new RegExp(`\`\`\`${language}\n([^]*?)\`\`\``).exec(text.slice(from));
+  if (!block) throw new Error(`docs/client.md has no ${language} block after "${marker}"`);
+  return block[1];
+}
+
+/** `npm pack` of a folder into `destination`, without its scripts (no registry); the tarball's path. */
+async function pack(folder: string, destination: string): Promise<string> {
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', destination, folder], ROOT);
+  if (packed.code !== 0) throw new Error(`npm pack ${folder}: ${packed.stdout}${packed.stderr}`);
+  return join(destination, packed.stdout.trim().split('\n').pop()!);
+}
 
 describe('the typed client package (client/)', () => {
   it("client/schema.d.ts is openapi-typescript's output for openapi.json, the served document (`npm run client:generate`)", () => {
@@ -71,34 +93,52 @@ describe('the typed client package (client/)', () => {
     }
   });
 
-  describe('built to JavaScript with declarations (npm run client:build, run by prepare), installed as docs/client.md says', () => {
+  describe('built with declarations (npm run client:build), packed and installed in an empty portal as docs/client.md says', () => {
     let t: TestApp;
     let portal: string;
+    let tarballs: string;
     beforeAll(async () => {
       const build = await run('npm', ['run', 'client:build'], ROOT);
       if (build.code !== 0) throw new Error(`npm run client:build: ${build.stdout}${build.stderr}`);
       portal = mkdtempSync(join(tmpdir(), 'portal-'));
-      writeFileSync(join(portal, 'package.json'), JSON.stringify({ name: 'portal', private: true, version: '1.0.0' }));
-      // As docs/client.md, with the peer openapi-fetch found beside the checkout's package: no registry.
-      const flags = ['--offline', '--legacy-peer-deps', '--no-audit', '--no-fund', '--loglevel=error'];
-      const install = await run('npm', ['install', ...flags, join(ROOT, 'client')], portal);
+      tarballs = mkdtempSync(join(tmpdir(), 'portal-tarballs-'));
+      writeFileSync(join(portal, 'package.json'), documented('json', '`package.json`:'));
+      // As docs/client.md: `npm pack` in client/, then the tarball and openapi-fetch, which here
+      // comes packed from the checkout (with the one package it needs) rather than from the registry.
+      const packages = [
+        await pack(join(ROOT, 'client'), tarballs),
+        await pack(join(ROOT, 'node_modules', 'openapi-fetch'), tarballs),
+        await pack(join(ROOT, 'node_modules', 'openapi-typescript-helpers'), tarballs),
+      ];
+      const install = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', ...packages], portal);
       if (install.code !== 0) throw new Error(`npm install: ${install.stdout}${install.stderr}`);
       t = await createTestApp();
       await t.app.listen(0, '127.0.0.1');
     }, 120_000);
     afterAll(async () => {
       await t?.close();
-      if (portal) rmSync(portal, { recursive: true, force: true });
+      for (const dir of [portal, tarballs]) if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("loads openapi-fetch from the portal's node_modules, never from the checkout (where npm prune --omit=dev removes it)", async () => {
+      expect(documented('sh', '## Installing it in a portal')).toMatch(/^\(cd "\$SERVICE\/client" && npm pack\) /m);
+      const resolved = await run(
+        'node',
+        ['-p', "require.resolve('openapi-fetch', { paths: [require.resolve('@tenant-service/client')] })"],
+        portal,
+      );
+      expect(resolved.stderr).toBe('');
+      expect(realpathSync(resolved.stdout.trim())).toMatch(new RegExp(`^${realpathSync(portal)}/node_modules/`));
     });
 
     it('a CommonJS portal requires it and invites; an ES module portal imports it and lists the members', async () => {
       const owner = await newInviter(t);
       const email = `plain-js-${Date.now()}@example.com`;
-      writeFileSync(join(portal, 'invite.js'), PORTAL_CJS);
+      writeFileSync(join(portal, 'invite.cjs'), PORTAL_CJS);
       writeFileSync(join(portal, 'members.mjs'), PORTAL_MJS);
       const env = { SERVICE_URL: await t.app.getUrl(), OWNER_COOKIE: owner.cookie, EMAIL: email };
 
-      const invited = await run('node', ['invite.js'], portal, env);
+      const invited = await run('node', ['invite.cjs'], portal, env);
       expect(invited.stderr).toBe('');
       expect(JSON.parse(invited.stdout)).toEqual({
         status: 200,
@@ -109,20 +149,27 @@ describe('the typed client package (client/)', () => {
       expect(JSON.parse(listed.stdout)).toMatchObject({ status: 200, data: { members: expect.any(Array) } });
     }, 60_000);
 
-    it('a TypeScript portal compiles against its declarations (client/dist/index.d.ts) with plain tsc', async () => {
-      writeFileSync(join(portal, 'portal.ts'), PORTAL_TS);
-      const compilerOptions = {
-        strict: true,
-        noEmit: true,
-        module: 'commonjs',
-        target: 'ES2022',
-        lib: ['ES2022', 'DOM'],
-        types: [],
-      };
-      writeFileSync(join(portal, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['portal.ts'] }));
+    it("docs/client.md's onboard.ts compiles with its package.json, tsconfig.json, plain tsc (a wrong role fails), and runs", async () => {
+      writeFileSync(join(portal, 'tsconfig.json'), documented('json', '`tsconfig.json`:'));
+      writeFileSync(join(portal, 'onboard.ts'), documented('ts', '## A portal invites'));
+      writeFileSync(join(portal, 'wrong-role.ts'), WRONG_ROLE_TS);
       const tsc = await run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], portal);
       expect(tsc.stdout + tsc.stderr).toBe('');
       expect(tsc.code).toBe(0);
+
+      const owner = await newInviter(t);
+      const invitee = await factories(t).user({ email: `onboard-${Date.now()}@example.com` });
+      writeFileSync(join(portal, 'run-onboard.mjs'), RUN_ONBOARD_MJS);
+      const onboarded = await run('node', ['run-onboard.mjs'], portal, {
+        SERVICE_URL: await t.app.getUrl(),
+        OWNER_COOKIE: owner.cookie,
+        INVITEE_COOKIE: await sessionCookie(t, invitee),
+        EMAIL: invitee.email,
+      });
+      expect(onboarded.stderr).toBe('');
+      const [joinedLine, membersLine] = onboarded.stdout.trim().split('\n');
+      expect(joinedLine).toBe(`${owner.tenant.id} admin`);
+      expect(JSON.parse(membersLine)).toContain(`${invitee.email} admin`);
     }, 60_000);
   });
 

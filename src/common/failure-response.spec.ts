@@ -51,7 +51,10 @@ describe(FailureResponse.name, () => {
   it("is applied by the route's exception filter to whatever its guards, pipes and handler throw", () => {
     const [filter] = Reflect.getMetadata(EXCEPTION_FILTERS_METADATA, routes.plain) as FailureResponseFilter[];
     const response = { headersSent: false, status: jest.fn().mockReturnThis(), json: jest.fn() };
-    const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
+    const request = { path: '/api/admin/tenants' };
+    const host = {
+      switchToHttp: () => ({ getResponse: () => response, getRequest: () => request }),
+    } as unknown as ArgumentsHost;
     filter.catch(new Error('boom'), host);
     expect(response.status).toHaveBeenCalledWith(500);
     expect(response.json).toHaveBeenCalledWith({ error: 'Failed to do it' });

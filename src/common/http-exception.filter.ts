@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
+import { isOperationalPath } from './route-pattern';
 
 /** Errors raised below Nest (Express middleware) that carry a 4xx status of their own. */
 function clientErrorStatus(error: unknown): number | undefined {
@@ -34,7 +35,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       status = exception.getStatus();
       body = bodyOf(exception);
-      if (status >= 500) this.logger.error(`${status} response`, (exception.cause as Error | undefined)?.stack);
+      // A probe's 503 (draining, migrations pending) is no fault of a request: the health module logs its cause.
+      const probe = isOperationalPath(host.switchToHttp().getRequest<Request>().path);
+      if (status >= 500 && !probe)
+        this.logger.error(`${status} response`, (exception.cause as Error | undefined)?.stack);
     } else if (clientErrorStatus(exception)) {
       status = clientErrorStatus(exception)!;
       body = { error: 'Bad request' };

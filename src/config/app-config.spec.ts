@@ -61,6 +61,26 @@ describe(parseConfig.name, () => {
     expect(() => parseConfig({ [variable]: value })).toThrow(new RegExp(`^Invalid configuration: ${variable} `));
   });
 
+  describe('NODE_ENV: production, development or test, nothing else', () => {
+    it.each(['production', 'development', 'test'])('takes %s', (nodeEnv) => {
+      expect(parseConfig({ NODE_ENV: nodeEnv, AUTH_JWT_SECRET: 'k'.repeat(32) }).nodeEnv).toBe(nodeEnv);
+    });
+
+    it('is development when unset', () => {
+      expect(parseConfig({}).nodeEnv).toBe('development');
+    });
+
+    // A misspelt production would otherwise start on the development key, as development.
+    it.each(['Production', 'prod', 'PRODUCTION', 'staging'])(
+      'refuses %s in one line naming the variable, before AUTH_JWT_SECRET is looked at',
+      (nodeEnv) => {
+        expect(() => parseConfig({ NODE_ENV: nodeEnv })).toThrow(
+          new Error(`Invalid configuration: NODE_ENV must be one of production, development, test, got "${nodeEnv}"`),
+        );
+      },
+    );
+  });
+
   it('requires AUTH_JWT_SECRET in production', () => {
     expect(() => parseConfig({ NODE_ENV: 'production' })).toThrow(/AUTH_JWT_SECRET must be set/);
     const secret = 's3cret'.repeat(6);

@@ -87,8 +87,12 @@ export interface DomainsConfig {
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** Only these: a misspelt `Production` or `prod` would otherwise start on the development key, as development. */
+export const NODE_ENVS = ['production', 'development', 'test'] as const;
+export type NodeEnv = (typeof NODE_ENVS)[number];
+
 export abstract class AppConfig {
-  abstract readonly nodeEnv: string;
+  abstract readonly nodeEnv: NodeEnv;
   abstract readonly port: number;
   abstract readonly database: DatabaseConfig;
   abstract readonly migrationsRun: boolean;
@@ -377,7 +381,7 @@ function webhookUrls(env: Env, refusePrivateAddresses: boolean): string[] {
   return urls;
 }
 
-function webhooks(env: Env, nodeEnv: string): WebhooksConfig {
+function webhooks(env: Env, nodeEnv: NodeEnv): WebhooksConfig {
   const refusePrivateAddresses = nodeEnv === 'production' && !boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false);
   const urls = webhookUrls(env, refusePrivateAddresses);
   const secret = webhookSecret(env);
@@ -404,7 +408,7 @@ function webhooks(env: Env, nodeEnv: string): WebhooksConfig {
 }
 
 /** Draining takes 5 s in production by default, where a load balancer must notice; none elsewhere. */
-function shutdown(env: Env, nodeEnv: string): ShutdownConfig {
+function shutdown(env: Env, nodeEnv: NodeEnv): ShutdownConfig {
   const drainSeconds = integer(env, 'SHUTDOWN_DRAIN_SECONDS', nodeEnv === 'production' ? 5 : 0, 0, 300);
   const graceSeconds = integer(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 600);
   if (graceSeconds <= drainSeconds) {
@@ -417,7 +421,7 @@ function shutdown(env: Env, nodeEnv: string): ShutdownConfig {
 }
 
 /** TEST_MODE=true opens routes that move the clock and mint sessions: refused in production, and keyed. */
-function testMode(env: Env, nodeEnv: string): TestModeConfig {
+function testMode(env: Env, nodeEnv: NodeEnv): TestModeConfig {
   const enabled = boolean(env, 'TEST_MODE', false);
   if (!enabled) return { enabled };
   if (nodeEnv === 'production') throw new ConfigError('TEST_MODE', 'must not be true when NODE_ENV=production');
@@ -456,7 +460,7 @@ function domains(env: Env): DomainsConfig {
 }
 
 export function parseConfig(env: Env): AppConfig {
-  const nodeEnv = read(env, 'NODE_ENV') ?? 'development';
+  const nodeEnv = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
   const jwtSecret = read(env, 'AUTH_JWT_SECRET');
   const identityStore = oneOf(env, 'IDENTITY_STORE', ['local', 'cognito'] as const, 'local');
   if (!jwtSecret && nodeEnv === 'production' && identityStore === 'local') {

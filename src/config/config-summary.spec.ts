@@ -1,15 +1,25 @@
 import { parseConfig } from './app-config';
-import { describeConfiguration } from './config-summary';
+import { configurationWarnings, describeConfiguration } from './config-summary';
 
 describe(describeConfiguration.name, () => {
-  it('summarises the defaults in one line: port, database, identity store, Redis and SMTP off', () => {
-    expect(describeConfiguration(parseConfig({}))).toBe(
-      'Listening on port 3000; NODE_ENV development; database sqlite data/tenant-service.sqlite; identity store local (table users); ' +
-        'Redis off (rate-limit counters in memory); SMTP off (e-mails are logged)',
+  it('summarises the defaults in one line: port, database and its migrations, identity store, Redis and SMTP off, DNS resolvers', () => {
+    expect(describeConfiguration(parseConfig({}), [])).toBe(
+      'Listening on port 3000; NODE_ENV development; database sqlite data/tenant-service.sqlite (migrations up to date); ' +
+        'identity store local (table users); Redis off (rate-limit counters in memory); SMTP off (e-mails are logged); ' +
+        "DNS resolvers the system's",
     );
   });
 
-  it('names dialect and host, the Cognito pool, Redis and SMTP hosts, and never a password or user', () => {
+  it('says how many migrations this start applied, or that it ran none (DB_MIGRATIONS_RUN=false)', () => {
+    expect(describeConfiguration(parseConfig({}), ['CreateTenants1', 'CreateUsers2'])).toContain(
+      'database sqlite data/tenant-service.sqlite (2 migration(s) applied at start-up);',
+    );
+    expect(describeConfiguration(parseConfig({ DB_MIGRATIONS_RUN: 'false' }))).toContain(
+      '(migrations not run at start-up);',
+    );
+  });
+
+  it('names dialect and host, Cognito pool, Redis (host, database, key prefix), SMTP and DNS resolvers; never a password or user', () => {
     const summary = describeConfiguration(
       parseConfig({
         PORT: '8080',
@@ -21,19 +31,49 @@ describe(describeConfiguration.name, () => {
         COGNITO_CLIENT_ID: 'client',
         AWS_REGION: 'eu-west-1',
         REDIS_URL: 'redis://:redis-secret@redis.internal:6379/2',
+        REDIS_KEY_PREFIX: 'tenants-prod:',
         SMTP_URL: 'smtps://mailer:smtp-secret@smtp.internal:465',
+        DNS_RESOLVER_SERVERS: '10.0.0.2,[fd00::53]:5353',
       }),
     );
     expect(summary).toBe(
       'Listening on port 8080; NODE_ENV production; database mysql at db.internal:3306/tenants (migrations not run at start-up); ' +
-        'identity store cognito (pool eu-west-1_pool); Redis on (redis.internal:6379); SMTP on (smtp.internal:465)',
+        'identity store cognito (pool eu-west-1_pool); Redis on (redis.internal:6379, db 2; key prefix tenants-prod:); ' +
+        'SMTP on (smtp.internal:465); DNS resolvers 10.0.0.2,[fd00::53]:5353',
     );
     expect(summary).not.toMatch(/secret|mailer|tenants:/);
+  });
+
+  it("a Redis URL without a database is database 0; a Redis Cluster's nodes and key prefix", () => {
+    expect(describeConfiguration(parseConfig({ REDIS_URL: 'redis://redis.internal:6379' }))).toContain(
+      'Redis on (redis.internal:6379, db 0; key prefix tenant-service:);',
+    );
+    expect(describeConfiguration(parseConfig({ REDIS_CLUSTER_NODES: 'redis-a:6379,redis-b:6379' }))).toContain(
+      'Redis Cluster on (redis-a:6379,redis-b:6379; key prefix tenant-service:);',
+    );
   });
 
   it('says that test mode is on, never with its key', () => {
     const summary = describeConfiguration(parseConfig({ TEST_MODE: 'true', TEST_MODE_KEY: 'qa-key-0123456789' }));
     expect(summary).toMatch(/; TEST MODE on \(routes under \/api\/test\/\)$/);
     expect(summary).not.toContain('qa-key');
+  });
+});
+
+describe(configurationWarnings.name, () => {
+  const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: 'k'.repeat(32) };
+
+  it('warns that production without SMTP_URL sends no invitation e-mail', () => {
+    expect(configurationWarnings(parseConfig(production))).toEqual([
+      'SMTP_URL is not set: invitation e-mails are written to the log (tokens masked), not sent',
+    ]);
+    expect(configurationWarnings(parseConfig({ ...production, SMTP_URL: 'smtp://smtp.internal:587' }))).toEqual([]);
+  });
+
+  it('outside production, a missing SMTP_URL is the development default: only the session key is warned about', () => {
+    expect(configurationWarnings(parseConfig({}))).toEqual([
+      'AUTH_JWT_SECRET is not set: using the development key. Never do this in production.',
+    ]);
+    expect(configurationWarnings(parseConfig({ AUTH_JWT_SECRET: 'k'.repeat(32) }))).toEqual([]);
   });
 });

@@ -23,8 +23,15 @@ export class ClusteredDataSource extends DataSource {
     );
   }
 
+  /** The names of the migrations that this process's last run applied (undefined before one): the start-up summary says them. */
+  appliedMigrations?: string[];
+
   override async runMigrations(options?: Parameters<DataSource['runMigrations']>[0]): Promise<Migration[]> {
-    if (this.options.type !== 'mysql') return super.runMigrations(options);
-    return holdingMigrationLock(this, () => super.runMigrations(options));
+    const applied =
+      this.options.type === 'mysql'
+        ? await holdingMigrationLock(this, () => super.runMigrations(options))
+        : await super.runMigrations(options);
+    this.appliedMigrations = applied.map((migration) => migration.name);
+    return applied;
   }
 }

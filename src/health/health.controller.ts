@@ -1,9 +1,16 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { HealthCheck, HealthCheckService, HealthIndicatorFunction, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import {
+  HealthCheck,
+  HealthCheckResult,
+  HealthCheckService,
+  HealthIndicatorFunction,
+  TypeOrmHealthIndicator,
+} from '@nestjs/terminus';
 import { AppConfig } from '../config/app-config';
 import { IdentityStoreHealthIndicator } from './identity-store.health';
 import { MigrationsHealthIndicator } from './migrations.health';
+import { ReadinessLog } from './readiness-log';
 import { RedisHealthIndicator } from './redis.health';
 import { ShutdownState } from './shutdown-state';
 
@@ -24,6 +31,7 @@ export class HealthController {
     private readonly migrations: MigrationsHealthIndicator,
     private readonly shutdown: ShutdownState,
     private readonly config: AppConfig,
+    private readonly log: ReadinessLog,
   ) {}
 
   /** The process is up and answering. Nothing else: a slow dependency must never get it restarted. */
@@ -39,7 +47,7 @@ export class HealthController {
    */
   @Get('ready')
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
-  checkReadiness() {
+  async checkReadiness() {
     if (this.shutdown.isShuttingDown) {
       throw new ServiceUnavailableException({ status: 'shutting_down', info: {}, error: {}, details: {} });
     }
@@ -50,6 +58,14 @@ export class HealthController {
     if (!this.config.migrationsRun) checks.push(() => this.migrations.check('migrations'));
     if (this.redis.configured) checks.push(() => this.redis.check('redis'));
     if (this.config.identityStore === 'cognito') checks.push(() => this.identityStore.check('identityStore'));
-    return this.health.check(checks);
+    try {
+      const result = await this.health.check(checks);
+      this.log.ready();
+      return result;
+    } catch (error) {
+      if (error instanceof ServiceUnavailableException)
+        this.log.notReady((error.getResponse() as HealthCheckResult).error ?? {});
+      throw error;
+    }
   }
 }
