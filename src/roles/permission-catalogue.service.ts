@@ -85,9 +85,9 @@ export class PermissionCatalogueService {
       ),
       roleEvents.catalogueChanged(
         {
-          added: change.added.map(({ key }) => key),
-          removed: change.removed,
-          described: change.described.map(({ key }) => key),
+          added: change.added.map(({ key }) => key).sort(),
+          removed: [...change.removed].sort(),
+          described: change.described.map(({ key }) => key).sort(),
           rolesChanged: changedRoles.length,
         },
         actor,
