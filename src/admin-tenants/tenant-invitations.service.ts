@@ -40,7 +40,7 @@ export class TenantInvitationsService {
     if (status === null) throw new ApiError(HttpStatus.NOT_FOUND, TENANT_INVITATION_ERRORS.tenantNotFound);
     if (status === 'deleted') throw new ApiError(HttpStatus.CONFLICT, TENANT_INVITATION_ERRORS.tenantDeleted);
     const dto = validateBody(TenantInvitationDto, body);
-    const roles = dto.roles ?? [];
+    const roles = [...(dto.roles ?? [])].sort();
     await this.permissions.grantable(tenantId, roles, null);
     if (await this.identity.findTenantMemberByEmail(tenantId, dto.email)) {
       throw new ApiError(HttpStatus.BAD_REQUEST, TENANT_INVITATION_ERRORS.alreadyMember);

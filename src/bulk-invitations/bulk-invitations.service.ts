@@ -85,7 +85,13 @@ export class BulkInvitationsService {
       const first = firstRowOf.get(key);
       if (first !== undefined) return settle(result, 'duplicate_in_request', BULK_ROW_ERRORS.duplicateOf(first));
       firstRowOf.set(key, row);
-      candidates.push({ result, email, role: fields!.role as string, roles: (fields!.roles ?? []) as string[], key });
+      candidates.push({
+        result,
+        email,
+        role: fields!.role as string,
+        roles: [...((fields!.roles ?? []) as string[])].sort(),
+        key,
+      });
     });
 
     const remaining = await this.withoutMembersOrInvited(caller, await this.withGrantableRoles(caller, candidates));

@@ -36,7 +36,7 @@ export class OrgMembersService {
    * Custom roles that the body names are checked first (docs/roles.md): a new state, beside the spec's.
    */
   async invite(caller: OrgCaller, dto: InviteDto, origin: string): Promise<InviteMemberResponse> {
-    const roles = dto.roles ?? [];
+    const roles = [...(dto.roles ?? [])].sort();
     await this.permissions.grantable(caller.tenantId, roles, caller);
     // Rule 8, inside the write of rules 9 and 10 where the identity store is in the same database
     // (a round trip less on every invite); before it otherwise.
