@@ -457,6 +457,15 @@ describe('custom roles and permissions', () => {
       ]);
     });
 
+    it('costs the guard’s read of the caller and one indexed read of their roles, made at the same time', async () => {
+      const recruiter = await holder({ recruiter: ['invitations:create'] });
+      const records = jest.spyOn(t.identity, 'findWithTenantStatus');
+      const roles = jest.spyOn(t.app.get(GrantsStore), 'heldBy');
+      const res = await check(recruiter.cookie, { permissions: ['invitations:create'] });
+      expect(res.body).toEqual({ results: { 'invitations:create': true } });
+      expect([records.mock.calls.length, roles.mock.calls]).toEqual([1, [[org.tenant.id, recruiter.user.id]]]);
+    });
+
     it('another member’s, by userId; one of another organisation is 404; a bad body 400', async () => {
       const recruiter = await holder({ recruiter: ['invitations:create'] });
       const res = await check(memberCookie, { userId: recruiter.user.id, permissions: ['invitations:create'] });

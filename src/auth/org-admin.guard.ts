@@ -1,4 +1,11 @@
-import { applyDecorators, CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import {
+  applyDecorators,
+  CanActivate,
+  createParamDecorator,
+  ExecutionContext,
+  Injectable,
+  SetMetadata,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiExtension } from '@nestjs/swagger';
 import { ApiError } from '../common/api-error';
@@ -9,7 +16,7 @@ import { AppConfig } from '../config/app-config';
 import { TenantStatus } from '../database/entities/tenant.entity';
 import { TenantStatusReader } from '../database/tenant-status-reader';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
-import { CustomGrant, GrantsStore } from '../permissions/grants.store';
+import { CustomGrant, GrantsStore, HeldRoles } from '../permissions/grants.store';
 import { REQUIRED_PERMISSION_EXTENSION, ServicePermission } from '../permissions/permission-catalogue';
 import { Caller, OrgCaller } from './caller';
 import {
@@ -30,6 +37,8 @@ const ORG_ROUTE_RULE = 'orgAdmin:rule';
 interface OrgRouteRule {
   permission: RoutePermission;
   messages: OrgAdminMessages;
+  /** Read the caller's custom roles beside the record (@CurrentCallerRoles()), for a route that answers with them. */
+  readsCallerRoles?: boolean;
 }
 
 /**
@@ -37,9 +46,13 @@ interface OrgRouteRule {
  * a base role that holds it or a custom role that carries it opens the route. The API document
  * names the permission (`x-required-permission`).
  */
-export const RequirePermission = (permission: ServicePermission, messages: OrgAdminMessages) =>
+export const RequirePermission = (
+  permission: ServicePermission,
+  messages: OrgAdminMessages,
+  options: Pick<OrgRouteRule, 'readsCallerRoles'> = {},
+) =>
   applyDecorators(
-    SetMetadata(ORG_ROUTE_RULE, { permission, messages } satisfies OrgRouteRule),
+    SetMetadata(ORG_ROUTE_RULE, { permission, messages, ...options } satisfies OrgRouteRule),
     ApiExtension(REQUIRED_PERMISSION_EXTENSION, permission),
   );
 
@@ -75,10 +88,11 @@ export class OrgAdminGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest();
     const caller: Caller | undefined = request.user;
-    const { permission, messages } = this.reflector.getAllAndOverride<OrgRouteRule>(ORG_ROUTE_RULE, [
+    const rule = this.reflector.getAllAndOverride<OrgRouteRule>(ORG_ROUTE_RULE, [
       context.getHandler(),
       context.getClass(),
     ]);
+    const { permission, messages } = rule;
     const claimed = decideOrgAdmin(caller, messages, permission);
     // No session, or claims of no organisation user: decideOrgAdmin refused already.
     if (!caller || !isOrgUser(caller)) {
@@ -92,7 +106,7 @@ export class OrgAdminGuard implements CanActivate {
       if (!custom.granted) refuseUnless(refuseClaimedRole(claimed, custom.tenantStatus));
       granted = true;
     }
-    const [record, tenantStatus] = await this.storedRecord(caller, context.getHandler());
+    const [[record, tenantStatus], held] = await this.storedRecord(caller, context.getHandler(), rule);
     let confirmed = confirmOrgAdmin(caller, record, messages, tenantStatus, permission, granted);
     if (granted === undefined && isRoleRefusal(confirmed, messages) && customRolesMayGrant(permission)) {
       granted = await this.storedGrant(caller, permission, context.getHandler());
@@ -101,16 +115,27 @@ export class OrgAdminGuard implements CanActivate {
     refuseUnless(confirmed);
     // Both allowed it: the claims name a tenant, and the record is of an organisation user in it.
     request.user = { ...caller, role: record!.role } satisfies OrgCaller;
+    if (held) request[CALLER_ROLES] = held;
     return true;
   }
 
   /**
    * Bounded within the request's deadline (callerCheckTimeoutMs).
    * A store that fails answers the route's own @FailureResponse, as the handler's failure would.
+   * With `readsCallerRoles`, the caller's custom roles are read at the same time (no round trip more).
    */
-  private async storedRecord(caller: OrgCaller, handler: object): Promise<[IdentityUser | null, TenantStatus | null]> {
+  private async storedRecord(
+    caller: OrgCaller,
+    handler: object,
+    rule: OrgRouteRule,
+  ): Promise<[[IdentityUser | null, TenantStatus | null], HeldRoles | undefined]> {
     try {
-      return await this.bounded(this.identity.findWithTenantStatus(caller.id, caller.tenantId, this.tenants));
+      return await this.bounded(
+        Promise.all([
+          this.identity.findWithTenantStatus(caller.id, caller.tenantId, this.tenants),
+          rule.readsCallerRoles ? this.grants.heldBy(caller.tenantId, caller.id) : undefined,
+        ]),
+      );
     } catch (error) {
       throw failureResponse(handler, error);
     }
@@ -144,6 +169,13 @@ export class OrgAdminGuard implements CanActivate {
     return withTimeout(read, callerCheckTimeoutMs(this.config.requestTimeoutMs));
   }
 }
+
+const CALLER_ROLES = 'orgAdmin:callerRoles';
+
+/** The caller's custom roles, read by OrgAdminGuard on a route that asks for them (`readsCallerRoles`). */
+export const CurrentCallerRoles = createParamDecorator(
+  (_: unknown, context: ExecutionContext): HeldRoles | undefined => context.switchToHttp().getRequest()[CALLER_ROLES],
+);
 
 function refuseUnless(decision: OrgAdminDecision): void {
   if (!decision.allowed) throw new ApiError(decision.status, decision.error);

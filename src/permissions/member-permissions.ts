@@ -37,9 +37,15 @@ export class MemberPermissions {
     private readonly config: AppConfig,
   ) {}
 
-  /** One indexed read of the member's roles (and the catalogue, at most once a second). */
-  async of(member: Member): Promise<EffectivePermissions> {
-    const [held, base] = await Promise.all([this.grants.heldBy(member.tenantId, member.id), this.baseOf(member.role)]);
+  /**
+   * One indexed read of the member's roles (and the catalogue, at most once a second); none when
+   * `read` gives them already (the guard read them beside the caller's record).
+   */
+  async of(member: Member, read?: HeldRoles): Promise<EffectivePermissions> {
+    const [held, base] = await Promise.all([
+      read ?? this.grants.heldBy(member.tenantId, member.id),
+      this.baseOf(member.role),
+    ]);
     return { ...held, held: new Set([...base, ...held.permissions]) };
   }
 

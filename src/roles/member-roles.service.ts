@@ -4,7 +4,7 @@ import { Caller, OrgCaller } from '../auth/caller';
 import { isOrgUser } from '../auth/org-admin.policy';
 import { Clock } from '../common/clock';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
-import { GrantsStore } from '../permissions/grants.store';
+import { GrantsStore, HeldRoles } from '../permissions/grants.store';
 import { MemberPermissions } from '../permissions/member-permissions';
 import { ROLE_ERRORS, roleRefusal } from '../permissions/role-errors';
 import { toMemberResponse } from '../org-members/dto/member.response';
@@ -73,12 +73,16 @@ export class MemberRolesService {
   /**
    * POST /api/org/permissions/check: whether the caller, or another member (every member holds
    * `members:read`, which that needs), holds each permission now. A string that names no permission
-   * is false, never an error. One indexed read of the member's roles, whatever the organisation's size.
+   * is false, never an error. One indexed read of the member's roles, whatever the organisation's size:
+   * the caller's own are `callerRoles`, which the guard read beside the caller's record.
    */
-  async check(caller: OrgCaller, dto: CheckPermissionsDto): Promise<PermissionCheckResponse> {
-    const member =
-      dto.userId === undefined || dto.userId === caller.id ? caller : await this.memberOf(caller, dto.userId);
-    const { held } = await this.permissions.of({ id: member.id, tenantId: caller.tenantId, role: member.role });
+  async check(caller: OrgCaller, dto: CheckPermissionsDto, callerRoles?: HeldRoles): Promise<PermissionCheckResponse> {
+    const self = dto.userId === undefined || dto.userId === caller.id;
+    const member = self ? caller : await this.memberOf(caller, dto.userId!);
+    const { held } = await this.permissions.of(
+      { id: member.id, tenantId: caller.tenantId, role: member.role },
+      self ? callerRoles : undefined,
+    );
     return { results: Object.fromEntries(dto.permissions.map((permission) => [permission, held.has(permission)])) };
   }
 

@@ -14,13 +14,14 @@ import {
 } from '@nestjs/common';
 import { auditActor } from '../audit/audit-event';
 import { Caller, CurrentCaller, CurrentOrgCaller, OrgCaller } from '../auth/caller';
-import { OrgAdminGuard, RequirePermission } from '../auth/org-admin.guard';
+import { CurrentCallerRoles, OrgAdminGuard, RequirePermission } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { SuperAdminGuard } from '../auth/super-admin.guard';
 import { ApiError } from '../common/api-error';
 import { FailureResponse } from '../common/failure-response';
 import { UNAUTHORIZED } from '../common/messages';
 import { MEMBER_ERRORS } from '../org-members/org-members.messages';
+import { HeldRoles } from '../permissions/grants.store';
 import {
   CheckPermissionsDto,
   CreateRoleDto,
@@ -127,14 +128,15 @@ export class MemberRolesController {
 
   @Post('permissions/check')
   @HttpCode(HttpStatus.OK)
-  @RequirePermission('members:read', ROLES_READ_MESSAGES)
+  @RequirePermission('members:read', ROLES_READ_MESSAGES, { readsCallerRoles: true })
   @ApiCheckPermissions()
   @FailureResponse({ error: ROLES_FAILURES.permissions })
   checkPermissions(
     @CurrentOrgCaller() caller: OrgCaller,
     @Body(RoleBodyPipe(CheckPermissionsDto)) dto: CheckPermissionsDto,
+    @CurrentCallerRoles() callerRoles: HeldRoles | undefined,
   ) {
-    return this.members.check(caller, dto);
+    return this.members.check(caller, dto, callerRoles);
   }
 }
 
