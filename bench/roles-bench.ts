@@ -13,19 +13,23 @@
  * the routes that it has. Numbers depend on the machine: compare runs on the same one, never
  * assert on them in tests.
  */
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { SessionTokenIssuer } from '../src/auth/session-token-issuer';
-import { comparableEmail } from '../src/common/email-comparison';
 import { AppConfig, parseConfig } from '../src/config/app-config';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { IdentityUser } from '../src/identity/identity-store';
 import { ROOT, startServerProcess } from '../test/support/server-process';
+import {
+  createDatabase,
+  Dialect,
+  percentile,
+  prepareSqliteSeed,
+  SeedSql,
+  seedSql,
+  startNodeOptions,
+} from './support/seed-database';
 
-type Dialect = 'mariadb' | 'sqlite';
 const DATABASES = (process.env.BENCH_DATABASES ?? 'mariadb,sqlite').split(',').map((name) => name.trim()) as Dialect[];
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -34,34 +38,11 @@ const MYSQL_SERVER = (process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:330
 const SECRET = 'bench-roles-secret-at-least-32-characters-long';
 const MEMBERS = 100_000;
 const ROLES = 25;
-const T0 = '2026-01-01 00:00:00';
 const TENANT = 'tenant-roles';
 /** Members: 1 the owner, 2–100 admins, the rest members; these three have roles of their own. */
 const RECRUITER = 500; // role-01 (invitations:create) beside two others
 const LACKING = 1000; // two roles, neither with invitations:create
 const PLAIN = MEMBERS - 1; // no custom role
-
-interface SeedSql {
-  seq(n: number): string;
-  cat(...parts: string[]): string;
-  at(seconds: string): string;
-  key(address: string): string;
-  pad(expression: string, width: number): string;
-}
-const MARIADB_SQL: SeedSql = {
-  seq: (n) => `seq_1_to_${n}`,
-  cat: (...parts) => `CONCAT(${parts.join(', ')})`,
-  at: (seconds) => `(TIMESTAMP '${T0}' + INTERVAL (${seconds}) SECOND)`,
-  key: (address) => `SHA2(${address}, 256)`,
-  pad: (expression, width) => `LPAD(${expression}, ${width}, '0')`,
-};
-const SQLITE_SQL: SeedSql = {
-  seq: (n) => `(SELECT seq FROM bench_seq WHERE seq <= ${n}) AS s`,
-  cat: (...parts) => `(${parts.join(' || ')})`,
-  at: (seconds) => `strftime('%Y-%m-%d %H:%M:%f', '${T0}', '+' || (${seconds}) || ' seconds')`,
-  key: (address) => `bench_email_key(${address})`,
-  pad: (expression, width) => `substr('${'0'.repeat(width)}' || ${expression}, -${width})`,
-};
 
 /** The permissions of roles 02–25, four each, none of them invitations:create. */
 const OTHER_PERMISSIONS = [
@@ -129,53 +110,13 @@ function seedStatements(sql: SeedSql): [string, string][] {
   ];
 }
 
-async function createDatabase(dialect: Dialect): Promise<{ url: string; drop(): Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-roles-'));
-    return {
-      url: `sqlite:${join(dir, 'bench.sqlite')}`,
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const name = `bench_roles_${Date.now()}`;
-  const admin = new DataSource({ type: 'mysql', url: `${MYSQL_SERVER}/` });
-  await admin.initialize();
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  return {
-    url: `${MYSQL_SERVER}/${name}`,
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await admin.destroy();
-    },
-  };
-}
-
 async function seed(dialect: Dialect, url: string): Promise<void> {
   const started = Date.now();
   const dataSource = new DataSource(dataSourceOptions(parseConfig({ NODE_ENV: 'test', DATABASE_URL: url })));
   await dataSource.initialize();
   await dataSource.runMigrations();
-  if (dialect === 'sqlite') {
-    const db = (
-      dataSource.driver as unknown as {
-        databaseConnection: {
-          function(name: string, options: { deterministic: boolean }, run: (value: unknown) => string): void;
-          exec(sql: string): void;
-          prepare(sql: string): { run(...parameters: unknown[]): void };
-        };
-      }
-    ).databaseConnection;
-    db.function('bench_email_key', { deterministic: true }, (address: unknown) =>
-      createHash('sha256')
-        .update(comparableEmail(String(address)), 'utf8')
-        .digest('hex'),
-    );
-    db.exec('CREATE TABLE bench_seq (seq INTEGER PRIMARY KEY)');
-    db.prepare(
-      'WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ?) INSERT INTO bench_seq SELECT n FROM s',
-    ).run(MEMBERS);
-  }
-  for (const [, sql] of seedStatements(dialect === 'sqlite' ? SQLITE_SQL : MARIADB_SQL)) await dataSource.query(sql);
+  if (dialect === 'sqlite') prepareSqliteSeed(dataSource, MEMBERS);
+  for (const [, sql] of seedStatements(seedSql(dialect))) await dataSource.query(sql);
   if (dialect === 'sqlite') await dataSource.query('DROP TABLE bench_seq');
   await dataSource.query(
     dialect === 'sqlite' ? 'ANALYZE' : 'ANALYZE TABLE tenants, users, org_roles, org_role_permissions, member_roles',
@@ -183,8 +124,6 @@ async function seed(dialect: Dialect, url: string): Promise<void> {
   await dataSource.destroy();
   console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 interface Timing {
   p50: number;
@@ -215,12 +154,6 @@ async function time(requests: (() => Promise<Response>)[], samples = SAMPLES): P
     times.sort((a, b) => a - b);
     return { p50: percentile(times, 0.5), p95: percentile(times, 0.95), statuses: statuses[index] };
   });
-}
-
-/** The NODE_OPTIONS that `npm start` gives the server (package.json). */
-function startNodeOptions(): string[] {
-  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  return (/NODE_OPTIONS="([^"$]*)/.exec(scripts.start)?.[1].trim() ?? '').split(/\s+/).filter(Boolean);
 }
 
 const cookieOf = (issuer: SessionTokenIssuer, seq: number, role: string) =>
@@ -318,7 +251,7 @@ async function measure(url: string): Promise<void> {
 async function main() {
   for (const dialect of DATABASES) {
     console.log(`\n== ${dialect}: one tenant of ${MEMBERS} members and ${ROLES} roles, two roles a member`);
-    const database = await createDatabase(dialect);
+    const database = await createDatabase(dialect, 'bench_roles', MYSQL_SERVER);
     try {
       await seed(dialect, database.url);
       await measure(database.url);

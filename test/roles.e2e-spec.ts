@@ -388,6 +388,19 @@ describe('custom roles and permissions', () => {
       expect(ORG_INVITATION_ERRORS.notOwnerOrAdmin).toEqual((await calls[1][1](auditor.cookie)).body);
     });
 
+    it('a custom role never opens a super-admin route: 403 Forbidden, as for any member', async () => {
+      const manager = await holder({ everything: ['roles:manage', 'members:remove', 'audit:read'] });
+      for (const path of ['/api/admin/tenants/' + org.tenant.id, '/api/admin/audit-events']) {
+        const res = await t.http.get(path).set('Cookie', manager.cookie);
+        expect([res.status, res.body]).toEqual([403, { error: 'Forbidden' }]);
+      }
+      const catalogue = await t.http
+        .put('/api/admin/permissions')
+        .set('Cookie', manager.cookie)
+        .send({ permissions: [] });
+      expect([catalogue.status, catalogue.body]).toEqual([403, { error: 'Forbidden' }]);
+    });
+
     it('a role taken away stops working on the next request', async () => {
       const recruiter = await holder({ recruiter: ['invitations:create'] });
       expect((await t.http.get('/api/org/invite/quota').set('Cookie', recruiter.cookie)).status).toBe(200);
