@@ -4,10 +4,11 @@
  * one holding two roles), against today's guarded route.
  *   npm run bench:roles                                   # MariaDB, then SQLite
  *   BENCH_DATABASES=sqlite npm run bench:roles            # one of them (mariadb, sqlite)
- *   BENCH_BASELINE=/path/to/built/checkout npm run bench:roles   # also that build, on the same data, in turns
+ *   BENCH_BASELINE=/path/to/built/checkout npm run bench:roles   # that build too, on the same data
  *   BENCH_SAMPLES=300 BENCH_ROUNDS=3 npm run bench:roles
  * Requests one at a time (the latency of a route, not the throughput of the machine), the scenarios
- * taking turns request by request, after 200 of each to warm up; p50 and p95 of the time to the last byte, per round; the builds take turns round by round on one seeded
+ * taking turns request by request, after 200 of each to warm up; p50 and p95 of the time to the
+ * last byte, per round. The builds take turns round by round, in alternating order, on one seeded
  * database, so that both meet the same machine. Runs the builds (`npm run build` first) as
  * `npm start` does, with its heap limit. A baseline build without the role tables answers only
  * the routes that it has. Numbers depend on the machine: compare runs on the same one, never
@@ -67,14 +68,16 @@ function seedStatements(sql: SeedSql): [string, string][] {
     ],
     [
       'the measured tenant',
-      `INSERT INTO tenants (id, name, type, status, created_at) VALUES ('${TENANT}', 'Roles Co', 'business', 'active', ${at('0')})`,
+      'INSERT INTO tenants (id, name, type, status, created_at) ' +
+        `VALUES ('${TENANT}', 'Roles Co', 'business', 'active', ${at('0')})`,
     ],
     [
       `${MEMBERS} members`,
       'INSERT INTO users (id, email, email_key, user_type, tenant_id, role, created_at) ' +
         `SELECT ${cat(`'member-'`, 'seq')}, ${cat(`'member-'`, 'seq', `'@roles.example'`)}, ` +
         `${key(cat(`'member-'`, 'seq', `'@roles.example'`))}, 'org', '${TENANT}', ` +
-        `CASE WHEN seq = 1 THEN 'owner' WHEN seq <= 100 THEN 'admin' ELSE 'member' END, ${at('seq')} FROM ${seq(MEMBERS)}`,
+        "CASE WHEN seq = 1 THEN 'owner' WHEN seq <= 100 THEN 'admin' ELSE 'member' END, " +
+        `${at('seq')} FROM ${seq(MEMBERS)}`,
     ],
     [
       'the product’s catalogue',
@@ -84,7 +87,8 @@ function seedStatements(sql: SeedSql): [string, string][] {
     [
       `${ROLES} roles`,
       'INSERT INTO org_roles (tenant_id, role_key, name, description, version, created_at, updated_at) ' +
-        `SELECT '${TENANT}', ${role('seq')}, ${cat(`'Role '`, 'seq')}, NULL, 0, ${at('0')}, ${at('0')} FROM ${seq(ROLES)}`,
+        `SELECT '${TENANT}', ${role('seq')}, ${cat(`'Role '`, 'seq')}, NULL, 0, ${at('0')}, ${at('0')} ` +
+        `FROM ${seq(ROLES)}`,
     ],
     [
       'their permissions',
@@ -100,12 +104,14 @@ function seedStatements(sql: SeedSql): [string, string][] {
     ...[0, 7].map((offset): [string, string] => [
       `a role of roles 02–25 for every member but one (${offset ? 'second' : 'first'})`,
       'INSERT INTO member_roles (tenant_id, user_id, role_key, granted_at) ' +
-        `SELECT '${TENANT}', ${cat(`'member-'`, 'seq')}, ${role(`((seq + ${offset}) % ${ROLES - 1}) + 2`)}, ${at('0')} ` +
+        `SELECT '${TENANT}', ${cat(`'member-'`, 'seq')}, ` +
+        `${role(`((seq + ${offset}) % ${ROLES - 1}) + 2`)}, ${at('0')} ` +
         `FROM ${seq(MEMBERS)} WHERE seq <> ${PLAIN}`,
     ]),
     [
       'the recruiter’s role',
-      `INSERT INTO member_roles (tenant_id, user_id, role_key, granted_at) VALUES ('${TENANT}', 'member-${RECRUITER}', 'role-01', ${at('0')})`,
+      'INSERT INTO member_roles (tenant_id, user_id, role_key, granted_at) ' +
+        `VALUES ('${TENANT}', 'member-${RECRUITER}', 'role-01', ${at('0')})`,
     ],
   ];
 }
@@ -244,7 +250,8 @@ async function measure(url: string): Promise<void> {
   console.log(`\nmedians of the ${ROUNDS} rounds' p50 / p95 (ms):`);
   for (const [key, rounds] of results)
     console.log(
-      `${key.padEnd(86)} ${median(rounds.map(([p50]) => p50)).toFixed(2)} / ${median(rounds.map(([, p95]) => p95)).toFixed(2)}`,
+      `${key.padEnd(86)} ${median(rounds.map(([p50]) => p50)).toFixed(2)} / ` +
+        median(rounds.map(([, p95]) => p95)).toFixed(2),
     );
 }
 

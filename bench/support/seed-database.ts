@@ -77,7 +77,7 @@ export async function createDatabase(dialect: Dialect, name: string, mysqlServer
   };
 }
 
-/** On SQLite, what SeedSql uses: `bench_email_key()` and a table of numbers up to `count` (dropped by dropSeedTables). */
+/** On SQLite, what SeedSql uses: `bench_email_key()`, and `bench_seq`, numbers up to `count` (the seed drops it). */
 export function prepareSqliteSeed(dataSource: DataSource, count: number): void {
   const db = (
     dataSource.driver as unknown as {

@@ -113,7 +113,8 @@ export class TenantLifecycleService {
    * Detaches every member (the accounts stay), takes the custom roles away with the roles
    * themselves, revokes every open invitation, and keeps the row with status `deleted` for the
    * audit trail. The status comes first, so that the tenant's people are shut out at once; then
-   * bounded batches, each a transaction of its own; then `deleted_at` with the event. A deletion cut short is finished by the next DELETE; a finished one is 409.
+   * bounded batches, each a transaction of its own; then `deleted_at` with the event. A deletion
+   * cut short is finished by the next DELETE; a finished one is 409.
    */
   async delete(id: string, actor: AuditActor | null): Promise<{ success: true }> {
     const tenant = await this.existing(id);

@@ -153,7 +153,7 @@ export class BulkInvitationsService {
   }
 }
 
-/** Spec 4.9 rules 1–3 on one row, in their order (InviteDto's rules), then its custom roles' form; null when it passes. */
+/** Spec 4.9 rules 1–3 on one row, in their order (InviteDto's rules), then its roles' form; null when it passes. */
 function rowProblem({ email, role, roles }: Record<string, unknown>): string | null {
   if (email === undefined || email === null || email === '') return BULK_ROW_ERRORS.emailRequired;
   if (typeof email !== 'string' || !isEmail(email, {}) || !NO_CONTROL_CHARACTERS.test(email))

@@ -18,7 +18,7 @@ import {
 import { ORG_INVITATION_ERRORS } from './org-invitations.messages';
 import { OrgInvitationsService } from './org-invitations.service';
 
-/** The organisation's refusals on these routes: the base roles give them to owners and admins only (the id is the token). */
+/** The guard's refusals on these routes: the base roles open them to owners and admins (the id is the token). */
 const GUARD_MESSAGES = {
   notOrgUser: ORG_INVITATION_ERRORS.notOrgUser,
   notOwnerOrAdmin: ORG_INVITATION_ERRORS.notOwnerOrAdmin,

@@ -25,7 +25,8 @@ const SELECT_HELD =
   'LEFT JOIN member_roles ON member_roles.tenant_id = tenants.id AND member_roles.user_id = ? ' +
   'LEFT JOIN org_role_permissions ON org_role_permissions.tenant_id = member_roles.tenant_id ' +
   'AND org_role_permissions.role_key = member_roles.role_key WHERE tenants.id = ?';
-const SELECT_ROLES_OF_MEMBERS = `SELECT user_id AS userId, role_key AS roleKey FROM member_roles WHERE tenant_id = ? AND user_id IN ${IN_IDS}`;
+const SELECT_ROLES_OF_MEMBERS =
+  'SELECT user_id AS userId, role_key AS roleKey FROM member_roles ' + `WHERE tenant_id = ? AND user_id IN ${IN_IDS}`;
 const SELECT_ROLES_OF_INVITATIONS =
   'SELECT invitation_id AS invitationId, role_key AS roleKey FROM invitation_roles ' +
   `WHERE invitation_id IN ${IN_IDS}`;
@@ -96,7 +97,7 @@ const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 export class GrantsStore {
   constructor(private readonly statements: PreparedStatements) {}
 
-  /** One statement, causal on Galera (as the tenant status read that it replaces): a change holds from the next request. */
+  /** One statement, causal on Galera (as the status read it replaces): a change holds from the next request. */
   async grantOf(tenantId: string, userId: string, permission: string): Promise<CustomGrant> {
     const rows = await this.statements.causalRows(SELECT_GRANT, [userId, permission, tenantId]);
     // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
@@ -181,7 +182,7 @@ export class GrantsStore {
     return this.statements.changes(DELETE_TENANT_ROLES, [tenantId]);
   }
 
-  /** Rows of `read` per batch of ids (padded to IDS_PER_READ, so that one statement serves every batch), by `idColumn`. */
+  /** Rows of `read` by `idColumn`, a batch of ids at a time (padded to IDS_PER_READ: one statement for every batch). */
   private async grouped(
     ids: string[],
     read: (batch: string[]) => Promise<Row[]>,

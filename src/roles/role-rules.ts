@@ -23,7 +23,7 @@ export interface CatalogueChange {
 
 const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
 
-/** A role's fields after an edit (or its creation, from null): the name trimmed, the permissions distinct and sorted. */
+/** A role's fields after an edit (or its creation, from null): name trimmed, permissions distinct and sorted. */
 export function roleAfterEdit(
   before: RoleFields | null,
   edit: { key?: string; name?: string; description?: string | null; permissions?: string[] },

@@ -48,7 +48,7 @@ import {
 } from './roles.docs';
 import { ROLES_FAILURES, ROLES_MANAGE_MESSAGES, ROLES_READ_MESSAGES } from './roles.messages';
 
-/** An organisation's roles (docs/roles.md): any member reads them, roles:manage changes them. The body after the guards. */
+/** An organisation's roles (docs/roles.md): any member reads them, roles:manage changes them (body after guards). */
 @Controller('api/org/roles')
 @ApiOrgRoles()
 @UseGuards(SessionGuard, OrgAdminGuard)

@@ -22,7 +22,7 @@ export class InviteDto {
   @IsIn(INVITATION_ROLES, { message: INVITE_ERRORS.invalidRole })
   role: string;
 
-  /** Checked after the spec's rules; whether each is a role of the organisation, after the rate limit (docs/roles.md). */
+  /** Checked after the spec's rules; whether each is a role of the organisation, after rule 7 (docs/roles.md). */
   @ApiPropertyOptional({
     type: [String],
     description:
