@@ -6,6 +6,13 @@ import { JoinRequestEntity } from './join-request.entity';
 import { MembershipGrantEntity } from './membership-grant.entity';
 import { OrgDomainEntity } from './org-domain.entity';
 import {
+  InvitationRoleEntity,
+  MemberRoleEntity,
+  OrgRoleEntity,
+  OrgRolePermissionEntity,
+  ProductPermissionEntity,
+} from './role.entity';
+import {
   ScimGroupEntity,
   ScimGroupMemberEntity,
   ScimRoleMappingEntity,
@@ -21,9 +28,14 @@ export {
   IdempotencyKeyEntity,
   InvitationEmailOutboxEntity,
   InvitationEntity,
+  InvitationRoleEntity,
   JoinRequestEntity,
+  MemberRoleEntity,
   MembershipGrantEntity,
   OrgDomainEntity,
+  OrgRoleEntity,
+  OrgRolePermissionEntity,
+  ProductPermissionEntity,
   ScimGroupEntity,
   ScimGroupMemberEntity,
   ScimRoleMappingEntity,
@@ -49,4 +61,9 @@ export const ENTITIES = [
   ScimGroupEntity,
   ScimGroupMemberEntity,
   ScimRoleMappingEntity,
+  ProductPermissionEntity,
+  OrgRoleEntity,
+  OrgRolePermissionEntity,
+  MemberRoleEntity,
+  InvitationRoleEntity,
 ];
