@@ -13,12 +13,12 @@ const LAYERS = [
   ['common'],
   ['config', 'metrics'],
   ['database', 'logging'],
-  ['identity', 'outbox'],
+  ['identity', 'outbox', 'permissions'],
   ['auth', 'mail'],
   ['audit', 'idempotency'],
   ['invitations', 'webhooks', 'rate-limit', 'admin-users', 'health'],
   ['admin-tenants', 'joining', 'org-invitations', 'org-members', 'org-people', 'bulk-invitations', 'api-docs'],
-  ['invitation-page', 'cli', 'test-mode', 'scim', 'domains'],
+  ['invitation-page', 'cli', 'test-mode', 'scim', 'domains', 'roles'],
 ];
 
 const folderLayers = LAYERS.flatMap((layer, index) =>

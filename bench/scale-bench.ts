@@ -16,27 +16,29 @@
  * not the throughput of the machine); bulk requests each invite 100 new addresses.
  * Numbers depend on the machine: compare runs on the same one, never assert on them in tests.
  */
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
 import { SessionTokenIssuer } from '../src/auth/session-token-issuer';
 import { AppConfig, parseConfig } from '../src/config/app-config';
 import { dataSourceOptions } from '../src/database/data-source-options';
-import { comparableEmail } from '../src/common/email-comparison';
 import { IdentityUser } from '../src/identity/identity-store';
-import { builtCommand, ROOT, startServerProcess } from '../test/support/server-process';
-
-type Dialect = 'mariadb' | 'sqlite';
+import { builtCommand, startServerProcess } from '../test/support/server-process';
+import {
+  createDatabase,
+  Dialect,
+  percentile,
+  prepareSqliteSeed,
+  SeedSql,
+  seedSql,
+  startNodeOptions,
+  T0,
+} from './support/seed-database';
 const DATABASES = (process.env.BENCH_DATABASES ?? 'mariadb,sqlite').split(',').map((name) => name.trim()) as Dialect[];
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const BULK_SAMPLES = Math.max(5, Math.round(SAMPLES / 4));
 const MYSQL_SERVER = (process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306').replace(/\/$/, '');
 const SECRET = 'bench-scale-secret-at-least-32-characters-long';
 const MB = 1024 * 1024;
-/** Time of the seeded rows: a second apart from here. */
-const T0 = '2026-01-01 00:00:00';
 
 /** The MariaDB sizes; SQLite takes a tenth of each. */
 const FULL = { tenants: 200_000, members: 100_000, invitations: 200_000, events: 1_000_000 };
@@ -48,34 +50,6 @@ interface Sizes {
   /** Audit events in all: one `tenant.created` per tenant, the rest the big tenant's. */
   events: number;
 }
-
-/** The SQL that differs between the dialects, for the seed. */
-interface SeedSql {
-  /** A table of `seq` from 1 to n. */
-  seq(n: number): string;
-  cat(...parts: string[]): string;
-  /** T0 plus `seconds` (an SQL expression), as a DATETIME(3) value. */
-  at(seconds: string): string;
-  /** emailKey of an address that is ASCII lower case already (emailKey hashes comparableEmail). */
-  key(address: string): string;
-  pad(expression: string, width: number): string;
-}
-
-const MARIADB_SQL: SeedSql = {
-  seq: (n) => `seq_1_to_${n}`,
-  cat: (...parts) => `CONCAT(${parts.join(', ')})`,
-  at: (seconds) => `(TIMESTAMP '${T0}' + INTERVAL (${seconds}) SECOND)`,
-  key: (address) => `SHA2(${address}, 256)`,
-  pad: (expression, width) => `LPAD(${expression}, ${width}, '0')`,
-};
-
-const SQLITE_SQL: SeedSql = {
-  seq: (n) => `(SELECT seq FROM bench_seq WHERE seq <= ${n}) AS s`,
-  cat: (...parts) => `(${parts.join(' || ')})`,
-  at: (seconds) => `strftime('%Y-%m-%d %H:%M:%f', '${T0}', '+' || (${seconds}) || ' seconds')`,
-  key: (address) => `bench_email_key(${address})`,
-  pad: (expression, width) => `substr('${'0'.repeat(width)}' || ${expression}, -${width})`,
-};
 
 const BIG = 'tenant-big';
 const SMALL = 'tenant-small';
@@ -161,36 +135,6 @@ function seedStatements(sql: SeedSql, sizes: Sizes): [string, string][] {
   ];
 }
 
-interface Database {
-  url: string;
-  drop(): Promise<void>;
-  /** Ends this script's connection, leaving the database. */
-  close(): Promise<void>;
-}
-
-async function createDatabase(dialect: Dialect): Promise<Database> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-scale-'));
-    return {
-      url: `sqlite:${join(dir, 'bench.sqlite')}`,
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-      close: async () => undefined,
-    };
-  }
-  const name = `bench_scale_${Date.now()}`;
-  const admin = new DataSource({ type: 'mysql', url: `${MYSQL_SERVER}/` });
-  await admin.initialize();
-  await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-  return {
-    url: `${MYSQL_SERVER}/${name}`,
-    drop: async () => {
-      await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await admin.destroy();
-    },
-    close: () => admin.destroy(),
-  };
-}
-
 /** Migrates and seeds; the time it took. */
 async function seed(dialect: Dialect, url: string, sizes: Sizes): Promise<number> {
   const started = Date.now();
@@ -198,27 +142,8 @@ async function seed(dialect: Dialect, url: string, sizes: Sizes): Promise<number
   const dataSource = new DataSource(dataSourceOptions(config));
   await dataSource.initialize();
   await dataSource.runMigrations();
-  if (dialect === 'sqlite') {
-    const db = (
-      dataSource.driver as unknown as {
-        databaseConnection: {
-          function(name: string, options: { deterministic: boolean }, run: (value: unknown) => string): void;
-          exec(sql: string): void;
-          prepare(sql: string): { run(...parameters: unknown[]): void };
-        };
-      }
-    ).databaseConnection;
-    db.function('bench_email_key', { deterministic: true }, (address: unknown) =>
-      createHash('sha256')
-        .update(comparableEmail(String(address)), 'utf8')
-        .digest('hex'),
-    );
-    db.exec('CREATE TABLE bench_seq (seq INTEGER PRIMARY KEY)');
-    db.prepare(
-      'WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ?) INSERT INTO bench_seq SELECT n FROM s',
-    ).run(sizes.events);
-  }
-  for (const [what, sql] of seedStatements(dialect === 'sqlite' ? SQLITE_SQL : MARIADB_SQL, sizes)) {
+  if (dialect === 'sqlite') prepareSqliteSeed(dataSource, sizes.events);
+  for (const [what, sql] of seedStatements(seedSql(dialect), sizes)) {
     const step = Date.now();
     await dataSource.query(sql);
     console.log(`  seeded ${what} in ${Date.now() - step} ms`);
@@ -236,14 +161,6 @@ function rssOf(pid: number): { rss: number; peak: number } {
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
-
-/** The NODE_OPTIONS that `npm start` gives the server (package.json). */
-function startNodeOptions(): string[] {
-  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  return (/NODE_OPTIONS="([^"$]*)/.exec(scripts.start)?.[1].trim() ?? '').split(/\s+/).filter(Boolean);
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 interface Timing {
   p50: number;
@@ -432,7 +349,7 @@ async function main() {
       `\n== ${dialect}: ${sizes.tenants} tenants, big tenant ${sizes.members} members and ${sizes.invitations} ` +
         `invitations (${sizes.invitations / 2} pending), ${sizes.events} audit events`,
     );
-    const database = await createDatabase(dialect);
+    const database = await createDatabase(dialect, 'bench_scale', MYSQL_SERVER);
     try {
       const ms = await seed(dialect, database.url, sizes);
       console.log(`seeded in ${(ms / 1000).toFixed(0)} s`);

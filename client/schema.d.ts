@@ -229,7 +229,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Invite an e-mail address to the caller’s organisation (spec 4.9) */
+        /**
+         * Invite an e-mail address to the caller’s organisation (spec 4.9)
+         * @description Permission: `invitations:create` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
         post: operations["inviteMember"];
         delete?: never;
         options?: never;
@@ -247,7 +250,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a member from the caller’s organisation (spec 4.10) */
+        /**
+         * Remove a member from the caller’s organisation (spec 4.10)
+         * @description Permission: `members:remove` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
@@ -261,7 +267,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The users of the caller’s organisation, by e-mail then id, a page at a time (any role) */
+        /**
+         * The users of the caller’s organisation, by e-mail then id, a page at a time (any role)
+         * @description Permission: `members:read` (held by owner, admin, member, and custom roles that carry it; docs/roles.md).
+         */
         get: operations["listMembers"];
         put?: never;
         post?: never;
@@ -284,7 +293,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the role of a user of the caller’s organisation (owner or admin) */
+        /**
+         * Change the role of a user of the caller’s organisation (owner or admin)
+         * @description Permission: `members:set_role` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
         patch: operations["changeMemberRole"];
         trace?: never;
     };
@@ -295,7 +307,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller’s invitation quota (invites and resends share it), as the next one would find it; reading it counts nothing */
+        /**
+         * The caller’s invitation quota (invites and resends share it), as the next one would find it; reading it counts nothing
+         * @description Permission: `invitations:create` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
         get: operations["getInviteQuota"];
         put?: never;
         post?: never;
@@ -312,7 +327,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The invitations of the caller’s organisation, by e-mail then id, a page at a time */
+        /**
+         * The invitations of the caller’s organisation, by e-mail then id, a page at a time
+         * @description Permission: `invitations:read` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
         get: operations["listInvitations"];
         put?: never;
         post?: never;
@@ -332,7 +350,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a pending or expired invitation: its token then answers 404 INVALID, as an unknown one (again: 200, no change) */
+        /**
+         * Revoke a pending or expired invitation: its token then answers 404 INVALID, as an unknown one (again: 200, no change)
+         * @description Permission: `invitations:revoke` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
         delete: operations["revokeInvitation"];
         options?: never;
         head?: never;
@@ -348,7 +369,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a pending or expired invitation again: a new invitation (new token, 7 days) to the same address and role, the old one revoked; counts towards the invitation limit */
+        /**
+         * Send a pending or expired invitation again: a new invitation (new token, 7 days) to the same address and role, the old one revoked; counts towards the invitation limit
+         * @description Permission: `invitations:create` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
         post: operations["resendInvitation"];
         delete?: never;
         options?: never;
@@ -368,6 +392,8 @@ export interface paths {
         /**
          * Invite many addresses at once (owner or admin), with one answer per row; optionally a dry run
          * @description Each row is checked on its own, as the invite checks one, then against the earlier rows, the organisation’s members and its pending invitations (addresses compared as everywhere in the service). Each created row spends one of the caller’s invitations (the invite’s and the resend’s limit); rows beyond what is left are `rate_limited`, and nothing else is refused. A request that creates nothing spends nothing. A dry run answers what the request would do now and stores, sends and spends nothing. Rows are stored up to 50 to a transaction: a row is either fully created (invitation, e-mail, audit event) or `failed`.
+         *
+         *     Permission: `invitations:create` (held by owner, admin, and custom roles that carry it; docs/roles.md).
          */
         post: operations["inviteMany"];
         delete?: never;
@@ -383,7 +409,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Members and open invitations of the caller’s organisation in one list, by e-mail, a page at a time (any role; invitation ids for owners and admins only) */
+        /**
+         * Members and open invitations of the caller’s organisation in one list, by e-mail, a page at a time (any role; invitation ids for owners and admins only)
+         * @description Permission: `members:read` (held by owner, admin, member, and custom roles that carry it; docs/roles.md).
+         */
         get: operations["listPeople"];
         put?: never;
         post?: never;
@@ -400,12 +429,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organisation's claims, by name */
+        /**
+         * The organisation's claims, by name
+         * @description Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
         get: operations["listDomains"];
         put?: never;
         /**
          * Claim an e-mail domain: a pending claim with its own TXT record to publish
          * @description Rules in order: DOMAIN_INVALID (400), DOMAIN_PUBLIC_SUFFIX, DOMAIN_FREE_PROVIDER (422), DOMAIN_ALREADY_ADDED, DOMAIN_TAKEN (409: another organisation holds it verified or failing), DOMAIN_LIMIT (422, DOMAINS_PER_ORG). Event domain.added.
+         *
+         *     Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
          */
         post: operations["addDomain"];
         delete?: never;
@@ -421,13 +455,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One claim of the organisation */
+        /**
+         * One claim of the organisation
+         * @description Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
         get: operations["getDomain"];
         put?: never;
         post?: never;
         /**
          * Remove the claim: its pending join requests are rejected; members who joined by it stay members
          * @description Events: join_request.rejected for each, domain.removed.
+         *
+         *     Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
          */
         delete: operations["removeDomain"];
         options?: never;
@@ -435,6 +474,8 @@ export interface paths {
         /**
          * Set the join mode: off, request or auto (acting only while the claim is verified or failing)
          * @description Event domain.updated.
+         *
+         *     Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
          */
         patch: operations["updateDomain"];
         trace?: never;
@@ -451,6 +492,8 @@ export interface paths {
         /**
          * Look the TXT record up now: a pending claim becomes verified; a verified or failing one is re-checked
          * @description lastCheck.result: found, record_not_found or token_mismatch. Events: domain.verified, domain.verification_failed, domain.failing, domain.lapsed. A resolver that fails or times out (DNS_TIMEOUT_MS) leaves the claim as it was: 503 `{"success":false,"error":"DNS_UNAVAILABLE"}`.
+         *
+         *     Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
          */
         post: operations["verifyDomain"];
         delete?: never;
@@ -468,7 +511,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A new token and a new window for a pending, expired or lapsed claim; the old value stops working */
+        /**
+         * A new token and a new window for a pending, expired or lapsed claim; the old value stops working
+         * @description Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
         post: operations["rotateDomain"];
         delete?: never;
         options?: never;
@@ -483,7 +529,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organisation's join requests with this status (pending by default), oldest first */
+        /**
+         * The organisation's join requests with this status (pending by default), oldest first
+         * @description Permission: `join_requests:decide` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
         get: operations["listJoinRequests"];
         put?: never;
         post?: never;
@@ -502,7 +551,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve: the person becomes a member with the role member (events join_request.approved, member.joined via domain) */
+        /**
+         * Approve: the person becomes a member with the role member (events join_request.approved, member.joined via domain)
+         * @description Permission: `join_requests:decide` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
         post: operations["approveJoinRequest"];
         delete?: never;
         options?: never;
@@ -519,7 +571,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject (event join_request.rejected) */
+        /**
+         * Reject (event join_request.rejected)
+         * @description Permission: `join_requests:decide` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
         post: operations["rejectJoinRequest"];
         delete?: never;
         options?: never;
@@ -662,7 +717,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller’s organisation’s audit events, newest first */
+        /**
+         * The caller’s organisation’s audit events, newest first
+         * @description Permission: `audit:read` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
         get: operations["listOrgAuditEvents"];
         put?: never;
         post?: never;
@@ -985,6 +1043,168 @@ export interface paths {
         patch: operations["patchScimGroup"];
         trace?: never;
     };
+    "/api/org/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation’s roles: the three system roles, then its own by key
+         * @description Permission: `members:read` (held by owner, admin, member, and custom roles that carry it; docs/roles.md).
+         */
+        get: operations["listRoles"];
+        put?: never;
+        /**
+         * Define a custom role: a key, a name and permissions of the catalogue
+         * @description Rules in order: the body (400), ROLE_RESERVED (409: owner, admin, member), UNKNOWN_PERMISSION and PERMISSION_NOT_GRANTABLE (422, naming it), ROLE_ESCALATION (403: a permission the caller lacks), ROLE_LIMIT (422, ROLES_PER_ORG), ROLE_EXISTS (409). Event role.created.
+         *
+         *     Permission: `roles:manage` (held by owner, and custom roles that carry it; docs/roles.md).
+         */
+        post: operations["createRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/roles/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One role of the organisation, a system role or its own
+         * @description Permission: `members:read` (held by owner, admin, member, and custom roles that carry it; docs/roles.md).
+         */
+        get: operations["getRole"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a custom role; with reassignTo, its holders hold that role instead
+         * @description Rules in order: ROLE_SYSTEM (409), ROLE_NOT_FOUND (404), UNKNOWN_ROLE (422: reassignTo is not another custom role), ROLE_ESCALATION (403), ROLE_IN_USE (409 with `members`, without reassignTo). One transaction: role.deleted, and member.roles_changed for each holder. Invitations that carry the role lose it (or carry reassignTo instead).
+         *
+         *     Permission: `roles:manage` (held by owner, and custom roles that carry it; docs/roles.md).
+         */
+        delete: operations["deleteRole"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a custom role’s name, description or permissions (replaced whole)
+         * @description Rules in order: the body (400; at least one field), ROLE_SYSTEM (409), UNKNOWN_PERMISSION and PERMISSION_NOT_GRANTABLE (422), ROLE_NOT_FOUND (404), ROLE_ESCALATION (403: of the role before and after). Event role.updated; the change holds from the next request on every instance.
+         *
+         *     Permission: `roles:manage` (held by owner, and custom roles that carry it; docs/roles.md).
+         */
+        patch: operations["updateRole"];
+        trace?: never;
+    };
+    "/api/org/members/{id}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace the custom roles a member holds beside their base role
+         * @description Rules in order: the body (400), CANNOT_CHANGE_OWN_ROLES (400), USER_NOT_FOUND (404), ONLY_OWNERS_CHANGE_OWNERS (403), MEMBER_ROLE_LIMIT and UNKNOWN_ROLE (422), ROLE_ESCALATION (403: a permission of a role given or taken away that the caller lacks). Event member.roles_changed; the change holds from the next request on every instance.
+         *
+         *     Permission: `members:set_role` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
+        put: operations["setMemberRoles"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/permissions/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether the caller, or another member, holds each permission now
+         * @description For the portal: up to 100 permissions, of the catalogue or not (a string that names no permission is false). Another member (`userId`) needs members:read, which every member holds. One indexed read of the member’s roles, whatever the organisation’s size; a change of roles holds from the next request.
+         *
+         *     Permission: `members:read` (held by owner, admin, member, and custom roles that carry it; docs/roles.md).
+         */
+        post: operations["checkPermissions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in person’s organisation, base role, custom roles and permissions now
+         * @description From the stored record, never the token. No permissions while the organisation is suspended.
+         */
+        get: operations["getMyPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The permission catalogue: the service’s own, then the product’s
+         * @description Each with the system roles that hold it and whether a custom role may carry it.
+         */
+        get: operations["listPermissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Declare the product’s permission catalogue, whole
+         * @description Rules in order: the body (400; distinct `resource:action` keys), PERMISSION_LIMIT (422, 500), PERMISSION_RESERVED (409: a key of the service’s), PERMISSION_IN_USE (409: a removed key that roles carry, with their count) unless force=true, which takes it out of them (role.updated each). Event permissions.catalogue_changed. Owners and admins hold every product permission.
+         */
+        put: operations["setProductPermissions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1094,6 +1314,13 @@ export interface components {
         TenantInvitationDto: {
             /** @example new.member@example.com */
             email: string;
+            /**
+             * @description Custom roles of the organisation that the invitee holds once they join, beside `role` (docs/roles.md); at most ROLES_PER_MEMBER, each carrying only permissions the inviter holds
+             * @example [
+             *       "recruiter"
+             *     ]
+             */
+            roles?: string[];
             /** @enum {string} */
             role: "owner" | "admin" | "member";
         };
@@ -1114,6 +1341,8 @@ export interface components {
              * @description 7 days after creation
              */
             expiresAt: string;
+            /** @description The custom roles the invitation carries (docs/roles.md); absent when none */
+            roles?: string[];
         };
         CreatedTenantInvitationResponse: {
             /** @enum {boolean} */
@@ -1206,6 +1435,13 @@ export interface components {
             email: string;
             /** @enum {string} */
             role: "admin" | "member";
+            /**
+             * @description Custom roles of the organisation that the invitee holds once they join, beside `role` (docs/roles.md); at most ROLES_PER_MEMBER, each carrying only permissions the inviter holds
+             * @example [
+             *       "recruiter"
+             *     ]
+             */
+            roles?: string[];
         };
         CreatedInvitationResponse: {
             /**
@@ -1224,6 +1460,8 @@ export interface components {
              * @description 7 days after creation
              */
             expiresAt: string;
+            /** @description The custom roles the invitation carries (docs/roles.md); absent when none */
+            roles?: string[];
         };
         InviteMemberResponse: {
             /** @enum {boolean} */
@@ -1241,6 +1479,8 @@ export interface components {
             email: string;
             /** @enum {string|null} */
             role: "owner" | "admin" | "member" | null;
+            /** @description The custom roles the member holds beside `role` (docs/roles.md), by key; absent when none */
+            roles?: string[];
         };
         ListMembersResponse: {
             /** @description Ordered by e-mail, then id */
@@ -1289,6 +1529,8 @@ export interface components {
             invitedBy: string;
             /** Format: date-time */
             createdAt: string;
+            /** @description The custom roles the invitation carries (docs/roles.md); absent when none */
+            roles?: string[];
         };
         ListInvitationsResponse: {
             /** @description Ordered by e-mail, then id */
@@ -1305,6 +1547,8 @@ export interface components {
             email: string;
             /** @enum {string} */
             role: "admin" | "member";
+            /** @description Custom roles of the organisation beside `role` (docs/roles.md); in CSV, a `roles` column with the keys separated by spaces or semicolons. An unknown role, one beyond ROLES_PER_MEMBER or one carrying a permission the caller lacks makes the row `invalid` */
+            roles?: string[];
         };
         BulkInvitationsRequest: {
             /** @description At most BULK_INVITE_MAX_ROWS (100 by default) */
@@ -1358,6 +1602,8 @@ export interface components {
              * @description Invitations only
              */
             expiresAt?: string;
+            /** @description Members only: the custom roles they hold beside `role` (docs/roles.md); absent when none */
+            roles?: string[];
         };
         ListPeopleResponse: {
             /** @description Ordered by e-mail, then kind (invitation before member), then id, in code-point order */
@@ -1519,7 +1765,7 @@ export interface components {
         };
         AuditTargetResponse: {
             /** @enum {string} */
-            type: "tenant" | "user" | "invitation" | "domain" | "join_request" | "test_mode" | "scim_token" | "scim_group" | "scim_role_mapping";
+            type: "tenant" | "user" | "invitation" | "domain" | "join_request" | "test_mode" | "scim_token" | "scim_group" | "scim_role_mapping" | "role" | "permissions";
             /** @description null for an invitation: its id is its token */
             id: string | null;
             email?: string | null;
@@ -1528,7 +1774,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed";
+            type: "tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed";
             /** Format: date-time */
             occurredAt: string;
             tenantId: string | null;
@@ -1582,6 +1828,191 @@ export interface components {
             error: string;
             /** @enum {string} */
             scimType: "mutability";
+        };
+        RoleResponse: {
+            /** @example recruiter */
+            key: string;
+            /** @example Recruiter */
+            name: string;
+            description: string | null;
+            /** @description In code-point order */
+            permissions: string[];
+            /** @description owner, admin and member: fixed, never changed or deleted */
+            system: boolean;
+            /**
+             * Format: date-time
+             * @description Custom roles only
+             */
+            createdAt?: string;
+            /**
+             * Format: date-time
+             * @description Custom roles only
+             */
+            updatedAt?: string;
+        };
+        ListRolesResponse: {
+            /** @description The three system roles first, then the organisation’s by key */
+            roles: components["schemas"]["RoleResponse"][];
+        };
+        RoleErrorBody: {
+            /** @enum {boolean} */
+            success: false;
+            /** @enum {string} */
+            error: "INVALID_ROLE_KEY" | "INVALID_ROLE_NAME" | "INVALID_DESCRIPTION" | "INVALID_PERMISSIONS" | "INVALID_ROLES" | "INVALID_BODY" | "ROLE_RESERVED" | "ROLE_EXISTS" | "ROLE_SYSTEM" | "ROLE_NOT_FOUND" | "ROLE_IN_USE" | "ROLE_LIMIT" | "MEMBER_ROLE_LIMIT" | "UNKNOWN_PERMISSION" | "PERMISSION_NOT_GRANTABLE" | "UNKNOWN_ROLE" | "ROLE_ESCALATION" | "CANNOT_CHANGE_OWN_ROLES" | "ONLY_OWNERS_CHANGE_OWNERS" | "PERMISSION_IN_USE" | "PERMISSION_RESERVED" | "PERMISSION_LIMIT" | "USER_NOT_FOUND";
+            /** @description The role the refusal is about (UNKNOWN_ROLE) */
+            role?: string;
+            /** @description The permission the refusal is about (UNKNOWN_PERMISSION, ROLE_ESCALATION, PERMISSION_IN_USE, …) */
+            permission?: string;
+            /** @description ROLE_IN_USE: how many members hold the role */
+            members?: number;
+            /** @description PERMISSION_IN_USE: how many roles carry the permission */
+            roles?: number;
+            /** @description ROLE_LIMIT, MEMBER_ROLE_LIMIT, PERMISSION_LIMIT: the limit */
+            limit?: number;
+        };
+        CreateRoleDto: {
+            /**
+             * @description Never owner, admin or member
+             * @example recruiter
+             */
+            key: string;
+            /** @example Recruiter */
+            name: string;
+            description?: string | null;
+            /**
+             * @description Permissions of the catalogue (GET /api/permissions) that a custom role may carry, distinct
+             * @example [
+             *       "invitations:create",
+             *       "invitations:read"
+             *     ]
+             */
+            permissions: string[];
+        };
+        ChangedRoleResponse: {
+            /** @enum {boolean} */
+            success: true;
+            role: components["schemas"]["RoleResponse"];
+        };
+        OneRoleResponse: {
+            role: components["schemas"]["RoleResponse"];
+        };
+        UpdateRoleDto: {
+            name?: string;
+            description?: string | null;
+            permissions?: string[];
+        };
+        DeletedRoleResponse: {
+            /** @enum {boolean} */
+            success: true;
+            /** @description With `reassignTo`: how many members held the role and hold that one instead */
+            reassigned?: number;
+        };
+        SetMemberRolesDto: {
+            /**
+             * @description Keys of the organisation’s custom roles
+             * @example [
+             *       "recruiter"
+             *     ]
+             */
+            roles: string[];
+        };
+        MemberWithRolesResponse: {
+            /** @description The identity-store user id */
+            id: string;
+            /** @description Lower-cased */
+            email: string;
+            /** @enum {string|null} */
+            role: "owner" | "admin" | "member" | null;
+            /** @description The custom roles the member holds, by key */
+            roles: string[];
+        };
+        MemberRolesResponse: {
+            /** @enum {boolean} */
+            success: true;
+            member: components["schemas"]["MemberWithRolesResponse"];
+        };
+        CheckPermissionsDto: {
+            /** @description Whose permissions: the caller when absent */
+            userId?: string;
+            /**
+             * @description Any strings: one that names no permission is answered false
+             * @example [
+             *       "reports:export",
+             *       "invitations:create"
+             *     ]
+             */
+            permissions: string[];
+        };
+        PermissionCheckResponse: {
+            /**
+             * @description Each permission asked: whether the member holds it now; false for one that names no permission
+             * @example {
+             *       "reports:export": true,
+             *       "members:remove": false
+             *     }
+             */
+            results: {
+                [key: string]: boolean;
+            };
+        };
+        OrganisationRef: {
+            id: string;
+            name: string | null;
+        };
+        MyPermissionsResponse: {
+            /** @description null outside any organisation */
+            organisation: components["schemas"]["OrganisationRef"] | null;
+            /**
+             * @description The stored base role
+             * @enum {string|null}
+             */
+            role: "owner" | "admin" | "member" | null;
+            /** @description The custom roles held, by key */
+            roles: string[];
+            /** @description Every permission held now, in code-point order: none while the organisation is suspended */
+            permissions: string[];
+        };
+        CatalogueEntryResponse: {
+            /** @example invitations:create */
+            key: string;
+            description: string | null;
+            /**
+             * @description The service’s own, or declared for the portal
+             * @enum {string}
+             */
+            kind: "service" | "product";
+            /** @description Whether a custom role may carry it */
+            grantable: boolean;
+            /** @description The system roles that hold it */
+            heldBy: ("owner" | "admin" | "member")[];
+        };
+        CatalogueResponse: {
+            /** @description The service’s, in their order, then the product’s by key */
+            permissions: components["schemas"]["CatalogueEntryResponse"][];
+        };
+        ProductPermissionDto: {
+            /**
+             * @description `resource:action`, lower case; not one of the service’s
+             * @example reports:export
+             */
+            key: string;
+            description?: string | null;
+        };
+        SetProductPermissionsDto: {
+            /** @description Distinct keys; at most 500 */
+            permissions: components["schemas"]["ProductPermissionDto"][];
+        };
+        ProductPermissionResponse: {
+            key: string;
+            description: string | null;
+        };
+        ProductCatalogueResponse: {
+            /** @enum {boolean} */
+            success: true;
+            /** @description The product’s catalogue now, by key */
+            permissions: components["schemas"]["ProductPermissionResponse"][];
+            /** @description How many roles lost a removed permission (`force=true`) */
+            rolesChanged: number;
         };
     };
     responses: never;
@@ -5689,7 +6120,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only these types (repeat the parameter for several) */
-                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
+                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
                 /** @description Only events made by this user id */
                 actorId?: string;
                 /** @description Only events about this user or tenant id */
@@ -5773,7 +6204,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only these types (repeat the parameter for several) */
-                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
+                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
                 /** @description Only events made by this user id */
                 actorId?: string;
                 /** @description Only events about this user or tenant id */
@@ -9333,6 +9764,990 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListRolesResponse"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a user of an organisation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRoleDto"];
+            };
+        };
+        responses: {
+            /** @description The role */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangedRoleResponse"];
+                };
+            };
+            /**
+             * @description The body breaks a rule
+             *
+             *     The body is not a JSON object
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not a user of an organisation, or without the permission
+             *
+             *     The change is not the caller’s to make
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description A reserved or taken key */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A permission a role may not carry, or too many roles */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The role’s key: a custom role, or owner, admin, member */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneRoleResponse"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a user of an organisation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such role */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteRole: {
+        parameters: {
+            query?: {
+                /** @description A custom role that the holders get instead */
+                reassignTo?: unknown;
+            };
+            header?: never;
+            path: {
+                /** @description The role’s key: a custom role, or owner, admin, member */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedRoleResponse"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not a user of an organisation, or without the permission
+             *
+             *     The change is not the caller’s to make
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description No such role */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description A system role, or a role members hold */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description reassignTo is not another custom role */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The role’s key: a custom role, or owner, admin, member */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRoleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangedRoleResponse"];
+                };
+            };
+            /**
+             * @description The body breaks a rule
+             *
+             *     The body is not a JSON object
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not a user of an organisation, or without the permission
+             *
+             *     The change is not the caller’s to make
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description No such role */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description A system role */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A permission a role may not carry */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setMemberRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id of the member */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetMemberRolesDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberRolesResponse"];
+                };
+            };
+            /**
+             * @description The body breaks a rule
+             *
+             *     The body is not a JSON object
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /**
+             * @description Not a user of an organisation, or without the permission
+             *
+             *     The change is not the caller’s to make
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description No such user in the organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many roles, or one the organisation does not have */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    checkPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckPermissionsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionCheckResponse"];
+                };
+            };
+            /**
+             * @description The body breaks a rule
+             *
+             *     The body is not a JSON object
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a user of an organisation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description userId is not a user of the organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMyPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyPermissionsResponse"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CatalogueResponse"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setProductPermissions: {
+        parameters: {
+            query?: {
+                force?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetProductPermissionsDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProductCatalogueResponse"];
+                };
+            };
+            /**
+             * @description The body breaks a rule
+             *
+             *     The body is not a JSON object
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or not a super-administrator */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A key of the service’s, or a removed key that roles carry */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many permissions */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The request took longer than REQUEST_TIMEOUT_MS */

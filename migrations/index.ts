@@ -15,6 +15,7 @@ import { CreateScim1765000000000 } from './1765000000000-CreateScim';
 import { CreateOrgDomainClaimLocks1765100000000 } from './1765100000000-CreateOrgDomainClaimLocks';
 import { CreateScimOwnerLocks1765200000000 } from './1765200000000-CreateScimOwnerLocks';
 import { CreateMembershipVersions1765400000000 } from './1765400000000-CreateMembershipVersions';
+import { CreateRoles1765420000000 } from './1765420000000-CreateRoles';
 import { CreateLeases1765600000000 } from './1765600000000-CreateLeases';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
@@ -36,5 +37,6 @@ export const MIGRATIONS = [
   CreateOrgDomainClaimLocks1765100000000,
   CreateScimOwnerLocks1765200000000,
   CreateMembershipVersions1765400000000,
+  CreateRoles1765420000000,
   CreateLeases1765600000000,
 ];

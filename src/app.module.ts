@@ -20,6 +20,8 @@ import { BulkInvitationsModule } from './bulk-invitations/bulk-invitations.modul
 import { OrgInvitationsModule } from './org-invitations/org-invitations.module';
 import { OrgMembersModule } from './org-members/org-members.module';
 import { OrgPeopleModule } from './org-people/org-people.module';
+import { PermissionsModule } from './permissions/permissions.module';
+import { RolesModule } from './roles/roles.module';
 import { ScimModule } from './scim/scim.module';
 import { TestModeModule } from './test-mode/test-mode.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -31,6 +33,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     MetricsModule,
     DatabaseModule,
     IdentityModule,
+    PermissionsModule,
     AuthModule,
     AdminTenantsModule,
     TenantInvitationsModule,
@@ -46,6 +49,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     AuditTrailModule,
     WebhooksModule,
     ScimModule,
+    RolesModule,
     HealthModule,
   ],
 })

@@ -5,6 +5,7 @@ import { memoryDataSource } from './support/memory-data-source';
 import { RecordingMysql, recordingMysql, sqliteSent } from './support/recorded-sql';
 import { TestClock } from './support/test-clock';
 import { TenantsStore } from '../src/admin-tenants/tenants.store';
+import { roleEvents } from '../src/audit/audit-event';
 import { auditEvents } from '../src/audit/audit-event';
 import { AuditEventsStore } from '../src/audit/audit-events.store';
 import { AuditRecorder } from '../src/audit/audit-recorder';
@@ -22,7 +23,12 @@ import {
   InvitationEmailOutboxEntity,
   InvitationEntity,
   LeaseEntity,
+  InvitationRoleEntity,
+  MemberRoleEntity,
   MembershipGrantEntity,
+  OrgRoleEntity,
+  OrgRolePermissionEntity,
+  ProductPermissionEntity,
   TenantEntity,
   UserEntity,
 } from '../src/database/entities';
@@ -31,6 +37,8 @@ import { OutboxRows } from '../src/database/outbox-rows';
 import { PreparedStatements } from '../src/database/prepared-statements';
 import { MembershipGrantsRepository } from '../src/joining/membership-grants.repository';
 import { TestModeStore } from '../src/test-mode/test-mode.store';
+import { GrantsStore, RoleDefinition } from '../src/permissions/grants.store';
+import { RolesStore } from '../src/roles/roles.store';
 
 /**
  * The SQL that each verb of each store sends, per dialect, checked against the files in
@@ -72,6 +80,8 @@ function storesOn(dataSource: DataSource) {
     testMode: new TestModeStore(statements),
     writer,
     leases: new Leases(statements, new TestClock(NOW), new IdGenerator()),
+    customGrants: new GrantsStore(statements),
+    roles: new RolesStore(statements, writer, auditRows),
   };
 }
 type Stores = ReturnType<typeof storesOn>;
@@ -131,6 +141,16 @@ const idempotencyKey: IdempotencyKeyEntity = {
   createdAt: NOW,
 };
 const claim = { callerId: 'owner-1', key: 'key-1', claimId: 'claim-1' };
+/** A custom role as read at `version`. */
+const roleAt = (key: string, version: number, permissions: string[]): RoleDefinition => ({
+  key,
+  name: key,
+  description: null,
+  permissions,
+  version,
+  createdAt: NOW,
+  updatedAt: NOW,
+});
 
 /** The rows that the verbs below read and change (on SQLite; MySQL's reads get what SQLite's got). */
 async function seed(dataSource: DataSource): Promise<void> {
@@ -173,10 +193,31 @@ async function seed(dataSource: DataSource): Promise<void> {
   await dataSource
     .getRepository(AuditEventEntity)
     .insert({ ...old, id: 'event-1', type: 'tenant.created', occurredAt: EARLIER });
+  const role = { tenantId: 'tenant-1', description: null, version: 0, createdAt: NOW, updatedAt: NOW };
+  await dataSource.getRepository(OrgRoleEntity).insert([
+    { ...role, key: 'recruiter', name: 'Recruiter' },
+    { ...role, key: 'analyst', name: 'Analyst' },
+  ]);
+  await dataSource.getRepository(OrgRolePermissionEntity).insert([
+    { tenantId: 'tenant-1', roleKey: 'recruiter', permission: 'invitations:create' },
+    { tenantId: 'tenant-1', roleKey: 'analyst', permission: 'reports:export' },
+  ]);
+  await dataSource
+    .getRepository(MemberRoleEntity)
+    .insert(
+      ['user-1', 'user-3'].map((userId) => ({ tenantId: 'tenant-1', userId, roleKey: 'recruiter', grantedAt: NOW })),
+    );
+  await dataSource
+    .getRepository(InvitationRoleEntity)
+    .insert({ invitationId: 'to-accept', roleKey: 'recruiter', tenantId: 'tenant-1' });
+  await dataSource
+    .getRepository(ProductPermissionEntity)
+    .insert({ key: 'reports:export', description: 'Export reports', createdAt: NOW });
   await dataSource.getRepository(LeaseEntity).insert({ name: 'lease-1', holder: null, heldUntil: '0', version: '0' });
 }
 
 const lease = { name: 'lease-1', holder: 'holder-1', ttlMs: 60_000 };
+const auditor = { key: 'auditor', name: 'Auditor', description: null, permissions: ['audit:read'] };
 
 /** Each file of queries/, and the verbs it shows, in the order they run. */
 const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<unknown>][]> = {
@@ -332,6 +373,77 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     ['IdempotencyStore.release', (s) => s.idempotency.release(claim)],
     ['IdempotencyStore.deleteIfCreatedBefore', (s) => s.idempotency.deleteIfCreatedBefore('owner-1', 'key-1', NOW)],
     ['IdempotencyStore.deleteCreatedBefore', (s) => s.idempotency.deleteCreatedBefore(NOW)],
+  ],
+  'roles.store': [
+    [
+      'RolesStore.create',
+      (s) => s.roles.create('tenant-1', auditor, NOW, roleEvents.roleCreated('tenant-1', auditor, ACTOR), 25),
+    ],
+    [
+      'RolesStore.update',
+      (s) =>
+        s.roles.update(
+          'tenant-1',
+          roleAt('recruiter', 0, ['invitations:create']),
+          { key: 'recruiter', name: 'Hiring', description: null, permissions: ['invitations:create'] },
+          NOW,
+          roleEvents.roleCreated('tenant-1', auditor, ACTOR),
+        ),
+    ],
+    ['RolesStore.countHolders', (s) => s.roles.countHolders('tenant-1', 'recruiter')],
+    ['RolesStore.holders', (s) => s.roles.holders('tenant-1', 'recruiter')],
+    ['RolesStore.invitationsCarrying', (s) => s.roles.invitationsCarrying('tenant-1', 'recruiter')],
+    [
+      'RolesStore.replaceMemberRoles',
+      (s) =>
+        s.roles.replaceMemberRoles(
+          'tenant-1',
+          'user-2',
+          [roleAt('auditor', 0, ['audit:read'])],
+          ['auditor'],
+          NOW,
+          roleEvents.memberRolesChanged({ id: 'user-2', email: null }, 'tenant-1', [], ['auditor'], ACTOR),
+        ),
+    ],
+    ['RolesStore.rolesCarrying', (s) => s.roles.rolesCarrying(['reports:export', 'audit:read'])],
+    [
+      'RolesStore.replaceCatalogue, a permission removed from the roles that carried it',
+      (s) =>
+        s.roles.replaceCatalogue(
+          {
+            added: [{ key: 'billing:manage', description: null }],
+            removed: ['reports:export'],
+            described: [{ key: 'reports:export', description: 'Reports' }],
+          },
+          [{ tenantId: 'tenant-1', key: 'analyst' }],
+          [],
+          NOW,
+        ),
+    ],
+    ['RolesStore.delete', (s) => s.roles.delete('tenant-1', roleAt('analyst', 1, []), null, [], NOW)],
+    [
+      'RolesStore.delete, its holders reassigned',
+      (s) =>
+        s.roles.delete(
+          'tenant-1',
+          roleAt('auditor', 1, ['audit:read']),
+          { target: roleAt('recruiter', 1, ['invitations:create']), holders: ['user-2'], invitations: ['to-revoke'] },
+          [],
+          NOW,
+        ),
+    ],
+  ],
+  'grants.store': [
+    ['GrantsStore.grantOf', (s) => s.customGrants.grantOf('tenant-1', 'user-1', 'invitations:create')],
+    ['GrantsStore.heldBy', (s) => s.customGrants.heldBy('tenant-1', 'user-1')],
+    ['GrantsStore.rolesOfMembers', (s) => s.customGrants.rolesOfMembers('tenant-1', ['user-1', 'user-2'])],
+    ['GrantsStore.rolesOfInvitations', (s) => s.customGrants.rolesOfInvitations(['to-accept'])],
+    ['GrantsStore.roles', (s) => s.customGrants.roles('tenant-1')],
+    ['GrantsStore.productPermissions', (s) => s.customGrants.productPermissions()],
+    ['GrantsStore.removeMember', (s) => s.customGrants.removeMember('tenant-1', 'user-1')],
+    ['GrantsStore.removeTenantStep, the holders', (s) => s.customGrants.removeTenantStep('tenant-1', 500)],
+    ['GrantsStore.removeTenantStep, the invitations', (s) => s.customGrants.removeTenantStep('tenant-1', 500)],
+    ['GrantsStore.removeTenantStep, the roles', (s) => s.customGrants.removeTenantStep('tenant-1', 500)],
   ],
   'test-mode.store': [
     ['TestModeStore.mailbox', (s) => s.testMode.mailbox('to-accept@example.com')],

@@ -138,6 +138,34 @@ const ORG_ROUTES: [
     'PUT /api/org/scim/role-mapping',
     (t, _, cookie) => t.http.put('/api/org/scim/role-mapping').set('Cookie', cookie).send({ Admins: 'admin' }),
   ],
+  ['GET /api/org/roles', (t, _, cookie) => t.http.get('/api/org/roles').set('Cookie', cookie)],
+  [
+    'POST /api/org/roles',
+    (t, _, cookie) =>
+      t.http
+        .post('/api/org/roles')
+        .set('Cookie', cookie)
+        .send({ key: 'recruiter', name: 'Recruiter', permissions: [] }),
+  ],
+  ['GET /api/org/roles/{key}', (t, _, cookie) => t.http.get('/api/org/roles/member').set('Cookie', cookie)],
+  [
+    'PATCH /api/org/roles/{key}',
+    (t, _, cookie) => t.http.patch('/api/org/roles/recruiter').set('Cookie', cookie).send({ name: 'Hiring' }),
+  ],
+  ['DELETE /api/org/roles/{key}', (t, _, cookie) => t.http.delete('/api/org/roles/recruiter').set('Cookie', cookie)],
+  [
+    'PUT /api/org/members/{id}/roles',
+    (t, org, cookie) =>
+      t.http.put(`/api/org/members/${org.people.member.id}/roles`).set('Cookie', cookie).send({ roles: [] }),
+  ],
+  [
+    'POST /api/org/permissions/check',
+    (t, _, cookie) =>
+      t.http
+        .post('/api/org/permissions/check')
+        .set('Cookie', cookie)
+        .send({ permissions: ['members:read'] }),
+  ],
 ];
 
 describe('the tenant lifecycle', () => {

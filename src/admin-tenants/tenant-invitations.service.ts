@@ -6,6 +6,7 @@ import { TenantStatusReader } from '../database/tenant-status-reader';
 import { IdentityStore } from '../identity/identity-store';
 import { toCreatedInvitationResponse } from '../invitations/dto/created-invitation.response';
 import { InvitationIssuer } from '../invitations/invitation-issuer';
+import { MemberPermissions } from '../permissions/member-permissions';
 import { CreatedTenantInvitationResponse } from './dto/tenant-invitation.response';
 import { TenantInvitationDto } from './dto/tenant-invitation.dto';
 import { TENANT_INVITATION_ERRORS } from './tenant-invitations.messages';
@@ -20,12 +21,14 @@ export class TenantInvitationsService {
     private readonly tenants: TenantStatusReader,
     private readonly identity: IdentityStore,
     private readonly issuer: InvitationIssuer,
+    private readonly permissions: MemberPermissions,
   ) {}
 
   /**
-   * In order: an unknown tenant (404) or a deleted one (409), the body (400), an address that a member of the tenant
-   * already has (400, as spec 4.9 rule 8); then the invitation, from `inviter`. `origin` is the
-   * links' base unless PUBLIC_BASE_URL is set.
+   * In order: an unknown tenant (404) or a deleted one (409), the body (400), the custom roles it
+   * names (422: a super-admin may give any of the tenant's roles, docs/roles.md), an address that a
+   * member of the tenant already has (400, as spec 4.9 rule 8); then the invitation, from `inviter`.
+   * `origin` is the links' base unless PUBLIC_BASE_URL is set.
    */
   async invite(
     tenantId: string,
@@ -37,11 +40,13 @@ export class TenantInvitationsService {
     if (status === null) throw new ApiError(HttpStatus.NOT_FOUND, TENANT_INVITATION_ERRORS.tenantNotFound);
     if (status === 'deleted') throw new ApiError(HttpStatus.CONFLICT, TENANT_INVITATION_ERRORS.tenantDeleted);
     const dto = validateBody(TenantInvitationDto, body);
+    const roles = [...(dto.roles ?? [])].sort();
+    await this.permissions.grantable(tenantId, roles, null);
     if (await this.identity.findTenantMemberByEmail(tenantId, dto.email)) {
       throw new ApiError(HttpStatus.BAD_REQUEST, TENANT_INVITATION_ERRORS.alreadyMember);
     }
     const caller: OrgCaller = { id: inviter.id, email: inviter.email, userType: null, tenantId, role: null };
-    const invitation = (await this.issuer.issue(caller, dto.email, dto.role, origin))!;
-    return { success: true, invitation: toCreatedInvitationResponse(invitation, dto.email) };
+    const invitation = (await this.issuer.issue(caller, dto.email, dto.role, origin, undefined, roles))!;
+    return { success: true, invitation: toCreatedInvitationResponse(invitation, dto.email, roles) };
   }
 }

@@ -3,6 +3,7 @@ import { AuditActor, auditEvents, TenantChanges } from '../audit/audit-event';
 import { ApiError, messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdentityStore } from '../identity/identity-store';
+import { GrantsStore } from '../permissions/grants.store';
 import { InvitationsStore } from '../invitations/invitations.store';
 import { SuspendTenantDto } from './dto/suspend-tenant.dto';
 import { ChangedTenantResponse, TenantDetailsResponse } from './dto/tenant-details.response';
@@ -46,6 +47,7 @@ export class TenantLifecycleService {
     private readonly identity: IdentityStore,
     private readonly invitations: InvitationsStore,
     private readonly clock: Clock,
+    private readonly grants: GrantsStore,
   ) {}
 
   /** The tenant, its members by role and its pending invitations: counts read from indexes. */
@@ -108,10 +110,11 @@ export class TenantLifecycleService {
   }
 
   /**
-   * Detaches every member (the accounts stay), revokes every open invitation, and keeps the row
-   * with status `deleted` for the audit trail. The status comes first, so that the tenant's people
-   * are shut out at once; then bounded batches, each a transaction of its own; then `deleted_at`
-   * with the event. A deletion cut short is finished by the next DELETE; a finished one is 409.
+   * Detaches every member (the accounts stay), takes the custom roles away with the roles
+   * themselves, revokes every open invitation, and keeps the row with status `deleted` for the
+   * audit trail. The status comes first, so that the tenant's people are shut out at once; then
+   * bounded batches, each a transaction of its own; then `deleted_at` with the event. A deletion
+   * cut short is finished by the next DELETE; a finished one is 409.
    */
   async delete(id: string, actor: AuditActor | null): Promise<{ success: true }> {
     const tenant = await this.existing(id);
@@ -121,6 +124,10 @@ export class TenantLifecycleService {
     let membersDetached = 0;
     for (let detached; (detached = await this.identity.detachTenantMembers(id, DELETION_BATCH_SIZE)) > 0;)
       membersDetached += detached;
+    // Its custom roles go with the memberships (docs/roles.md), in bounded steps as well.
+    let removed;
+    do removed = await this.grants.removeTenantStep(id, DELETION_BATCH_SIZE);
+    while (removed > 0);
     let invitationsRevoked = 0;
     for (let revoked; (revoked = await this.tenants.revokeOpenInvitations(id, DELETION_BATCH_SIZE)) > 0;)
       invitationsRevoked += revoked;

@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
 import { apiFailure } from '../../test/support/api-failure';
+import { MemoryGrantsStore } from '../../test/support/memory-grants-store';
 import { RecordedAuditEvents } from '../../test/support/recorded-audit-events';
 import { CognitoIdentityStore } from '../identity/cognito/cognito-identity-store';
 import { AdminUsersController } from './admin-users.controller';
@@ -38,7 +39,7 @@ describe(`${AdminUsersService.name} on ${CognitoIdentityStore.name}`, () => {
     cognito
       .on(AdminGetUserCommand)
       .rejects(new UserNotFoundException({ message: 'User does not exist.', ...metadata }));
-    const service = new AdminUsersService(store, new RecordedAuditEvents());
+    const service = new AdminUsersService(store, new RecordedAuditEvents(), new MemoryGrantsStore());
     expect(await apiFailure(service.getUser('ghost'))).toEqual({ status: 404, body: { error: 'User not found' } });
     expect(await apiFailure(service.deleteUser('ghost', { id: 'root', email: null }))).toEqual({
       status: 404,
@@ -51,7 +52,7 @@ describe(`${AdminUsersService.name} on ${CognitoIdentityStore.name}`, () => {
     cognito.on(AdminGetUserCommand).rejects(new InternalErrorException({ message: 'Cognito is down', ...metadata }));
     expect(
       await apiFailure(
-        new AdminUsersService(store, new RecordedAuditEvents()).getUser('u-1'),
+        new AdminUsersService(store, new RecordedAuditEvents(), new MemoryGrantsStore()).getUser('u-1'),
         AdminUsersController.prototype.getUser,
       ),
     ).toEqual({
@@ -73,10 +74,11 @@ describe(`${AdminUsersService.name} on ${CognitoIdentityStore.name}`, () => {
         Username: 'u-1',
         UserAttributes: attributes({ email: 'u-1@example.com', 'custom:platform_role': 'super_admin' }),
       });
-    const result = await new AdminUsersService(store, new RecordedAuditEvents()).grantSuperAdmin(
-      { email: 'BOB@Example.com' },
-      { id: 'root', email: null },
-    );
+    const result = await new AdminUsersService(
+      store,
+      new RecordedAuditEvents(),
+      new MemoryGrantsStore(),
+    ).grantSuperAdmin({ email: 'BOB@Example.com' }, { id: 'root', email: null });
     expect(result.user).toEqual({
       id: 'u-1',
       email: 'u-1@example.com',

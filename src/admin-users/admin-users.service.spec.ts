@@ -1,4 +1,5 @@
 import { apiFailure } from '../../test/support/api-failure';
+import { MemoryGrantsStore } from '../../test/support/memory-grants-store';
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
 import { RecordedAuditEvents } from '../../test/support/recorded-audit-events';
 import { AdminUsersController } from './admin-users.controller';
@@ -15,7 +16,7 @@ describe(AdminUsersService.name, () => {
   beforeEach(() => {
     store = new MemoryIdentityStore();
     audit = new RecordedAuditEvents();
-    service = new AdminUsersService(store, audit);
+    service = new AdminUsersService(store, audit, new MemoryGrantsStore());
   });
 
   describe('listSuperAdmins', () => {

@@ -4,6 +4,7 @@ import { AuditRecorder } from '../audit/audit-recorder';
 import { ApiError } from '../common/api-error';
 import { USER_NOT_FOUND } from '../common/messages';
 import { IdentityStore, InvalidPageTokenError, SUPER_ADMIN_ROLE } from '../identity/identity-store';
+import { GrantsStore } from '../permissions/grants.store';
 import { ADMIN_USERS_MESSAGES } from './admin-users.messages';
 import { GrantSuperAdminDto } from './dto/grant-super-admin.dto';
 import { ListSuperAdminsQuery } from './dto/list-super-admins.query';
@@ -18,6 +19,7 @@ export class AdminUsersService {
   constructor(
     private readonly identity: IdentityStore,
     private readonly audit: AuditRecorder,
+    private readonly grants: GrantsStore,
   ) {}
 
   /** Spec 4.5; a page token that the store cannot read is bad input. */
@@ -55,11 +57,15 @@ export class AdminUsersService {
     return { user: toUserResponse(user) };
   }
 
-  /** Spec 4.8. */
+  /**
+   * Spec 4.8. The custom roles of the user's organisation go first (docs/roles.md): should the
+   * identity store then fail, the account keeps less than it had, never more.
+   */
   async deleteUser(id: string, actor: AuditActor) {
     const user = await this.identity.findById(id);
     if (!user) throw new ApiError(HttpStatus.NOT_FOUND, USER_NOT_FOUND);
-    const event = auditEvents.userDeleted(user, actor); // the account as it was
+    const roles = user.tenantId ? await this.grants.removeMember(user.tenantId, user.id) : [];
+    const event = auditEvents.userDeleted(user, actor, roles); // the account as it was
     await this.identity.deleteUser(user.id);
     await this.audit.recordAfterIdentityChange(event);
     return { success: true, message: ADMIN_USERS_MESSAGES.deleted };

@@ -8,6 +8,13 @@ import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters'
 import { REQUEST_TIMED_OUT } from '../common/request-timeout';
 import { AppConfig } from '../config/app-config';
 import { REQUEST_ID_HEADER } from '../logging/log-redaction';
+import {
+  baseRoleHolds,
+  isServicePermission,
+  REQUIRED_PERMISSION_EXTENSION,
+  SERVICE_PERMISSIONS,
+  SYSTEM_ROLES,
+} from '../permissions/permission-catalogue';
 
 export const API_DOCS_PATH = '/api/docs';
 export const OPENAPI_DOCUMENT_PATH = '/api/openapi.json';
@@ -68,6 +75,24 @@ function withSuspendedOrganisation(document: OpenAPIObject): OpenAPIObject {
 }
 
 /**
+ * Each org route says in its description which permission it needs (RequirePermission put it in
+ * `x-required-permission`), who holds it, and whether a custom role may carry it (docs/roles.md).
+ */
+function withRequiredPermissions(document: OpenAPIObject): OpenAPIObject {
+  for (const operations of Object.values(document.paths)) {
+    for (const operation of Object.values(operations) as Record<string, unknown>[]) {
+      const permission = operation[REQUIRED_PERMISSION_EXTENSION];
+      if (typeof permission !== 'string' || !isServicePermission(permission)) continue;
+      const holders = SYSTEM_ROLES.filter((role) => baseRoleHolds(role, permission)).join(', ');
+      const grantable = SERVICE_PERMISSIONS[permission].grantable ? ', and custom roles that carry it' : ' only';
+      const line = `Permission: \`${permission}\` (held by ${holders}${grantable}; docs/roles.md).`;
+      operation.description = operation.description ? `${String(operation.description)}\n\n${line}` : line;
+    }
+  }
+  return document;
+}
+
+/**
  * The OpenAPI 3 document, built from the controllers' decorators. The repository holds a copy,
  * openapi.json (`npm run openapi:write`), which a test keeps equal to this.
  */
@@ -97,12 +122,14 @@ export function buildOpenApiDocument(app: NestExpressApplication, config: AppCon
     .setLicense(license, LICENSE_TERMS)
     .addGlobalResponse(...EVERY_ROUTE_RESPONSES)
     .build();
-  return withSuspendedOrganisation(
-    withRequestIdHeader(
-      SwaggerModule.createDocument(app, options, {
-        // Handler names are unique across the API: they make readable operation ids.
-        operationIdFactory: (_controller, method) => method,
-      }),
+  return withRequiredPermissions(
+    withSuspendedOrganisation(
+      withRequestIdHeader(
+        SwaggerModule.createDocument(app, options, {
+          // Handler names are unique across the API: they make readable operation ids.
+          operationIdFactory: (_controller, method) => method,
+        }),
+      ),
     ),
   );
 }

@@ -53,8 +53,21 @@ export const SCIM_EVENT_TYPES = [
   'member.deactivated',
   'member.reactivated',
 ] as const;
+/** The event types of custom roles and permissions (docs/roles.md). */
+export const ROLE_EVENT_TYPES = [
+  'role.created',
+  'role.updated',
+  'role.deleted',
+  'member.roles_changed',
+  'permissions.catalogue_changed',
+] as const;
 /** Every event type that the trail may hold. */
-export const EVERY_AUDIT_EVENT_TYPE = [...AUDIT_EVENT_TYPES, ...SCIM_EVENT_TYPES, ...TEST_MODE_EVENT_TYPES] as const;
+export const EVERY_AUDIT_EVENT_TYPE = [
+  ...AUDIT_EVENT_TYPES,
+  ...SCIM_EVENT_TYPES,
+  ...ROLE_EVENT_TYPES,
+  ...TEST_MODE_EVENT_TYPES,
+] as const;
 export type AuditEventType = (typeof EVERY_AUDIT_EVENT_TYPE)[number];
 
 /** Who made the change; null where nobody signed in did (the public accept, the operator CLI). */
@@ -77,7 +90,11 @@ export type AuditTarget =
   /** SCIM's tokens and groups (docs/scim.md). */
   | { type: 'scim_token'; id: string }
   | { type: 'scim_group'; id: string }
-  | { type: 'scim_role_mapping'; id: null };
+  | { type: 'scim_role_mapping'; id: null }
+  /** An organisation's custom role, named by its key (docs/roles.md). */
+  | { type: 'role'; id: string }
+  /** The product's permission catalogue, the platform's. */
+  | { type: 'permissions'; id: null };
 
 /** An event before the recorder gives it an id and a time. */
 export interface NewAuditEvent {
@@ -143,6 +160,8 @@ const aboutTenant = (
 export type TenantChanges = Partial<Record<'name' | 'type', { before: string | null; after: string | null }>>;
 
 const expiry = (invitation: InvitationEntity) => ({ expiresAt: invitation.expiresAt.toISOString() });
+/** Custom roles in an event's data: named only when there are some, so that other events keep their shape. */
+const withRoles = (roles: string[]) => (roles.length > 0 ? { roles } : {});
 
 /** One builder per change, so that every route records the same shape. */
 export const auditEvents = {
@@ -160,11 +179,12 @@ export const auditEvents = {
     counts: { membersDetached: number; invitationsRevoked: number },
     actor: AuditActor | null,
   ) => aboutTenant('tenant.deleted', tenant, actor, { name: tenant.name, ...counts }),
-  invitationCreated: (invitation: InvitationEntity, actor: AuditActor) =>
-    aboutInvitation('invitation.created', invitation, actor, expiry(invitation)),
+  /** `roles`: the custom roles the invitation carries (docs/roles.md). */
+  invitationCreated: (invitation: InvitationEntity, actor: AuditActor, roles: string[] = []) =>
+    aboutInvitation('invitation.created', invitation, actor, { ...expiry(invitation), ...withRoles(roles) }),
   /** The new invitation of a resend; the one it replaces was revoked in the same transaction. */
-  invitationResent: (invitation: InvitationEntity, actor: AuditActor) =>
-    aboutInvitation('invitation.resent', invitation, actor, expiry(invitation)),
+  invitationResent: (invitation: InvitationEntity, actor: AuditActor, roles: string[] = []) =>
+    aboutInvitation('invitation.resent', invitation, actor, { ...expiry(invitation), ...withRoles(roles) }),
   invitationRevoked: (invitation: InvitationEntity, actor: AuditActor) =>
     aboutInvitation('invitation.revoked', invitation, actor, { statusBefore: invitation.status }),
   /** No actor: the accept is public. */
@@ -222,16 +242,97 @@ export const auditEvents = {
     target: { type: 'tenant', id: tenantId },
     data: { statusBefore: 'pending_owner', status: 'active' },
   }),
-  memberRemoved: (member: IdentityUser, actor: AuditActor) =>
-    aboutUser('member.removed', member, member.tenantId, actor, { role: member.role }),
+  /** `roles`: the custom roles the member held, which went with the membership. */
+  memberRemoved: (member: IdentityUser, actor: AuditActor, roles: string[] = []) =>
+    aboutUser('member.removed', member, member.tenantId, actor, {
+      role: member.role,
+      ...withRoles(roles),
+    }),
   memberRoleChanged: (member: IdentityUser, role: string, actor: AuditActor) =>
     aboutUser('member.role_changed', member, member.tenantId, actor, { roleBefore: member.role, roleAfter: role }),
   /** No tenant: the role is the platform's. */
   superAdminGranted: (user: IdentityUser, actor: AuditActor) =>
     aboutUser('super_admin.granted', user, null, actor, { platformRole: SUPER_ADMIN_ROLE }),
   /** Filed under the user's tenant, so that the organisation's trail shows its member leaving. */
-  userDeleted: (user: IdentityUser, actor: AuditActor) =>
-    aboutUser('user.deleted', user, user.tenantId, actor, { platformRole: user.platformRole, role: user.role }),
+  userDeleted: (user: IdentityUser, actor: AuditActor, roles: string[] = []) =>
+    aboutUser('user.deleted', user, user.tenantId, actor, {
+      platformRole: user.platformRole,
+      role: user.role,
+      ...withRoles(roles),
+    }),
+};
+
+/** A custom role as its events show it. */
+export interface AuditedRole {
+  key: string;
+  name: string;
+  description: string | null;
+  permissions: string[];
+}
+
+/** The role's fields as its events show them, whatever else the value carries. */
+const audited = ({ key, name, description, permissions }: AuditedRole): AuditedRole => ({
+  key,
+  name,
+  description,
+  permissions,
+});
+
+/** An event about an organisation's custom role, filed under it. */
+const aboutRole = (
+  type: AuditEventType,
+  tenantId: string,
+  key: string,
+  actor: AuditActor,
+  data: Record<string, unknown>,
+): NewAuditEvent => ({ type, tenantId, actor, target: { type: 'role', id: key }, data });
+
+/** The events of custom roles and permissions (docs/roles.md). */
+export const roleEvents = {
+  roleCreated: (tenantId: string, role: AuditedRole, actor: AuditActor) =>
+    aboutRole('role.created', tenantId, role.key, actor, { ...audited(role) }),
+  /** `reason`: why a role changed without an edit (`permission_removed`: the catalogue lost it). */
+  roleUpdated: (
+    tenantId: string,
+    before: AuditedRole,
+    after: AuditedRole,
+    actor: AuditActor,
+    reason?: 'permission_removed',
+  ) =>
+    aboutRole('role.updated', tenantId, before.key, actor, {
+      before: audited(before),
+      after: audited(after),
+      ...(reason && { reason }),
+    }),
+  /** `members`: how many held it; `reassignedTo`: the role they hold instead. */
+  roleDeleted: (tenantId: string, role: AuditedRole, members: number, reassignedTo: string | null, actor: AuditActor) =>
+    aboutRole('role.deleted', tenantId, role.key, actor, { ...audited(role), members, reassignedTo }),
+  /** A member's custom roles, before and after; `reason` when no one set them (`role_deleted`: a reassignment). */
+  memberRolesChanged: (
+    member: { id: string; email: string | null },
+    tenantId: string,
+    before: string[],
+    after: string[],
+    actor: AuditActor,
+    reason?: 'role_deleted',
+  ): NewAuditEvent => ({
+    type: 'member.roles_changed',
+    tenantId,
+    actor,
+    target: { type: 'user', id: member.id, email: member.email },
+    data: { before, after, ...(reason && { reason }) },
+  }),
+  /** The product's catalogue changed: keys added and removed, descriptions changed, roles that lost a removed key. */
+  catalogueChanged: (
+    change: { added: string[]; removed: string[]; described: string[]; rolesChanged: number },
+    actor: AuditActor,
+  ): NewAuditEvent => ({
+    type: 'permissions.catalogue_changed',
+    tenantId: null,
+    actor,
+    target: { type: 'permissions', id: null },
+    data: change,
+  }),
 };
 
 /** The events of test mode (docs/test-mode.md): types of their own, never mistaken for real actions. */

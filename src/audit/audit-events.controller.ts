@@ -1,7 +1,7 @@
 import { applyDecorators, Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
-import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { OrgAdminGuard, RequirePermission } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { SuperAdminGuard } from '../auth/super-admin.guard';
 import { FailureResponse } from '../common/failure-response';
@@ -54,7 +54,10 @@ export class OrgAuditEventsController {
     { error: AUDIT_MESSAGES.notOwnerOrAdmin },
   ])
   @UseGuards(SessionGuard, OrgAdminGuard)
-  @OrgAdminMessagesFor({ notOrgUser: AUDIT_MESSAGES.notOrgUser, notOwnerOrAdmin: AUDIT_MESSAGES.notOwnerOrAdmin })
+  @RequirePermission('audit:read', {
+    notOrgUser: AUDIT_MESSAGES.notOrgUser,
+    notOwnerOrAdmin: AUDIT_MESSAGES.notOwnerOrAdmin,
+  })
   listOrgAuditEvents(
     @CurrentOrgCaller() caller: OrgCaller,
     @Query(DtoPipe(ListAuditEventsQuery)) query: ListAuditEventsQuery,

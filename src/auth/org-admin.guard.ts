@@ -1,5 +1,13 @@
-import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import {
+  applyDecorators,
+  CanActivate,
+  createParamDecorator,
+  ExecutionContext,
+  Injectable,
+  SetMetadata,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { ApiExtension } from '@nestjs/swagger';
 import { ApiError } from '../common/api-error';
 import { failureResponse } from '../common/failure-response';
 import { callerCheckTimeoutMs } from '../common/request-timeout';
@@ -8,28 +16,64 @@ import { AppConfig } from '../config/app-config';
 import { TenantStatus } from '../database/entities/tenant.entity';
 import { TenantStatusReader } from '../database/tenant-status-reader';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
+import { CustomGrant, GrantsStore, HeldRoles } from '../permissions/grants.store';
+import { REQUIRED_PERMISSION_EXTENSION, ServicePermission } from '../permissions/permission-catalogue';
 import { Caller, OrgCaller } from './caller';
 import {
   confirmOrgAdmin,
+  customRolesMayGrant,
   decideOrgAdmin,
   isOrgUser,
   isRoleRefusal,
   OrgAdminDecision,
   OrgAdminMessages,
   refuseClaimedRole,
+  RoutePermission,
 } from './org-admin.policy';
 
-const ORG_ADMIN_MESSAGES = 'orgAdmin:messages';
+const ORG_ROUTE_RULE = 'orgAdmin:rule';
 
-/** The messages OrgAdminGuard answers with on this route. */
-export const OrgAdminMessagesFor = (messages: OrgAdminMessages) => SetMetadata(ORG_ADMIN_MESSAGES, messages);
+/** What OrgAdminGuard asks on a route, and the messages it refuses with. */
+interface OrgRouteRule {
+  permission: RoutePermission;
+  messages: OrgAdminMessages;
+  /** Read the caller's custom roles beside the record (@CurrentCallerRoles()), for a route that answers with them. */
+  readsCallerRoles?: boolean;
+}
 
 /**
- * Runs after SessionGuard: the caller must be an owner or admin of an organisation, by the
- * token's claims (the spec's rules) and then by the identity store's record, read once per
- * request together with the tenant's status (in one round trip where the store can), so that a
- * suspension holds from the next request. The caller then acts with the stored role, as an
+ * The permission an org route needs (docs/roles.md), and the messages OrgAdminGuard refuses with:
+ * a base role that holds it or a custom role that carries it opens the route. The API document
+ * names the permission (`x-required-permission`).
+ */
+export const RequirePermission = (
+  permission: ServicePermission,
+  messages: OrgAdminMessages,
+  options: Pick<OrgRouteRule, 'readsCallerRoles'> = {},
+) =>
+  applyDecorators(
+    SetMetadata(ORG_ROUTE_RULE, { permission, messages, ...options } satisfies OrgRouteRule),
+    ApiExtension(REQUIRED_PERMISSION_EXTENSION, permission),
+  );
+
+/**
+ * The messages OrgAdminGuard answers with on a route that the base roles alone decide (owners' set-ups
+ * such as SCIM's): owner or admin when `notOwnerOrAdmin` is given, any role otherwise; no custom role opens it.
+ */
+export const OrgAdminMessagesFor = (messages: OrgAdminMessages) =>
+  SetMetadata(ORG_ROUTE_RULE, { permission: null, messages } satisfies OrgRouteRule);
+
+/**
+ * Runs after SessionGuard: the caller must be a user of an organisation whose roles open the
+ * route, by the token's claims (the spec's rules) and then by the identity store's record, read
+ * once per request together with the tenant's status (in one round trip where the store can), so
+ * that a suspension holds from the next request. The caller then acts with the stored role, as an
  * OrgCaller (@CurrentOrgCaller()).
+ *
+ * Custom roles live in the service's database, never in a token: where the base role does not open
+ * the route, one indexed read of the caller's roles says whether one of them carries its permission
+ * (it replaces the tenant status read of a refusal by the claims). A caller without such a role is
+ * refused exactly as before custom roles existed.
  */
 @Injectable()
 export class OrgAdminGuard implements CanActivate {
@@ -38,61 +82,100 @@ export class OrgAdminGuard implements CanActivate {
     private readonly identity: IdentityStore,
     private readonly config: AppConfig,
     private readonly tenants: TenantStatusReader,
+    private readonly grants: GrantsStore,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest();
     const caller: Caller | undefined = request.user;
-    const messages = this.reflector.getAllAndOverride<OrgAdminMessages>(ORG_ADMIN_MESSAGES, [
+    const rule = this.reflector.getAllAndOverride<OrgRouteRule>(ORG_ROUTE_RULE, [
       context.getHandler(),
       context.getClass(),
     ]);
-    const claimed = decideOrgAdmin(caller, messages);
+    const { permission, messages } = rule;
+    const claimed = decideOrgAdmin(caller, messages, permission);
     // No session, or claims of no organisation user: decideOrgAdmin refused already.
     if (!caller || !isOrgUser(caller)) {
       refuseUnless(claimed);
       return false;
     }
-    if (isRoleRefusal(claimed, messages))
-      refuseUnless(refuseClaimedRole(claimed, await this.claimedTenantStatus(caller)));
-    refuseUnless(claimed);
-    const [record, tenantStatus] = await this.storedRecord(caller, context.getHandler());
-    refuseUnless(confirmOrgAdmin(caller, record, messages, tenantStatus));
+    // Whether a custom role of the caller carries the permission; undefined while not read.
+    let granted: boolean | undefined;
+    if (isRoleRefusal(claimed, messages)) {
+      const custom = await this.claimedGrant(caller, permission);
+      if (!custom.granted) refuseUnless(refuseClaimedRole(claimed, custom.tenantStatus));
+      granted = true;
+    }
+    const [[record, tenantStatus], held] = await this.storedRecord(caller, context.getHandler(), rule);
+    let confirmed = confirmOrgAdmin(caller, record, messages, tenantStatus, permission, granted);
+    if (granted === undefined && isRoleRefusal(confirmed, messages) && customRolesMayGrant(permission)) {
+      granted = await this.storedGrant(caller, permission, context.getHandler());
+      confirmed = confirmOrgAdmin(caller, record, messages, tenantStatus, permission, granted);
+    }
+    refuseUnless(confirmed);
     // Both allowed it: the claims name a tenant, and the record is of an organisation user in it.
     request.user = { ...caller, role: record!.role } satisfies OrgCaller;
+    if (held) request[CALLER_ROLES] = held;
     return true;
   }
 
   /**
    * Bounded within the request's deadline (callerCheckTimeoutMs).
    * A store that fails answers the route's own @FailureResponse, as the handler's failure would.
+   * With `readsCallerRoles`, the caller's custom roles are read at the same time (no round trip more).
    */
-  private async storedRecord(caller: OrgCaller, handler: object): Promise<[IdentityUser | null, TenantStatus | null]> {
+  private async storedRecord(
+    caller: OrgCaller,
+    handler: object,
+    rule: OrgRouteRule,
+  ): Promise<[[IdentityUser | null, TenantStatus | null], HeldRoles | undefined]> {
     try {
-      return await withTimeout(
-        this.identity.findWithTenantStatus(caller.id, caller.tenantId, this.tenants),
-        callerCheckTimeoutMs(this.config.requestTimeoutMs),
+      return await this.bounded(
+        Promise.all([
+          this.identity.findWithTenantStatus(caller.id, caller.tenantId, this.tenants),
+          rule.readsCallerRoles ? this.grants.heldBy(caller.tenantId, caller.id) : undefined,
+        ]),
       );
     } catch (error) {
       throw failureResponse(handler, error);
     }
   }
 
-  /**
-   * The status of the tenant named by the claims of a caller whom they refuse by role. Only a
-   * suspension changes that refusal, so a read that fails leaves it as it is.
-   */
-  private async claimedTenantStatus(caller: OrgCaller): Promise<TenantStatus | null> {
+  /** Whether a custom role carries the permission, for a caller whose stored base role does not hold it. */
+  private async storedGrant(caller: OrgCaller, permission: ServicePermission, handler: object): Promise<boolean> {
     try {
-      return await withTimeout(
-        this.tenants.statusOf(caller.tenantId),
-        callerCheckTimeoutMs(this.config.requestTimeoutMs),
-      );
-    } catch {
-      return null;
+      return (await this.bounded(this.grants.grantOf(caller.tenantId, caller.id, permission))).granted;
+    } catch (error) {
+      throw failureResponse(handler, error);
     }
   }
+
+  /**
+   * For a caller whom the claims refuse by role: the status of the tenant they name, and whether one
+   * of the caller's custom roles there carries the permission. Only a suspension, or such a role,
+   * changes that refusal, so a read that fails leaves it as it is.
+   */
+  private async claimedGrant(caller: OrgCaller, permission: RoutePermission): Promise<CustomGrant> {
+    try {
+      if (customRolesMayGrant(permission))
+        return await this.bounded(this.grants.grantOf(caller.tenantId, caller.id, permission));
+      return { tenantStatus: await this.bounded(this.tenants.statusOf(caller.tenantId)), granted: false };
+    } catch {
+      return { tenantStatus: null, granted: false };
+    }
+  }
+
+  private bounded<T>(read: Promise<T>): Promise<T> {
+    return withTimeout(read, callerCheckTimeoutMs(this.config.requestTimeoutMs));
+  }
 }
+
+const CALLER_ROLES = 'orgAdmin:callerRoles';
+
+/** The caller's custom roles, read by OrgAdminGuard on a route that asks for them (`readsCallerRoles`). */
+export const CurrentCallerRoles = createParamDecorator(
+  (_: unknown, context: ExecutionContext): HeldRoles | undefined => context.switchToHttp().getRequest()[CALLER_ROLES],
+);
 
 function refuseUnless(decision: OrgAdminDecision): void {
   if (!decision.allowed) throw new ApiError(decision.status, decision.error);

@@ -1,6 +1,12 @@
 import { IdentityUser } from '../identity/identity-store';
 import { Caller } from './caller';
-import { confirmOrgAdmin, decideOrgAdmin, isRoleRefusal, refuseClaimedRole } from './org-admin.policy';
+import {
+  confirmOrgAdmin,
+  customRolesMayGrant,
+  decideOrgAdmin,
+  isRoleRefusal,
+  refuseClaimedRole,
+} from './org-admin.policy';
 
 const messages = { notOrgUser: 'not org', notOwnerOrAdmin: 'not owner or admin' };
 const caller = (overrides: Partial<Caller> = {}): Caller => ({
@@ -145,5 +151,72 @@ describe('a tenant in a state that the spec does not know', () => {
     expect(isRoleRefusal(decideOrgAdmin(undefined, messages), messages)).toBe(false);
     expect(isRoleRefusal(decideOrgAdmin(caller({ tenantId: null }), messages), messages)).toBe(false);
     expect(isRoleRefusal(decideOrgAdmin(caller(), messages), messages)).toBe(false);
+  });
+});
+
+describe('a route that needs a permission (docs/roles.md)', () => {
+  const withRefusal = { notOrgUser: 'not org', notOwnerOrAdmin: 'no permission' };
+
+  it.each([
+    ['owner', 'roles:manage', true],
+    ['admin', 'roles:manage', false],
+    ['admin', 'invitations:create', true],
+    ['member', 'invitations:create', false],
+    ['member', 'members:read', true],
+    [null, 'members:read', true],
+    ['Owner', 'audit:read', false],
+  ] as const)('the claims of a %p open %s: %p', (role, permission, allowed) => {
+    expect(decideOrgAdmin(caller({ role }), withRefusal, permission)).toEqual(
+      allowed ? { allowed: true } : { allowed: false, status: 403, error: 'no permission' },
+    );
+  });
+
+  it("a member's custom role opens the route by the stored record, never by the claims", () => {
+    const member = caller({ role: 'member' });
+    expect(isRoleRefusal(decideOrgAdmin(member, withRefusal, 'audit:read'), withRefusal)).toBe(true);
+    expect(confirmOrgAdmin(member, record({ role: 'member' }), withRefusal, 'active', 'audit:read', true)).toEqual({
+      allowed: true,
+    });
+    expect(confirmOrgAdmin(member, record({ role: 'member' }), withRefusal, 'active', 'audit:read', false)).toEqual({
+      allowed: false,
+      status: 403,
+      error: 'no permission',
+    });
+  });
+
+  it('a custom role never opens an owner-only route, nor one decided by the base roles alone', () => {
+    expect(customRolesMayGrant('scim:manage')).toBe(false);
+    expect(customRolesMayGrant(null)).toBe(false);
+    expect(customRolesMayGrant('roles:manage')).toBe(true);
+    const admin = caller({ role: 'admin' });
+    expect(confirmOrgAdmin(admin, record({ role: 'admin' }), withRefusal, 'active', 'scim:manage', true)).toEqual({
+      allowed: false,
+      status: 403,
+      error: 'no permission',
+    });
+    expect(confirmOrgAdmin(admin, record({ role: 'member' }), messages, 'active', null, true)).toEqual({
+      allowed: false,
+      status: 403,
+      error: 'not owner or admin',
+    });
+  });
+
+  it('a custom role changes none of the refusals that come before the role: not an org user, suspended', () => {
+    const member = caller({ role: 'member' });
+    expect(confirmOrgAdmin(member, record({ tenantId: null }), withRefusal, 'active', 'audit:read', true)).toEqual({
+      allowed: false,
+      status: 403,
+      error: 'not org',
+    });
+    expect(confirmOrgAdmin(member, record({ role: 'member' }), withRefusal, 'suspended', 'audit:read', true)).toEqual({
+      allowed: false,
+      status: 403,
+      error: 'Organisation is suspended',
+    });
+    expect(confirmOrgAdmin(member, record({ role: 'member' }), withRefusal, 'deleted', 'audit:read', true)).toEqual({
+      allowed: false,
+      status: 403,
+      error: 'not org',
+    });
   });
 });

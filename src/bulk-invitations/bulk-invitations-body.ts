@@ -43,8 +43,9 @@ function fromJson(body: unknown): BulkInvitationsRequest {
 }
 
 /**
- * A header naming `email` and `role` (any order, any case; other columns are ignored), then one row
- * per record. Cells are trimmed: a paste from a spreadsheet often has a space after the comma.
+ * A header naming `email` and `role` (any order, any case), and optionally `roles` (custom roles,
+ * separated by spaces or semicolons: docs/roles.md); other columns are ignored. Then one row per
+ * record. Cells are trimmed: a paste from a spreadsheet often has a space after the comma.
  */
 function fromCsv(text: string): BulkInvitationsRequest {
   let records: string[][];
@@ -56,12 +57,14 @@ function fromCsv(text: string): BulkInvitationsRequest {
     throw error;
   }
   const header = (records[0] ?? []).map((name) => name.trim().toLowerCase());
-  const [emailAt, roleAt] = [header.indexOf('email'), header.indexOf('role')];
+  const [emailAt, roleAt, rolesAt] = [header.indexOf('email'), header.indexOf('role'), header.indexOf('roles')];
   if (emailAt < 0 || roleAt < 0) throw new ApiError(HttpStatus.BAD_REQUEST, BULK_INVITATION_ERRORS.csvHeader);
   return {
-    invitations: records
-      .slice(1)
-      .map((record) => ({ email: record[emailAt]?.trim() ?? '', role: record[roleAt]?.trim() ?? '' })),
+    invitations: records.slice(1).map((record) => ({
+      email: record[emailAt]?.trim() ?? '',
+      role: record[roleAt]?.trim() ?? '',
+      ...(rolesAt >= 0 && { roles: (record[rolesAt] ?? '').split(/[\s;]+/).filter(Boolean) }),
+    })),
   };
 }
 

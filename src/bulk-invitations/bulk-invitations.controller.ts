@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, HttpStatus, Post, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
-import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { OrgAdminGuard, RequirePermission } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
 import { RequestOrigin } from '../common/request-origin';
@@ -30,7 +30,7 @@ export class BulkInvitationsController {
   @Idempotent()
   @HttpCode(HttpStatus.OK)
   @UseGuards(SessionGuard, OrgAdminGuard, BulkInvitationsBodyGuard, IdempotencyGuard)
-  @OrgAdminMessagesFor({
+  @RequirePermission('invitations:create', {
     notOrgUser: BULK_INVITATION_ERRORS.notOrgUser,
     notOwnerOrAdmin: BULK_INVITATION_ERRORS.notOwnerOrAdmin,
   })

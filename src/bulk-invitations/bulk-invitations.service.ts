@@ -11,6 +11,9 @@ import { NO_CONTROL_CHARACTERS } from '../invitations/invitation';
 import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { InvitationsStore } from '../invitations/invitations.store';
 import { Metrics } from '../metrics/metrics';
+import { GrantRefusal, MemberPermissions } from '../permissions/member-permissions';
+import { ROLE_KEY_PATTERN } from '../permissions/permission-catalogue';
+import { ROLE_ERRORS } from '../permissions/role-errors';
 import { InviteAllowance } from '../rate-limit/invite-allowance';
 import {
   BulkInvitationResult,
@@ -30,6 +33,8 @@ interface Candidate {
   result: BulkInvitationResult;
   email: string;
   role: string;
+  /** The custom roles the row names (docs/roles.md). */
+  roles: string[];
   key: string;
 }
 
@@ -49,6 +54,7 @@ export class BulkInvitationsService {
     private readonly allowance: InviteAllowance,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
+    private readonly permissions: MemberPermissions,
   ) {}
 
   async invite(
@@ -79,10 +85,16 @@ export class BulkInvitationsService {
       const first = firstRowOf.get(key);
       if (first !== undefined) return settle(result, 'duplicate_in_request', BULK_ROW_ERRORS.duplicateOf(first));
       firstRowOf.set(key, row);
-      candidates.push({ result, email, role: fields!.role as string, key });
+      candidates.push({
+        result,
+        email,
+        role: fields!.role as string,
+        roles: [...((fields!.roles ?? []) as string[])].sort(),
+        key,
+      });
     });
 
-    const remaining = await this.withoutMembersOrInvited(caller, candidates);
+    const remaining = await this.withoutMembersOrInvited(caller, await this.withGrantableRoles(caller, candidates));
     const units = request.dryRun
       ? await this.allowance.preview(caller, remaining.length)
       : await this.allowance.reserve(caller, remaining.length);
@@ -98,16 +110,25 @@ export class BulkInvitationsService {
       });
       let failed = 0;
       outcomes.forEach((outcome, index) => {
-        const { result, email } = allowed[index];
+        const { result, email, roles } = allowed[index];
         if (outcome instanceof Error) {
           failed++;
           settle(result, 'failed', BULK_ROW_ERRORS.createFailed);
-        } else result.invitation = toCreatedInvitationResponse(outcome, email);
+        } else result.invitation = toCreatedInvitationResponse(outcome, email, roles);
       });
       await units.release(failed);
     }
     units.setHeaders(response);
     return { results, summary: summaryOf(results) };
+  }
+
+  /** The candidates whose custom roles the caller may give (docs/roles.md); the others are settled `invalid`. */
+  private async withGrantableRoles(caller: OrgCaller, candidates: Candidate[]): Promise<Candidate[]> {
+    const check = this.permissions.grantChecker(caller.tenantId, caller);
+    const refusals = await Promise.all(candidates.map(({ roles }) => check(roles)));
+    return candidates.filter(
+      ({ result }, index) => !(refusals[index] && settle(result, 'invalid', roleRowError(refusals[index]))),
+    );
   }
 
   /** The candidates neither members of the tenant nor holders of one of its pending invitations; the others are settled. */
@@ -132,13 +153,26 @@ export class BulkInvitationsService {
   }
 }
 
-/** Spec 4.9 rules 1–3 on one row, in their order (InviteDto's rules); null when it passes. */
-function rowProblem({ email, role }: Record<string, unknown>): string | null {
+/** Spec 4.9 rules 1–3 on one row, in their order (InviteDto's rules), then its roles' form; null when it passes. */
+function rowProblem({ email, role, roles }: Record<string, unknown>): string | null {
   if (email === undefined || email === null || email === '') return BULK_ROW_ERRORS.emailRequired;
   if (typeof email !== 'string' || !isEmail(email, {}) || !NO_CONTROL_CHARACTERS.test(email))
     return BULK_ROW_ERRORS.invalidEmail;
   if (!INVITATION_ROLES.includes(role as never)) return BULK_ROW_ERRORS.invalidRole;
+  if (roles !== undefined && roles !== null && !isRoleKeyList(roles)) return BULK_ROW_ERRORS.invalidRoles;
   return null;
+}
+
+const isRoleKeyList = (value: unknown): value is string[] =>
+  Array.isArray(value) &&
+  new Set(value).size === value.length &&
+  value.every((key) => typeof key === 'string' && ROLE_KEY_PATTERN.test(key));
+
+/** A row's refusal of its custom roles, as the sentence of its `error`. */
+function roleRowError({ error, details }: GrantRefusal): string {
+  if (error === ROLE_ERRORS.unknownRole) return BULK_ROW_ERRORS.unknownRole(details.role!);
+  if (error === ROLE_ERRORS.escalation) return BULK_ROW_ERRORS.roleEscalation(details.permission!);
+  return BULK_ROW_ERRORS.tooManyRoles(details.limit!);
 }
 
 /** Gives the row its final status and error; true, for use in filters. */

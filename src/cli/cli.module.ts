@@ -10,6 +10,7 @@ import { DatabaseModule } from '../database/database.module';
 import { InvitationEntity, TenantEntity, UserEntity } from '../database/entities';
 import { IdentityModule } from '../identity/identity.module';
 import { MetricsModule } from '../metrics/metrics.module';
+import { PermissionsModule } from '../permissions/permissions.module';
 import { DevSeedService } from './dev-seed.service';
 import { LocalUsersService } from './local-users.service';
 import { TenantRecordsService } from './tenant-records.service';
@@ -20,6 +21,7 @@ import { TenantRecordsService } from './tenant-records.service';
     CommonModule,
     DatabaseModule,
     IdentityModule,
+    PermissionsModule,
     AuthModule,
     AuditModule,
     // The tenant lifecycle reaches the invitations' module (a rename drops a cached name), whose service counts in Metrics.

@@ -162,7 +162,13 @@ function corpusOf(dto: Class<object>): unknown[] {
     );
   const valid: Record<string, unknown> = {};
   for (const property of properties) {
-    const value = valuesOf.get(property)!.find((value) => value !== undefined && acceptedFor(property, value));
+    // A pattern that no value of the corpus meets (a permission's `resource:action`): the API document's example.
+    const example = (
+      Reflect.getMetadata('swagger/apiModelProperties', dto.prototype, property) as { example?: unknown } | undefined
+    )?.example;
+    const value = [...valuesOf.get(property)!, example].find(
+      (value) => value !== undefined && acceptedFor(property, value),
+    );
     if (value !== undefined) valid[property] = value;
   }
   const without = (property: string) => Object.fromEntries(Object.entries(valid).filter(([key]) => key !== property));

@@ -400,6 +400,13 @@ describe(`${parseConfig.name}: verified domains`, () => {
     },
   );
 
+  it('ROLES_PER_ORG and ROLES_PER_MEMBER default to 25 and 10, and are bounded', () => {
+    expect(parseConfig({}).roles).toEqual({ perOrg: 25, perMember: 10 });
+    expect(parseConfig({ ROLES_PER_ORG: '3', ROLES_PER_MEMBER: '2' }).roles).toEqual({ perOrg: 3, perMember: 2 });
+    expect(() => parseConfig({ ROLES_PER_ORG: '0' })).toThrow(/ROLES_PER_ORG/);
+    expect(() => parseConfig({ ROLES_PER_MEMBER: '101' })).toThrow(/ROLES_PER_MEMBER/);
+  });
+
   it('DOMAINS_PER_ORG and DNS_TIMEOUT_MS are bounded', () => {
     expect(() => parseConfig({ DOMAINS_PER_ORG: '0' })).toThrow(/DOMAINS_PER_ORG/);
     expect(() => parseConfig({ DNS_TIMEOUT_MS: 'soon' })).toThrow(/DNS_TIMEOUT_MS/);

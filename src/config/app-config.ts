@@ -84,6 +84,14 @@ export interface DomainsConfig {
   dnsTimeoutMs: number;
 }
 
+/** Custom roles (docs/roles.md). */
+export interface RolesConfig {
+  /** Custom roles an organisation may define (ROLE_LIMIT beyond). */
+  perOrg: number;
+  /** Custom roles a member may hold, and an invitation carry (MEMBER_ROLE_LIMIT beyond). */
+  perMember: number;
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -136,6 +144,7 @@ export abstract class AppConfig {
   abstract readonly webhooks: WebhooksConfig;
   abstract readonly testMode: TestModeConfig;
   abstract readonly domains: DomainsConfig;
+  abstract readonly roles: RolesConfig;
 }
 
 export const DEFAULT_SQLITE_FILE = 'data/tenant-service.sqlite';
@@ -533,5 +542,9 @@ export function parseConfig(env: Env): AppConfig {
     webhooks: webhooks(env, nodeEnv),
     testMode: testMode(env, nodeEnv),
     domains: domains(env),
+    roles: {
+      perOrg: integer(env, 'ROLES_PER_ORG', 25, 1, 1_000),
+      perMember: integer(env, 'ROLES_PER_MEMBER', 10, 1, 100),
+    },
   };
 }

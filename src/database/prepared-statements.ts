@@ -112,7 +112,12 @@ export class PreparedStatements {
    * or a removal made through another node holds at once; elsewhere it is an ordinary read.
    */
   async first(sql: string, params: unknown[], causal = false): Promise<Row | undefined> {
-    return (await this.bound().rows(sql, params, false, causal))[0];
+    return (await this.causalRows(sql, params, causal))[0];
+  }
+
+  /** All the rows of a read that decides an authorisation: causal on a Galera node, as `first`. */
+  causalRows(sql: string, params: unknown[], causal = true): Promise<Row[]> {
+    return this.bound().rows(sql, params, false, causal);
   }
 
   /** Bound on first use: the data source is initialised by then. */

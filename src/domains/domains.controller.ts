@@ -14,7 +14,7 @@ import {
 } from '@nestjs/common';
 import type { Response } from 'express';
 import { Caller, CurrentCaller, CurrentOrgCaller, OrgCaller } from '../auth/caller';
-import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { OrgAdminGuard, RequirePermission } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { SuperAdminGuard } from '../auth/super-admin.guard';
 import { FailureResponse } from '../common/failure-response';
@@ -65,7 +65,7 @@ import { MeService } from './me.service';
 @Controller('api/org/domains')
 @ApiOrgDomains()
 @UseGuards(SessionGuard, OrgAdminGuard)
-@OrgAdminMessagesFor(DOMAIN_GUARD_MESSAGES)
+@RequirePermission('domains:manage', DOMAIN_GUARD_MESSAGES)
 export class OrgDomainsController {
   constructor(private readonly domains: DomainsService) {}
 
@@ -127,7 +127,7 @@ export class OrgDomainsController {
 @Controller('api/org/join-requests')
 @ApiJoinRequests()
 @UseGuards(SessionGuard, OrgAdminGuard)
-@OrgAdminMessagesFor(DOMAIN_GUARD_MESSAGES)
+@RequirePermission('join_requests:decide', DOMAIN_GUARD_MESSAGES)
 export class JoinRequestsController {
   constructor(private readonly domains: DomainsService) {}
 

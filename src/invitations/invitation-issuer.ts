@@ -36,6 +36,7 @@ export class InvitationIssuer {
 
   /**
    * `origin` is the request's (see RequestOrigin): the link's base unless PUBLIC_BASE_URL is set.
+   * `roles`: the custom roles the invitation carries, checked by the caller (docs/roles.md).
    * Null, and nothing stored, when the condition (InvitationsStore.create) held the write back.
    */
   async issue(
@@ -44,9 +45,10 @@ export class InvitationIssuer {
     role: string,
     origin: string,
     condition?: InvitationWriteCondition,
+    roles: string[] = [],
   ): Promise<InvitationEntity | null> {
     const [{ invitation, email: message }] = await this.prepare(caller, [{ email, role }], origin);
-    if (!(await this.invitations.create(invitation, message, auditActor(caller), condition))) return null;
+    if (!(await this.invitations.create(invitation, message, auditActor(caller), condition, roles))) return null;
     this.metrics.invitationCreated();
     this.outboxWorker.kick();
     return invitation;
@@ -60,10 +62,13 @@ export class InvitationIssuer {
    */
   async issueMany(
     caller: OrgCaller,
-    rows: { email: string; role: string }[],
+    rows: { email: string; role: string; roles?: string[] }[],
     origin: string,
   ): Promise<(InvitationEntity | Error)[]> {
-    const prepared = await this.prepare(caller, rows, origin);
+    const prepared = (await this.prepare(caller, rows, origin)).map((row, index) => ({
+      ...row,
+      roles: rows[index].roles,
+    }));
     const outcomes: (InvitationEntity | Error)[] = [];
     for (let start = 0; start < prepared.length; start += ISSUE_BATCH_SIZE) {
       const batch = prepared.slice(start, start + ISSUE_BATCH_SIZE);

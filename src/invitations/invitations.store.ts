@@ -6,7 +6,7 @@ import { AuditRows } from '../audit/audit-rows';
 import { emailKey } from '../common/email-comparison';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
-import { InvitationEmailOutboxEntity, InvitationEntity } from '../database/entities';
+import { InvitationEmailOutboxEntity, InvitationEntity, InvitationRoleEntity } from '../database/entities';
 import { InvitationStatus } from '../database/entities/invitation.entity';
 import { AtomicWriter, HoldingQuery, Insert, RequiredUpdate } from '../database/atomic-writer';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
@@ -83,37 +83,40 @@ export class InvitationsStore {
   }
 
   /**
-   * Stores the invitation, the e-mail to send for it and its audit event, all or none; the mail
-   * outbox delivers the e-mail afterwards. With `replacing` (a resend), that invitation is revoked
-   * in the same transaction, and only if it is still pending or expired: false, and nothing
-   * stored, when a parallel request accepted, revoked or replaced it first. With `unlessFound`,
-   * nothing is stored, and the answer is false, when that query finds a row in the same transaction.
+   * Stores the invitation, the e-mail to send for it, the custom roles it carries (docs/roles.md)
+   * and its audit event, all or none; the mail outbox delivers the e-mail afterwards. With
+   * `replacing` (a resend), that invitation is revoked in the same transaction, and only if it is
+   * still pending or expired: false, and nothing stored, when a parallel request accepted, revoked
+   * or replaced it first. With `unlessFound`, nothing is stored, and the answer is false, when that
+   * query finds a row in the same transaction.
    */
   async create(
     invitation: InvitationEntity,
     email: InvitationEmail,
     inviter: AuditActor,
     condition?: InvitationWriteCondition,
+    roles: string[] = [],
   ): Promise<boolean> {
     if (condition && 'replacing' in condition) {
-      const event = auditEvents.invitationResent(invitation, inviter);
-      return this.writer.insert(this.rowsOf(invitation, email, event), revokeIfOpen(condition.replacing));
+      const event = auditEvents.invitationResent(invitation, inviter, roles);
+      return this.writer.insert(this.rowsOf(invitation, email, roles, event), revokeIfOpen(condition.replacing));
     }
-    const rows = this.rowsOf(invitation, email, auditEvents.invitationCreated(invitation, inviter));
+    const rows = this.rowsOf(invitation, email, roles, auditEvents.invitationCreated(invitation, inviter, roles));
     return condition ? this.writer.insertUnless(rows, condition.unlessFound) : this.writer.insert(rows);
   }
 
   /**
-   * Stores several new invitations, each as create stores one (the invitation, its e-mail and its
-   * `invitation.created` event), in one transaction: all of them or none. The caller bounds how many.
+   * Stores several new invitations, each as create stores one (the invitation, its e-mail, its
+   * roles and its `invitation.created` event), in one transaction: all of them or none. The caller
+   * bounds how many.
    */
   async createMany(
-    invitations: { invitation: InvitationEntity; email: InvitationEmail }[],
+    invitations: { invitation: InvitationEntity; email: InvitationEmail; roles?: string[] }[],
     inviter: AuditActor,
   ): Promise<void> {
     await this.writer.insert(
-      invitations.flatMap(({ invitation, email }) =>
-        this.rowsOf(invitation, email, auditEvents.invitationCreated(invitation, inviter)),
+      invitations.flatMap(({ invitation, email, roles = [] }) =>
+        this.rowsOf(invitation, email, roles, auditEvents.invitationCreated(invitation, inviter, roles)),
       ),
     );
   }
@@ -135,9 +138,18 @@ export class InvitationsStore {
     return found;
   }
 
-  private rowsOf(invitation: InvitationEntity, email: InvitationEmail, event: NewAuditEvent): Insert[] {
+  private rowsOf(
+    invitation: InvitationEntity,
+    email: InvitationEmail,
+    roles: string[],
+    event: NewAuditEvent,
+  ): Insert[] {
     return [
       [InvitationEntity, { ...invitation, emailKey: emailKey(invitation.email) }],
+      ...roles.map((roleKey): Insert => [
+        InvitationRoleEntity,
+        { invitationId: invitation.id, roleKey, tenantId: invitation.tenantId } satisfies InvitationRoleEntity,
+      ]),
       [InvitationEmailOutboxEntity, newOutboxRow(this.ids.uuid(), invitation, email)],
       ...this.auditRows.of(event),
     ];

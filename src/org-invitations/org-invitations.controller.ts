@@ -1,6 +1,6 @@
 import { Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
-import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { OrgAdminGuard, RequirePermission } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
 import { Idempotent } from '../idempotency/idempotent';
@@ -18,18 +18,21 @@ import {
 import { ORG_INVITATION_ERRORS } from './org-invitations.messages';
 import { OrgInvitationsService } from './org-invitations.service';
 
-/** Owners and admins only (the id is the token); the session first, then the query. */
+/** The guard's refusals on these routes: the base roles open them to owners and admins (the id is the token). */
+const GUARD_MESSAGES = {
+  notOrgUser: ORG_INVITATION_ERRORS.notOrgUser,
+  notOwnerOrAdmin: ORG_INVITATION_ERRORS.notOwnerOrAdmin,
+};
+
+/** The session first, then the query. */
 @Controller('api/org/invitations')
 @ApiOrgInvitations()
 @UseGuards(SessionGuard, OrgAdminGuard)
-@OrgAdminMessagesFor({
-  notOrgUser: ORG_INVITATION_ERRORS.notOrgUser,
-  notOwnerOrAdmin: ORG_INVITATION_ERRORS.notOwnerOrAdmin,
-})
 export class OrgInvitationsController {
   constructor(private readonly service: OrgInvitationsService) {}
 
   @Get()
+  @RequirePermission('invitations:read', GUARD_MESSAGES)
   @ApiListInvitations()
   @FailureResponse({ error: ORG_INVITATION_ERRORS.listFailed })
   listInvitations(
@@ -40,6 +43,7 @@ export class OrgInvitationsController {
   }
 
   @Delete(':id')
+  @RequirePermission('invitations:revoke', GUARD_MESSAGES)
   @ApiRevokeInvitation()
   @FailureResponse({ error: ORG_INVITATION_ERRORS.revokeFailed })
   revokeInvitation(@CurrentOrgCaller() caller: OrgCaller, @Param('id') id: string) {
@@ -51,6 +55,7 @@ export class OrgInvitationsController {
    * whatever its outcome; an Idempotency-Key is checked before the count.
    */
   @Post(':id/resend')
+  @RequirePermission('invitations:create', GUARD_MESSAGES)
   @ApiResendInvitation()
   @FailureResponse({ error: ORG_INVITATION_ERRORS.resendFailed })
   @Idempotent()

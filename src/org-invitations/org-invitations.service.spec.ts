@@ -1,6 +1,11 @@
 import { DataSource, Repository } from 'typeorm';
 import { apiFailure } from '../../test/support/api-failure';
-import { invitationsStoreOn, memoryDataSource } from '../../test/support/memory-data-source';
+import {
+  grantsStoreOn,
+  invitationsStoreOn,
+  memberPermissionsOn,
+  memoryDataSource,
+} from '../../test/support/memory-data-source';
 import { TestClock } from '../../test/support/test-clock';
 import { OrgCaller } from '../auth/caller';
 import { InvitationEntity } from '../database/entities';
@@ -51,7 +56,13 @@ describe(OrgInvitationsService.name, () => {
   beforeEach(async () => {
     await rows.clear();
     store = invitationsStoreOn(dataSource, new TestClock(NOW));
-    service = new OrgInvitationsService(store, null as unknown as InvitationIssuer, new TestClock(NOW));
+    service = new OrgInvitationsService(
+      store,
+      null as unknown as InvitationIssuer,
+      new TestClock(NOW),
+      grantsStoreOn(dataSource),
+      memberPermissionsOn(dataSource),
+    );
   });
   afterEach(() => jest.restoreAllMocks());
 

@@ -9,6 +9,8 @@ import { InviteMemberResponse, toCreatedInvitationResponse } from '../invitation
 import { isOpen } from '../invitations/invitation';
 import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { InvitationsStore } from '../invitations/invitations.store';
+import { GrantsStore } from '../permissions/grants.store';
+import { MemberPermissions } from '../permissions/member-permissions';
 import { ListInvitationsQueryDto } from './dto/list-invitations.query';
 import {
   ListInvitationsResponse,
@@ -27,6 +29,8 @@ export class OrgInvitationsService {
     private readonly invitations: InvitationsStore,
     private readonly issuer: InvitationIssuer,
     private readonly clock: Clock,
+    private readonly grants: GrantsStore,
+    private readonly permissions: MemberPermissions,
   ) {}
 
   /** Route 3: a page of the tenant's invitations, by e-mail then id, filtered on the effective status. */
@@ -37,8 +41,9 @@ export class OrgInvitationsService {
     const after = request.after && { email: request.after[0], id: request.after[1] };
     const rows = await this.invitations.listForTenant(caller.tenantId, statuses, now, after, request.limit + 1);
     const page = toPage(rows, request, (row) => [row.email, row.id]);
+    const roles = await this.grants.rolesOfInvitations(page.items.map((row) => row.id));
     return {
-      invitations: page.items.map((row) => toOrgInvitationResponse(row, now)),
+      invitations: page.items.map((row) => toOrgInvitationResponse(row, now, roles.get(row.id))),
       ...(page.nextCursor && { nextCursor: page.nextCursor }),
     };
   }
@@ -58,18 +63,21 @@ export class OrgInvitationsService {
   }
 
   /**
-   * Route 5: a new invitation (new id, so a new token) to the same address with the same role,
-   * from the caller, valid 7 days, with its e-mail in the outbox; the old one is revoked in the
-   * same transaction. The rate limit ran in the guards. Of parallel resends (or a resend and a
-   * revoke or accept) of one invitation exactly one goes through; the others are 400.
+   * Route 5: a new invitation (new id, so a new token) to the same address with the same role and
+   * custom roles, from the caller, valid 7 days, with its e-mail in the outbox; the old one is
+   * revoked in the same transaction. The rate limit ran in the guards. Of parallel resends (or a
+   * resend and a revoke or accept) of one invitation exactly one goes through; the others are 400.
+   * The caller gives the custom roles anew: only those whose permissions it holds (docs/roles.md).
    */
   async resend(caller: OrgCaller, id: string, origin: string): Promise<InviteMemberResponse> {
     const old = await this.findInTenant(caller, id);
     const cannotResend = new ApiError(HttpStatus.BAD_REQUEST, ORG_INVITATION_ERRORS.cannotResend);
     if (!isOpen(old)) throw cannotResend;
-    const invitation = await this.issuer.issue(caller, old.email, old.role, origin, { replacing: old.id });
+    const roles = (await this.grants.rolesOfInvitations([old.id])).get(old.id) ?? [];
+    await this.permissions.grantable(caller.tenantId, roles, caller);
+    const invitation = await this.issuer.issue(caller, old.email, old.role, origin, { replacing: old.id }, roles);
     if (!invitation) throw cannotResend;
-    return { success: true, invitation: toCreatedInvitationResponse(invitation, invitation.email) };
+    return { success: true, invitation: toCreatedInvitationResponse(invitation, invitation.email, roles) };
   }
 
   /** The tenant's invitation with exactly this id; another tenant's is answered as a missing one. */

@@ -12,7 +12,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
-import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { OrgAdminGuard, RequirePermission } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
 import { Idempotent } from '../idempotency/idempotent';
@@ -50,7 +50,10 @@ export class OrgMembersController {
   @Idempotent()
   @HttpCode(HttpStatus.OK)
   @UseGuards(BodyGuard(InviteDto), SessionGuard, OrgAdminGuard, IdempotencyGuard, InviteThrottlerGuard)
-  @OrgAdminMessagesFor({ notOrgUser: INVITE_ERRORS.notOrgUser, notOwnerOrAdmin: INVITE_ERRORS.notOwnerOrAdmin })
+  @RequirePermission('invitations:create', {
+    notOrgUser: INVITE_ERRORS.notOrgUser,
+    notOwnerOrAdmin: INVITE_ERRORS.notOwnerOrAdmin,
+  })
   inviteMember(@CurrentOrgCaller() caller: OrgCaller, @Body() dto: InviteDto, @RequestOrigin() origin: string) {
     return this.service.invite(caller, dto, origin);
   }
@@ -60,7 +63,7 @@ export class OrgMembersController {
   @ApiRemoveMember()
   @FailureResponse({ error: REMOVE_MEMBER_ERRORS.removeFailed })
   @UseGuards(SessionGuard, OrgAdminGuard)
-  @OrgAdminMessagesFor({
+  @RequirePermission('members:remove', {
     notOrgUser: REMOVE_MEMBER_ERRORS.notOrgUser,
     notOwnerOrAdmin: REMOVE_MEMBER_ERRORS.notOwnerOrAdmin,
   })
@@ -73,7 +76,7 @@ export class OrgMembersController {
   @ApiListMembers()
   @FailureResponse({ error: MEMBER_ERRORS.listFailed })
   @UseGuards(SessionGuard, OrgAdminGuard)
-  @OrgAdminMessagesFor({ notOrgUser: MEMBER_ERRORS.notOrgUser })
+  @RequirePermission('members:read', { notOrgUser: MEMBER_ERRORS.notOrgUser })
   listMembers(@CurrentOrgCaller() caller: OrgCaller, @Query(DtoPipe(PageQueryDto)) query: PageQueryDto) {
     return this.service.listMembers(caller, query);
   }
@@ -83,7 +86,10 @@ export class OrgMembersController {
   @ApiChangeMemberRole()
   @FailureResponse({ error: MEMBER_ERRORS.updateFailed })
   @UseGuards(SessionGuard, OrgAdminGuard)
-  @OrgAdminMessagesFor({ notOrgUser: MEMBER_ERRORS.notOrgUser, notOwnerOrAdmin: MEMBER_ERRORS.notOwnerOrAdmin })
+  @RequirePermission('members:set_role', {
+    notOrgUser: MEMBER_ERRORS.notOrgUser,
+    notOwnerOrAdmin: MEMBER_ERRORS.notOwnerOrAdmin,
+  })
   changeMemberRole(
     @CurrentOrgCaller() caller: OrgCaller,
     @Param('id') id: string,

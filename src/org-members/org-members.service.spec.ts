@@ -1,7 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { DataSource, Repository } from 'typeorm';
 import { apiFailure } from '../../test/support/api-failure';
-import { auditRecorderOn, invitationsStoreOn, memoryDataSource } from '../../test/support/memory-data-source';
+import {
+  auditRecorderOn,
+  grantsStoreOn,
+  invitationsStoreOn,
+  memberPermissionsOn,
+  memoryDataSource,
+} from '../../test/support/memory-data-source';
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
 import { TestClock } from '../../test/support/test-clock';
 import { withoutTable } from '../../test/support/without-table';
@@ -72,6 +78,8 @@ describe(OrgMembersService.name, () => {
         metrics,
       ),
       audit(),
+      grantsStoreOn(dataSource),
+      memberPermissionsOn(dataSource),
     );
   const audit = () => auditRecorderOn(dataSource, new TestClock(NOW));
   /** The e-mails recorded for sending. */

@@ -5,6 +5,8 @@ import { OrgCaller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
 import { USER_NOT_FOUND } from '../common/messages';
 import { IdentityStore } from '../identity/identity-store';
+import { GrantsStore } from '../permissions/grants.store';
+import { MemberPermissions } from '../permissions/member-permissions';
 import { InviteMemberResponse, toCreatedInvitationResponse } from '../invitations/dto/created-invitation.response';
 import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { PageQueryDto, pageRequest, toPage } from '../common/paging';
@@ -24,13 +26,18 @@ export class OrgMembersService {
     private readonly identity: IdentityStore,
     private readonly issuer: InvitationIssuer,
     private readonly audit: AuditRecorder,
+    private readonly grants: GrantsStore,
+    private readonly permissions: MemberPermissions,
   ) {}
 
   /**
    * Spec 4.9 rules 8–11; rules 1–7 ran in the guards (body, session, org admin, rate limit).
    * `origin` is the request's (see RequestOrigin): the links' base unless PUBLIC_BASE_URL is set.
+   * Custom roles that the body names are checked first (docs/roles.md): a new state, beside the spec's.
    */
   async invite(caller: OrgCaller, dto: InviteDto, origin: string): Promise<InviteMemberResponse> {
+    const roles = [...(dto.roles ?? [])].sort();
+    await this.permissions.grantable(caller.tenantId, roles, caller);
     // Rule 8, inside the write of rules 9 and 10 where the identity store is in the same database
     // (a round trip less on every invite); before it otherwise.
     const candidates = this.identity.tenantMemberCandidates(caller.tenantId, dto.email);
@@ -41,15 +48,16 @@ export class OrgMembersService {
       dto.role,
       origin,
       candidates ? { unlessFound: candidates } : undefined,
+      roles,
     );
     if (!invitation) {
       // A candidate held the write back: a member with this address, or one that only the
       // database's collation matched, whom rule 8 does not count.
       await this.refuseMember(caller, dto.email);
-      invitation = (await this.issuer.issue(caller, dto.email, dto.role, origin))!;
+      invitation = (await this.issuer.issue(caller, dto.email, dto.role, origin, undefined, roles))!;
     }
     // Rule 11.
-    return { success: true, invitation: toCreatedInvitationResponse(invitation, dto.email) };
+    return { success: true, invitation: toCreatedInvitationResponse(invitation, dto.email, roles) };
   }
 
   /** Rule 8: a user of the caller's tenant already has this e-mail. */
@@ -72,12 +80,14 @@ export class OrgMembersService {
     if (target.tenantId !== caller.tenantId) {
       throw new ApiError(HttpStatus.FORBIDDEN, REMOVE_MEMBER_ERRORS.notInOrganisation);
     }
-    // Rule 7.
-    if (caller.role === 'admin' && target.role === 'owner') {
+    // Rule 7; only owners remove an owner, whatever a custom role gives (docs/roles.md).
+    if (caller.role !== 'owner' && target.role === 'owner') {
       throw new ApiError(HttpStatus.FORBIDDEN, REMOVE_MEMBER_ERRORS.adminCannotRemoveOwner);
     }
-    // Rule 8.
-    const event = auditEvents.memberRemoved(target, auditActor(caller)); // the membership as it was
+    // Rule 8. The custom roles go first: should the identity store then fail, the person keeps
+    // less than they had, never more, and the retry removes them.
+    const roles = await this.grants.removeMember(caller.tenantId, target.id);
+    const event = auditEvents.memberRemoved(target, auditActor(caller), roles); // the membership as it was
     await this.identity.removeFromTenant(target.id);
     await this.audit.recordAfterIdentityChange(event);
     return { success: true };
@@ -89,7 +99,14 @@ export class OrgMembersService {
     const after = request.after && { email: request.after[0], id: request.after[1] };
     const users = await this.identity.listTenantMembers(caller.tenantId, after, request.limit + 1);
     const page = toPage(users, request, (user) => [user.email, user.id]);
-    return { members: page.items.map(toMemberResponse), ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+    const roles = await this.grants.rolesOfMembers(
+      caller.tenantId,
+      page.items.map((user) => user.id),
+    );
+    return {
+      members: page.items.map((user) => toMemberResponse(user, roles.get(user.id))),
+      ...(page.nextCursor && { nextCursor: page.nextCursor }),
+    };
   }
 
   /**
@@ -103,14 +120,20 @@ export class OrgMembersService {
     if (!target || target.tenantId !== caller.tenantId) throw new ApiError(HttpStatus.NOT_FOUND, USER_NOT_FOUND);
     // Again on the stored id: a store may match ids loosely (case, or trailing spaces on MySQL).
     if (target.id === caller.id) throw new ApiError(HttpStatus.BAD_REQUEST, MEMBER_ERRORS.cannotChangeOwnRole);
-    if (caller.role === 'admin' && target.role === 'owner') {
+    // Only owners touch an owner, whatever a custom role gives (docs/roles.md).
+    if (caller.role !== 'owner' && target.role === 'owner') {
       throw new ApiError(HttpStatus.FORBIDDEN, MEMBER_ERRORS.adminCannotChangeOwner);
     }
-    if (caller.role === 'admin' && dto.role === 'owner') {
+    if (caller.role !== 'owner' && dto.role === 'owner') {
       throw new ApiError(HttpStatus.FORBIDDEN, MEMBER_ERRORS.onlyOwnersGrantOwner);
     }
-    await this.identity.setTenantRole(target.id, dto.role);
+    // A member whose custom role lets them change roles gives or takes away only what they hold.
+    await this.permissions.refuseBaseRoleEscalation(caller, [target.role, dto.role]);
+    const [, roles] = await Promise.all([
+      this.identity.setTenantRole(target.id, dto.role),
+      this.grants.rolesOfMembers(caller.tenantId, [target.id]),
+    ]);
     await this.audit.recordAfterIdentityChange(auditEvents.memberRoleChanged(target, dto.role, auditActor(caller)));
-    return { success: true, member: toMemberResponse({ ...target, role: dto.role }) };
+    return { success: true, member: toMemberResponse({ ...target, role: dto.role }, roles.get(target.id)) };
   }
 }

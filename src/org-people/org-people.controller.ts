@@ -1,6 +1,6 @@
 import { Controller, Get, Query, UseGuards } from '@nestjs/common';
 import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
-import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { OrgAdminGuard, RequirePermission } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
 import { PageQueryDto } from '../common/paging';
@@ -19,7 +19,7 @@ export class OrgPeopleController {
   @ApiListPeople()
   @FailureResponse({ error: PEOPLE_ERRORS.listFailed })
   @UseGuards(SessionGuard, OrgAdminGuard)
-  @OrgAdminMessagesFor({ notOrgUser: PEOPLE_ERRORS.notOrgUser })
+  @RequirePermission('members:read', { notOrgUser: PEOPLE_ERRORS.notOrgUser })
   listPeople(@CurrentOrgCaller() caller: OrgCaller, @Query(DtoPipe(PageQueryDto)) query: PageQueryDto) {
     return this.service.list(caller, query);
   }

@@ -1,6 +1,6 @@
 import { DataSource, Repository } from 'typeorm';
 import { apiFailure } from '../../test/support/api-failure';
-import { invitationsStoreOn, memoryDataSource } from '../../test/support/memory-data-source';
+import { grantsStoreOn, invitationsStoreOn, memoryDataSource } from '../../test/support/memory-data-source';
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
 import { TestClock } from '../../test/support/test-clock';
 import { OrgCaller } from '../auth/caller';
@@ -62,7 +62,7 @@ describe(OrgPeopleService.name, () => {
     await rows.clear();
     identity = new MemoryIdentityStore();
     const store = invitationsStoreOn(dataSource, new TestClock(NOW));
-    service = new OrgPeopleService(identity, store, new TestClock(NOW));
+    service = new OrgPeopleService(identity, store, new TestClock(NOW), grantsStoreOn(dataSource));
   });
 
   describe('a merged keyset over members and invitations', () => {

@@ -5,6 +5,7 @@ import { PageQueryDto, pageRequest } from '../common/paging';
 import { IdentityStore } from '../identity/identity-store';
 import { OPEN_STATUSES } from '../invitations/invitation';
 import { InvitationsStore } from '../invitations/invitations.store';
+import { GrantsStore } from '../permissions/grants.store';
 import { ListPeopleResponse, toPersonResponse } from './dto/person.response';
 import {
   cutPage,
@@ -29,6 +30,7 @@ export class OrgPeopleService {
     private readonly identity: IdentityStore,
     private readonly invitations: InvitationsStore,
     private readonly clock: Clock,
+    private readonly grants: GrantsStore,
   ) {}
 
   /**
@@ -54,8 +56,14 @@ export class OrgPeopleService {
     const page =
       cutPage(people, request.limit, showsInvitationIds) ??
       (await this.wholeInvitationGroup(tenantId, people, members.length > 0, now));
+    const roles = await this.grants.rolesOfMembers(
+      tenantId,
+      page.items.filter((person) => person.kind === 'member').map((person) => person.id),
+    );
     return {
-      people: page.items.map((person) => toPersonResponse(person, showsInvitationIds)),
+      people: page.items.map((person) =>
+        toPersonResponse(person, showsInvitationIds, person.kind === 'member' ? roles.get(person.id) : undefined),
+      ),
       ...(page.nextCursor && { nextCursor: page.nextCursor }),
     };
   }

@@ -1,6 +1,6 @@
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
-import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { OrgAdminGuard, RequirePermission } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
 import { ApiInviteQuota, INVITE_QUOTA_ERRORS } from './invite-quota.docs';
@@ -15,7 +15,7 @@ export class InviteQuotaController {
   @ApiInviteQuota()
   @FailureResponse({ error: INVITE_QUOTA_ERRORS.readFailed })
   @UseGuards(SessionGuard, OrgAdminGuard)
-  @OrgAdminMessagesFor({
+  @RequirePermission('invitations:create', {
     notOrgUser: INVITE_QUOTA_ERRORS.notOrgUser,
     notOwnerOrAdmin: INVITE_QUOTA_ERRORS.notOwnerOrAdmin,
   })

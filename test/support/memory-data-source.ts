@@ -9,6 +9,9 @@ import { MultiStatementPool } from '../../src/database/multi-statement-pool';
 import { dataSourceOptions } from '../../src/database/data-source-options';
 import { PreparedStatements } from '../../src/database/prepared-statements';
 import { InvitationsStore } from '../../src/invitations/invitations.store';
+import { GrantsStore } from '../../src/permissions/grants.store';
+import { MemberPermissions } from '../../src/permissions/member-permissions';
+import { ProductCatalogue } from '../../src/permissions/product-catalogue';
 
 /** An in-memory SQLite database on the real migrations, for unit tests of the stores. */
 export function memoryDataSource(): Promise<DataSource> {
@@ -35,4 +38,15 @@ export function auditRecorderOn(dataSource: DataSource, clock: Clock = new Clock
 export function invitationsStoreOn(dataSource: DataSource, clock: Clock = new Clock()): InvitationsStore {
   const { writer, auditRows } = writesOn(dataSource, clock);
   return new InvitationsStore(dataSource, new PreparedStatements(dataSource), writer, auditRows, new IdGenerator());
+}
+
+/** The real GrantsStore on `dataSource`: the reads of custom roles. */
+export function grantsStoreOn(dataSource: DataSource): GrantsStore {
+  return new GrantsStore(new PreparedStatements(dataSource));
+}
+
+/** The real MemberPermissions on `dataSource`, with the default limits. */
+export function memberPermissionsOn(dataSource: DataSource, env: Record<string, string> = {}): MemberPermissions {
+  const grants = grantsStoreOn(dataSource);
+  return new MemberPermissions(grants, new ProductCatalogue(grants), parseConfig(env));
 }

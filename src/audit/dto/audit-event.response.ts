@@ -18,6 +18,8 @@ class AuditTargetResponse {
       'scim_token',
       'scim_group',
       'scim_role_mapping',
+      'role',
+      'permissions',
     ],
   })
   type: string;

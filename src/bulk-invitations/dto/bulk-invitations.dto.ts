@@ -9,6 +9,15 @@ export class BulkInvitationRow {
 
   @ApiProperty({ enum: INVITATION_ROLES })
   role: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description:
+      'Custom roles of the organisation beside `role` (docs/roles.md); in CSV, a `roles` column with the keys ' +
+      'separated by spaces or semicolons. An unknown role, one beyond ROLES_PER_MEMBER or one carrying a ' +
+      'permission the caller lacks makes the row `invalid`',
+  })
+  roles?: string[];
 }
 
 /** The JSON body; a `text/csv` body (header `email,role`) is read into the same shape. */

@@ -7,6 +7,13 @@ import { LeaseEntity } from './lease.entity';
 import { MembershipGrantEntity } from './membership-grant.entity';
 import { OrgDomainEntity } from './org-domain.entity';
 import {
+  InvitationRoleEntity,
+  MemberRoleEntity,
+  OrgRoleEntity,
+  OrgRolePermissionEntity,
+  ProductPermissionEntity,
+} from './role.entity';
+import {
   ScimGroupEntity,
   ScimGroupMemberEntity,
   ScimRoleMappingEntity,
@@ -22,10 +29,15 @@ export {
   IdempotencyKeyEntity,
   InvitationEmailOutboxEntity,
   InvitationEntity,
+  InvitationRoleEntity,
   JoinRequestEntity,
   LeaseEntity,
+  MemberRoleEntity,
   MembershipGrantEntity,
   OrgDomainEntity,
+  OrgRoleEntity,
+  OrgRolePermissionEntity,
+  ProductPermissionEntity,
   ScimGroupEntity,
   ScimGroupMemberEntity,
   ScimRoleMappingEntity,
@@ -52,4 +64,9 @@ export const ENTITIES = [
   ScimGroupMemberEntity,
   ScimRoleMappingEntity,
   LeaseEntity,
+  ProductPermissionEntity,
+  OrgRoleEntity,
+  OrgRolePermissionEntity,
+  MemberRoleEntity,
+  InvitationRoleEntity,
 ];

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { InvitationEntity } from '../../database/entities';
 import { INVITATION_ROLES } from '../../database/entities/invitation.entity';
 
@@ -18,6 +18,12 @@ export class CreatedInvitationResponse {
 
   @ApiProperty({ format: 'date-time', description: '7 days after creation' })
   expiresAt: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'The custom roles the invitation carries (docs/roles.md); absent when none',
+  })
+  roles?: string[];
 }
 
 /** Spec 4.9 rule 11, and the answer of a resend. */
@@ -32,10 +38,12 @@ export class InviteMemberResponse {
 export const toCreatedInvitationResponse = (
   invitation: InvitationEntity,
   submittedEmail: string,
+  roles: string[] = [],
 ): CreatedInvitationResponse => ({
   id: invitation.id,
   email: submittedEmail,
   role: invitation.role,
   status: invitation.status,
   expiresAt: invitation.expiresAt.toISOString(),
+  ...(roles.length > 0 && { roles }),
 });

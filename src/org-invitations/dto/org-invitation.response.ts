@@ -28,6 +28,12 @@ export class OrgInvitationResponse {
 
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'The custom roles the invitation carries (docs/roles.md); absent when none',
+  })
+  roles?: string[];
 }
 
 export class ListInvitationsResponse {
@@ -43,7 +49,11 @@ export class RevokeInvitationResponse {
   success: true;
 }
 
-export const toOrgInvitationResponse = (invitation: InvitationEntity, now: Date): OrgInvitationResponse => ({
+export const toOrgInvitationResponse = (
+  invitation: InvitationEntity,
+  now: Date,
+  roles: string[] = [],
+): OrgInvitationResponse => ({
   id: invitation.id,
   email: invitation.email,
   role: invitation.role,
@@ -51,4 +61,5 @@ export const toOrgInvitationResponse = (invitation: InvitationEntity, now: Date)
   expiresAt: invitation.expiresAt.toISOString(),
   invitedBy: invitation.invitedBy,
   createdAt: invitation.createdAt.toISOString(),
+  ...(roles.length > 0 && { roles }),
 });

@@ -11,6 +11,12 @@ export class MemberResponse {
 
   @ApiProperty({ enum: TENANT_ROLES, nullable: true, type: String })
   role: string | null;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'The custom roles the member holds beside `role` (docs/roles.md), by key; absent when none',
+  })
+  roles?: string[];
 }
 
 export class ListMembersResponse {
@@ -35,8 +41,9 @@ export class RemoveMemberResponse {
   success: true;
 }
 
-export const toMemberResponse = (user: IdentityUser): MemberResponse => ({
+export const toMemberResponse = (user: IdentityUser, roles: string[] = []): MemberResponse => ({
   id: user.id,
   email: user.email,
   role: user.role,
+  ...(roles.length > 0 && { roles }),
 });

@@ -28,6 +28,12 @@ export class PersonResponse {
 
   @ApiPropertyOptional({ format: 'date-time', description: 'Invitations only' })
   expiresAt?: string;
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Members only: the custom roles they hold beside `role` (docs/roles.md); absent when none',
+  })
+  roles?: string[];
 }
 
 export class ListPeopleResponse {
@@ -41,11 +47,16 @@ export class ListPeopleResponse {
   nextCursor?: string;
 }
 
-export const toPersonResponse = (person: Person, showsInvitationIds: boolean): PersonResponse => ({
+export const toPersonResponse = (
+  person: Person,
+  showsInvitationIds: boolean,
+  roles: string[] = [],
+): PersonResponse => ({
   kind: person.kind,
   id: person.kind === 'invitation' && !showsInvitationIds ? null : person.id,
   email: person.email,
   role: person.role,
   status: person.status,
   ...(person.expiresAt && { expiresAt: person.expiresAt.toISOString() }),
+  ...(roles.length > 0 && { roles }),
 });
