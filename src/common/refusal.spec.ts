@@ -6,6 +6,9 @@ import { Refusal, refusalBody, refusalSchema } from './refusal';
 
 const CODES = { taken: 'NAME_TAKEN', limit: 'NAME_LIMIT' } as const;
 const NameRefusalBody = refusalSchema('NameRefusalBody', Object.values(CODES));
+const NameLimitBody = refusalSchema('NameLimitBody', [CODES.limit], {
+  limit: { type: 'number', description: 'The limit' },
+});
 
 @Controller('names')
 class NamesController {
@@ -15,6 +18,15 @@ class NamesController {
   @ApiErrorResponse(HttpStatus.CONFLICT, 'Still in progress', [{ error: 'In progress' }])
   @ApiErrorResponse(HttpStatus.UNPROCESSABLE_ENTITY, 'Too many', [refusalBody(CODES.limit)], NameRefusalBody)
   create() {}
+
+  @Post('limits')
+  @ApiErrorResponse(
+    HttpStatus.UNPROCESSABLE_ENTITY,
+    'Too many',
+    [refusalBody(CODES.limit, { limit: 3 })],
+    NameLimitBody,
+  )
+  limit() {}
 }
 
 describe('refusals: {success:false, error:CODE}', () => {
@@ -22,6 +34,17 @@ describe('refusals: {success:false, error:CODE}', () => {
     expect(JSON.stringify(refusalBody(CODES.taken))).toBe('{"success":false,"error":"NAME_TAKEN"}');
     const refusal = new Refusal(HttpStatus.CONFLICT, CODES.taken);
     expect([refusal.getStatus(), refusal.getResponse()]).toEqual([409, { success: false, error: 'NAME_TAKEN' }]);
+  });
+
+  it('what a refusal is about comes after the code: {"success":false,"error":CODE,...details}', () => {
+    expect(JSON.stringify(refusalBody(CODES.limit, { limit: 3 }))).toBe(
+      '{"success":false,"error":"NAME_LIMIT","limit":3}',
+    );
+    expect(new Refusal(HttpStatus.UNPROCESSABLE_ENTITY, CODES.limit, { limit: 3 }).getResponse()).toEqual({
+      success: false,
+      error: 'NAME_LIMIT',
+      limit: 3,
+    });
   });
 
   describe('in the OpenAPI document', () => {
@@ -38,6 +61,18 @@ describe('refusals: {success:false, error:CODE}', () => {
           content: { 'application/json': { schema: unknown } };
         }
       ).content['application/json'].schema;
+
+    it('refusalSchema: the optional fields a refusal adds, after success and error', () => {
+      expect(document.components!.schemas!.NameLimitBody).toEqual({
+        type: 'object',
+        properties: {
+          success: { type: 'boolean', enum: [false] },
+          error: { type: 'string', enum: ['NAME_LIMIT'] },
+          limit: { type: 'number', description: 'The limit' },
+        },
+        required: ['success', 'error'],
+      });
+    });
 
     it('refusalSchema: a component of that name, success false and error one of the codes, both required', () => {
       expect(document.components!.schemas!.NameRefusalBody).toEqual({
