@@ -25,12 +25,24 @@ const LOCAL_ONLY = '\\.local\\.e2e-spec\\.ts$';
 const COGNITO_ONLY = '\\.cognito\\.e2e-spec\\.ts$';
 /** `*.mariadb.e2e-spec.ts` need a database server to cut off (fault injection): e2e:mariadb only. */
 const MARIADB_ONLY = '\\.mariadb\\.e2e-spec\\.ts$';
+/**
+ * Suites of the artefact rather than the database (the watch build, the packed typed client, the
+ * generated portal client, the log pipe, the documents' walks): what they check does not depend on
+ * the database behind the server, so they run once, on SQLite, and CI's time goes to what does.
+ */
+const ONCE_ON_SQLITE = ['build-and-develop', 'typed-client', 'portal-client', 'log-reader-stall', 'docs'].map(
+  (name) => `/test/${name}\\.local\\.e2e-spec\\.ts$`,
+);
 
 const e2e = (database) => ({
   ...common,
   displayName: `e2e:${database}`,
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', COGNITO_ONLY, ...(database === 'mariadb' ? [] : [MARIADB_ONLY])],
+  testPathIgnorePatterns: [
+    '/node_modules/',
+    COGNITO_ONLY,
+    ...(database === 'mariadb' ? ONCE_ON_SQLITE : [MARIADB_ONLY]),
+  ],
   setupFiles: [`<rootDir>/test/support/use-${database}.ts`],
 });
 
