@@ -1,6 +1,6 @@
 import { InvitationEntity } from '../src/database/entities';
 import { sessionCookie } from './support/factories';
-import { defineRole, eventsOf, invitationRoles, setRoles } from './support/roles';
+import { defineRole, eventsOf, heldRoles, invitationRoles, setRoles } from './support/roles';
 import { INVITE_ERRORS } from './support/spec-bodies';
 import { useOrganisationSuite } from './support/suites';
 import { TestUser } from './support/test-identity';
@@ -169,6 +169,53 @@ describe('invitations that carry custom roles', () => {
         .send({ email: 'x@example.com', role: 'member', roles: ['x1'] });
       expect([unknown.status, unknown.body]).toEqual([422, refusal('UNKNOWN_ROLE', { role: 'x1' })]);
       expect((await invitations()).map((row) => row.email)).toEqual(['boss@example.com']);
+    });
+  });
+
+  describe('POST /api/invitations/{token}/join', () => {
+    const inviteWith = async (email: string, roles: string[]) =>
+      (await t.http.post('/api/org/invite').set('Cookie', org.ownerCookie).send({ email, role: 'member', roles })).body
+        .invitation.id as string;
+    const join = (token: string, cookie: string) =>
+      t.http.post(`/api/invitations/${encodeURIComponent(token)}/join`).set('Cookie', cookie);
+
+    it('the join grants the invitation’s custom roles: held at once, recorded, and they open their routes', async () => {
+      const token = await inviteWith('rita@example.com', ['recruiter']);
+      const rita = await factory.user({ email: 'rita@example.com' });
+      const ritaCookie = await sessionCookie(t, rita);
+      const joined = await join(token, ritaCookie);
+      expect([joined.status, joined.body]).toEqual([
+        200,
+        { success: true, tenantId: org.tenant.id, role: 'member', userId: rita.id },
+      ]);
+      expect(await heldRoles(t, org.tenant.id)).toEqual([`${rita.id}:recruiter`]);
+      const [changed] = await eventsOf(t, org.tenant.id, 'member.roles_changed');
+      expect(changed).toMatchObject({ actor: { id: rita.id }, data: { before: [], after: ['recruiter'] } });
+      // A new session, as after a sign-in: the one before the join names no organisation.
+      const member = (await t.identity.findById(rita.id))!;
+      const invited = await t.http
+        .post('/api/org/invite')
+        .set('Cookie', await sessionCookie(t, member))
+        .send({ email: 'next@example.com', role: 'member' });
+      expect(invited.status).toBe(200);
+    });
+
+    it('a role deleted after the invitation is not granted; the join is the spec’s', async () => {
+      const token = await inviteWith('sam@example.com', ['auditor', 'recruiter']);
+      expect((await t.http.delete('/api/org/roles/auditor').set('Cookie', org.ownerCookie)).status).toBe(200);
+      const sam = await factory.user({ email: 'sam@example.com' });
+      const joined = await join(token, await sessionCookie(t, sam));
+      expect(joined.status).toBe(200);
+      expect(await heldRoles(t, org.tenant.id)).toEqual([`${sam.id}:recruiter`]);
+    });
+
+    it('a member of the organisation already keeps the roles they hold (rule 6): the invitation’s are not added', async () => {
+      const token = await inviteWith('kept@example.com', ['recruiter']);
+      const member = await factory.member(org.tenant.id, { role: 'member', email: 'kept@example.com' });
+      expect((await setRoles(t, org.ownerCookie, member.id, ['auditor'])).status).toBe(200);
+      const joined = await join(token, await sessionCookie(t, member));
+      expect([joined.status, joined.body.role]).toEqual([200, 'member']);
+      expect(await heldRoles(t, org.tenant.id)).toEqual([`${member.id}:auditor`]);
     });
   });
 

@@ -10,6 +10,7 @@ import { IdentityStore, IdentityUser, ORG_USER_TYPE } from '../identity/identity
 import { INVITATION_ERRORS } from '../invitations/dto/invitation-error';
 import { InvitationsStore } from '../invitations/invitations.store';
 import { Metrics } from '../metrics/metrics';
+import { GrantsStore, RoleDefinition } from '../permissions/grants.store';
 import { JoinedResponse, JoinPendingResponse } from './dto/joined.response';
 import { JOIN_ERRORS, joinRefusal } from './join-errors';
 import { MembershipGrantsRepository } from './membership-grants.repository';
@@ -43,6 +44,7 @@ export class JoiningService {
     private readonly tenants: TenantStatusReader,
     private readonly grants: MembershipGrantsRepository,
     private readonly grantsWorker: MembershipGrantsWorker,
+    private readonly customRoles: GrantsStore,
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly metrics: Metrics,
@@ -96,14 +98,16 @@ export class JoiningService {
     if ((await this.identity.findByEmail(email)).some((user) => user.id !== caller.id)) {
       throw joinRefusal(HttpStatus.CONFLICT, JOIN_ERRORS.emailInUse);
     }
-    // Rule 6: a member of this tenant keeps the role they hold.
-    const role = current.tenantId === invitation.tenantId && current.role ? current.role : invitation.role;
+    // Rule 6: a member of this tenant keeps the role they hold, and the custom roles.
+    const alreadyMember = current.tenantId === invitation.tenantId;
+    const role = alreadyMember && current.role ? current.role : invitation.role;
     const activatesTenant = role === 'owner' && tenantStatus === 'pending_owner';
     const join: Join = {
       tenantId: invitation.tenantId,
       invitation,
       invitee: { id: caller.id, email },
       role,
+      customRoles: alreadyMember ? [] : await this.rolesInvitedTo(invitation.tenantId, invitation.id),
       activatesTenant,
       now,
       membership: current.change(role, invitation.tenantId, now),
@@ -141,6 +145,7 @@ export class JoiningService {
         invitation: null,
         invitee: member,
         role,
+        customRoles: [],
         activatesTenant: false,
         now,
         membership: current.change(role, tenantId, now),
@@ -154,6 +159,13 @@ export class JoiningService {
       }
     }
     throw lastFailure;
+  }
+
+  /** The custom roles the invitation carries, as defined now (a role deleted since is no longer carried). */
+  private async rolesInvitedTo(tenantId: string, invitationId: string): Promise<RoleDefinition[]> {
+    const keys = (await this.customRoles.rolesOfInvitations([invitationId])).get(invitationId);
+    if (!keys) return [];
+    return (await this.customRoles.roles(tenantId)).filter((role) => keys.includes(role.key));
   }
 
   /**

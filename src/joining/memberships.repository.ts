@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AuditActor, auditEvents, NewAuditEvent } from '../audit/audit-event';
+import { AuditActor, auditEvents, NewAuditEvent, roleEvents } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { emailKey } from '../common/email-comparison';
 import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
 import { InvitationEntity, MembershipGrantEntity, UserEntity } from '../database/entities';
 import { IdentityUser, ORG_USER_TYPE } from '../identity/identity-store';
 import { acceptIfOpen } from '../invitations/invitations.store';
+import { memberRole, RoleDefinition, roleUnchanged } from '../permissions/grants.store';
 
 /** Null-safe equality in both dialects; its parameters are the value, twice. */
 const isAsRead = (column: string) => `(${column} = ? OR (${column} IS NULL AND ? IS NULL))`;
@@ -36,6 +37,8 @@ export interface Join {
   invitee: AuditActor & { email: string };
   /** The role they hold after the join. */
   role: string;
+  /** The invitation's custom roles, as read, that they hold after the join (none for a member of the tenant already). */
+  customRoles: RoleDefinition[];
   /** The owner of a pending_owner tenant joins: the tenant becomes active. */
   activatesTenant: boolean;
   now: Date;
@@ -78,9 +81,18 @@ export class MembershipsRepository {
       required.push(membership.versionUnchanged);
     }
     if (join.activatesTenant) required.push([ACTIVATE_TENANT, [tenantId]]);
+    // Each role at the version read: one deleted or changed meanwhile makes the join judged again.
+    for (const custom of join.customRoles) {
+      inserts.push(memberRole(tenantId, invitee.id, custom.key, now));
+      required.push(roleUnchanged(tenantId, custom));
+    }
     const events = invitation
       ? [auditEvents.invitationAccepted(invitation), auditEvents.memberJoined(invitee, tenantId, role, 'invitation')]
       : (join.byDomain?.events ?? []);
+    if (join.customRoles.length) {
+      const granted = join.customRoles.map((custom) => custom.key);
+      events.push(roleEvents.memberRolesChanged(invitee, tenantId, [], granted, invitee));
+    }
     if (join.activatesTenant) events.push(auditEvents.tenantActivated(tenantId, invitee));
     for (const event of events) inserts.push(...this.auditRows.of(event));
     return this.writer.insertIfAll(inserts, required);

@@ -1,10 +1,28 @@
 import { Injectable } from '@nestjs/common';
+import { Insert, RequiredUpdate } from '../database/atomic-writer';
+import { MemberRoleEntity } from '../database/entities';
 import { TenantStatus } from '../database/entities/tenant.entity';
 import { PreparedStatements, Row, timestamp } from '../database/prepared-statements';
 
 /** Ids read per statement by the reads of many members or invitations: one statement for a page of a list. */
 export const IDS_PER_READ = 128;
 const IN_IDS = `(${Array(IDS_PER_READ).fill('?').join(', ')})`;
+
+/** The compare-and-set of every write that depends on a role as it was read. */
+const RAISE_ROLE_VERSION =
+  'UPDATE org_roles SET version = version + 1 WHERE tenant_id = ? AND role_key = ? AND version = ?';
+
+/** A write's condition: the role is still at the version read (neither changed nor deleted meanwhile). */
+export const roleUnchanged = (tenantId: string, role: Pick<RoleDefinition, 'key' | 'version'>): RequiredUpdate => [
+  RAISE_ROLE_VERSION,
+  [tenantId, role.key, role.version],
+];
+
+/** The row of a member's custom role. */
+export const memberRole = (tenantId: string, userId: string, roleKey: string, grantedAt: Date): Insert => [
+  MemberRoleEntity,
+  { tenantId, userId, roleKey, grantedAt } satisfies MemberRoleEntity,
+];
 
 /**
  * The tenant's status and whether one of the member's custom roles carries the permission, in one

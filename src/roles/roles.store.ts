@@ -4,14 +4,13 @@ import { AuditRows } from '../audit/audit-rows';
 import { AtomicWriter, HoldingQuery, Insert, RequiredUpdate, Statement } from '../database/atomic-writer';
 import {
   InvitationRoleEntity,
-  MemberRoleEntity,
   OrgRoleEntity,
   OrgRolePermissionEntity,
   ProductPermissionEntity,
 } from '../database/entities';
 import { isUniqueViolation } from '../database/unique-violation';
 import { PreparedStatements, sqlTimestamp } from '../database/prepared-statements';
-import { RoleDefinition } from '../permissions/grants.store';
+import { memberRole, RoleDefinition, roleUnchanged } from '../permissions/grants.store';
 import { CatalogueChange, RoleFields } from './role-rules';
 
 /** The reassignment of a deleted role's holders and invitations to another role. */
@@ -31,9 +30,6 @@ const SELECT_HOLDERS =
   'SELECT user_id AS userId FROM member_roles WHERE tenant_id = ? AND role_key = ? ORDER BY user_id';
 const SELECT_INVITATIONS_CARRYING =
   'SELECT invitation_id AS invitationId FROM invitation_roles WHERE tenant_id = ? AND role_key = ?';
-/** The compare-and-set of every write that depends on a role as it was read. */
-const RAISE_ROLE_VERSION =
-  'UPDATE org_roles SET version = version + 1 WHERE tenant_id = ? AND role_key = ? AND version = ?';
 const UPDATE_ROLE =
   'UPDATE org_roles SET name = ?, description = ?, updated_at = ?, version = version + 1 ' +
   'WHERE tenant_id = ? AND role_key = ? AND version = ?';
@@ -134,11 +130,11 @@ export class RolesStore {
     events: NewAuditEvent[],
     at: Date,
   ): Promise<boolean> {
-    const required: RequiredUpdate[] = [[RAISE_ROLE_VERSION, [tenantId, role.key, role.version]]];
+    const required: RequiredUpdate[] = [roleUnchanged(tenantId, role)];
     const inserts: Insert[] = [];
     if (reassignment) {
       const { target } = reassignment;
-      required.push([RAISE_ROLE_VERSION, [tenantId, target.key, target.version]]);
+      required.push(roleUnchanged(tenantId, target));
       for (const userId of reassignment.holders) inserts.push(memberRole(tenantId, userId, target.key, at));
       for (const invitationId of reassignment.invitations)
         inserts.push([
@@ -173,7 +169,7 @@ export class RolesStore {
   ): Promise<boolean> {
     return this.writer.insertIfAll(
       [...after.map((key) => memberRole(tenantId, userId, key, at)), ...this.auditRows.of(event)],
-      touched.map((role): RequiredUpdate => [RAISE_ROLE_VERSION, [tenantId, role.key, role.version]]),
+      touched.map((role) => roleUnchanged(tenantId, role)),
       [[DELETE_MEMBER_ROLES, [tenantId, userId]]],
     );
   }
@@ -223,8 +219,3 @@ export class RolesStore {
     ]);
   }
 }
-
-const memberRole = (tenantId: string, userId: string, roleKey: string, grantedAt: Date): Insert => [
-  MemberRoleEntity,
-  { tenantId, userId, roleKey, grantedAt } satisfies MemberRoleEntity,
-];
