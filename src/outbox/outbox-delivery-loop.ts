@@ -7,6 +7,7 @@ import { Clock } from '../common/clock';
 import { PollingLoop } from '../common/polling-loop';
 import { OutboxConfig } from '../config/app-config';
 import { OutboxRowColumns } from '../database/outbox-row-columns';
+import { isMissingTable } from '../database/missing-table';
 import { OutboxRows } from '../database/outbox-rows';
 
 /**
@@ -262,6 +263,11 @@ export abstract class OutboxDeliveryLoop<E extends OutboxRowColumns & ObjectLite
     if (this.storeDown) return;
     this.storeDown = true;
     const { outbox, waiting } = this.delivery.names;
+    if (isMissingTable(error)) {
+      // Migrations pending: readiness says so too, and a deploy runs them next.
+      this.logger.warn(`${outbox} not created yet (${messageOf(error)}): ${waiting} wait until migrations have run`);
+      return;
+    }
     this.logger.error(`${outbox} unavailable (${messageOf(error)}): ${waiting} wait until the database is back`);
   }
 

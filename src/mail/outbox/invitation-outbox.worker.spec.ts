@@ -333,6 +333,18 @@ describe(InvitationOutboxWorker.name, () => {
     expect(await only()).toMatchObject({ status: 'sent', attempts: 2 });
   });
 
+  it('a table not created yet (migrations pending) is a warning, once, not an error', async () => {
+    const w = worker();
+    const missing = Object.assign(new Error('no such table: invitation_email_outbox'), { code: 'SQLITE_ERROR' });
+    jest.spyOn(OutboxRows.prototype, 'due').mockRejectedValue(missing);
+    for (let i = 0; i < 3; i++) await w.deliverDue();
+    expect(lines(logged.error)).toEqual([]);
+    expect(lines(logged.warn)).toEqual([
+      'Invitation e-mail outbox not created yet (no such table: invitation_email_outbox): ' +
+        'e-mails wait until migrations have run',
+    ]);
+  });
+
   it('logs a database outage once, however many rounds fail', async () => {
     const w = worker();
     jest.spyOn(OutboxRows.prototype, 'due').mockRejectedValue(new Error('connect ECONNREFUSED 127.0.0.1:3306'));
