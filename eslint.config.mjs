@@ -18,7 +18,9 @@ const LAYERS = [
   ['audit', 'idempotency'],
   ['invitations', 'webhooks', 'rate-limit', 'admin-users', 'health'],
   ['admin-tenants', 'joining', 'org-invitations', 'org-members', 'org-people', 'bulk-invitations', 'api-docs'],
-  ['invitation-page', 'cli', 'test-mode', 'scim', 'domains', 'roles'],
+  // SCIM's roles from groups write custom roles through the roles module.
+  ['roles'],
+  ['invitation-page', 'cli', 'test-mode', 'scim', 'domains'],
 ];
 
 const folderLayers = LAYERS.flatMap((layer, index) =>

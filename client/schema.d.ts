@@ -782,7 +782,7 @@ export interface paths {
         get: operations["getScimRoleMapping"];
         /**
          * Replace the role mapping of SCIM groups (owners)
-         * @description A SCIM member’s role is the highest that their groups map to, else member; every active SCIM member is recomputed. Events: scim.role_mapping_updated, member.updated per changed role; a refused change: scim.change_refused.
+         * @description A SCIM member’s role is the highest that their groups map to, else member; a custom role that some group maps to is held exactly when one of their groups maps to it (others stay as given); every active SCIM member is recomputed. Events: scim.role_mapping_updated, member.updated per changed role, member.roles_changed per changed set of custom roles; a refused change: scim.change_refused.
          */
         put: operations["putScimRoleMapping"];
         post?: never;
@@ -1829,6 +1829,22 @@ export interface components {
             /** @enum {string} */
             scimType: "mutability";
         };
+        RoleErrorBody: {
+            /** @enum {boolean} */
+            success: false;
+            /** @enum {string} */
+            error: "INVALID_ROLE_KEY" | "INVALID_ROLE_NAME" | "INVALID_DESCRIPTION" | "INVALID_PERMISSIONS" | "INVALID_ROLES" | "INVALID_BODY" | "ROLE_RESERVED" | "ROLE_EXISTS" | "ROLE_SYSTEM" | "ROLE_NOT_FOUND" | "ROLE_IN_USE" | "ROLE_LIMIT" | "MEMBER_ROLE_LIMIT" | "UNKNOWN_PERMISSION" | "PERMISSION_NOT_GRANTABLE" | "UNKNOWN_ROLE" | "ROLE_ESCALATION" | "CANNOT_CHANGE_OWN_ROLES" | "ONLY_OWNERS_CHANGE_OWNERS" | "PERMISSION_IN_USE" | "PERMISSION_RESERVED" | "PERMISSION_LIMIT" | "USER_NOT_FOUND";
+            /** @description The role the refusal is about (UNKNOWN_ROLE) */
+            role?: string;
+            /** @description The permission the refusal is about (UNKNOWN_PERMISSION, ROLE_ESCALATION, PERMISSION_IN_USE, …) */
+            permission?: string;
+            /** @description ROLE_IN_USE: how many members hold the role */
+            members?: number;
+            /** @description PERMISSION_IN_USE: how many roles carry the permission */
+            roles?: number;
+            /** @description ROLE_LIMIT, MEMBER_ROLE_LIMIT, PERMISSION_LIMIT: the limit */
+            limit?: number;
+        };
         RoleResponse: {
             /** @example recruiter */
             key: string;
@@ -1853,22 +1869,6 @@ export interface components {
         ListRolesResponse: {
             /** @description The three system roles first, then the organisation’s by key */
             roles: components["schemas"]["RoleResponse"][];
-        };
-        RoleErrorBody: {
-            /** @enum {boolean} */
-            success: false;
-            /** @enum {string} */
-            error: "INVALID_ROLE_KEY" | "INVALID_ROLE_NAME" | "INVALID_DESCRIPTION" | "INVALID_PERMISSIONS" | "INVALID_ROLES" | "INVALID_BODY" | "ROLE_RESERVED" | "ROLE_EXISTS" | "ROLE_SYSTEM" | "ROLE_NOT_FOUND" | "ROLE_IN_USE" | "ROLE_LIMIT" | "MEMBER_ROLE_LIMIT" | "UNKNOWN_PERMISSION" | "PERMISSION_NOT_GRANTABLE" | "UNKNOWN_ROLE" | "ROLE_ESCALATION" | "CANNOT_CHANGE_OWN_ROLES" | "ONLY_OWNERS_CHANGE_OWNERS" | "PERMISSION_IN_USE" | "PERMISSION_RESERVED" | "PERMISSION_LIMIT" | "USER_NOT_FOUND";
-            /** @description The role the refusal is about (UNKNOWN_ROLE) */
-            role?: string;
-            /** @description The permission the refusal is about (UNKNOWN_PERMISSION, ROLE_ESCALATION, PERMISSION_IN_USE, …) */
-            permission?: string;
-            /** @description ROLE_IN_USE: how many members hold the role */
-            members?: number;
-            /** @description PERMISSION_IN_USE: how many roles carry the permission */
-            roles?: number;
-            /** @description ROLE_LIMIT, MEMBER_ROLE_LIMIT, PERMISSION_LIMIT: the limit */
-            limit?: number;
         };
         CreateRoleDto: {
             /**
@@ -6534,13 +6534,24 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
+                         * @description Group displayName to a base role, or to a base role (member when left out) and custom roles
                          * @example {
                          *       "Engineering": "admin",
-                         *       "IT Admins": "owner"
+                         *       "IT Admins": "owner",
+                         *       "Recruiters": {
+                         *         "role": "member",
+                         *         "roles": [
+                         *           "recruiter"
+                         *         ]
+                         *       }
                          *     }
                          */
                         mapping: {
-                            [key: string]: "owner" | "admin" | "member";
+                            [key: string]: ("owner" | "admin" | "member") | {
+                                /** @enum {string} */
+                                role?: "owner" | "admin" | "member";
+                                roles: string[];
+                            };
                         };
                     };
                 };
@@ -6607,7 +6618,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    [key: string]: "owner" | "admin" | "member";
+                    [key: string]: ("owner" | "admin" | "member") | {
+                        /** @enum {string} */
+                        role?: "owner" | "admin" | "member";
+                        roles: string[];
+                    };
                 };
             };
         };
@@ -6622,13 +6637,24 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         /**
+                         * @description Group displayName to a base role, or to a base role (member when left out) and custom roles
                          * @example {
                          *       "Engineering": "admin",
-                         *       "IT Admins": "owner"
+                         *       "IT Admins": "owner",
+                         *       "Recruiters": {
+                         *         "role": "member",
+                         *         "roles": [
+                         *           "recruiter"
+                         *         ]
+                         *       }
                          *     }
                          */
                         mapping: {
-                            [key: string]: "owner" | "admin" | "member";
+                            [key: string]: ("owner" | "admin" | "member") | {
+                                /** @enum {string} */
+                                role?: "owner" | "admin" | "member";
+                                roles: string[];
+                            };
                         };
                     };
                 };
@@ -6671,6 +6697,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScimLastOwnerBody"];
+                };
+            };
+            /** @description A custom role that the organisation does not define */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
                 };
             };
             /** @description Unexpected failure */

@@ -17,6 +17,7 @@ import { CreateScimOwnerLocks1765200000000 } from './1765200000000-CreateScimOwn
 import { CreateMembershipVersions1765400000000 } from './1765400000000-CreateMembershipVersions';
 import { CreateRoles1765420000000 } from './1765420000000-CreateRoles';
 import { CreateLeases1765600000000 } from './1765600000000-CreateLeases';
+import { CreateScimRoleMappingRoles1765800000000 } from './1765800000000-CreateScimRoleMappingRoles';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   CreateMembershipVersions1765400000000,
   CreateRoles1765420000000,
   CreateLeases1765600000000,
+  CreateScimRoleMappingRoles1765800000000,
 ];

@@ -14,6 +14,7 @@ import {
 import { useOrganisationSuite, useTestApp, useTwoInstances } from './support/suites';
 import { describeWithRedis } from './support/test-redis';
 import { withoutTable } from './support/without-table';
+import { defineRole, eventsOf, heldRoles, setRoles } from './support/roles';
 
 /** SCIM 2.0 (docs/scim.md): one directory per organisation, at /scim/v2, with a bearer token. */
 describe('SCIM 2.0', () => {
@@ -725,6 +726,72 @@ describe('SCIM 2.0', () => {
       expect(await events('scim.role_mapping_updated')).toHaveLength(2);
     });
 
+    it('a group may map custom roles too: held exactly while a group maps them; roles no group maps stay as given', async () => {
+      const scim = await client();
+      for (const [key, permissions] of [
+        ['recruiter', ['invitations:create']],
+        ['auditor', ['audit:read']],
+        ['analyst', ['members:read']],
+      ] as const)
+        expect((await defineRole(t, org.ownerCookie, key, [...permissions])).status).toBe(201);
+      const person = JSON.parse((await scim.post('/Users', oktaUser(address('custom')))).text);
+      const account = (await storedUser(person.id))!.userId;
+      // Given by hand, and mapped by no group: SCIM leaves it alone.
+      expect((await setRoles(t, org.ownerCookie, account, ['analyst'])).status).toBe(200);
+      const put = (body: object) => t.http.put('/api/org/scim/role-mapping').set('Cookie', org.ownerCookie).send(body);
+      const mapping = await put({ Recruiters: { roles: ['recruiter'] }, Leads: { role: 'admin', roles: ['auditor'] } });
+      expect([mapping.status, mapping.body]).toEqual([
+        200,
+        {
+          success: true,
+          mapping: {
+            Recruiters: { role: 'member', roles: ['recruiter'] },
+            Leads: { role: 'admin', roles: ['auditor'] },
+          },
+        },
+      ]);
+      const recruiters = JSON.parse(
+        (await scim.post('/Groups', { displayName: 'Recruiters', members: [{ value: person.id }] })).text,
+      );
+      expect(await heldRoles(t, org.tenant.id)).toEqual([`${account}:analyst`, `${account}:recruiter`]);
+      expect(await t.identity.findById(account)).toMatchObject({ role: 'member' });
+      const [changed] = await eventsOf(t, org.tenant.id, 'member.roles_changed').then((all) => all.slice(-1));
+      expect(changed.data).toEqual({ before: ['analyst'], after: ['analyst', 'recruiter'] });
+      await scim.post('/Groups', { displayName: 'leads', members: [{ value: person.id }] });
+      expect(await heldRoles(t, org.tenant.id)).toEqual([
+        `${account}:analyst`,
+        `${account}:auditor`,
+        `${account}:recruiter`,
+      ]);
+      expect(await t.identity.findById(account)).toMatchObject({ role: 'admin' });
+      await scim.patch(`/Groups/${recruiters.id}`, patchOp({ op: 'remove', path: `members[value eq "${person.id}"]` }));
+      expect(await heldRoles(t, org.tenant.id)).toEqual([`${account}:analyst`, `${account}:auditor`]);
+      // The mapping changes: auditor is no longer mapped, so it stays as held; recruiter, mapped to Leads now, is given.
+      expect((await put({ Leads: { role: 'admin', roles: ['recruiter'] } })).status).toBe(200);
+      expect(await heldRoles(t, org.tenant.id)).toEqual([
+        `${account}:analyst`,
+        `${account}:auditor`,
+        `${account}:recruiter`,
+      ]);
+      // A role deleted with reassignTo: the groups that mapped it map the target instead.
+      expect(
+        (await t.http.delete('/api/org/roles/recruiter?reassignTo=auditor').set('Cookie', org.ownerCookie)).status,
+      ).toBe(200);
+      expect((await t.http.get('/api/org/scim/role-mapping').set('Cookie', org.ownerCookie)).body).toEqual({
+        mapping: { Leads: { role: 'admin', roles: ['auditor'] } },
+      });
+    });
+
+    it('a custom role the organisation does not define: 422 UNKNOWN_ROLE, the mapping as it was', async () => {
+      const put = (body: object) => t.http.put('/api/org/scim/role-mapping').set('Cookie', org.ownerCookie).send(body);
+      expect((await put({ Admins: 'admin' })).status).toBe(200);
+      const res = await put({ Recruiters: { roles: ['nobody'] } });
+      expect([res.status, res.body]).toEqual([422, { success: false, error: 'UNKNOWN_ROLE', role: 'nobody' }]);
+      expect((await t.http.get('/api/org/scim/role-mapping').set('Cookie', org.ownerCookie)).body).toEqual({
+        mapping: { Admins: 'admin' },
+      });
+    });
+
     it('replaced in one transaction: a replacement that fails keeps the mapping as it was', async () => {
       const put = (body: object) => t.http.put('/api/org/scim/role-mapping').set('Cookie', org.ownerCookie).send(body);
       expect((await put({ Admins: 'admin' })).status).toBe(200);
@@ -735,7 +802,16 @@ describe('SCIM 2.0', () => {
       });
     });
 
-    it.each([[['admin']], [{ Admins: 'superuser' }], [{ '': 'admin' }]])('%j: 400', async (body) => {
+    it.each([
+      [['admin']],
+      [{ Admins: 'superuser' }],
+      [{ '': 'admin' }],
+      [{ Recruiters: { roles: 'recruiter' } }],
+      [{ Recruiters: { role: 'owner' } }],
+      [{ Recruiters: { roles: ['admin'] } }],
+      [{ Recruiters: { roles: ['x', 'x'] } }],
+      [{ Recruiters: { roles: [], extra: true } }],
+    ])('%j: 400', async (body) => {
       const res = await t.http.put('/api/org/scim/role-mapping').set('Cookie', org.ownerCookie).send(body);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: expect.stringMatching(/^The role mapping/) });

@@ -29,6 +29,8 @@ import {
   OrgRoleEntity,
   OrgRolePermissionEntity,
   ProductPermissionEntity,
+  ScimRoleMappingEntity,
+  ScimRoleMappingRoleEntity,
   TenantEntity,
   UserEntity,
 } from '../src/database/entities';
@@ -39,6 +41,7 @@ import { MembershipGrantsRepository } from '../src/joining/membership-grants.rep
 import { TestModeStore } from '../src/test-mode/test-mode.store';
 import { GrantsStore, RoleDefinition } from '../src/permissions/grants.store';
 import { RolesStore } from '../src/roles/roles.store';
+import { ScimRoleMappingsStore } from '../src/scim/scim-role-mappings.store';
 
 /**
  * The SQL that each verb of each store sends, per dialect, checked against the files in
@@ -82,6 +85,7 @@ function storesOn(dataSource: DataSource) {
     leases: new Leases(statements, new TestClock(NOW), new IdGenerator()),
     customGrants: new GrantsStore(statements),
     roles: new RolesStore(statements, writer, auditRows),
+    scimRoleMappings: new ScimRoleMappingsStore(statements, writer, auditRows),
   };
 }
 type Stores = ReturnType<typeof storesOn>;
@@ -213,6 +217,12 @@ async function seed(dataSource: DataSource): Promise<void> {
   await dataSource
     .getRepository(ProductPermissionEntity)
     .insert({ key: 'reports:export', description: 'Export reports', createdAt: NOW });
+  await dataSource
+    .getRepository(ScimRoleMappingEntity)
+    .insert({ tenantId: 'tenant-1', groupKey: 'engineering', groupName: 'Engineering', role: 'admin' });
+  await dataSource
+    .getRepository(ScimRoleMappingRoleEntity)
+    .insert({ tenantId: 'tenant-1', groupKey: 'engineering', roleKey: 'analyst' });
   await dataSource.getRepository(LeaseEntity).insert({ name: 'lease-1', holder: null, heldUntil: '0', version: '0' });
 }
 
@@ -420,6 +430,7 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
           NOW,
         ),
     ],
+    ['RolesStore.groupsMappedTo', (s) => s.roles.groupsMappedTo('tenant-1', 'analyst')],
     ['RolesStore.delete', (s) => s.roles.delete('tenant-1', roleAt('analyst', 1, []), null, [], NOW)],
     [
       'RolesStore.delete, its holders reassigned',
@@ -427,7 +438,12 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
         s.roles.delete(
           'tenant-1',
           roleAt('auditor', 1, ['audit:read']),
-          { target: roleAt('recruiter', 1, ['invitations:create']), holders: ['user-2'], invitations: ['to-revoke'] },
+          {
+            target: roleAt('recruiter', 1, ['invitations:create']),
+            holders: ['user-2'],
+            invitations: ['to-revoke'],
+            groups: ['engineering'],
+          },
           [],
           NOW,
         ),
@@ -444,6 +460,19 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     ['GrantsStore.removeTenantStep, the holders', (s) => s.customGrants.removeTenantStep('tenant-1', 500)],
     ['GrantsStore.removeTenantStep, the invitations', (s) => s.customGrants.removeTenantStep('tenant-1', 500)],
     ['GrantsStore.removeTenantStep, the roles', (s) => s.customGrants.removeTenantStep('tenant-1', 500)],
+  ],
+  'scim-role-mappings.store': [
+    ['ScimRoleMappingsStore.mapping', (s) => s.scimRoleMappings.mapping('tenant-1')],
+    ['ScimRoleMappingsStore.groupKeysOf', (s) => s.scimRoleMappings.groupKeysOf('tenant-1', ['scim-1', 'scim-2'])],
+    [
+      'ScimRoleMappingsStore.replace',
+      (s) =>
+        s.scimRoleMappings.replace(
+          'tenant-1',
+          new Map([['engineering', { groupName: 'Engineering', role: 'admin', roles: ['analyst', 'recruiter'] }]]),
+          roleEvents.roleDeleted('tenant-1', roleAt('auditor', 1, []), 0, null, ACTOR),
+        ),
+    ],
   ],
   'test-mode.store': [
     ['TestModeStore.mailbox', (s) => s.testMode.mailbox('to-accept@example.com')],

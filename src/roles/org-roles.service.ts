@@ -104,9 +104,11 @@ export class OrgRolesService {
         const deleted = roleEvents.roleDeleted(caller.tenantId, role, 0, null, actor);
         return (await this.store.delete(caller.tenantId, role, null, [deleted], now)) ? { success: true } : undefined;
       }
-      const [holders, invitations] = await Promise.all([
+      const [holders, invitations, groups, groupsOfTarget] = await Promise.all([
         this.store.holders(caller.tenantId, key),
         this.store.invitationsCarrying(caller.tenantId, key),
+        this.store.groupsMappedTo(caller.tenantId, key),
+        this.store.groupsMappedTo(caller.tenantId, target.key),
       ]);
       const [held, carried] = await Promise.all([
         this.grants.rolesOfMembers(caller.tenantId, holders),
@@ -130,6 +132,7 @@ export class OrgRolesService {
         target,
         holders: holders.filter((id) => !held.get(id)?.includes(target.key)),
         invitations: invitations.filter((id) => !carried.get(id)?.includes(target.key)),
+        groups: groups.filter((group) => !groupsOfTarget.includes(group)),
       };
       if (!(await this.store.delete(caller.tenantId, role, reassignment, events, now))) return undefined;
       return { success: true, reassigned: holders.length };

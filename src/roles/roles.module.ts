@@ -11,5 +11,7 @@ import { RolesStore } from './roles.store';
   imports: [AuditModule],
   controllers: [OrgRolesController, MemberRolesController, PermissionsController],
   providers: [OrgRolesService, MemberRolesService, PermissionCatalogueService, RolesStore],
+  // SCIM's roles from groups write members' custom roles through the same store.
+  exports: [RolesStore],
 })
 export class RolesModule {}

@@ -7,19 +7,22 @@ import {
   OrgRoleEntity,
   OrgRolePermissionEntity,
   ProductPermissionEntity,
+  ScimRoleMappingRoleEntity,
 } from '../database/entities';
 import { isUniqueViolation } from '../database/unique-violation';
 import { PreparedStatements, sqlTimestamp } from '../database/prepared-statements';
 import { memberRole, RoleDefinition, roleUnchanged } from '../permissions/grants.store';
 import { CatalogueChange, RoleFields } from './role-rules';
 
-/** The reassignment of a deleted role's holders and invitations to another role. */
+/** The reassignment of a deleted role's holders, invitations and SCIM groups to another role. */
 export interface Reassignment {
   target: RoleDefinition;
   /** Holders of the deleted role who do not hold the target yet: they get it. */
   holders: string[];
   /** Invitations carrying the deleted role and not the target: they carry it instead. */
   invitations: string[];
+  /** SCIM groups (by key) mapped to the deleted role and not to the target: mapped to it instead. */
+  groups: string[];
 }
 
 const COUNT_ROLES =
@@ -36,6 +39,9 @@ const UPDATE_ROLE =
 const DELETE_ROLE_PERMISSIONS = 'DELETE FROM org_role_permissions WHERE tenant_id = ? AND role_key = ?';
 const DELETE_ROLE_HOLDINGS = 'DELETE FROM member_roles WHERE tenant_id = ? AND role_key = ?';
 const DELETE_ROLE_INVITATIONS = 'DELETE FROM invitation_roles WHERE tenant_id = ? AND role_key = ?';
+const SELECT_GROUPS_MAPPED =
+  'SELECT group_key AS groupKey FROM scim_role_mapping_roles WHERE tenant_id = ? AND role_key = ?';
+const DELETE_ROLE_GROUPS = 'DELETE FROM scim_role_mapping_roles WHERE tenant_id = ? AND role_key = ?';
 const DELETE_ROLE = 'DELETE FROM org_roles WHERE tenant_id = ? AND role_key = ?';
 const DELETE_MEMBER_ROLES = 'DELETE FROM member_roles WHERE tenant_id = ? AND user_id = ?';
 const inList = (count: number) => `(${Array(count).fill('?').join(', ')})`;
@@ -118,9 +124,16 @@ export class RolesStore {
     return rows.map((row) => row.invitationId as string);
   }
 
+  /** The SCIM groups (by key) that the organisation's role mapping maps to the role. */
+  async groupsMappedTo(tenantId: string, key: string): Promise<string[]> {
+    const rows = await this.statements.causalRows(SELECT_GROUPS_MAPPED, [tenantId, key]);
+    return rows.map((row) => row.groupKey as string);
+  }
+
   /**
-   * Deletes the role, its permissions, its holdings and what invitations carry it; with a
-   * reassignment, the holders and invitations that lack the target get it, in the same transaction.
+   * Deletes the role, its permissions, its holdings, what invitations carry it and the SCIM groups'
+   * mapping to it; with a reassignment, the holders, invitations and groups that lack the target get
+   * it, in the same transaction.
    * False when the role, or the target, changed since they were read.
    */
   async delete(
@@ -141,11 +154,17 @@ export class RolesStore {
           InvitationRoleEntity,
           { invitationId, roleKey: target.key, tenantId } satisfies InvitationRoleEntity,
         ]);
+      for (const groupKey of reassignment.groups)
+        inserts.push([
+          ScimRoleMappingRoleEntity,
+          { tenantId, groupKey, roleKey: target.key } satisfies ScimRoleMappingRoleEntity,
+        ]);
     }
     const deletes: Statement[] = [
       [DELETE_ROLE_PERMISSIONS, [tenantId, role.key]],
       [DELETE_ROLE_HOLDINGS, [tenantId, role.key]],
       [DELETE_ROLE_INVITATIONS, [tenantId, role.key]],
+      [DELETE_ROLE_GROUPS, [tenantId, role.key]],
       [DELETE_ROLE, [tenantId, role.key]],
     ];
     return this.writer.insertIfAll(

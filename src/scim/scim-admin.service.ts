@@ -1,16 +1,17 @@
 import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { auditActor } from '../audit/audit-event';
-import { AuditRows } from '../audit/audit-rows';
 import { OrgCaller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
 import { NOT_ORG_USER } from '../common/messages';
-import { AtomicWriter, Insert } from '../database/atomic-writer';
-import { ScimRoleMappingEntity } from '../database/entities';
 import { TENANT_ROLES, TenantRole } from '../identity/identity-store';
+import { isRoleKey, isSystemRole } from '../permissions/permission-catalogue';
+import { GrantsStore } from '../permissions/grants.store';
+import { ROLE_ERRORS, roleRefusal } from '../permissions/role-errors';
 import { SCIM_MESSAGES, ScimError, ScimErrorBody } from './scim-errors';
 import { scimEvents } from './scim-events';
 import { ScimOwnerLock } from './scim-owner-lock';
-import { RoleMapping, ScimRoles } from './scim-roles';
+import { RoleMapping, ScimRoleMappingsStore } from './scim-role-mappings.store';
+import { ScimRoles } from './scim-roles';
 import { ScimTokensStore } from './scim-tokens.store';
 import { ScimUsersStore } from './scim-users.store';
 
@@ -19,12 +20,12 @@ export const SCIM_ADMIN_ERRORS = {
   notOwner: 'Only owners can manage SCIM',
   tokenNotFound: 'Token not found',
   invalidMapping:
-    'The role mapping is an object of group displayName to "owner", "admin" or "member", at most 100 groups',
+    'The role mapping is an object of group displayName to "owner", "admin" or "member", or to ' +
+    '{"role": one of those, "roles": [custom role keys]}, at most 100 groups',
   failed: 'Failed to manage SCIM',
 } as const;
 
 export const MAX_MAPPED_GROUPS = 100;
-const DELETE_MAPPING = 'DELETE FROM scim_role_mappings WHERE tenant_id = ?';
 
 /** The organisation's SCIM set-up, by its owners: tokens and the role mapping (docs/scim.md). */
 @Injectable()
@@ -33,8 +34,8 @@ export class ScimAdminService {
     private readonly tokens: ScimTokensStore,
     private readonly roles: ScimRoles,
     private readonly users: ScimUsersStore,
-    private readonly writer: AtomicWriter,
-    private readonly auditRows: AuditRows,
+    private readonly mappings: ScimRoleMappingsStore,
+    private readonly grants: GrantsStore,
     private readonly ownerLock: ScimOwnerLock,
   ) {}
 
@@ -69,6 +70,7 @@ export class ScimAdminService {
     this.ownerOnly(caller);
     const mapping = readMapping(body);
     const { tenantId } = caller;
+    await this.refuseUnknownRoles(tenantId, mapping);
     const actor = auditActor(caller);
     try {
       await this.ownerLock.holding(tenantId, async () => {
@@ -78,16 +80,7 @@ export class ScimAdminService {
           members.map((member) => member.id),
         );
         const changes = await this.roles.plan(tenantId, actor, members, keys, mapping, 'role-mapping');
-        const rows = [...mapping].map(([groupKey, { groupName, role }]): Insert => [
-          ScimRoleMappingEntity,
-          { tenantId, groupKey, groupName, role },
-        ]);
-        // The old mapping out and the new one in: one transaction.
-        await this.writer.insertIfAll(
-          [...rows, ...this.auditRows.of(scimEvents.roleMappingUpdated(tenantId, shown(mapping), actor))],
-          [],
-          [[DELETE_MAPPING, [tenantId]]],
-        );
+        await this.mappings.replace(tenantId, mapping, scimEvents.roleMappingUpdated(tenantId, shown(mapping), actor));
         await this.roles.apply(tenantId, actor, changes);
       });
     } catch (error) {
@@ -100,6 +93,15 @@ export class ScimAdminService {
     return { success: true, mapping: shown(mapping) };
   }
 
+  /** 422 UNKNOWN_ROLE for the first custom role that the organisation does not define. */
+  private async refuseUnknownRoles(tenantId: string, mapping: RoleMapping): Promise<void> {
+    const wanted = [...mapping.values()].flatMap((group) => group.roles);
+    if (!wanted.length) return;
+    const defined = new Set((await this.grants.roles(tenantId)).map((role) => role.key));
+    const unknown = wanted.find((key) => !defined.has(key));
+    if (unknown) throw roleRefusal(HttpStatus.UNPROCESSABLE_ENTITY, ROLE_ERRORS.unknownRole, { role: unknown });
+  }
+
   private ownerOnly(caller: OrgCaller): void {
     if (caller.role !== 'owner') throw new ApiError(HttpStatus.FORBIDDEN, SCIM_ADMIN_ERRORS.notOwner);
   }
@@ -109,19 +111,39 @@ export class ScimAdminService {
 export const LAST_OWNER_BODY = { error: SCIM_MESSAGES.lastOwner, scimType: 'mutability' };
 
 function readMapping(body: unknown): RoleMapping {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ApiError(HttpStatus.BAD_REQUEST, SCIM_ADMIN_ERRORS.invalidMapping);
-  const entries = Object.entries(body as Record<string, unknown>);
-  if (entries.length > MAX_MAPPED_GROUPS) throw new ApiError(HttpStatus.BAD_REQUEST, SCIM_ADMIN_ERRORS.invalidMapping);
+  if (!isPlainObject(body)) throw invalidMapping();
+  const entries = Object.entries(body);
+  if (entries.length > MAX_MAPPED_GROUPS) throw invalidMapping();
   const mapping: RoleMapping = new Map();
-  for (const [name, role] of entries) {
+  for (const [name, value] of entries) {
     const groupName = name.trim();
-    if (!groupName || groupName.length > 255 || !TENANT_ROLES.includes(role as TenantRole))
-      throw new ApiError(HttpStatus.BAD_REQUEST, SCIM_ADMIN_ERRORS.invalidMapping);
-    mapping.set(groupName.toLowerCase(), { groupName, role: role as TenantRole });
+    if (!groupName || groupName.length > 255) throw invalidMapping();
+    mapping.set(groupName.toLowerCase(), { groupName, ...readMapped(value) });
   }
   return mapping;
 }
 
+/** A base role, or `{"role"?, "roles"}`: a base role (member when left out) and distinct custom role keys. */
+function readMapped(value: unknown): { role: TenantRole; roles: string[] } {
+  if (isTenantRole(value)) return { role: value, roles: [] };
+  if (!isPlainObject(value) || Object.keys(value).some((key) => key !== 'role' && key !== 'roles'))
+    throw invalidMapping();
+  const { role = 'member', roles } = value;
+  if (!isTenantRole(role) || !Array.isArray(roles) || roles.length > MAX_MAPPED_CUSTOM_ROLES) throw invalidMapping();
+  if (!roles.every((key) => isRoleKey(key) && !isSystemRole(key)) || new Set(roles).size !== roles.length)
+    throw invalidMapping();
+  return { role, roles: [...(roles as string[])].sort() };
+}
+
+/** Custom roles per mapped group: as many as a member may hold. */
+const MAX_MAPPED_CUSTOM_ROLES = 10;
+const isTenantRole = (value: unknown): value is TenantRole => TENANT_ROLES.includes(value as TenantRole);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const invalidMapping = () => new ApiError(HttpStatus.BAD_REQUEST, SCIM_ADMIN_ERRORS.invalidMapping);
+
+/** As given: a group's base role alone, or `{role, roles}` when it maps custom roles too. */
 const shown = (mapping: RoleMapping) =>
-  Object.fromEntries([...mapping.values()].map(({ groupName, role }) => [groupName, role]));
+  Object.fromEntries(
+    [...mapping.values()].map(({ groupName, role, roles }) => [groupName, roles.length ? { role, roles } : role]),
+  );

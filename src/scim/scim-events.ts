@@ -47,7 +47,7 @@ export const scimEvents = {
     target: { type: 'scim_token', id: tokenId },
     data: {},
   }),
-  roleMappingUpdated: (tenantId: string, mapping: Record<string, string>, owner: AuditActor): NewAuditEvent => ({
+  roleMappingUpdated: (tenantId: string, mapping: Record<string, unknown>, owner: AuditActor): NewAuditEvent => ({
     type: 'scim.role_mapping_updated',
     tenantId,
     actor: owner,

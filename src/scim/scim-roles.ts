@@ -1,27 +1,29 @@
 import { Injectable } from '@nestjs/common';
-import { AuditActor } from '../audit/audit-event';
+import { AuditActor, roleEvents } from '../audit/audit-event';
 import { AuditRecorder } from '../audit/audit-recorder';
+import { Clock } from '../common/clock';
 import { ScimUserEntity } from '../database/entities';
-import { PreparedStatements } from '../database/prepared-statements';
 import { IdentityStore, IdentityUser, TenantRole } from '../identity/identity-store';
+import { GrantsStore, RoleDefinition } from '../permissions/grants.store';
+import { retryWhileChanged } from '../roles/retry-while-changed';
+import { RolesStore } from '../roles/roles.store';
 import { scimEvents } from './scim-events';
 import { ScimMemberships } from './scim-memberships';
+import { RoleMapping, ScimRoleMappingsStore } from './scim-role-mappings.store';
 
 /** Highest first: a member of several mapped groups holds the highest of their roles. */
 const RANK: Record<TenantRole, number> = { owner: 3, admin: 2, member: 1 };
 
-const SELECT_MAPPING =
-  'SELECT group_key AS groupKey, group_name AS groupName, role FROM scim_role_mappings WHERE tenant_id = ?';
-
-/** A role that a reconciliation changes. */
+/** What a reconciliation changes for one member: the base role, the custom roles, or both. */
 export interface RoleChange {
   user: IdentityUser;
   role: TenantRole;
+  /** The member's custom roles before and after; equal when only the base role changes. */
+  customBefore: string[];
+  customAfter: string[];
 }
 
-export type RoleMapping = Map<string, { groupName: string; role: TenantRole }>;
-
-/** The role that group keys map to: the highest, else member. */
+/** The base role that group keys map to: the highest, else member. */
 export function roleFor(groupKeys: Iterable<string>, mapping: RoleMapping): TenantRole {
   let role: TenantRole = 'member';
   for (const key of groupKeys) {
@@ -32,39 +34,43 @@ export function roleFor(groupKeys: Iterable<string>, mapping: RoleMapping): Tena
 }
 
 /**
- * Roles from groups (docs/scim.md, "Roles from groups"): a SCIM member's role is the highest that
- * their groups map to, else member; recomputed for the members a change of groups or of the
- * mapping touches. The change is planned first, so that the last-owner guard refuses it before
- * anything is written.
+ * The custom roles a member holds after a reconciliation: those that no group maps to stay as they
+ * are (given by hand or by an invitation), and those that some group maps to are held exactly when
+ * one of the member's groups maps to them. Sorted.
+ */
+export function customRolesFor(held: string[], groupKeys: Iterable<string>, mapping: RoleMapping): string[] {
+  const mapped = new Set([...mapping.values()].flatMap((group) => group.roles));
+  const fromGroups = [...groupKeys].flatMap((key) => mapping.get(key)?.roles ?? []);
+  return [...new Set([...held.filter((key) => !mapped.has(key)), ...fromGroups])].sort();
+}
+
+const sameKeys = (a: string[], b: string[]) => a.length === b.length && a.every((key, i) => key === b[i]);
+
+/**
+ * Roles from groups (docs/scim.md, "Roles from groups"): a SCIM member's base role is the highest
+ * that their groups map to, else member, and their custom roles follow the groups that map to
+ * them; recomputed for the members a change of groups or of the mapping touches. The change is
+ * planned first, so that the last-owner guard refuses it before anything is written.
  */
 @Injectable()
 export class ScimRoles {
   constructor(
-    private readonly statements: PreparedStatements,
+    private readonly mappings: ScimRoleMappingsStore,
     private readonly identity: IdentityStore,
     private readonly memberships: ScimMemberships,
     private readonly audit: AuditRecorder,
+    private readonly grants: GrantsStore,
+    private readonly roles: RolesStore,
+    private readonly clock: Clock,
   ) {}
 
-  async mapping(tenantId: string): Promise<RoleMapping> {
-    const rows = await this.statements.rows(SELECT_MAPPING, [tenantId]);
-    return new Map(
-      rows.map((row) => [row.groupKey as string, { groupName: row.groupName as string, role: row.role as TenantRole }]),
-    );
+  mapping(tenantId: string): Promise<RoleMapping> {
+    return this.mappings.mapping(tenantId);
   }
 
-  /** The keys (lower-cased displayNames) of the groups of each of these SCIM users. */
-  async groupKeysOf(tenantId: string, scimUserIds: string[]): Promise<Map<string, Set<string>>> {
-    const keys = new Map(scimUserIds.map((id) => [id, new Set<string>()]));
-    if (!scimUserIds.length) return keys;
-    const rows = await this.statements.rows(
-      'SELECT m.scim_user_id AS userId, g.display_name_key AS groupKey FROM scim_group_members m ' +
-        'JOIN scim_groups g ON g.id = m.group_id WHERE m.tenant_id = ? AND m.scim_user_id IN ' +
-        `(${scimUserIds.map(() => '?').join(', ')})`,
-      [tenantId, ...scimUserIds],
-    );
-    for (const row of rows) keys.get(row.userId as string)?.add(row.groupKey as string);
-    return keys;
+  /** The keys (case-folded displayNames) of the groups of each of these SCIM users. */
+  groupKeysOf(tenantId: string, scimUserIds: string[]): Promise<Map<string, Set<string>>> {
+    return this.mappings.groupKeysOf(tenantId, scimUserIds);
   }
 
   /**
@@ -80,28 +86,72 @@ export class ScimRoles {
     mapping: RoleMapping,
     attempted: string,
   ): Promise<RoleChange[]> {
-    const changes: RoleChange[] = [];
+    const members: { user: IdentityUser; keys: Set<string> }[] = [];
     for (const scimUser of users) {
       if (scimUser.active !== 1) continue;
       const user = await this.identity.findById(scimUser.userId);
-      if (!user || user.tenantId !== tenantId) continue;
-      const role = roleFor(keysAfter.get(scimUser.id) ?? [], mapping);
-      if (role !== user.role) changes.push({ user, role });
+      if (user && user.tenantId === tenantId) members.push({ user, keys: keysAfter.get(scimUser.id) ?? new Set() });
     }
-    const losing = changes.filter((change) => change.user.role === 'owner').map((change) => change.user);
-    const gaining = changes.filter((change) => change.role === 'owner').length;
-    await this.memberships.refuseLosingLastOwner(tenantId, actor, losing, gaining, attempted);
+    const held = await this.grants.rolesOfMembers(
+      tenantId,
+      members.map(({ user }) => user.id),
+    );
+    const changes: RoleChange[] = [];
+    for (const { user, keys } of members) {
+      const role = roleFor(keys, mapping);
+      const customBefore = held.get(user.id) ?? [];
+      const customAfter = customRolesFor(customBefore, keys, mapping);
+      if (role !== user.role || !sameKeys(customBefore, customAfter))
+        changes.push({ user, role, customBefore, customAfter });
+    }
+    const losing = changes.filter((change) => change.user.role === 'owner' && change.role !== 'owner');
+    const gaining = changes.filter((change) => change.role === 'owner' && change.user.role !== 'owner').length;
+    await this.memberships.refuseLosingLastOwner(
+      tenantId,
+      actor,
+      losing.map((change) => change.user),
+      gaining,
+      attempted,
+    );
     return changes;
   }
 
-  /** Writes the planned roles, each recorded as member.updated once the identity store has it. */
+  /**
+   * Writes the planned roles: a base role recorded as member.updated once the identity store has it;
+   * custom roles in a transaction of their own, recorded as member.roles_changed.
+   */
   async apply(tenantId: string, tokenOrOwner: AuditActor, changes: RoleChange[]): Promise<void> {
-    for (const { user, role } of changes) {
-      await this.identity.setTenantRole(user.id, role);
-      await this.audit.recordAfterIdentityChange({
-        ...scimEvents.memberUpdated(tenantId, tokenOrOwner.id, user, { roleBefore: user.role, roleAfter: role }),
-        actor: tokenOrOwner,
-      });
+    for (const change of changes) {
+      const { user, role } = change;
+      if (role !== user.role) {
+        await this.identity.setTenantRole(user.id, role);
+        await this.audit.recordAfterIdentityChange({
+          ...scimEvents.memberUpdated(tenantId, tokenOrOwner.id, user, { roleBefore: user.role, roleAfter: role }),
+          actor: tokenOrOwner,
+        });
+      }
+      if (!sameKeys(change.customBefore, change.customAfter)) await this.applyCustom(tenantId, tokenOrOwner, change);
     }
+  }
+
+  /**
+   * The member's custom roles become what the plan computed, each role given or taken away at the
+   * version read now; a role changed meanwhile is read again, and one deleted meanwhile is left out.
+   */
+  private async applyCustom(tenantId: string, actor: AuditActor, change: RoleChange): Promise<void> {
+    const { user } = change;
+    await retryWhileChanged(async () => {
+      const defined = new Map((await this.grants.roles(tenantId)).map((role) => [role.key, role]));
+      const before = (await this.grants.rolesOfMembers(tenantId, [user.id])).get(user.id) ?? [];
+      const after = change.customAfter.filter((key) => defined.has(key));
+      if (sameKeys(before, after)) return true;
+      const touched = [...before.filter((key) => !after.includes(key)), ...after.filter((key) => !before.includes(key))]
+        .map((key) => defined.get(key))
+        .filter((role): role is RoleDefinition => role !== undefined);
+      const event = roleEvents.memberRolesChanged(user, tenantId, before, after, actor);
+      return (await this.roles.replaceMemberRoles(tenantId, user.id, touched, after, this.clock.now(), event))
+        ? true
+        : undefined;
+    });
   }
 }

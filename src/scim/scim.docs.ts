@@ -21,6 +21,7 @@ import {
   UNAUTHORIZED_BODY,
 } from '../common/openapi';
 import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { RoleErrorBody, roleErrorBody, ROLE_ERRORS } from '../permissions/role-errors';
 import { SCIM_ADMIN_ERRORS } from './scim-admin.service';
 import { SCIM_CONTENT_TYPE, SCIM_ERROR_SCHEMA, SCIM_MESSAGES } from './scim-errors';
 import { SEARCH_REQUEST_SCHEMA } from './scim-search';
@@ -324,10 +325,25 @@ class ScimTokenListResponse {
 class ScimSuccessResponse {
   @ApiProperty({ enum: [true] }) success: true;
 }
+const baseRoleSchema: SchemaObject = { type: 'string', enum: ['owner', 'admin', 'member'] };
 const mappingSchema: SchemaObject = {
   type: 'object',
-  additionalProperties: { type: 'string', enum: ['owner', 'admin', 'member'] },
-  example: { Engineering: 'admin', 'IT Admins': 'owner' },
+  description: 'Group displayName to a base role, or to a base role (member when left out) and custom roles',
+  additionalProperties: {
+    oneOf: [
+      baseRoleSchema,
+      {
+        type: 'object',
+        required: ['roles'],
+        additionalProperties: false,
+        properties: {
+          role: baseRoleSchema,
+          roles: { type: 'array', maxItems: 10, uniqueItems: true, items: { type: 'string' } },
+        },
+      },
+    ],
+  },
+  example: { Engineering: 'admin', 'IT Admins': 'owner', Recruiters: { role: 'member', roles: ['recruiter'] } },
 };
 class ScimLastOwnerBody extends ErrorBody {
   @ApiProperty({ enum: ['mutability'] }) scimType: string;
@@ -380,8 +396,10 @@ export const ApiPutScimRoleMapping = () =>
     ApiOperation({
       summary: 'Replace the role mapping of SCIM groups (owners)',
       description:
-        'A SCIM member’s role is the highest that their groups map to, else member; every active SCIM member is recomputed. ' +
-        'Events: scim.role_mapping_updated, member.updated per changed role; a refused change: scim.change_refused.',
+        'A SCIM member’s role is the highest that their groups map to, else member; a custom role that some group maps ' +
+        'to is held exactly when one of their groups maps to it (others stay as given); every active SCIM member is ' +
+        'recomputed. Events: scim.role_mapping_updated, member.updated per changed role, member.roles_changed per ' +
+        'changed set of custom roles; a refused change: scim.change_refused.',
     }),
     ApiBody({ schema: mappingSchema }),
     ApiOkResponse({
@@ -394,6 +412,12 @@ export const ApiPutScimRoleMapping = () =>
     ApiErrorResponse(HttpStatus.BAD_REQUEST, 'Not a mapping of group names to roles', [
       { error: SCIM_ADMIN_ERRORS.invalidMapping },
     ]),
+    ApiErrorResponse(
+      HttpStatus.UNPROCESSABLE_ENTITY,
+      'A custom role that the organisation does not define',
+      [roleErrorBody(ROLE_ERRORS.unknownRole, { role: 'recruiter' })],
+      RoleErrorBody,
+    ),
     ApiErrorResponse(
       HttpStatus.CONFLICT,
       'The change would leave the organisation without an owner',

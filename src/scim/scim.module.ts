@@ -2,12 +2,14 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { JoiningModule } from '../joining/joining.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { RolesModule } from '../roles/roles.module';
 import { ScimAdminService } from './scim-admin.service';
 import { ScimDiscoveryController, ScimNotFoundController } from './scim-discovery.controller';
 import { ScimGroupsController } from './scim-groups.controller';
 import { ScimGroupsService } from './scim-groups.service';
 import { ScimMemberships } from './scim-memberships';
 import { ScimOwnerLock } from './scim-owner-lock';
+import { ScimRoleMappingsStore } from './scim-role-mappings.store';
 import { ScimRoles } from './scim-roles';
 import { ScimTokenGuard } from './scim-token.guard';
 import { ScimTokensController } from './scim-tokens.controller';
@@ -23,7 +25,7 @@ import { ScimUsersStore } from './scim-users.store';
  * membership grants that a user pool is written through.
  */
 @Module({
-  imports: [AuditModule, JoiningModule, RateLimitModule],
+  imports: [AuditModule, JoiningModule, RateLimitModule, RolesModule],
   controllers: [
     ScimTokensController,
     ScimDiscoveryController,
@@ -40,6 +42,7 @@ import { ScimUsersStore } from './scim-users.store';
     ScimUsersService,
     ScimMemberships,
     ScimOwnerLock,
+    ScimRoleMappingsStore,
     ScimRoles,
     ScimGroupsService,
   ],

@@ -17,6 +17,7 @@ import {
   ScimGroupEntity,
   ScimGroupMemberEntity,
   ScimRoleMappingEntity,
+  ScimRoleMappingRoleEntity,
   ScimTokenEntity,
   ScimUserEntity,
 } from './scim.entity';
@@ -41,6 +42,7 @@ export {
   ScimGroupEntity,
   ScimGroupMemberEntity,
   ScimRoleMappingEntity,
+  ScimRoleMappingRoleEntity,
   ScimTokenEntity,
   ScimUserEntity,
   TenantEntity,
@@ -63,6 +65,7 @@ export const ENTITIES = [
   ScimGroupEntity,
   ScimGroupMemberEntity,
   ScimRoleMappingEntity,
+  ScimRoleMappingRoleEntity,
   LeaseEntity,
   ProductPermissionEntity,
   OrgRoleEntity,

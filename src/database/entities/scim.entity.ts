@@ -121,3 +121,16 @@ export class ScimRoleMappingEntity {
   @VarcharColumn(16)
   role: string;
 }
+
+/** A custom role that members of a mapped group hold (docs/scim.md, "Roles from groups"). */
+@Entity({ name: 'scim_role_mapping_roles' })
+export class ScimRoleMappingRoleEntity {
+  @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 128 })
+  tenantId: string;
+
+  @PrimaryColumn({ name: 'group_key', type: 'varchar', length: 255 })
+  groupKey: string;
+
+  @PrimaryColumn({ name: 'role_key', type: 'varchar', length: 40 })
+  roleKey: string;
+}

@@ -49,12 +49,16 @@ UPDATE product_permissions SET description = ? WHERE permission_key = ?;
 INSERT INTO "product_permissions" ("permission_key", "description", "created_at") VALUES (?, ?, ?);
 COMMIT;
 
+-- RolesStore.groupsMappedTo
+SELECT group_key AS groupKey FROM scim_role_mapping_roles WHERE tenant_id = ? AND role_key = ?;
+
 -- RolesStore.delete
 BEGIN IMMEDIATE;
 UPDATE org_roles SET version = version + 1 WHERE tenant_id = ? AND role_key = ? AND version = ?;
 DELETE FROM org_role_permissions WHERE tenant_id = ? AND role_key = ?;
 DELETE FROM member_roles WHERE tenant_id = ? AND role_key = ?;
 DELETE FROM invitation_roles WHERE tenant_id = ? AND role_key = ?;
+DELETE FROM scim_role_mapping_roles WHERE tenant_id = ? AND role_key = ?;
 DELETE FROM org_roles WHERE tenant_id = ? AND role_key = ?;
 COMMIT;
 
@@ -65,7 +69,9 @@ UPDATE org_roles SET version = version + 1 WHERE tenant_id = ? AND role_key = ? 
 DELETE FROM org_role_permissions WHERE tenant_id = ? AND role_key = ?;
 DELETE FROM member_roles WHERE tenant_id = ? AND role_key = ?;
 DELETE FROM invitation_roles WHERE tenant_id = ? AND role_key = ?;
+DELETE FROM scim_role_mapping_roles WHERE tenant_id = ? AND role_key = ?;
 DELETE FROM org_roles WHERE tenant_id = ? AND role_key = ?;
 INSERT INTO "member_roles" ("tenant_id", "user_id", "role_key", "granted_at") VALUES (?, ?, ?, ?);
 INSERT INTO "invitation_roles" ("invitation_id", "role_key", "tenant_id") VALUES (?, ?, ?);
+INSERT INTO "scim_role_mapping_roles" ("tenant_id", "group_key", "role_key") VALUES (?, ?, ?);
 COMMIT;
