@@ -29,6 +29,8 @@ import {
   OrgRoleEntity,
   OrgRolePermissionEntity,
   ProductPermissionEntity,
+  ScimGroupEntity,
+  ScimGroupMemberEntity,
   ScimRoleMappingEntity,
   ScimRoleMappingRoleEntity,
   TenantEntity,
@@ -41,6 +43,7 @@ import { MembershipGrantsRepository } from '../src/joining/membership-grants.rep
 import { TestModeStore } from '../src/test-mode/test-mode.store';
 import { GrantsStore, RoleDefinition } from '../src/permissions/grants.store';
 import { RolesStore } from '../src/roles/roles.store';
+import { ScimGroupsStore } from '../src/scim/scim-groups.store';
 import { ScimRoleMappingsStore } from '../src/scim/scim-role-mappings.store';
 
 /**
@@ -86,6 +89,7 @@ function storesOn(dataSource: DataSource) {
     customGrants: new GrantsStore(statements),
     roles: new RolesStore(statements, writer, auditRows),
     scimRoleMappings: new ScimRoleMappingsStore(statements, writer, auditRows),
+    scimGroups: new ScimGroupsStore(statements, writer, auditRows),
   };
 }
 type Stores = ReturnType<typeof storesOn>;
@@ -156,6 +160,17 @@ const roleAt = (key: string, version: number, permissions: string[]): RoleDefini
   updatedAt: NOW,
 });
 
+const scimGroup: ScimGroupEntity = {
+  id: 'group-1',
+  tenantId: 'tenant-1',
+  displayName: 'Engineering',
+  displayNameKey: 'engineering',
+  externalId: null,
+  createdAt: NOW,
+  lastModified: NOW,
+};
+const groupEvent = roleEvents.roleDeleted('tenant-1', roleAt('auditor', 1, []), 0, null, ACTOR);
+
 /** The rows that the verbs below read and change (on SQLite; MySQL's reads get what SQLite's got). */
 async function seed(dataSource: DataSource): Promise<void> {
   await dataSource
@@ -217,6 +232,10 @@ async function seed(dataSource: DataSource): Promise<void> {
   await dataSource
     .getRepository(ProductPermissionEntity)
     .insert({ key: 'reports:export', description: 'Export reports', createdAt: NOW });
+  await dataSource.getRepository(ScimGroupEntity).insert(scimGroup);
+  await dataSource
+    .getRepository(ScimGroupMemberEntity)
+    .insert({ groupId: 'group-1', scimUserId: 'scim-1', tenantId: 'tenant-1' });
   await dataSource
     .getRepository(ScimRoleMappingEntity)
     .insert({ tenantId: 'tenant-1', groupKey: 'engineering', groupName: 'Engineering', role: 'admin' });
@@ -460,6 +479,31 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     ['GrantsStore.removeTenantStep, the holders', (s) => s.customGrants.removeTenantStep('tenant-1', 500)],
     ['GrantsStore.removeTenantStep, the invitations', (s) => s.customGrants.removeTenantStep('tenant-1', 500)],
     ['GrantsStore.removeTenantStep, the roles', (s) => s.customGrants.removeTenantStep('tenant-1', 500)],
+  ],
+  'scim-groups.store': [
+    ['ScimGroupsStore.find', (s) => s.scimGroups.find('tenant-1', 'group-1')],
+    ['ScimGroupsStore.findByName', (s) => s.scimGroups.findByName('tenant-1', 'engineering')],
+    ['ScimGroupsStore.memberIds', (s) => s.scimGroups.memberIds(scimGroup)],
+    [
+      'ScimGroupsStore.list, a filter, a page',
+      (s) => s.scimGroups.list('tenant-1', [{ attribute: 'displayName', value: 'Engineering' }], 1, 10),
+    ],
+    ['ScimGroupsStore.list, the count alone', (s) => s.scimGroups.list('tenant-1', [], 1, 0)],
+    [
+      'ScimGroupsStore.create, with a member',
+      (s) => s.scimGroups.create({ ...scimGroup, id: 'group-2', displayNameKey: 'sales' }, ['scim-1'], groupEvent),
+    ],
+    [
+      'ScimGroupsStore.update, a member gained and one lost',
+      (s) =>
+        s.scimGroups.update(
+          { ...scimGroup, displayName: 'Eng', lastModified: LATER },
+          ['scim-2'],
+          ['scim-1'],
+          groupEvent,
+        ),
+    ],
+    ['ScimGroupsStore.delete', (s) => s.scimGroups.delete(scimGroup, groupEvent)],
   ],
   'scim-role-mappings.store': [
     ['ScimRoleMappingsStore.mapping', (s) => s.scimRoleMappings.mapping('tenant-1')],

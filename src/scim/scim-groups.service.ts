@@ -1,14 +1,11 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { AuditRows } from '../audit/audit-rows';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
-import { AtomicWriter, Insert, Statement } from '../database/atomic-writer';
-import { ScimGroupEntity, ScimGroupMemberEntity, ScimUserEntity } from '../database/entities';
-import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
+import { ScimGroupEntity, ScimUserEntity } from '../database/entities';
 import { SCIM_MESSAGES, ScimError } from './scim-errors';
 import { scimEvents, tokenActor } from './scim-events';
-import { groupFilter, GroupFilterAttribute } from './scim-filter';
-import { isUniqueViolation } from '../database/unique-violation';
+import { groupFilter } from './scim-filter';
+import { ScimGroupsStore } from './scim-groups.store';
 import { applyPatch, patchOperations, Resource } from './scim-patch';
 import {
   groupAsStored,
@@ -24,39 +21,9 @@ import { RoleChange, ScimRoles } from './scim-roles';
 import { ScimContext } from './scim-token.guard';
 import { ScimUsersStore } from './scim-users.store';
 
-const GROUP_COLUMNS =
-  'id, tenant_id AS tenantId, display_name AS displayName, display_name_key AS displayNameKey, ' +
-  'external_id AS externalId, created_at AS createdAt, last_modified AS lastModified';
-const SELECT_GROUP = `SELECT ${GROUP_COLUMNS} FROM scim_groups WHERE id = ? AND tenant_id = ?`;
-const SELECT_BY_NAME = `SELECT ${GROUP_COLUMNS} FROM scim_groups WHERE tenant_id = ? AND display_name_key = ?`;
-const SELECT_MEMBER_IDS = 'SELECT scim_user_id AS id FROM scim_group_members WHERE group_id = ? AND tenant_id = ?';
-const UPDATE_GROUP =
-  'UPDATE scim_groups SET display_name = ?, display_name_key = ?, external_id = ?, last_modified = ? ' +
-  'WHERE id = ? AND tenant_id = ?';
-const DELETE_GROUP = 'DELETE FROM scim_groups WHERE id = ? AND tenant_id = ?';
-const DELETE_MEMBERS_OF_GROUP = 'DELETE FROM scim_group_members WHERE group_id = ? AND tenant_id = ?';
-const deleteMembers = (count: number) =>
-  `DELETE FROM scim_group_members WHERE scim_user_id IN (${Array(count).fill('?').join(', ')}) AND group_id = ? AND tenant_id = ?`;
-
-const FILTER_COLUMNS: Record<GroupFilterAttribute, [string, (value: string) => string]> = {
-  displayName: ['display_name_key', (value) => value.toLowerCase()],
-  externalId: ['external_id', (value) => value],
-  id: ['id', (value) => value],
-};
-
 const notFound = () => new ScimError(HttpStatus.NOT_FOUND, SCIM_MESSAGES.groupNotFound);
 const nameTaken = () => new ScimError(HttpStatus.CONFLICT, SCIM_MESSAGES.groupNameTaken, 'uniqueness');
 const READ_ONLY = ['id', 'meta'];
-
-const toGroup = (row: Row): ScimGroupEntity => ({
-  id: row.id as string,
-  tenantId: row.tenantId as string,
-  displayName: row.displayName as string,
-  displayNameKey: row.displayNameKey as string,
-  externalId: (row.externalId as string | null) ?? null,
-  createdAt: timestamp(row.createdAt),
-  lastModified: timestamp(row.lastModified),
-});
 
 const withoutMembers = (query: Record<string, unknown>) =>
   typeof query.excludedAttributes === 'string' &&
@@ -74,9 +41,7 @@ const withoutMembers = (query: Record<string, unknown>) =>
 @Injectable()
 export class ScimGroupsService {
   constructor(
-    private readonly statements: PreparedStatements,
-    private readonly writer: AtomicWriter,
-    private readonly auditRows: AuditRows,
+    private readonly store: ScimGroupsStore,
     private readonly users: ScimUsersStore,
     private readonly roles: ScimRoles,
     private readonly clock: Clock,
@@ -87,7 +52,7 @@ export class ScimGroupsService {
   async create(scim: ScimContext, body: unknown, base: string): Promise<Resource> {
     const input = readGroup(body);
     const { tenantId, tokenId } = scim;
-    if (await this.statements.first(SELECT_BY_NAME, [tenantId, input.displayNameKey])) throw nameTaken();
+    if (await this.store.findByName(tenantId, input.displayNameKey)) throw nameTaken();
     const members = await this.members(tenantId, input.members);
     const now = this.clock.now();
     const group: ScimGroupEntity = {
@@ -103,20 +68,8 @@ export class ScimGroupsService {
       key: group.displayNameKey,
       members: input.members,
     });
-    const inserts: Insert[] = [
-      [ScimGroupEntity, group],
-      ...members.map((member): Insert => [
-        ScimGroupMemberEntity,
-        { groupId: group.id, scimUserId: member.id, tenantId },
-      ]),
-      ...this.auditRows.of(scimEvents.groupCreated(tenantId, tokenId, group, members.length)),
-    ];
-    try {
-      await this.writer.insert(inserts);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw nameTaken();
-      throw error;
-    }
+    const event = scimEvents.groupCreated(tenantId, tokenId, group, members.length);
+    if (!(await this.store.create(group, input.members, event))) throw nameTaken();
     await this.roles.apply(tenantId, tokenActor(tokenId), changes);
     return toGroupResource(group, members, base);
   }
@@ -124,32 +77,13 @@ export class ScimGroupsService {
   async list(scim: ScimContext, query: Record<string, unknown>, base: string): Promise<ListResponse> {
     const conditions = typeof query.filter === 'string' && query.filter.trim() ? groupFilter(query.filter) : [];
     const { startIndex, count } = listWindow(query);
-    const where = ['tenant_id = ?'];
-    const parameters: unknown[] = [scim.tenantId];
-    for (const { attribute, value } of conditions) {
-      const [column, prepare] = FILTER_COLUMNS[attribute];
-      where.push(`${column} = ?`);
-      parameters.push(prepare(value));
-    }
-    const clause = where.join(' AND ');
-    const [{ total }] = await this.statements.rows(
-      `SELECT COUNT(*) AS total FROM scim_groups WHERE ${clause}`,
-      parameters,
-    );
-    const rows =
-      count === 0
-        ? []
-        : await this.statements.rows(
-            `SELECT ${GROUP_COLUMNS} FROM scim_groups WHERE ${clause} ORDER BY created_at, id ` +
-              `LIMIT ${Math.trunc(count)} OFFSET ${Math.trunc(startIndex - 1)}`,
-            parameters,
-          );
+    const { total, groups } = await this.store.list(scim.tenantId, conditions, startIndex, count);
     const resources: Resource[] = [];
-    for (const group of rows.map(toGroup)) {
+    for (const group of groups) {
       const members = withoutMembers(query) ? null : await this.currentMembers(group);
       resources.push(toGroupResource(group, members, base));
     }
-    return listResponse(Number(total), startIndex, resources);
+    return listResponse(total, startIndex, resources);
   }
 
   async get(scim: ScimContext, id: string, query: Record<string, unknown>, base: string): Promise<Resource> {
@@ -180,11 +114,7 @@ export class ScimGroupsService {
       const group = await this.load(scim, id);
       const members = await this.users.findMany(tenantId, await this.memberIds(group));
       const changes = await this.planGroupChange(scim, members, group.displayNameKey, null);
-      const deleted = await this.writer.insertIfAll(
-        this.auditRows.of(scimEvents.groupDeleted(tenantId, tokenId, group)),
-        [[DELETE_GROUP, [group.id, tenantId]]],
-        [[DELETE_MEMBERS_OF_GROUP, [group.id, tenantId]]],
-      );
+      const deleted = await this.store.delete(group, scimEvents.groupDeleted(tenantId, tokenId, group));
       if (!deleted) throw notFound();
       await this.roles.apply(tenantId, tokenActor(tokenId), changes);
     });
@@ -223,7 +153,7 @@ export class ScimGroupsService {
   ): Promise<Resource> {
     const { tenantId, tokenId } = scim;
     if (input.displayNameKey !== group.displayNameKey) {
-      const holder = await this.statements.first(SELECT_BY_NAME, [tenantId, input.displayNameKey]);
+      const holder = await this.store.findByName(tenantId, input.displayNameKey);
       if (holder && holder.id !== group.id) throw nameTaken();
     }
     const before = knownMemberIds ?? (await this.memberIds(group));
@@ -250,49 +180,27 @@ export class ScimGroupsService {
       externalId: input.externalId,
       lastModified: now,
     };
-    const inserts: Insert[] = [
-      ...added.map((scimUserId): Insert => [ScimGroupMemberEntity, { groupId: group.id, scimUserId, tenantId }]),
-      ...this.auditRows.of(
-        scimEvents.groupUpdated(tenantId, tokenId, updated, {
-          ...(renamed && { displayNameBefore: group.displayName }),
-          membersAdded: added,
-          membersRemoved: removed,
-        }),
-      ),
-    ];
+    const event = scimEvents.groupUpdated(tenantId, tokenId, updated, {
+      ...(renamed && { displayNameBefore: group.displayName }),
+      membersAdded: added,
+      membersRemoved: removed,
+    });
     // The group, the members it gains and those it loses: one transaction.
-    const leaving: Statement[] = removed.length
-      ? [[deleteMembers(removed.length), [...removed, group.id, tenantId]]]
-      : [];
-    let written: boolean;
-    try {
-      written = await this.writer.insertIfAll(
-        inserts,
-        [
-          [
-            UPDATE_GROUP,
-            [updated.displayName, updated.displayNameKey, updated.externalId, sqlTimestamp(now), group.id, tenantId],
-          ],
-        ],
-        leaving,
-      );
-    } catch (error) {
-      if (isUniqueViolation(error)) throw nameTaken();
-      throw error;
-    }
-    if (!written) throw notFound();
+    const written = await this.store.update(updated, added, removed, event);
+    if (written === 'name_taken') throw nameTaken();
+    if (written === 'gone') throw notFound();
     await this.roles.apply(tenantId, tokenActor(tokenId), changes);
     return toGroupResource(updated, members, base);
   }
 
   private async load(scim: ScimContext, id: string): Promise<ScimGroupEntity> {
-    const row = await this.statements.first(SELECT_GROUP, [id, scim.tenantId]);
-    if (!row || row.id !== id) throw notFound();
-    return toGroup(row);
+    const group = await this.store.find(scim.tenantId, id);
+    if (!group) throw notFound();
+    return group;
   }
 
-  private async memberIds(group: ScimGroupEntity): Promise<string[]> {
-    return (await this.statements.rows(SELECT_MEMBER_IDS, [group.id, group.tenantId])).map((row) => row.id as string);
+  private memberIds(group: ScimGroupEntity): Promise<string[]> {
+    return this.store.memberIds(group);
   }
 
   private async currentMembers(group: ScimGroupEntity): Promise<ScimUserEntity[]> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ScimUserEntity } from '../database/entities';
 import { PreparedStatements, Row, timestamp } from '../database/prepared-statements';
 import { EqConditions, UserFilterAttribute } from './scim-filter';
+import { filteredPage, ListQuery } from './scim-list-query';
 
 const USER_COLUMNS =
   'id, tenant_id AS tenantId, user_id AS userId, user_name AS userName, user_name_key AS userNameKey, ' +
@@ -19,12 +20,16 @@ export const UPDATE_USER =
 export const DELETE_USER = 'DELETE FROM scim_users WHERE id = ? AND tenant_id = ?';
 export const DELETE_USER_MEMBERSHIPS = 'DELETE FROM scim_group_members WHERE scim_user_id = ? AND tenant_id = ?';
 
-/** Each filter attribute's column, and how its value is compared (userName and e-mails case-insensitively). */
-const FILTER_COLUMNS: Record<UserFilterAttribute, [string, (value: string) => string]> = {
-  userName: ['user_name_key', (value) => value.toLowerCase()],
-  externalId: ['external_id', (value) => value],
-  'emails.value': ['email_key', (value) => value.toLowerCase()],
-  id: ['id', (value) => value],
+/** The list's table and columns; each filter attribute's column (userName and e-mails compared case-insensitively). */
+const USERS_LIST: ListQuery<UserFilterAttribute> = {
+  table: 'scim_users',
+  columns: USER_COLUMNS,
+  filterColumns: {
+    userName: ['user_name_key', (value) => value.toLowerCase()],
+    externalId: ['external_id', (value) => value],
+    'emails.value': ['email_key', (value) => value.toLowerCase()],
+    id: ['id', (value) => value],
+  },
 };
 
 export function toScimUser(row: Row): ScimUserEntity {
@@ -72,26 +77,8 @@ export class ScimUsersStore {
     startIndex: number,
     count: number,
   ): Promise<{ total: number; users: ScimUserEntity[] }> {
-    const where = ['tenant_id = ?'];
-    const parameters: unknown[] = [tenantId];
-    for (const { attribute, value } of conditions) {
-      const [column, prepare] = FILTER_COLUMNS[attribute];
-      where.push(`${column} = ?`);
-      parameters.push(prepare(value));
-    }
-    const clause = where.join(' AND ');
-    const [{ total }] = await this.statements.rows(
-      `SELECT COUNT(*) AS total FROM scim_users WHERE ${clause}`,
-      parameters,
-    );
-    if (count === 0) return { total: Number(total), users: [] };
-    // Small integers of ours: a LIMIT parameter is not portable.
-    const page = `LIMIT ${Math.trunc(count)} OFFSET ${Math.trunc(startIndex - 1)}`;
-    const rows = await this.statements.rows(
-      `SELECT ${USER_COLUMNS} FROM scim_users WHERE ${clause} ORDER BY created_at, id ${page}`,
-      parameters,
-    );
-    return { total: Number(total), users: rows.map(toScimUser) };
+    const { total, rows } = await filteredPage(this.statements, USERS_LIST, tenantId, conditions, startIndex, count);
+    return { total, users: rows.map(toScimUser) };
   }
 
   /** The SCIM users among these ids, of this organisation. */

@@ -7,6 +7,7 @@ import { ScimAdminService } from './scim-admin.service';
 import { ScimDiscoveryController, ScimNotFoundController } from './scim-discovery.controller';
 import { ScimGroupsController } from './scim-groups.controller';
 import { ScimGroupsService } from './scim-groups.service';
+import { ScimGroupsStore } from './scim-groups.store';
 import { ScimMemberships } from './scim-memberships';
 import { ScimOwnerLock } from './scim-owner-lock';
 import { ScimRoleMappingsStore } from './scim-role-mappings.store';
@@ -44,6 +45,7 @@ import { ScimUsersStore } from './scim-users.store';
     ScimOwnerLock,
     ScimRoleMappingsStore,
     ScimRoles,
+    ScimGroupsStore,
     ScimGroupsService,
   ],
 })
