@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { memoryDataSource } from './support/memory-data-source';
@@ -17,6 +17,7 @@ import { LocalIdentityStore } from '../src/identity/local/local-identity-store';
 import { InvitationsStore } from '../src/invitations/invitations.store';
 import { AtomicWriter } from '../src/database/atomic-writer';
 import { Leases } from '../src/database/leases';
+import { sqlStores } from '../src/database/sql-store';
 import {
   AuditEventEntity,
   IdempotencyKeyEntity,
@@ -29,9 +30,13 @@ import {
   OrgRoleEntity,
   OrgRolePermissionEntity,
   ProductPermissionEntity,
+  JoinRequestEntity,
+  OrgDomainEntity,
   ScimGroupEntity,
   ScimGroupMemberEntity,
   ScimRoleMappingEntity,
+  ScimTokenEntity,
+  ScimUserEntity,
   ScimRoleMappingRoleEntity,
   TenantEntity,
   UserEntity,
@@ -43,7 +48,12 @@ import { MembershipGrantsRepository } from '../src/joining/membership-grants.rep
 import { TestModeStore } from '../src/test-mode/test-mode.store';
 import { GrantsStore, RoleDefinition } from '../src/permissions/grants.store';
 import { RolesStore } from '../src/roles/roles.store';
+import { DomainsStore } from '../src/domains/domains.store';
+import { MembershipsRepository } from '../src/joining/memberships.repository';
+import { TenantStatusReader } from '../src/database/tenant-status-reader';
 import { ScimGroupsStore } from '../src/scim/scim-groups.store';
+import { hashSecret, ScimTokensStore } from '../src/scim/scim-tokens.store';
+import { ScimUsersStore } from '../src/scim/scim-users.store';
 import { ScimRoleMappingsStore } from '../src/scim/scim-role-mappings.store';
 
 /**
@@ -59,6 +69,8 @@ const NOW = new Date('2026-03-01T12:00:00.000Z');
 const LATER = new Date('2026-03-01T12:01:00.000Z');
 const EARLIER = new Date('2026-02-01T12:00:00.000Z');
 const ACTOR = { id: 'owner-1', email: 'owner@acme.example' };
+
+const leasesOn = (statements: PreparedStatements) => new Leases(statements, new TestClock(NOW), new IdGenerator());
 
 /** Every store, on one data source, as the app builds them (with one webhook receiver). */
 function storesOn(dataSource: DataSource) {
@@ -85,11 +97,16 @@ function storesOn(dataSource: DataSource) {
     idempotency: new IdempotencyStore(dataSource),
     testMode: new TestModeStore(statements),
     writer,
-    leases: new Leases(statements, new TestClock(NOW), new IdGenerator()),
+    leases: leasesOn(statements),
     customGrants: new GrantsStore(statements),
     roles: new RolesStore(statements, writer, auditRows),
     scimRoleMappings: new ScimRoleMappingsStore(statements, writer, auditRows),
     scimGroups: new ScimGroupsStore(statements, writer, auditRows),
+    scimUsers: new ScimUsersStore(statements),
+    scimTokens: new ScimTokensStore(statements, writer, auditRows, new TestClock(NOW), new IdGenerator()),
+    domains: new DomainsStore(dataSource, statements, writer, auditRows, leasesOn(statements)),
+    memberships: new MembershipsRepository(writer, auditRows),
+    tenantStatus: new TenantStatusReader(statements),
   };
 }
 type Stores = ReturnType<typeof storesOn>;
@@ -169,6 +186,47 @@ const scimGroup: ScimGroupEntity = {
   createdAt: NOW,
   lastModified: NOW,
 };
+const domain: OrgDomainEntity = {
+  id: 'domain-1',
+  tenantId: 'tenant-1',
+  name: 'acme.example',
+  status: 'verified',
+  joinMode: 'request',
+  token: 'token-1',
+  tokenIssuedAt: EARLIER,
+  lastCheckAt: EARLIER,
+  lastCheckResult: 'found',
+  verifiedAt: EARLIER,
+  graceEndsAt: null,
+  nextCheckAt: EARLIER,
+  heldName: 'acme.example',
+  createdAt: EARLIER,
+};
+const joinRequest: JoinRequestEntity = {
+  id: 'request-1',
+  tenantId: 'tenant-1',
+  userId: 'user-2',
+  email: 'bob@acme.example',
+  domain: 'acme.example',
+  status: 'pending',
+  pendingKey: 'tenant-1:user-2',
+  createdAt: EARLIER,
+  decidedAt: null,
+};
+const scimUser: ScimUserEntity = {
+  id: 'scim-1',
+  tenantId: 'tenant-1',
+  userId: 'user-1',
+  userName: 'ann@example.com',
+  userNameKey: 'ann@example.com',
+  externalId: 'okta-1',
+  emailKey: 'ann@example.com',
+  active: 1,
+  role: null,
+  attributes: '{}',
+  createdAt: NOW,
+  lastModified: NOW,
+};
 const groupEvent = roleEvents.roleDeleted('tenant-1', roleAt('auditor', 1, []), 0, null, ACTOR);
 
 /** The rows that the verbs below read and change (on SQLite; MySQL's reads get what SQLite's got). */
@@ -233,6 +291,17 @@ async function seed(dataSource: DataSource): Promise<void> {
     .getRepository(ProductPermissionEntity)
     .insert({ key: 'reports:export', description: 'Export reports', createdAt: NOW });
   await dataSource.getRepository(ScimGroupEntity).insert(scimGroup);
+  await dataSource.getRepository(ScimUserEntity).insert(scimUser);
+  await dataSource.getRepository(ScimTokenEntity).insert({
+    id: 'token-1',
+    tenantId: 'tenant-1',
+    secretHash: hashSecret('scim_secret'),
+    createdBy: ACTOR.id,
+    createdAt: EARLIER,
+    lastUsedAt: null,
+  });
+  await dataSource.getRepository(OrgDomainEntity).insert(domain);
+  await dataSource.getRepository(JoinRequestEntity).insert(joinRequest);
   await dataSource
     .getRepository(ScimGroupMemberEntity)
     .insert({ groupId: 'group-1', scimUserId: 'scim-1', tenantId: 'tenant-1' });
@@ -480,6 +549,60 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     ['GrantsStore.removeTenantStep, the invitations', (s) => s.customGrants.removeTenantStep('tenant-1', 500)],
     ['GrantsStore.removeTenantStep, the roles', (s) => s.customGrants.removeTenantStep('tenant-1', 500)],
   ],
+  'memberships.repository': [
+    [
+      'MembershipsRepository.join, an invitation that carries a custom role, a new users row',
+      (s) =>
+        s.memberships.join({
+          tenantId: 'tenant-1',
+          invitation: invitation('to-accept'),
+          invitee: { id: 'user-9', email: 'to-accept@example.com' },
+          role: 'member',
+          customRoles: [roleAt('recruiter', 0, ['invitations:create'])],
+          activatesTenant: false,
+          now: NOW,
+          membership: { store: 'local', stored: null },
+        }),
+    ],
+  ],
+  'tenant-status-reader': [['TenantStatusReader.statusOf', (s) => s.tenantStatus.statusOf('tenant-1')]],
+  'scim-users.store': [
+    ['ScimUsersStore.find', (s) => s.scimUsers.find('tenant-1', 'scim-1')],
+    ['ScimUsersStore.findByUserName', (s) => s.scimUsers.findByUserName('tenant-1', 'ann@example.com')],
+    ['ScimUsersStore.findByPerson', (s) => s.scimUsers.findByPerson('user-1')],
+    [
+      'ScimUsersStore.list, a filter, a page',
+      (s) => s.scimUsers.list('tenant-1', [{ attribute: 'userName', value: 'Ann@Example.com' }], 1, 10),
+    ],
+    ['ScimUsersStore.findMany', (s) => s.scimUsers.findMany('tenant-1', ['scim-1', 'scim-2'])],
+    ['ScimUsersStore.allActive', (s) => s.scimUsers.allActive('tenant-1')],
+  ],
+  'scim-tokens.store': [
+    ['ScimTokensStore.list', (s) => s.scimTokens.list('tenant-1')],
+    ['ScimTokensStore.authenticate, and its last use noted', (s) => s.scimTokens.authenticate('scim_secret')],
+    ['ScimTokensStore.create', (s) => s.scimTokens.create('tenant-1', ACTOR)],
+    ['ScimTokensStore.revoke', (s) => s.scimTokens.revoke('tenant-1', 'token-1', ACTOR)],
+  ],
+  'domains.store': [
+    ['DomainsStore.findOwn', (s) => s.domains.findOwn('tenant-1', 'acme.example')],
+    ['DomainsStore.listOwn', (s) => s.domains.listOwn('tenant-1')],
+    ['DomainsStore.countOwn', (s) => s.domains.countOwn('tenant-1')],
+    ['DomainsStore.heldByAnother', (s) => s.domains.heldByAnother('acme.example', 'tenant-2')],
+    ['DomainsStore.joinable', (s) => s.domains.joinable('acme.example')],
+    ['DomainsStore.findPendingRequest', (s) => s.domains.findPendingRequest('tenant-1', 'user-2')],
+    ['DomainsStore.listRequests', (s) => s.domains.listRequests('tenant-1', 'pending')],
+    [
+      'DomainsStore.insert, under the organisation’s claims lease',
+      (s) =>
+        s.domains.insert({ ...domain, id: 'domain-2', name: 'beta.example', status: 'pending', heldName: null }, [], 5),
+    ],
+    [
+      'DomainsStore.update, its status and token as read',
+      (s) => s.domains.update(domain, { joinMode: 'auto', lastCheckAt: NOW }, []),
+    ],
+    ['DomainsStore.claimDue', (s) => s.domains.claimDue(NOW, LATER, 10)],
+    ['DomainsStore.decide', (s) => s.domains.decide('request-1', 'rejected', NOW, [])],
+  ],
   'scim-groups.store': [
     ['ScimGroupsStore.find', (s) => s.scimGroups.find('tenant-1', 'group-1')],
     ['ScimGroupsStore.findByName', (s) => s.scimGroups.findByName('tenant-1', 'engineering')],
@@ -588,5 +711,48 @@ describe('The SQL of each store, per dialect', () => {
           text: existsSync(path) ? readFileSync(path, 'utf8') : '(no file: run with UPDATE_SQL_SNAPSHOTS=1)',
         });
     }
+  });
+});
+
+/**
+ * Every store is here without a list kept by hand: SQL lives in src/database/ and in classes marked
+ * @SqlStore(), which register themselves; each of them must show its SQL above.
+ */
+describe('Every store, found in src/', () => {
+  const SRC = join(__dirname, '..', 'src');
+  const sources = (readdirSync(SRC, { recursive: true }) as string[])
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.spec.ts'))
+    .map((file) => ({ file, text: readFileSync(join(SRC, file), 'utf8') }));
+  /** A statement in a string, or a query through TypeORM's API. */
+  const SQL =
+    /['`](SELECT|UPDATE|INSERT INTO|DELETE FROM) |\.query\(|createQueryBuilder\(|getRepository\([^)]*\)\.\w+\(/;
+  /** Files that still hold SQL outside a store, until their SQL moves into one. */
+  const NOT_YET_IN_A_STORE = ['scim/scim-memberships.ts', 'domains/me.service.ts'];
+  const verbsOf = (store: string) =>
+    Object.values(SNAPSHOTS)
+      .flat()
+      .map(([verb]) => verb)
+      .filter((verb) => verb.startsWith(`${store}.`));
+
+  it('SQL outside src/database/ is in a file with a @SqlStore() class', () => {
+    const outside = sources
+      .filter(({ file, text }) => !file.startsWith('database/') && SQL.test(text) && !text.includes('@SqlStore()'))
+      .map(({ file }) => file);
+    expect(outside.sort()).toEqual([...NOT_YET_IN_A_STORE].sort());
+  });
+
+  it('each @SqlStore() class shows its SQL in queries/, through methods it has', async () => {
+    for (const { file } of sources.filter(({ text }) => text.includes('@SqlStore()'))) await import(join(SRC, file));
+    const stores = sqlStores();
+    expect(stores.length).toBeGreaterThanOrEqual(sources.filter(({ text }) => text.includes('\n@SqlStore()')).length);
+    const unshown = stores.filter((store) => !verbsOf(store.name).length).map((store) => store.name);
+    expect(unshown).toEqual([]);
+    const unknown = stores.flatMap((store) =>
+      verbsOf(store.name)
+        .map((verb) => verb.slice(store.name.length + 1).split(/[ ,]/)[0])
+        .filter((method) => typeof store.prototype[method] !== 'function')
+        .map((method) => `${store.name}.${method}`),
+    );
+    expect(unknown).toEqual([]);
   });
 });

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { AuditActor, auditEvents, NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { AtomicWriter } from '../database/atomic-writer';
@@ -6,6 +5,7 @@ import { TenantEntity } from '../database/entities';
 import { TenantStatus } from '../database/entities/tenant.entity';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { OPEN_STATUSES } from '../invitations/invitation';
+import { SqlStore } from '../database/sql-store';
 
 /** A tenant as listed: its creation time as ISO 8601 text. */
 export type ListedTenant = Omit<TenantEntity, 'createdAt'> & { createdAt: string };
@@ -89,7 +89,7 @@ const toTenant = (row: Row): TenantRecord => ({
  * (docs/tenant-lifecycle.md) is a compare-and-set on the state it was decided on, written with its
  * audit event, so that of two operators acting at once exactly one changes the tenant.
  */
-@Injectable()
+@SqlStore()
 export class TenantsStore {
   constructor(
     private readonly statements: PreparedStatements,

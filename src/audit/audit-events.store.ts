@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
 import { Brackets, DataSource, In, LessThan, SelectQueryBuilder } from 'typeorm';
 import { AuditEventEntity } from '../database/entities';
 import { AuditCursor } from './audit-cursor';
 import { AuditEventType } from './audit-event';
+import { SqlStore } from '../database/sql-store';
 
 /** What a listing asks for; every field narrows it. */
 export interface AuditEventFilter {
@@ -23,7 +23,7 @@ const newestFirst = (a: AuditEventEntity, b: AuditEventEntity): number =>
 export const AUDIT_PURGE_BATCH = 1_000;
 
 /** The audit_events rows, newest first, with parameterised queries only. */
-@Injectable()
+@SqlStore()
 export class AuditEventsStore {
   constructor(private readonly dataSource: DataSource) {}
 

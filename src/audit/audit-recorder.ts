@@ -1,15 +1,16 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { messageOf } from '../common/api-error';
 import { AtomicWriter } from '../database/atomic-writer';
 import { NewAuditEvent } from './audit-event';
 import { AuditRows } from './audit-rows';
+import { SqlStore } from '../database/sql-store';
 
 /**
  * Records the events of changes made in the identity store. Such a change cannot join a database
  * transaction: its event is written on its own, right after the store confirmed it. (A change in
  * our database is written by its store, in one transaction with its AuditRows.)
  */
-@Injectable()
+@SqlStore()
 export class AuditRecorder {
   private readonly logger = new Logger(AuditRecorder.name);
 

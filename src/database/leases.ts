@@ -1,10 +1,10 @@
-import { Injectable } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { RequiredUpdate } from './atomic-writer';
 import { Statement } from './multi-statement-pool';
 import { PreparedStatements } from './prepared-statements';
+import { SqlStore } from './sql-store';
 
 /** How a lease is held and waited for. */
 export interface LeaseTerms {
@@ -65,7 +65,7 @@ export interface Lease {
  *   AtomicWriter runs again), and the database lets go of it with the transaction, whatever happens.
  * A name serves one of the two. Rows are made on first use; times are the Clock's epoch milliseconds.
  */
-@Injectable()
+@SqlStore()
 export class Leases {
   constructor(
     private readonly statements: PreparedStatements,

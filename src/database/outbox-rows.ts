@@ -3,6 +3,7 @@ import { CoalescedUpdates } from './coalesced-updates';
 import { MultiStatementPool } from './multi-statement-pool';
 import { OutboxRowColumns } from './outbox-row-columns';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from './prepared-statements';
+import { SqlStore } from './sql-store';
 
 /**
  * What becomes of a row that reached its receiver: it takes a status, and the column `atColumn`
@@ -19,6 +20,7 @@ const LAST_ERROR_LENGTH = 1_000;
  * so that of several workers (in one instance or many) exactly one gets each row. A claim lapses
  * at `claimed_until`, when another worker may take the row over from one that died.
  */
+@SqlStore()
 export class OutboxRows<E extends OutboxRowColumns & ObjectLiteral> {
   /**
    * The claim and the release run on every delivery: those of a round are coalesced into one round

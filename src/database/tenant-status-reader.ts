@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
 import { TenantStatus } from './entities/tenant.entity';
 import { PreparedStatements } from './prepared-statements';
+import { SqlStore } from './sql-store';
 
 const SELECT_TENANT_STATUS = 'SELECT id, status FROM tenants WHERE id = ?';
 
@@ -11,7 +11,7 @@ const SELECT_TENANT_STATUS = 'SELECT id, status FROM tenants WHERE id = ?';
  * (PreparedStatements.first), so that a suspension made through one instance holds from the next
  * request on every instance, whichever node each uses.
  */
-@Injectable()
+@SqlStore()
 export class TenantStatusReader {
   /** The reads on their way for statusOfShared, by tenant. */
   private readonly sharedReads = new Map<string, Promise<TenantStatus | null>>();

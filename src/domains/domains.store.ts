@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { DataSource, In } from 'typeorm';
 import { NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
@@ -8,6 +7,7 @@ import { DomainStatus } from '../database/entities/org-domain.entity';
 import { Leases } from '../database/leases';
 import { PreparedStatements, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { isUniqueViolation } from '../database/unique-violation';
+import { SqlStore } from '../database/sql-store';
 
 /** The columns that a claim's changes write, by property. */
 const COLUMNS: Partial<Record<keyof OrgDomainEntity, string>> = {
@@ -41,7 +41,7 @@ export interface JoinableRow {
 }
 
 /** The SQL of verified domains and join requests; every change is written with its audit rows, in one transaction. */
-@Injectable()
+@SqlStore()
 export class DomainsStore {
   constructor(
     private readonly dataSource: DataSource,
@@ -210,15 +210,6 @@ export class DomainsStore {
       [userId, sqlTimestamp(since)],
     );
     return deleted !== undefined;
-  }
-
-  /** The members of the organisation whose e-mail is at the domain: they stay when it is removed. */
-  async membersAt(tenantId: string, name: string): Promise<number> {
-    const row = await this.statements.first('SELECT COUNT(*) AS n FROM users WHERE tenant_id = ? AND email LIKE ?', [
-      tenantId,
-      `%@${name.replace(/[\\%_]/g, (c) => `\\${c}`)}`,
-    ]);
-    return Number(row?.n ?? 0);
   }
 
   findPendingRequest(tenantId: string, userId: string): Promise<JoinRequestEntity | null> {

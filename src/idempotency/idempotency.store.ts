@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
 import { DataSource, IsNull, LessThan, Repository } from 'typeorm';
 import { IdempotencyKeyEntity } from '../database/entities';
+import { SqlStore } from '../database/sql-store';
 
 /** A request's hold on a key, from its claim until its answer is stored or the claim is released. */
 export interface IdempotencyClaim {
@@ -10,7 +10,7 @@ export interface IdempotencyClaim {
 }
 
 /** The idempotency_keys rows, with parameterised queries only. */
-@Injectable()
+@SqlStore()
 export class IdempotencyStore {
   constructor(private readonly dataSource: DataSource) {}
 

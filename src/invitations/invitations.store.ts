@@ -1,4 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Optional } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { DataSource } from 'typeorm';
 import { AuditActor, auditEvents, NewAuditEvent } from '../audit/audit-event';
@@ -14,6 +14,7 @@ import { tenantIsOpenSql } from '../database/tenant-status-reader';
 import { InvitationEmail } from '../mail/invitation-mailer';
 import { newOutboxRow } from '../mail/outbox/invitation-outbox';
 import { OPEN_STATUSES } from './invitation';
+import { SqlStore } from '../database/sql-store';
 
 /** At most this many tenants' names are kept in memory (TENANT_NAME_CACHE_SECONDS). */
 export const TENANT_NAME_CACHE_SIZE = 10_000;
@@ -57,7 +58,7 @@ export interface AcceptAttempt {
   invitation: InvitationEntity | null;
 }
 
-@Injectable()
+@SqlStore()
 export class InvitationsStore {
   /**
    * A name read once is reused for a while: validating an invitation is then one read. A rename

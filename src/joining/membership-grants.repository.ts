@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
 import { RequiredUpdate } from '../database/atomic-writer';
 import { PreparedStatements } from '../database/prepared-statements';
 import { isUniqueViolation } from '../database/unique-violation';
+import { SqlStore } from '../database/sql-store';
 
 /** A grant on its way: not yet delivered (a delivered grant is deleted) nor failed. */
 const SELECT_PENDING =
@@ -14,7 +14,7 @@ const BUMP_VERSION = 'UPDATE membership_versions SET version = version + 1 WHERE
  * What the join's rules read of `membership_grants` and `membership_versions`; the grants' delivery (MembershipGrantsWorker)
  * claims, retries and deletes them through OutboxRows.
  */
-@Injectable()
+@SqlStore()
 export class MembershipGrantsRepository {
   constructor(private readonly statements: PreparedStatements) {}
 

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { AuditActor, auditEvents, NewAuditEvent, roleEvents } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { emailKey } from '../common/email-comparison';
@@ -7,6 +6,7 @@ import { InvitationEntity, MembershipGrantEntity, UserEntity } from '../database
 import { IdentityUser, ORG_USER_TYPE } from '../identity/identity-store';
 import { acceptIfOpen } from '../invitations/invitations.store';
 import { memberRole, RoleDefinition, roleUnchanged } from '../permissions/grants.store';
+import { SqlStore } from '../database/sql-store';
 
 /** Null-safe equality in both dialects; its parameters are the value, twice. */
 const isAsRead = (column: string) => `(${column} = ? OR (${column} IS NULL AND ? IS NULL))`;
@@ -52,7 +52,7 @@ export interface Join {
  * that lets one of parallel joins and accepts win), writes the membership (the users row, or the
  * grant for the pool), activates the tenant of a first owner, and records the events.
  */
-@Injectable()
+@SqlStore()
 export class MembershipsRepository {
   constructor(
     private readonly writer: AtomicWriter,

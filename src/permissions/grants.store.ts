@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
 import { Insert, RequiredUpdate } from '../database/atomic-writer';
 import { MemberRoleEntity } from '../database/entities';
 import { TenantStatus } from '../database/entities/tenant.entity';
 import { PreparedStatements, Row, timestamp } from '../database/prepared-statements';
+import { SqlStore } from '../database/sql-store';
 
 /** Ids read per statement by the reads of many members or invitations: one statement for a page of a list. */
 export const IDS_PER_READ = 128;
@@ -111,7 +111,7 @@ const sorted = (values: Iterable<string>) => [...new Set(values)].sort();
  * removal takes away; the writes of roles are the roles module's (RolesStore). Every read is a range
  * of a primary key or an index, whatever the organisation's size.
  */
-@Injectable()
+@SqlStore()
 export class GrantsStore {
   constructor(private readonly statements: PreparedStatements) {}
 

@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { AtomicWriter, HoldingQuery, Insert, RequiredUpdate, Statement } from '../database/atomic-writer';
@@ -13,6 +12,7 @@ import { isUniqueViolation } from '../database/unique-violation';
 import { PreparedStatements, sqlTimestamp } from '../database/prepared-statements';
 import { memberRole, RoleDefinition, roleUnchanged } from '../permissions/grants.store';
 import { CatalogueChange, RoleFields } from './role-rules';
+import { SqlStore } from '../database/sql-store';
 
 /** The reassignment of a deleted role's holders, invitations and SCIM groups to another role. */
 export interface Reassignment {
@@ -62,7 +62,7 @@ const TOUCH_ROLE = 'UPDATE org_roles SET updated_at = ?, version = version + 1 W
  * a compare-and-set: false, and nothing written, when a parallel write changed the role first.
  * The reads that authorisation and the lists make are GrantsStore's.
  */
-@Injectable()
+@SqlStore()
 export class RolesStore {
   constructor(
     private readonly statements: PreparedStatements,

@@ -1,5 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import { Filter, parse } from 'scim2-parse-filter';
+import { EqConditions } from '../database/filtered-page';
 import { ScimError } from './scim-errors';
 
 const USER_SCHEMA_PREFIX = 'urn:ietf:params:scim:schemas:core:2.0:user:';
@@ -10,7 +11,7 @@ export type UserFilterAttribute = 'userName' | 'externalId' | 'emails.value' | '
 export type GroupFilterAttribute = 'displayName' | 'externalId' | 'id';
 
 /** A filter as the stores read it: every condition must hold (SCIM's `and`). */
-export type EqConditions<A extends string> = { attribute: A; value: string }[];
+export type { EqConditions };
 
 const USER_ATTRIBUTES: Record<string, UserFilterAttribute> = {
   username: 'userName',

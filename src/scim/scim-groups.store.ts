@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { AtomicWriter, Insert, Statement } from '../database/atomic-writer';
@@ -6,7 +5,8 @@ import { ScimGroupEntity, ScimGroupMemberEntity } from '../database/entities';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { isUniqueViolation } from '../database/unique-violation';
 import { EqConditions, GroupFilterAttribute } from './scim-filter';
-import { filteredPage, ListQuery } from './scim-list-query';
+import { filteredPage, ListQuery } from '../database/filtered-page';
+import { SqlStore } from '../database/sql-store';
 
 const GROUP_COLUMNS =
   'id, tenant_id AS tenantId, display_name AS displayName, display_name_key AS displayNameKey, ' +
@@ -50,7 +50,7 @@ const memberRow = (group: ScimGroupEntity, scimUserId: string): Insert => [
 ];
 
 /** SCIM's groups and their members: each change of a group, with its event, in one transaction. */
-@Injectable()
+@SqlStore()
 export class ScimGroupsStore {
   constructor(
     private readonly statements: PreparedStatements,

@@ -1,10 +1,10 @@
-import { Injectable } from '@nestjs/common';
 import { NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { AtomicWriter, Insert } from '../database/atomic-writer';
 import { ScimRoleMappingEntity, ScimRoleMappingRoleEntity } from '../database/entities';
 import { PreparedStatements } from '../database/prepared-statements';
 import { TenantRole } from '../identity/identity-store';
+import { SqlStore } from '../database/sql-store';
 
 /** Each mapped group (by displayName key): its displayName as given, its base role and its custom roles (sorted). */
 export type RoleMapping = Map<string, { groupName: string; role: TenantRole; roles: string[] }>;
@@ -21,7 +21,7 @@ const selectGroupKeys = (count: number) =>
   `JOIN scim_groups g ON g.id = m.group_id WHERE m.tenant_id = ? AND m.scim_user_id IN (${Array(count).fill('?').join(', ')})`;
 
 /** The organisation's mapping of SCIM groups to roles, and the groups its SCIM users are in. */
-@Injectable()
+@SqlStore()
 export class ScimRoleMappingsStore {
   constructor(
     private readonly statements: PreparedStatements,

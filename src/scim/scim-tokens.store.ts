@@ -1,4 +1,3 @@
-import { Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { AuditActor } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
@@ -9,6 +8,7 @@ import { ScimTokenEntity } from '../database/entities';
 import { TenantStatus } from '../database/entities/tenant.entity';
 import { PreparedStatements, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { scimEvents } from './scim-events';
+import { SqlStore } from '../database/sql-store';
 
 /** The secret's prefix, so that a leaked one is recognised by secret scanners and people. */
 export const SECRET_PREFIX = 'scim_';
@@ -45,7 +45,7 @@ export interface ListedToken {
  * its hash, and looked up in the database on every request, so that a revocation holds at once
  * on every instance.
  */
-@Injectable()
+@SqlStore()
 export class ScimTokensStore {
   constructor(
     private readonly statements: PreparedStatements,

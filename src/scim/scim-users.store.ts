@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
 import { ScimUserEntity } from '../database/entities';
 import { PreparedStatements, Row, timestamp } from '../database/prepared-statements';
 import { EqConditions, UserFilterAttribute } from './scim-filter';
-import { filteredPage, ListQuery } from './scim-list-query';
+import { filteredPage, ListQuery } from '../database/filtered-page';
+import { SqlStore } from '../database/sql-store';
 
 const USER_COLUMNS =
   'id, tenant_id AS tenantId, user_id AS userId, user_name AS userName, user_name_key AS userNameKey, ' +
@@ -50,7 +50,7 @@ export function toScimUser(row: Row): ScimUserEntity {
 }
 
 /** The reads of scim_users; the writes are the services' transactions (AtomicWriter). */
-@Injectable()
+@SqlStore()
 export class ScimUsersStore {
   constructor(private readonly statements: PreparedStatements) {}
 

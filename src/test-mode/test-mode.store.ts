@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
 import { InvitationEmailOutboxEntity } from '../database/entities';
 import { PreparedStatements, Row, timestamp } from '../database/prepared-statements';
+import { SqlStore } from '../database/sql-store';
 
 /** The most e-mails that one mailbox read answers. */
 export const MAILBOX_SIZE = 50;
@@ -32,7 +32,7 @@ export interface MailboxRow {
 }
 
 /** The rows that test mode reads and removes for real (docs/test-mode.md), with parameterised queries. */
-@Injectable()
+@SqlStore()
 export class TestModeStore {
   constructor(private readonly statements: PreparedStatements) {}
 

@@ -16,6 +16,7 @@ import {
   TenantRole,
   UserPage,
 } from '../identity-store';
+import { SqlStore } from '../../database/sql-store';
 
 /** The identity columns of a `users` row, by their entity names: an entity, or a row that the statements below read. */
 type IdentityColumns = Pick<UserEntity, 'id' | 'email' | 'platformRole' | 'userType' | 'tenantId' | 'role'>;
@@ -86,6 +87,7 @@ function withEmail(email: string): FindOptionsWhere<UserEntity>[] {
 }
 
 /** Users in the service's own `users` table. E-mails compare by sameEmail, found through an index. */
+@SqlStore()
 export class LocalIdentityStore extends IdentityStore {
   constructor(
     private readonly users: Repository<UserEntity>,

@@ -1,10 +1,12 @@
-import { PreparedStatements, Row } from '../database/prepared-statements';
-import { EqConditions } from './scim-filter';
+import { PreparedStatements, Row } from './prepared-statements';
+
+/** A filter's conditions, all of which a row meets: an attribute equal to a value. */
+export type EqConditions<A extends string> = { attribute: A; value: string }[];
 
 /** Each filter attribute's column, and how a value is made comparable with it (case-folded, say). */
 export type FilterColumns<A extends string> = Record<A, [column: string, prepare: (value: string) => string]>;
 
-/** A SCIM list's query: one of the organisation's tables, its columns, and the filter's columns. */
+/** A filtered list's query: one of the organisation's tables, its columns, and the filter's columns. */
 export interface ListQuery<A extends string> {
   table: string;
   columns: string;
@@ -12,9 +14,9 @@ export interface ListQuery<A extends string> {
 }
 
 /**
- * A page of a SCIM list (RFC 7644 section 3.4.2): the organisation's rows that meet every
- * condition of the filter, oldest first, from `startIndex` (1-based), `count` of them; and how many
- * meet them. Two statements: the count, then the page (none when `count` is 0).
+ * A page of a filtered list, as SCIM's (RFC 7644 section 3.4.2): the organisation's rows that meet
+ * every condition of the filter, oldest first, from `startIndex` (1-based), `count` of them; and how
+ * many meet them. Two statements: the count, then the page (none when `count` is 0).
  */
 export async function filteredPage<A extends string>(
   statements: PreparedStatements,

@@ -1,0 +1,21 @@
+-- The SQL of scim-users.store.ts on SQLite: what better-sqlite3 runs, a statement per line.
+-- Written by test/sql-snapshots.integration-spec.ts: do not edit.
+
+-- ScimUsersStore.find
+SELECT id, tenant_id AS tenantId, user_id AS userId, user_name AS userName, user_name_key AS userNameKey, external_id AS externalId, email_key AS emailKey, active, role, attributes, created_at AS createdAt, last_modified AS lastModified FROM scim_users WHERE id = ? AND tenant_id = ?;
+
+-- ScimUsersStore.findByUserName
+SELECT id, tenant_id AS tenantId, user_id AS userId, user_name AS userName, user_name_key AS userNameKey, external_id AS externalId, email_key AS emailKey, active, role, attributes, created_at AS createdAt, last_modified AS lastModified FROM scim_users WHERE tenant_id = ? AND user_name_key = ?;
+
+-- ScimUsersStore.findByPerson
+SELECT id, tenant_id AS tenantId, user_id AS userId, user_name AS userName, user_name_key AS userNameKey, external_id AS externalId, email_key AS emailKey, active, role, attributes, created_at AS createdAt, last_modified AS lastModified FROM scim_users WHERE user_id = ?;
+
+-- ScimUsersStore.list, a filter, a page
+SELECT COUNT(*) AS total FROM scim_users WHERE tenant_id = ? AND user_name_key = ?;
+SELECT id, tenant_id AS tenantId, user_id AS userId, user_name AS userName, user_name_key AS userNameKey, external_id AS externalId, email_key AS emailKey, active, role, attributes, created_at AS createdAt, last_modified AS lastModified FROM scim_users WHERE tenant_id = ? AND user_name_key = ? ORDER BY created_at, id LIMIT 10 OFFSET 0;
+
+-- ScimUsersStore.findMany
+SELECT id, tenant_id AS tenantId, user_id AS userId, user_name AS userName, user_name_key AS userNameKey, external_id AS externalId, email_key AS emailKey, active, role, attributes, created_at AS createdAt, last_modified AS lastModified FROM scim_users WHERE tenant_id = ? AND id IN (?, ?);
+
+-- ScimUsersStore.allActive
+SELECT id, tenant_id AS tenantId, user_id AS userId, user_name AS userName, user_name_key AS userNameKey, external_id AS externalId, email_key AS emailKey, active, role, attributes, created_at AS createdAt, last_modified AS lastModified FROM scim_users WHERE tenant_id = ? AND active = 1;

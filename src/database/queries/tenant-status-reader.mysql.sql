@@ -1,0 +1,5 @@
+-- The SQL of tenant-status-reader.ts on MySQL/MariaDB: what reaches mysql2, a statement per line: an empty line separates round trips.
+-- Written by test/sql-snapshots.integration-spec.ts: do not edit.
+
+-- TenantStatusReader.statusOf
+SELECT id, status FROM tenants WHERE id = ?;
