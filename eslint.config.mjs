@@ -13,7 +13,7 @@ const LAYERS = [
   ['common'],
   ['config', 'metrics'],
   ['database', 'logging'],
-  ['identity', 'outbox', 'permissions'],
+  ['identity', 'outbox', 'permissions', 'memberships'],
   ['auth', 'mail'],
   ['audit', 'idempotency'],
   ['invitations', 'webhooks', 'rate-limit', 'admin-users', 'health'],

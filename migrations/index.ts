@@ -18,6 +18,7 @@ import { CreateMembershipVersions1765400000000 } from './1765400000000-CreateMem
 import { CreateRoles1765420000000 } from './1765420000000-CreateRoles';
 import { CreateLeases1765600000000 } from './1765600000000-CreateLeases';
 import { CreateScimRoleMappingRoles1765800000000 } from './1765800000000-CreateScimRoleMappingRoles';
+import { CreateMembershipRemovals1765900000000 } from './1765900000000-CreateMembershipRemovals';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   CreateRoles1765420000000,
   CreateLeases1765600000000,
   CreateScimRoleMappingRoles1765800000000,
+  CreateMembershipRemovals1765900000000,
 ];

@@ -21,6 +21,7 @@ import { OrgInvitationsModule } from './org-invitations/org-invitations.module';
 import { OrgMembersModule } from './org-members/org-members.module';
 import { OrgPeopleModule } from './org-people/org-people.module';
 import { PermissionsModule } from './permissions/permissions.module';
+import { MembershipsModule } from './memberships/memberships.module';
 import { RolesModule } from './roles/roles.module';
 import { ScimModule } from './scim/scim.module';
 import { TestModeModule } from './test-mode/test-mode.module';
@@ -34,6 +35,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     DatabaseModule,
     IdentityModule,
     PermissionsModule,
+    MembershipsModule,
     AuthModule,
     AdminTenantsModule,
     TenantInvitationsModule,

@@ -11,7 +11,9 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { apiFailure } from '../../test/support/api-failure';
 import { MemoryGrantsStore } from '../../test/support/memory-grants-store';
+import { MemoryMembershipRemovals } from '../../test/support/memory-membership-removals';
 import { RecordedAuditEvents } from '../../test/support/recorded-audit-events';
+import { TestClock } from '../../test/support/test-clock';
 import { CognitoIdentityStore } from '../identity/cognito/cognito-identity-store';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminUsersService } from './admin-users.service';
@@ -39,7 +41,13 @@ describe(`${AdminUsersService.name} on ${CognitoIdentityStore.name}`, () => {
     cognito
       .on(AdminGetUserCommand)
       .rejects(new UserNotFoundException({ message: 'User does not exist.', ...metadata }));
-    const service = new AdminUsersService(store, new RecordedAuditEvents(), new MemoryGrantsStore());
+    const service = new AdminUsersService(
+      store,
+      new RecordedAuditEvents(),
+      new MemoryGrantsStore(),
+      new MemoryMembershipRemovals(),
+      new TestClock(new Date()),
+    );
     expect(await apiFailure(service.getUser('ghost'))).toEqual({ status: 404, body: { error: 'User not found' } });
     expect(await apiFailure(service.deleteUser('ghost', { id: 'root', email: null }))).toEqual({
       status: 404,
@@ -52,7 +60,13 @@ describe(`${AdminUsersService.name} on ${CognitoIdentityStore.name}`, () => {
     cognito.on(AdminGetUserCommand).rejects(new InternalErrorException({ message: 'Cognito is down', ...metadata }));
     expect(
       await apiFailure(
-        new AdminUsersService(store, new RecordedAuditEvents(), new MemoryGrantsStore()).getUser('u-1'),
+        new AdminUsersService(
+          store,
+          new RecordedAuditEvents(),
+          new MemoryGrantsStore(),
+          new MemoryMembershipRemovals(),
+          new TestClock(new Date()),
+        ).getUser('u-1'),
         AdminUsersController.prototype.getUser,
       ),
     ).toEqual({
@@ -78,6 +92,8 @@ describe(`${AdminUsersService.name} on ${CognitoIdentityStore.name}`, () => {
       store,
       new RecordedAuditEvents(),
       new MemoryGrantsStore(),
+      new MemoryMembershipRemovals(),
+      new TestClock(new Date()),
     ).grantSuperAdmin({ email: 'BOB@Example.com' }, { id: 'root', email: null });
     expect(result.user).toEqual({
       id: 'u-1',

@@ -1,22 +1,27 @@
 import { apiFailure } from '../../test/support/api-failure';
 import { MemoryGrantsStore } from '../../test/support/memory-grants-store';
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
+import { MemoryMembershipRemovals } from '../../test/support/memory-membership-removals';
 import { RecordedAuditEvents } from '../../test/support/recorded-audit-events';
+import { TestClock } from '../../test/support/test-clock';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminUsersService } from './admin-users.service';
 
 const routes = AdminUsersController.prototype;
 const ACTOR = { id: 'root', email: 'root@example.com' };
+const NOW = new Date('2026-03-01T12:00:00.000Z');
 
 describe(AdminUsersService.name, () => {
   let store: MemoryIdentityStore;
   let service: AdminUsersService;
   let audit: RecordedAuditEvents;
+  let removals: MemoryMembershipRemovals;
 
   beforeEach(() => {
     store = new MemoryIdentityStore();
     audit = new RecordedAuditEvents();
-    service = new AdminUsersService(store, audit, new MemoryGrantsStore());
+    removals = new MemoryMembershipRemovals();
+    service = new AdminUsersService(store, audit, new MemoryGrantsStore(), removals, new TestClock(NOW));
   });
 
   describe('listSuperAdmins', () => {
@@ -110,6 +115,7 @@ describe(AdminUsersService.name, () => {
       store.add({ id: 'd', email: 'd@example.com' });
       expect(await service.deleteUser('d', ACTOR)).toEqual({ success: true, message: 'User deleted' });
       expect(store.deleted).toEqual(['d']);
+      expect(removals.remembered).toEqual([]);
       expect(audit.events).toEqual([
         {
           type: 'user.deleted',
@@ -118,6 +124,20 @@ describe(AdminUsersService.name, () => {
           target: { type: 'user', id: 'd', email: 'd@example.com' },
           data: { platformRole: null, role: null },
         },
+      ]);
+    });
+
+    it('the account leaves facts behind, first: for its organisation and those it asked to join', async () => {
+      store.add({ id: 'm', email: 'm@example.com', tenantId: 't-1', role: 'member', userType: 'org' });
+      removals.requests.set('m', ['t-2', 't-1']);
+      jest.spyOn(store, 'deleteUser').mockImplementation(async () => {
+        expect(removals.remembered).toHaveLength(2);
+      });
+      expect(await service.deleteUser('m', ACTOR)).toEqual({ success: true, message: 'User deleted' });
+      const fact = { userId: 'm', email: 'm@example.com', reason: 'account_deleted', at: NOW };
+      expect(removals.remembered).toEqual([
+        { ...fact, tenantId: 't-1' },
+        { ...fact, tenantId: 't-2' },
       ]);
     });
 

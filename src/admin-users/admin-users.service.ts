@@ -5,6 +5,8 @@ import { ApiError } from '../common/api-error';
 import { USER_NOT_FOUND } from '../common/messages';
 import { IdentityStore, InvalidPageTokenError, SUPER_ADMIN_ROLE } from '../identity/identity-store';
 import { GrantsStore } from '../permissions/grants.store';
+import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
+import { Clock } from '../common/clock';
 import { ADMIN_USERS_MESSAGES } from './admin-users.messages';
 import { GrantSuperAdminDto } from './dto/grant-super-admin.dto';
 import { ListSuperAdminsQuery } from './dto/list-super-admins.query';
@@ -20,6 +22,8 @@ export class AdminUsersService {
     private readonly identity: IdentityStore,
     private readonly audit: AuditRecorder,
     private readonly grants: GrantsStore,
+    private readonly removals: MembershipRemovalsStore,
+    private readonly clock: Clock,
   ) {}
 
   /** Spec 4.5; a page token that the store cannot read is bad input. */
@@ -58,12 +62,20 @@ export class AdminUsersService {
   }
 
   /**
-   * Spec 4.8. The custom roles of the user's organisation go first (docs/roles.md): should the
-   * identity store then fail, the account keeps less than it had, never more.
+   * Spec 4.8. The removal's facts and the custom roles of the user's organisation go first
+   * (docs/roles.md): should the identity store then fail, the account keeps less than it had, never more.
    */
   async deleteUser(id: string, actor: AuditActor) {
     const user = await this.identity.findById(id);
     if (!user) throw new ApiError(HttpStatus.NOT_FOUND, USER_NOT_FOUND);
+    // Facts for its organisation and those it asked to join: a request filed before is refused.
+    const left = [...new Set([user.tenantId, ...(await this.removals.requestedTenants(user.id))])];
+    const at = this.clock.now();
+    await this.removals.remember(
+      left.flatMap((tenantId) =>
+        tenantId ? [{ tenantId, userId: user.id, email: user.email, reason: 'account_deleted' as const, at }] : [],
+      ),
+    );
     const roles = user.tenantId ? await this.grants.removeMember(user.tenantId, user.id) : [];
     const event = auditEvents.userDeleted(user, actor, roles); // the account as it was
     await this.identity.deleteUser(user.id);

@@ -9,6 +9,7 @@ import { JoinRequestEntity, OrgDomainEntity } from '../database/entities';
 import { JOIN_MODES, JoinMode } from '../database/entities/org-domain.entity';
 import { IdentityStore, MAX_PAGE_SIZE } from '../identity/identity-store';
 import { JoiningService } from '../joining/joining.service';
+import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
 import { DnsTxtLookup, DnsUnavailableError } from './dns-txt-lookup';
 import { domainRefusal } from './domain-errors';
 import { emailDomain, normaliseDomain, ProviderList } from './domain-name';
@@ -55,6 +56,7 @@ export class DomainsService {
     private readonly dns: DnsTxtLookup,
     private readonly identity: IdentityStore,
     private readonly joining: JoiningService,
+    private readonly removals: MembershipRemovalsStore,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly config: AppConfig,
@@ -288,7 +290,7 @@ export class DomainsService {
       accountDeleted: true,
     };
     try {
-      if (!(await this.store.accountDeletedSince(request.userId, request.createdAt)))
+      if (!(await this.removals.accountDeletedSince(request.tenantId, request.userId, request.createdAt)))
         joined = await this.joining.joinWithoutInvitation(
           { id: request.userId, email: request.email },
           request.tenantId,

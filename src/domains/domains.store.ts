@@ -184,34 +184,6 @@ export class DomainsStore {
     }));
   }
 
-  /**
-   * Whether the organisation removed this person (by hand or SCIM's DELETE) or SCIM deactivated them
-   * after it last invited their address (docs/domains.md): such a person comes back only by a new
-   * invitation or by SCIM, never by a domain.
-   */
-  async removedSinceLastInvitation(tenantId: string, userId: string, email: string): Promise<boolean> {
-    const removed = await this.statements.first(
-      "SELECT MAX(occurred_at) AS at FROM audit_events WHERE tenant_id = ? AND type IN ('member.removed', 'member.deactivated') AND target_id = ?",
-      [tenantId, userId],
-    );
-    if (!removed || removed.at === null || removed.at === undefined) return false;
-    const invited = await this.statements.first(
-      "SELECT MAX(occurred_at) AS at FROM audit_events WHERE tenant_id = ? AND type IN ('invitation.created', 'invitation.resent') AND target_email = ?",
-      [tenantId, email.toLowerCase()],
-    );
-    if (!invited || invited.at === null || invited.at === undefined) return true;
-    return timestamp(invited.at).getTime() <= timestamp(removed.at).getTime();
-  }
-
-  /** Whether an operator deleted the account (`user.deleted`, DELETE /api/admin/users/{id}) at or after `since`. */
-  async accountDeletedSince(userId: string, since: Date): Promise<boolean> {
-    const deleted = await this.statements.first(
-      "SELECT 1 AS found FROM audit_events WHERE type = 'user.deleted' AND target_id = ? AND occurred_at >= ?",
-      [userId, sqlTimestamp(since)],
-    );
-    return deleted !== undefined;
-  }
-
   findPendingRequest(tenantId: string, userId: string): Promise<JoinRequestEntity | null> {
     return this.requests.findOneBy({ pendingKey: pendingKey(tenantId, userId) });
   }

@@ -11,6 +11,7 @@ import { InvitationEntity, JoinRequestEntity, TenantEntity } from '../database/e
 import { IdentityStore } from '../identity/identity-store';
 import { DEFAULT_TENANT_NAME } from '../invitations/invitation';
 import { JoiningService } from '../joining/joining.service';
+import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
 import { domainRefusal } from './domain-errors';
 import { emailDomain } from './domain-name';
 import { DomainsStore, JoinableRow, pendingKey } from './domains.store';
@@ -33,6 +34,7 @@ export class MeService {
     private readonly identity: IdentityStore,
     private readonly store: DomainsStore,
     private readonly joining: JoiningService,
+    private readonly removals: MembershipRemovalsStore,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly config: AppConfig,
@@ -93,11 +95,16 @@ export class MeService {
     if (!signedIn.email || !name || !(await this.emailVerified(signedIn))) return { organisations: [] };
     if ((await this.identity.findById(signedIn.id))?.tenantId) return { organisations: [] };
     const now = this.clock.now();
+    const open = (await this.store.joinable(name)).filter((row) => isOpen(row, now));
+    // Only what the join would take: not an organisation that removed this person.
+    const removedFrom = await this.removals.removedFrom(
+      signedIn.id,
+      signedIn.email,
+      open.map((row) => row.tenantId),
+    );
     const organisations = [];
-    for (const row of await this.store.joinable(name)) {
-      // Only what the join would take: not an organisation that removed this person.
-      if (!isOpen(row, now) || (await this.store.removedSinceLastInvitation(row.tenantId, signedIn.id, signedIn.email)))
-        continue;
+    for (const row of open) {
+      if (removedFrom.has(row.tenantId)) continue;
       organisations.push({
         tenantId: row.tenantId,
         name: displayName(row.tenantName),
@@ -126,7 +133,7 @@ export class MeService {
     const now = this.clock.now();
     const row = name ? (await this.store.joinable(name)).find((found) => found.tenantId === tenantId) : undefined;
     if (!row || !isOpen(row, now)) throw domainRefusal(HttpStatus.NOT_FOUND, DOMAIN_ERRORS.notJoinable);
-    if (await this.store.removedSinceLastInvitation(tenantId, signedIn.id, signedIn.email))
+    if ((await this.removals.removedFrom(signedIn.id, signedIn.email, [tenantId])).has(tenantId))
       throw domainRefusal(HttpStatus.FORBIDDEN, DOMAIN_ERRORS.removed);
     const member = { id: signedIn.id, email: signedIn.email };
     if (row.joinMode === 'auto') {

@@ -4,6 +4,7 @@ import { apiFailure } from '../../test/support/api-failure';
 import {
   auditRecorderOn,
   grantsStoreOn,
+  membershipRemovalsOn,
   invitationsStoreOn,
   memberPermissionsOn,
   memoryDataSource,
@@ -14,7 +15,12 @@ import { withoutTable } from '../../test/support/without-table';
 import { OrgCaller } from '../auth/caller';
 import { IdGenerator } from '../common/id-generator';
 import { parseConfig } from '../config/app-config';
-import { InvitationEmailOutboxEntity, InvitationEntity, TenantEntity } from '../database/entities';
+import {
+  InvitationEmailOutboxEntity,
+  InvitationEntity,
+  MembershipRemovalEntity,
+  TenantEntity,
+} from '../database/entities';
 import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { InvitationOutboxWorker } from '../mail/outbox/invitation-outbox.worker';
 import { Metrics } from '../metrics/metrics';
@@ -80,6 +86,8 @@ describe(OrgMembersService.name, () => {
       audit(),
       grantsStoreOn(dataSource),
       memberPermissionsOn(dataSource),
+      membershipRemovalsOn(dataSource),
+      new TestClock(NOW),
     );
   const audit = () => auditRecorderOn(dataSource, new TestClock(NOW));
   /** The e-mails recorded for sending. */
@@ -247,6 +255,9 @@ describe(OrgMembersService.name, () => {
       expect(await service().removeMember(caller(), 'member-1')).toEqual({ success: true });
       expect(identity.removed).toEqual(['member-1']);
       expect(identity.users.get('member-1')).toMatchObject({ tenantId: null, role: null });
+      expect(await dataSource.getRepository(MembershipRemovalEntity).find()).toEqual([
+        { tenantId: TENANT, userId: 'member-1', emailKey: expect.any(String), reason: 'removed', removedAt: NOW },
+      ]);
     });
 
     it('rule 4: removing yourself is 400 before any look-up', async () => {

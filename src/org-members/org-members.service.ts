@@ -6,6 +6,8 @@ import { ApiError } from '../common/api-error';
 import { USER_NOT_FOUND } from '../common/messages';
 import { IdentityStore } from '../identity/identity-store';
 import { GrantsStore } from '../permissions/grants.store';
+import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
+import { Clock } from '../common/clock';
 import { MemberPermissions } from '../permissions/member-permissions';
 import { InviteMemberResponse, toCreatedInvitationResponse } from '../invitations/dto/created-invitation.response';
 import { InvitationIssuer } from '../invitations/invitation-issuer';
@@ -28,6 +30,8 @@ export class OrgMembersService {
     private readonly audit: AuditRecorder,
     private readonly grants: GrantsStore,
     private readonly permissions: MemberPermissions,
+    private readonly removals: MembershipRemovalsStore,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -84,8 +88,10 @@ export class OrgMembersService {
     if (caller.role !== 'owner' && target.role === 'owner') {
       throw new ApiError(HttpStatus.FORBIDDEN, REMOVE_MEMBER_ERRORS.adminCannotRemoveOwner);
     }
-    // Rule 8. The custom roles go first: should the identity store then fail, the person keeps
-    // less than they had, never more, and the retry removes them.
+    // Rule 8. The removal's fact and the custom roles go first: should the identity store then
+    // fail, the person keeps less than they had, never more, and the retry removes them.
+    const removal = { tenantId: caller.tenantId, userId: target.id, email: target.email, reason: 'removed' as const };
+    await this.removals.remember([{ ...removal, at: this.clock.now() }]);
     const roles = await this.grants.removeMember(caller.tenantId, target.id);
     const event = auditEvents.memberRemoved(target, auditActor(caller), roles); // the membership as it was
     await this.identity.removeFromTenant(target.id);

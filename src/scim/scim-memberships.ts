@@ -67,7 +67,8 @@ export class ScimMemberships {
    * One transaction: `inserts` and `required` with the membership of `person` in the tenant with
    * `role` (none when `role` is null: the account is made, in no organisation). False when a
    * compare-and-set found the rows changed. A unique index refusing a row throws (isUniqueViolation).
-   * `undo`: what deletes the rows again when the pool refuses to make the account.
+   * `undo`: what deletes the rows again when the pool refuses to make the account; `deletes`: rows
+   * the transaction deletes besides (a removal that the membership outweighs).
    */
   async write(
     person: Person,
@@ -77,6 +78,7 @@ export class ScimMemberships {
     required: RequiredUpdate[],
     now: Date,
     undo: Statement[] = [],
+    deletes: Statement[] = [],
   ): Promise<boolean> {
     const id = person.kind === 'new' ? person.id : person.user.id;
     if (!this.pooled) {
@@ -85,7 +87,7 @@ export class ScimMemberships {
       } else if (role !== null && (person.user.tenantId !== tenantId || person.user.role !== role)) {
         required.push([JOIN_LOCAL, [tenantId, role, id, tenantId]]);
       }
-      return this.writer.insertIfAll(inserts, required);
+      return this.writer.insertIfAll(inserts, required, deletes);
     }
     const needsGrant =
       role !== null && !(person.kind === 'existing' && person.user.tenantId === tenantId && person.user.role === role);
@@ -100,7 +102,7 @@ export class ScimMemberships {
     };
     // A new account is made once the rows are in (the unique indexes chose this request), before the grant is sent.
     const commit = async (rows: Insert[]) => {
-      const written = await this.writer.insertIfAll(rows, required);
+      const written = await this.writer.insertIfAll(rows, required, deletes);
       if (written && person.kind === 'new') {
         try {
           await this.identity.createAccount(person.id, person.email);

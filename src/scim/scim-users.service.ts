@@ -6,6 +6,7 @@ import { IdGenerator } from '../common/id-generator';
 import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
 import { ScimUserEntity } from '../database/entities';
 import { PreparedStatements, sqlTimestamp } from '../database/prepared-statements';
+import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
 import { SCIM_MESSAGES, ScimError } from './scim-errors';
 import { scimEvents, tokenActor } from './scim-events';
@@ -68,6 +69,7 @@ export class ScimUsersService {
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly ownerLock: ScimOwnerLock,
+    private readonly removals: MembershipRemovalsStore,
   ) {}
 
   async create(scim: ScimContext, body: unknown, base: string): Promise<Resource> {
@@ -98,9 +100,18 @@ export class ScimUsersService {
     if (input.active) inserts.push(...this.auditRows.of(scimEvents.memberJoined(tenantId, scim.tokenId, member, role)));
     let written: boolean;
     try {
-      written = await this.memberships.write(person, tenantId, input.active ? role : null, inserts, [], now, [
-        [DELETE_USER, [row.id, tenantId]],
-      ]);
+      // SCIM provisioning the person brings them back: a removal of theirs is outweighed.
+      const cleared = input.active ? [this.removals.cleared(tenantId, row.userId)] : [];
+      written = await this.memberships.write(
+        person,
+        tenantId,
+        input.active ? role : null,
+        inserts,
+        [],
+        now,
+        [[DELETE_USER, [row.id, tenantId]]],
+        cleared,
+      );
     } catch (error) {
       // A parallel create of this userName or person, or an account made for the address meanwhile.
       if (isUniqueViolation(error)) throw userNameTaken();
@@ -175,12 +186,19 @@ export class ScimUsersService {
         { id: row.userId, email: user?.email ?? row.emailKey },
         member?.role ?? row.role,
       );
+      const removal = this.removals.written({
+        tenantId,
+        userId: row.userId,
+        email: user?.email ?? row.emailKey,
+        reason: 'scim_deleted',
+        at: this.clock.now(),
+      });
       const removed = await this.memberships.detach(
         member,
         tenantId,
-        this.auditRows.of(event),
+        [...this.auditRows.of(event), ...removal.inserts],
         [[DELETE_USER, [row.id, tenantId]]],
-        [[DELETE_USER_MEMBERSHIPS, [row.id, tenantId]]],
+        [[DELETE_USER_MEMBERSHIPS, [row.id, tenantId]], ...removal.deletes],
       );
       if (!removed) throw changedMeanwhile();
     });
@@ -236,6 +254,7 @@ export class ScimUsersService {
       lastModified: now,
     };
     const shown = { id: user.id, email: updated.emailKey };
+    const fact = { tenantId, userId: user.id, email: user.email, at: now };
     const changes = changedFields(row, updated);
     const inserts: Insert[] = [];
     if (changes.length)
@@ -253,10 +272,20 @@ export class ScimUsersService {
     if (localAddress) required.push(localAddress);
     let written: boolean;
     try {
-      if (deactivating) written = await this.memberships.detach(member, tenantId, inserts, required);
-      else if (reactivating)
-        written = await this.memberships.write({ kind: 'existing', user }, tenantId, role, inserts, required, now);
-      else written = await this.writer.insertIfAll(inserts, required);
+      if (deactivating) {
+        const removal = this.removals.written({ ...fact, reason: 'scim_deactivated' });
+        written = await this.memberships.detach(
+          member,
+          tenantId,
+          [...inserts, ...removal.inserts],
+          required,
+          removal.deletes,
+        );
+      } else if (reactivating) {
+        const cleared = [this.removals.cleared(tenantId, user.id)];
+        const person = { kind: 'existing' as const, user };
+        written = await this.memberships.write(person, tenantId, role, inserts, required, now, [], cleared);
+      } else written = await this.writer.insertIfAll(inserts, required);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // The userName's index, or (local store) the address's: an account made for it meanwhile.

@@ -10,6 +10,7 @@ import { dataSourceOptions } from '../../src/database/data-source-options';
 import { PreparedStatements } from '../../src/database/prepared-statements';
 import { InvitationsStore } from '../../src/invitations/invitations.store';
 import { GrantsStore } from '../../src/permissions/grants.store';
+import { MembershipRemovalsStore } from '../../src/memberships/membership-removals.store';
 import { MemberPermissions } from '../../src/permissions/member-permissions';
 import { ProductCatalogue } from '../../src/permissions/product-catalogue';
 
@@ -43,6 +44,11 @@ export function invitationsStoreOn(dataSource: DataSource, clock: Clock = new Cl
 /** The real GrantsStore on `dataSource`: the reads of custom roles. */
 export function grantsStoreOn(dataSource: DataSource): GrantsStore {
   return new GrantsStore(new PreparedStatements(dataSource));
+}
+
+/** The real MembershipRemovalsStore on `dataSource`. */
+export function membershipRemovalsOn(dataSource: DataSource): MembershipRemovalsStore {
+  return new MembershipRemovalsStore(new PreparedStatements(dataSource), writesOn(dataSource, new Clock()).writer);
 }
 
 /** The real MemberPermissions on `dataSource`, with the default limits. */

@@ -5,6 +5,7 @@ import { InvitationEntity } from './invitation.entity';
 import { JoinRequestEntity } from './join-request.entity';
 import { LeaseEntity } from './lease.entity';
 import { MembershipGrantEntity } from './membership-grant.entity';
+import { MembershipRemovalEntity } from './membership-removal.entity';
 import { OrgDomainEntity } from './org-domain.entity';
 import {
   InvitationRoleEntity,
@@ -35,6 +36,7 @@ export {
   LeaseEntity,
   MemberRoleEntity,
   MembershipGrantEntity,
+  MembershipRemovalEntity,
   OrgDomainEntity,
   OrgRoleEntity,
   OrgRolePermissionEntity,
@@ -72,4 +74,5 @@ export const ENTITIES = [
   OrgRolePermissionEntity,
   MemberRoleEntity,
   InvitationRoleEntity,
+  MembershipRemovalEntity,
 ];
