@@ -50,6 +50,7 @@ import { GrantsStore, RoleDefinition } from '../src/permissions/grants.store';
 import { RolesStore } from '../src/roles/roles.store';
 import { DomainsStore } from '../src/domains/domains.store';
 import { MembershipsRepository } from '../src/joining/memberships.repository';
+import { MembershipRemovalsStore } from '../src/memberships/membership-removals.store';
 import { TenantStatusReader } from '../src/database/tenant-status-reader';
 import { ScimGroupsStore } from '../src/scim/scim-groups.store';
 import { hashSecret, ScimTokensStore } from '../src/scim/scim-tokens.store';
@@ -107,6 +108,7 @@ function storesOn(dataSource: DataSource) {
     domains: new DomainsStore(dataSource, statements, writer, auditRows, leasesOn(statements)),
     memberships: new MembershipsRepository(writer, auditRows),
     tenantStatus: new TenantStatusReader(statements),
+    removals: new MembershipRemovalsStore(statements, writer),
   };
 }
 type Stores = ReturnType<typeof storesOn>;
@@ -564,6 +566,24 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
           membership: { store: 'local', stored: null },
         }),
     ],
+  ],
+  'membership-removals.store': [
+    [
+      'MembershipRemovalsStore.remember, replacing an earlier removal of the membership',
+      (s) =>
+        s.removals.remember([
+          { tenantId: 'tenant-1', userId: 'user-1', email: 'ann@example.com', reason: 'removed', at: NOW },
+        ]),
+    ],
+    [
+      'MembershipRemovalsStore.removedFrom, unless invited since',
+      (s) => s.removals.removedFrom('user-1', 'ann@example.com', ['tenant-1', 'tenant-2']),
+    ],
+    [
+      'MembershipRemovalsStore.accountDeletedSince',
+      (s) => s.removals.accountDeletedSince('tenant-1', 'user-1', EARLIER),
+    ],
+    ['MembershipRemovalsStore.requestedTenants', (s) => s.removals.requestedTenants('user-2')],
   ],
   'tenant-status-reader': [['TenantStatusReader.statusOf', (s) => s.tenantStatus.statusOf('tenant-1')]],
   'scim-users.store': [
