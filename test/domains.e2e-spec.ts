@@ -1,4 +1,10 @@
-import { AuditEventEntity, JoinRequestEntity, OrgDomainEntity, TenantEntity } from '../src/database/entities';
+import {
+  AuditEventEntity,
+  JoinRequestEntity,
+  MembershipGrantEntity,
+  OrgDomainEntity,
+  TenantEntity,
+} from '../src/database/entities';
 import { DomainRechecks } from '../src/domains/domain-rechecks';
 import { factories, sessionCookie } from './support/factories';
 import { UNAUTHORIZED } from './support/spec-bodies';
@@ -404,6 +410,35 @@ describe('verified domains', () => {
             organisations: [],
           });
         }
+      }
+    });
+
+    it('a member is offered nothing, the organisation they joined included, nor is one whose membership is on its way to the pool', async () => {
+      const name = await verified('auto');
+      const { cookie } = await person(name);
+      expect((await joinOrg(org.tenant.id, cookie)).status).toBe(200);
+      expect((await t.http.get('/api/me/joinable-organisations').set('Cookie', cookie)).body).toEqual({
+        organisations: [],
+      });
+      if (!local()) {
+        const waiting = await person(name);
+        // A grant that the pool has yet to take, held back from the worker.
+        await t.dataSource.getRepository(MembershipGrantEntity).insert({
+          id: `grant-${seq++}`,
+          userId: waiting.user.id,
+          tenantId: org.tenant.id,
+          role: 'member',
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: new Date(Date.now() + 3600_000),
+          claimedBy: null,
+          claimedUntil: null,
+          lastError: null,
+          createdAt: new Date(),
+        });
+        expect((await t.http.get('/api/me/joinable-organisations').set('Cookie', waiting.cookie)).body).toEqual({
+          organisations: [],
+        });
       }
     });
 

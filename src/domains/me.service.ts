@@ -93,7 +93,10 @@ export class MeService {
     const signedIn = this.signedIn(caller);
     const name = emailDomain(signedIn.email);
     if (!signedIn.email || !name || !(await this.emailVerified(signedIn))) return { organisations: [] };
-    if ((await this.identity.findById(signedIn.id))?.tenantId) return { organisations: [] };
+    // A member, or one whose membership is on its way to the user pool, is offered none.
+    const stored = await this.identity.findById(signedIn.id);
+    if (await this.joining.organisationOf({ id: signedIn.id, tenantId: stored?.tenantId ?? null }))
+      return { organisations: [] };
     const now = this.clock.now();
     const open = (await this.store.joinable(name)).filter((row) => isOpen(row, now));
     // Only what the join would take: not an organisation that removed this person.

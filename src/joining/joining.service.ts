@@ -169,6 +169,17 @@ export class JoiningService {
   }
 
   /**
+   * The organisation the person is in, as a join judges it ("one organisation at most"): on the
+   * user pool a grant still on its way there counts first (read before the pool, so that a grant
+   * written to the pool meanwhile is seen in one or the other); `user` as the store read it.
+   */
+  async organisationOf(user: Pick<IdentityUser, 'id' | 'tenantId'>): Promise<string | null> {
+    if (this.config.identityStore !== 'cognito') return user.tenantId;
+    const pending = await this.grants.pendingFor(user.id);
+    return pending?.tenantId ?? (await this.identity.findById(user.id))?.tenantId ?? null;
+  }
+
+  /**
    * Local store: the users row. User pool: a grant still on its way there counts first (read before
    * the pool, so that a grant written to the pool meanwhile is seen in one or the other). An account
    * gone from the pool: 401 for the session's own join; null when `mustExistInPool` is false (a

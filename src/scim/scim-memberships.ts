@@ -7,6 +7,7 @@ import { AtomicWriter, Insert, RequiredUpdate, Statement } from '../database/ato
 import { PreparedStatements } from '../database/prepared-statements';
 import { AuditEventEntity, MembershipGrantEntity, UserEntity, WebhookDeliveryEntity } from '../database/entities';
 import { IdentityStore, IdentityUser, ORG_USER_TYPE } from '../identity/identity-store';
+import { JoiningService } from '../joining/joining.service';
 import { MembershipGrantsRepository } from '../joining/membership-grants.repository';
 import { MembershipGrantsWorker } from '../joining/membership-grants.worker';
 import { SCIM_MESSAGES, ScimError } from './scim-errors';
@@ -41,21 +42,11 @@ export class ScimMemberships {
     private readonly audit: AuditRecorder,
     private readonly statements: PreparedStatements,
     private readonly pendingGrants: MembershipGrantsRepository,
+    private readonly joining: JoiningService,
   ) {}
 
   get pooled(): boolean {
     return this.config.identityStore === 'cognito';
-  }
-
-  /**
-   * The organisation the person is in, as joining judges it ("one organisation at most"): on the
-   * user pool a grant still on its way there counts first (read before the pool, so that a grant
-   * written to the pool meanwhile is seen in one or the other).
-   */
-  async tenantOf(user: IdentityUser): Promise<string | null> {
-    if (!this.pooled) return user.tenantId;
-    const pending = await this.pendingGrants.pendingFor(user.id);
-    return pending?.tenantId ?? (await this.identity.findById(user.id))?.tenantId ?? null;
   }
 
   /** The local store's address change, as a compare-and-set of the SCIM row's transaction; null on the pool. */
@@ -128,7 +119,7 @@ export class ScimMemberships {
       // As a join judges it: the membership version first, then the membership; a grant written for
       // the person since (a join into another organisation) makes this write lose, and the reverse.
       const version = await this.pendingGrants.versionOf(id);
-      const held = await this.tenantOf(person.user);
+      const held = await this.joining.organisationOf(person.user);
       if (held !== null && held !== tenantId) return false;
       required.push(this.pendingGrants.versionUnchanged(id, version));
     }

@@ -6,6 +6,7 @@ import { IdGenerator } from '../common/id-generator';
 import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
 import { ScimUserEntity } from '../database/entities';
 import { PreparedStatements, sqlTimestamp } from '../database/prepared-statements';
+import { JoiningService } from '../joining/joining.service';
 import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
 import { SCIM_MESSAGES, ScimError } from './scim-errors';
@@ -70,6 +71,7 @@ export class ScimUsersService {
     private readonly ids: IdGenerator,
     private readonly ownerLock: ScimOwnerLock,
     private readonly removals: MembershipRemovalsStore,
+    private readonly joining: JoiningService,
   ) {}
 
   async create(scim: ScimContext, body: unknown, base: string): Promise<Resource> {
@@ -215,7 +217,7 @@ export class ScimUsersService {
     const [user] = await this.identity.findByEmail(address);
     if (!user) return { kind: 'new', id: this.ids.uuid(), email: address };
     // Never says which organisation.
-    const held = await this.memberships.tenantOf(user);
+    const held = await this.joining.organisationOf(user);
     if (held && held !== tenantId) throw userNameTaken();
     if (await this.store.findByPerson(user.id)) throw userNameTaken();
     return { kind: 'existing', user };
@@ -237,7 +239,7 @@ export class ScimUsersService {
     if (deactivating && member)
       await this.memberships.refuseLosingLastOwner(tenantId, tokenActor(tokenId), [member], 0, 'deactivate');
     if (reactivating) {
-      const held = await this.memberships.tenantOf(user);
+      const held = await this.joining.organisationOf(user);
       if (held && held !== tenantId) throw addressTaken();
     }
 
