@@ -19,6 +19,7 @@ import { CreateRoles1765420000000 } from './1765420000000-CreateRoles';
 import { CreateLeases1765600000000 } from './1765600000000-CreateLeases';
 import { CreateScimRoleMappingRoles1765800000000 } from './1765800000000-CreateScimRoleMappingRoles';
 import { CreateMembershipRemovals1765900000000 } from './1765900000000-CreateMembershipRemovals';
+import { IndexInvitationsByAddress1765950000000 } from './1765950000000-IndexInvitationsByAddress';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   CreateLeases1765600000000,
   CreateScimRoleMappingRoles1765800000000,
   CreateMembershipRemovals1765900000000,
+  IndexInvitationsByAddress1765950000000,
 ];

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { AdminTenantsModule } from '../admin-tenants/admin-tenants.module';
 import { AuditModule } from '../audit/audit.module';
+import { InvitationsModule } from '../invitations/invitations.module';
 import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { JoiningModule } from '../joining/joining.module';
 import { AdminDomainsService } from './admin-domains.service';
@@ -17,7 +19,7 @@ import { MeService } from './me.service';
 
 /** Verified domains, join modes and requests, and the signed-in person's routes (docs/domains.md). */
 @Module({
-  imports: [AuditModule, IdempotencyModule, JoiningModule],
+  imports: [AuditModule, IdempotencyModule, JoiningModule, AdminTenantsModule, InvitationsModule],
   controllers: [OrgDomainsController, JoinRequestsController, MeController, AdminDomainsController],
   providers: [DomainsService, DomainsStore, DnsTxtLookup, DomainRechecks, MeService, AdminDomainsService],
 })

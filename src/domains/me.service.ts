@@ -1,5 +1,4 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { DataSource, MoreThanOrEqual } from 'typeorm';
 import { auditEvents } from '../audit/audit-event';
 import { Caller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
@@ -7,7 +6,9 @@ import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { UNAUTHORIZED } from '../common/messages';
 import { AppConfig } from '../config/app-config';
-import { InvitationEntity, JoinRequestEntity, TenantEntity } from '../database/entities';
+import { JoinRequestEntity } from '../database/entities';
+import { TenantsStore } from '../admin-tenants/tenants.store';
+import { InvitationsStore } from '../invitations/invitations.store';
 import { IdentityStore } from '../identity/identity-store';
 import { DEFAULT_TENANT_NAME } from '../invitations/invitation';
 import { JoiningService } from '../joining/joining.service';
@@ -30,7 +31,8 @@ const displayName = (name: string | null | undefined) => (name && name.trim() ? 
 @Injectable()
 export class MeService {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly tenants: TenantsStore,
+    private readonly invitationsStore: InvitationsStore,
     private readonly identity: IdentityStore,
     private readonly store: DomainsStore,
     private readonly joining: JoiningService,
@@ -52,9 +54,7 @@ export class MeService {
         user: { id: signedIn.id, email: signedIn.email, emailVerified, platformRole: null },
         organisation: null,
       };
-    const tenant = stored.tenantId
-      ? await this.dataSource.getRepository(TenantEntity).findOneBy({ id: stored.tenantId })
-      : null;
+    const tenant = stored.tenantId ? await this.tenants.find(stored.tenantId) : null;
     return {
       user: { id: stored.id, email: stored.email, emailVerified, platformRole: stored.platformRole },
       organisation: tenant
@@ -67,22 +67,18 @@ export class MeService {
   async invitations(caller: Caller | undefined): Promise<MyInvitationsResponse> {
     const signedIn = this.signedIn(caller);
     if (!signedIn.email || !(await this.emailVerified(signedIn))) return { invitations: [] };
-    const now = this.clock.now();
-    const rows = await this.dataSource.getRepository(InvitationEntity).find({
-      where: { email: signedIn.email.toLowerCase(), status: 'pending', expiresAt: MoreThanOrEqual(now) },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
-    const tenants = this.dataSource.getRepository(TenantEntity);
     const invitations = [];
-    for (const row of rows) {
-      const tenant = await tenants.findOneBy({ id: row.tenantId });
-      if (tenant && (tenant.status === 'suspended' || tenant.status === 'deleted')) continue;
+    for (const { invitation, tenantName, tenantStatus } of await this.invitationsStore.pendingTo(
+      signedIn.email,
+      this.clock.now(),
+    )) {
+      if (tenantStatus === 'suspended' || tenantStatus === 'deleted') continue;
       invitations.push({
-        token: row.id,
-        tenantId: row.tenantId,
-        organisationName: displayName(tenant?.name),
-        role: row.role,
-        expiresAt: row.expiresAt.toISOString(),
+        token: invitation.id,
+        tenantId: invitation.tenantId,
+        organisationName: displayName(tenantName),
+        role: invitation.role,
+        expiresAt: invitation.expiresAt.toISOString(),
       });
     }
     return { invitations };

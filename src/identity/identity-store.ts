@@ -39,6 +39,14 @@ export interface MemberKey {
 export const INVALID_PAGE_TOKEN = 'Invalid pagination token';
 
 /** A page token that the store cannot read: bad input, not a fault. */
+/** The store refused a new account: the address (or the id) has one already. */
+export class AccountExistsError extends Error {
+  constructor() {
+    super('An account with this address exists already');
+    this.name = 'AccountExistsError';
+  }
+}
+
 export class InvalidPageTokenError extends Error {
   constructor() {
     super(INVALID_PAGE_TOKEN);
@@ -113,9 +121,11 @@ export abstract class IdentityStore {
   abstract ping(): Promise<void>;
   /**
    * Makes an account for the address, with no organisation and no message sent (SCIM's create,
-   * docs/scim.md). The local store's accounts are rows that the caller's transaction inserts.
+   * docs/scim.md), and answers its id: `id`, or the one the store gives it (a user pool that signs
+   * in by e-mail names its users itself). AccountExistsError when the address has one already. The
+   * local store's accounts are rows that the caller's transaction inserts.
    */
-  createAccount(_id: string, _email: string): Promise<void> {
+  createAccount(_id: string, _email: string): Promise<string> {
     return Promise.reject(new Error('This identity store does not create accounts'));
   }
   /**

@@ -22,6 +22,11 @@ export const TENANT_NAME_CACHE_SIZE = 10_000;
 const SELECT_INVITATION =
   'SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE id = ?';
 const SELECT_TENANT_NAME = 'SELECT name FROM tenants WHERE id = ?';
+/** By the (email_key, status, expires_at) index, each with its organisation's name and status: one statement. */
+const SELECT_PENDING_TO =
+  'SELECT i.id, i.tenant_id, i.email, i.role, i.status, i.expires_at, i.invited_by, i.created_at, ' +
+  't.name AS tenant_name, t.status AS tenant_status FROM tenant_invitations i JOIN tenants t ON t.id = i.tenant_id ' +
+  "WHERE i.email_key = ? AND i.status = 'pending' AND i.expires_at >= ? ORDER BY i.created_at, i.id";
 const OPEN = `(${OPEN_STATUSES.map((status) => `'${status}'`).join(', ')})`;
 /** The compare-and-sets of the invitation's changes of status (AtomicWriter). */
 const EXPIRE_IF_PENDING = "UPDATE tenant_invitations SET status = 'expired' WHERE id = ? AND status = 'pending'";
@@ -157,6 +162,19 @@ export class InvitationsStore {
   }
 
   /** The invitation whose id is exactly `id`, or null. */
+  /** The invitations to the address that may still be accepted at `now`, oldest first, with their organisation's name and status. */
+  async pendingTo(
+    email: string,
+    now: Date,
+  ): Promise<{ invitation: InvitationEntity; tenantName: string | null; tenantStatus: string }[]> {
+    const rows = await this.statements.rows(SELECT_PENDING_TO, [emailKey(email), sqlTimestamp(now)]);
+    return rows.map((row) => ({
+      invitation: toInvitation(row),
+      tenantName: row.tenant_name as string | null,
+      tenantStatus: row.tenant_status as string,
+    }));
+  }
+
   async findById(id: string): Promise<InvitationEntity | null> {
     // Causal on Galera: an invitation created through another node a moment ago is found.
     const row = await this.statements.first(SELECT_INVITATION, [id], true);

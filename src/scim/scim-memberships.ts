@@ -14,7 +14,12 @@ import { SCIM_MESSAGES, ScimError } from './scim-errors';
 import { scimEvents } from './scim-events';
 
 /** The person whose membership a SCIM write grants: an account to make, or one the identity store has. */
-export type Person = { kind: 'new'; id: string; email: string } | { kind: 'existing'; user: IdentityUser };
+/**
+ * Whom SCIM provisions: `new`, an address without an account (the local store's row is inserted
+ * with the SCIM rows); `made`, its account made in the user pool for this write (prepared); or an
+ * `existing` account.
+ */
+export type Person = { kind: 'new' | 'made'; id: string; email: string } | { kind: 'existing'; user: IdentityUser };
 
 /** A local users row joins the organisation only if it is still in none (or already in this one). */
 const JOIN_LOCAL =
@@ -58,8 +63,9 @@ export class ScimMemberships {
    * One transaction: `inserts` and `required` with the membership of `person` in the tenant with
    * `role` (none when `role` is null: the account is made, in no organisation). False when a
    * compare-and-set found the rows changed. A unique index refusing a row throws (isUniqueViolation).
-   * `undo`: what deletes the rows again when the pool refuses to make the account; `deletes`: rows
-   * the transaction deletes besides (a removal that the membership outweighs).
+   * `undo`: what deletes the rows again when the pool's membership is refused; `deletes`: rows the
+   * transaction deletes besides (a removal that the membership outweighs). An account `made` for
+   * this write is deleted again when the rows do not go in.
    */
   async write(
     person: Person,
@@ -71,11 +77,15 @@ export class ScimMemberships {
     undo: Statement[] = [],
     deletes: Statement[] = [],
   ): Promise<boolean> {
-    const id = person.kind === 'new' ? person.id : person.user.id;
+    const id = person.kind === 'existing' ? person.user.id : person.id;
     if (!this.pooled) {
       if (person.kind === 'new') {
         inserts.push([UserEntity, newUser(person.id, person.email, role === null ? null : tenantId, role, now)]);
-      } else if (role !== null && (person.user.tenantId !== tenantId || person.user.role !== role)) {
+      } else if (
+        person.kind === 'existing' &&
+        role !== null &&
+        (person.user.tenantId !== tenantId || person.user.role !== role)
+      ) {
         required.push([JOIN_LOCAL, [tenantId, role, id, tenantId]]);
       }
       return this.writer.insertIfAll(inserts, required, deletes);
@@ -91,17 +101,8 @@ export class ScimMemberships {
       ])
         await this.statements.changes(sql, parameters).catch(() => 0);
     };
-    // A new account is made once the rows are in (the unique indexes chose this request), before the grant is sent.
     const commit = async (rows: Insert[]) => {
       const written = await this.writer.insertIfAll(rows, required, deletes);
-      if (written && person.kind === 'new') {
-        try {
-          await this.identity.createAccount(person.id, person.email);
-        } catch (error) {
-          await undoRows();
-          throw error;
-        }
-      }
       // An adopted person who joined another organisation since they were read (a grant of a join
       // that the pool took and deleted before ours was written): ours is undone and refused. A join
       // after ours was written finds the grant on its way, or the pool's membership once it is sent.
@@ -114,6 +115,38 @@ export class ScimMemberships {
       }
       return written;
     };
+    const forgetMade = () => (person.kind === 'made' ? this.identity.deleteUser(id).catch(() => undefined) : undefined);
+    try {
+      const written = await this.writeWithGrant(person, id, tenantId, role, needsGrant, inserts, required, now, commit);
+      if (!written) await forgetMade();
+      return written;
+    } catch (error) {
+      await forgetMade();
+      throw error;
+    }
+  }
+
+  /**
+   * On the user pool a new person's account comes first: the pool may name it itself (one that
+   * signs in by e-mail), and the rows carry its id. Elsewhere, the person as found.
+   */
+  async prepared(person: Person): Promise<Person> {
+    if (!this.pooled || person.kind !== 'new') return person;
+    return { kind: 'made', id: await this.identity.createAccount(person.id, person.email), email: person.email };
+  }
+
+  /** The pool's side of write: the rows, with the membership grant when one is needed, sent after them. */
+  private async writeWithGrant(
+    person: Person,
+    id: string,
+    tenantId: string,
+    role: string | null,
+    needsGrant: boolean,
+    inserts: Insert[],
+    required: RequiredUpdate[],
+    now: Date,
+    commit: (rows: Insert[]) => Promise<boolean>,
+  ): Promise<boolean> {
     if (!needsGrant) return commit(inserts);
     if (person.kind === 'existing') {
       // As a join judges it: the membership version first, then the membership; a grant written for

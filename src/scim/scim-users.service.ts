@@ -8,7 +8,7 @@ import { ScimUserEntity } from '../database/entities';
 import { PreparedStatements, sqlTimestamp } from '../database/prepared-statements';
 import { JoiningService } from '../joining/joining.service';
 import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
-import { IdentityStore, IdentityUser } from '../identity/identity-store';
+import { AccountExistsError, IdentityStore, IdentityUser } from '../identity/identity-store';
 import { SCIM_MESSAGES, ScimError } from './scim-errors';
 import { scimEvents, tokenActor } from './scim-events';
 import { userFilter } from './scim-filter';
@@ -78,7 +78,10 @@ export class ScimUsersService {
     const input = readUser(body);
     const { tenantId } = scim;
     if (await this.store.findByUserName(tenantId, input.userNameKey)) throw userNameTaken();
-    const person = await this.personFor(tenantId, input.address);
+    const person = await this.memberships.prepared(await this.personFor(tenantId, input.address)).catch((error) => {
+      // An account made for the address meanwhile (the pool refuses a second one).
+      throw error instanceof AccountExistsError ? userNameTaken() : error;
+    });
     const now = this.clock.now();
     // A member of this organisation keeps their role; anyone else starts as a member (groups change it later).
     const role =
@@ -86,7 +89,7 @@ export class ScimUsersService {
     const row: ScimUserEntity = {
       id: this.ids.uuid(),
       tenantId,
-      userId: person.kind === 'new' ? person.id : person.user.id,
+      userId: person.kind === 'existing' ? person.user.id : person.id,
       userName: input.userName,
       userNameKey: input.userNameKey,
       externalId: input.externalId,
@@ -97,7 +100,7 @@ export class ScimUsersService {
       createdAt: now,
       lastModified: now,
     };
-    const member = { id: row.userId, email: person.kind === 'new' ? row.emailKey : person.user.email };
+    const member = { id: row.userId, email: person.kind === 'existing' ? person.user.email : row.emailKey };
     const inserts: Insert[] = [[ScimUserEntity, row]];
     if (input.active) inserts.push(...this.auditRows.of(scimEvents.memberJoined(tenantId, scim.tokenId, member, role)));
     let written: boolean;

@@ -165,15 +165,21 @@ export const POOL_SCHEMA = ['platform_role', 'tenant_id', 'role', 'user_type'].m
   StringAttributeConstraints: { MinLength: '0', MaxLength: '256' },
 }));
 
-/** A new user pool with the custom attributes, an app client that allows admin sign-in, and the super-admin group. */
+/**
+ * A new user pool with the custom attributes, an app client that allows admin sign-in, and the
+ * super-admin group. `signsInByEmail`: the pool's users sign in by their address
+ * (`UsernameAttributes: ["email"]`, Amplify's default), and the pool names them itself.
+ */
 export async function seedUserPool(
   client: CognitoIdentityProviderClient,
   superAdminGroup = 'super_admin',
+  { signsInByEmail = false } = {},
 ): Promise<SeededPool> {
   const pool = await client.send(
     new CreateUserPoolCommand({
       PoolName: `tenant-service-e2e-${randomBytes(4).toString('hex')}`,
       Schema: POOL_SCHEMA,
+      ...(signsInByEmail && { UsernameAttributes: ['email'] }),
     }),
   );
   const userPoolId = pool.UserPool!.Id!;

@@ -21,6 +21,13 @@ export const walks: Walk[] = [
     server: { command: 'npm start' },
   },
   {
+    name: 'README: Custom roles',
+    document: 'README.md',
+    sections: ['Custom roles'],
+    server: { command: 'npm start' },
+    continues: 'README: Managing an organisation',
+  },
+  {
     name: 'README: Verified domains, with the DNS server of scripts/dev-dns.js',
     document: 'README.md',
     sections: ['Verified domains'],

@@ -1,5 +1,6 @@
 import {
   AdminAddUserToGroupCommand,
+  AdminCreateUserCommand,
   AdminDeleteUserAttributesCommand,
   AdminDeleteUserCommand,
   AdminGetUserCommand,
@@ -18,13 +19,14 @@ import {
   ListUsersInGroupCommand,
   TooManyRequestsException,
   UserNotFoundException,
+  UsernameExistsException,
   UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { mockClient } from 'aws-sdk-client-mock';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { CognitoConfig } from '../../config/app-config';
-import { InvalidPageTokenError } from '../identity-store';
+import { AccountExistsError, InvalidPageTokenError } from '../identity-store';
 import {
   CognitoIdentityStore,
   createCognitoClient,
@@ -63,6 +65,51 @@ describe(CognitoIdentityStore.name, () => {
   beforeEach(() => {
     cognito.reset();
     store = new CognitoIdentityStore(client, config);
+  });
+
+  describe('createAccount (AdminCreateUser), on either kind of pool', () => {
+    const created = (username: string) => ({ User: { Username: username }, ...metadata });
+
+    it('a pool with separate usernames: the id given is the Username, and the id', async () => {
+      cognito.on(DescribeUserPoolCommand).resolves({ UserPool: { UsernameAttributes: [] }, ...metadata });
+      cognito.on(AdminCreateUserCommand).resolves(created('u-1'));
+      expect(await store.createAccount('u-1', 'Ann@Example.com')).toBe('u-1');
+      expect(cognito.commandCalls(AdminCreateUserCommand)[0].args[0].input).toMatchObject({
+        Username: 'u-1',
+        MessageAction: 'SUPPRESS',
+        UserAttributes: [
+          { Name: 'email', Value: 'ann@example.com' },
+          { Name: 'email_verified', Value: 'true' },
+        ],
+      });
+    });
+
+    it('a pool that signs in by e-mail: the address is the Username, the name the pool gives is the id; read once', async () => {
+      cognito.on(DescribeUserPoolCommand).resolves({ UserPool: { UsernameAttributes: ['email'] }, ...metadata });
+      cognito.on(AdminCreateUserCommand).resolvesOnce(created('9d0f-sub-1')).resolvesOnce(created('9d0f-sub-2'));
+      expect(await store.createAccount('ours-1', 'Ann@Example.com')).toBe('9d0f-sub-1');
+      expect(await store.createAccount('ours-2', 'bob@example.com')).toBe('9d0f-sub-2');
+      expect(cognito.commandCalls(AdminCreateUserCommand).map((call) => call.args[0].input.Username)).toEqual([
+        'ann@example.com',
+        'bob@example.com',
+      ]);
+      expect(cognito.commandCalls(DescribeUserPoolCommand)).toHaveLength(1);
+    });
+
+    it('the set-up read again after a failed read; an address the pool has already is AccountExistsError', async () => {
+      cognito
+        .on(DescribeUserPoolCommand)
+        .rejectsOnce(new InternalErrorException({ message: 'down', ...metadata }))
+        .resolves({ UserPool: { UsernameAttributes: ['email'] }, ...metadata });
+      cognito
+        .on(AdminCreateUserCommand)
+        .rejects(
+          new UsernameExistsException({ message: 'An account with the given email already exists.', ...metadata }),
+        );
+      await expect(store.createAccount('x', 'ann@example.com')).rejects.toBeInstanceOf(InternalErrorException);
+      await expect(store.createAccount('x', 'ann@example.com')).rejects.toBeInstanceOf(AccountExistsError);
+      expect(cognito.commandCalls(DescribeUserPoolCommand)).toHaveLength(2);
+    });
   });
 
   describe('findById (AdminGetUser)', () => {

@@ -6,6 +6,7 @@ import {
   AdminGetUserCommand,
   AdminRemoveUserFromGroupCommand,
   AdminUpdateUserAttributesCommand,
+  AliasExistsException,
   AttributeType,
   CognitoIdentityProviderClient,
   CreateGroupCommand,
@@ -16,6 +17,7 @@ import {
   paginateAdminListGroupsForUser,
   paginateListGroups,
   paginateListUsersInGroup,
+  UsernameExistsException,
   UserType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
@@ -23,6 +25,7 @@ import { comparableEmail, sameEmail } from '../../common/email-comparison';
 import { compareKeys } from '../../common/paging';
 import { CognitoConfig } from '../../config/app-config';
 import {
+  AccountExistsError,
   IdentityStore,
   IdentityUser,
   InvalidPageTokenError,
@@ -176,6 +179,7 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
   private readonly logger = new Logger(CognitoIdentityStore.name);
   private readonly userPoolId: string;
   private readonly superAdminGroup: string;
+  private poolSignsInByEmail?: Promise<boolean>;
 
   constructor(
     private readonly client: CognitoIdentityProviderClient,
@@ -462,18 +466,40 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
   }
 
   /** AdminCreateUser without an invitation message (MessageAction SUPPRESS): the address verified, no tenant yet. */
-  override async createAccount(id: string, email: string): Promise<void> {
-    await this.client.send(
-      new AdminCreateUserCommand({
-        UserPoolId: this.userPoolId,
-        Username: id,
-        MessageAction: 'SUPPRESS',
-        UserAttributes: [
-          { Name: COGNITO_ATTRIBUTES.email, Value: email.toLowerCase() },
-          { Name: 'email_verified', Value: 'true' },
-        ],
-      }),
-    );
+  /**
+   * A pool that signs in by e-mail (`UsernameAttributes` with `email`, Amplify's default) takes the
+   * address as the Username and names the user itself (its `sub`): that name is the account's id.
+   * A pool with separate usernames takes `id`.
+   */
+  override async createAccount(id: string, email: string): Promise<string> {
+    const address = email.toLowerCase();
+    try {
+      const created = await this.client.send(
+        new AdminCreateUserCommand({
+          UserPoolId: this.userPoolId,
+          Username: (await this.signsInByEmail()) ? address : id,
+          MessageAction: 'SUPPRESS',
+          UserAttributes: [
+            { Name: COGNITO_ATTRIBUTES.email, Value: address },
+            { Name: 'email_verified', Value: 'true' },
+          ],
+        }),
+      );
+      return created.User?.Username ?? id;
+    } catch (error) {
+      if (error instanceof UsernameExistsException || error instanceof AliasExistsException)
+        throw new AccountExistsError();
+      throw error;
+    }
+  }
+
+  /** Whether the pool signs in by e-mail: read once (DescribeUserPool), again only after a failed read. */
+  private signsInByEmail(): Promise<boolean> {
+    this.poolSignsInByEmail ??= this.client
+      .send(new DescribeUserPoolCommand({ UserPoolId: this.userPoolId }))
+      .then((described) => described.UserPool?.UsernameAttributes?.includes('email') ?? false);
+    this.poolSignsInByEmail.catch(() => (this.poolSignsInByEmail = undefined));
+    return this.poolSignsInByEmail;
   }
 
   override async changeEmail(id: string, email: string): Promise<void> {

@@ -1,0 +1,125 @@
+import {
+  AdminCreateUserCommand,
+  AdminInitiateAuthCommand,
+  AdminSetUserPasswordCommand,
+  CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { randomBytes } from 'node:crypto';
+import { ScimUserEntity } from '../src/database/entities';
+import { emulatorClient, SeededPool, seedUserPool } from './support/cognito-emulator';
+import { oktaUser, scimClient } from './support/scim';
+import { useTestApp } from './support/suites';
+
+const PASSWORD = `E2e-${randomBytes(9).toString('base64url')}-Aa1!`;
+
+/**
+ * SCIM on a user pool that signs in by e-mail (`UsernameAttributes: ["email"]`, Amplify's default):
+ * the pool refuses a Username that is not the address and names its users itself. SCIM's create
+ * gives it the address and keeps the name it returns as the person's id; the person then signs
+ * in, and is a member. (The suites' own pool, with separate usernames, is every other suite's.)
+ */
+describe('SCIM on a user pool that signs in by e-mail', () => {
+  let client: CognitoIdentityProviderClient;
+  let pool: SeededPool;
+  const poolEnv = () => ({ COGNITO_USER_POOL_ID: pool.userPoolId, COGNITO_CLIENT_ID: pool.clientId });
+  beforeAll(async () => {
+    client = emulatorClient(process.env.E2E_COGNITO_ENDPOINT!);
+    pool = await seedUserPool(client, 'super_admin', { signsInByEmail: true });
+  });
+  const { t, factory } = useTestApp(() => ({ env: poolEnv() }));
+
+  /** A person of the pool, made as an operator makes one there (by address), with a password; their id token. */
+  const signIn = async (email: string) => {
+    await client.send(
+      new AdminSetUserPasswordCommand({
+        UserPoolId: pool.userPoolId,
+        Username: email,
+        Password: PASSWORD,
+        Permanent: true,
+      }),
+    );
+    const auth = await client.send(
+      new AdminInitiateAuthCommand({
+        UserPoolId: pool.userPoolId,
+        ClientId: pool.clientId,
+        AuthFlow: 'ADMIN_USER_PASSWORD_AUTH',
+        AuthParameters: { USERNAME: email, PASSWORD },
+      }),
+    );
+    return `${t.config.sessionCookieName}=${auth.AuthenticationResult!.IdToken!}`;
+  };
+  const ownerOf = async (tenantId: string) => {
+    const email = `owner-${randomBytes(4).toString('hex')}@example.com`;
+    await client.send(
+      new AdminCreateUserCommand({
+        UserPoolId: pool.userPoolId,
+        Username: email,
+        MessageAction: 'SUPPRESS',
+        UserAttributes: [
+          { Name: 'email', Value: email },
+          { Name: 'email_verified', Value: 'true' },
+          { Name: 'custom:user_type', Value: 'org' },
+          { Name: 'custom:tenant_id', Value: tenantId },
+          { Name: 'custom:role', Value: 'owner' },
+        ],
+      }),
+    );
+    return signIn(email);
+  };
+
+  it('POST /scim/v2/Users makes the account by address, keeps the id the pool gave it; the person signs in, a member', async () => {
+    const tenant = await factory.tenant({ status: 'active' });
+    const ownerCookie = await ownerOf(tenant.id);
+    const token = await t.http.post('/api/org/scim/tokens').set('Cookie', ownerCookie);
+    expect(token.status).toBe(201);
+    const scim = scimClient(t.http, token.body.token.secret);
+
+    const email = `new-${randomBytes(4).toString('hex')}@example.com`;
+    const created = await scim.post('/Users', oktaUser(email));
+    expect(created.status).toBe(201);
+    const resource = JSON.parse(created.text);
+    const stored = await t.dataSource.getRepository(ScimUserEntity).findOneByOrFail({ id: resource.id });
+    const account = await t.identity.findById(stored.userId);
+    expect(account).toMatchObject({ email, tenantId: tenant.id, role: 'member' });
+    // The pool's own name for the person (not an id of the service's), found by the address too.
+    expect((await t.identity.findByEmail(email)).map((user) => user.id)).toEqual([stored.userId]);
+
+    const me = await t.http.get('/api/me').set('Cookie', await signIn(email));
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({
+      user: { id: stored.userId, email },
+      organisation: { id: tenant.id, role: 'member' },
+    });
+  });
+
+  it('adopts an account the pool has already, and the address once more is 409 uniqueness', async () => {
+    const tenant = await factory.tenant({ status: 'active' });
+    const ownerCookie = await ownerOf(tenant.id);
+    const scim = scimClient(
+      t.http,
+      (await t.http.post('/api/org/scim/tokens').set('Cookie', ownerCookie)).body.token.secret,
+    );
+    const email = `known-${randomBytes(4).toString('hex')}@example.com`;
+    await client.send(
+      new AdminCreateUserCommand({
+        UserPoolId: pool.userPoolId,
+        Username: email,
+        MessageAction: 'SUPPRESS',
+        UserAttributes: [
+          { Name: 'email', Value: email },
+          { Name: 'email_verified', Value: 'true' },
+        ],
+      }),
+    );
+    const [known] = await t.identity.findByEmail(email);
+    const adopted = await scim.post('/Users', oktaUser(email));
+    expect(adopted.status).toBe(201);
+    const stored = await t.dataSource
+      .getRepository(ScimUserEntity)
+      .findOneByOrFail({ id: JSON.parse(adopted.text).id });
+    expect(stored.userId).toBe(known.id);
+    expect(await t.identity.findById(known.id)).toMatchObject({ tenantId: tenant.id, role: 'member' });
+    const again = await scim.post('/Users', oktaUser(email, { userName: `other-${email}` }));
+    expect(again.status).toBe(409);
+  });
+});
