@@ -76,12 +76,13 @@ describe(BoundedStdout.name, () => {
     output.write(line);
     let started = Date.now();
     await output.flush(Date.now() + 60_000);
+    // Bounds that a loaded machine keeps: FINAL_FLUSH_MS, not the 60 s deadline; the 100 ms deadline, not FINAL_FLUSH_MS.
     expect(Date.now() - started).toBeGreaterThanOrEqual(FINAL_FLUSH_MS - 10);
-    expect(Date.now() - started).toBeLessThan(FINAL_FLUSH_MS + 200);
+    expect(Date.now() - started).toBeLessThan(FINAL_FLUSH_MS + 2_000);
 
     started = Date.now();
     await output.flush(Date.now() + 100);
-    expect(Date.now() - started).toBeLessThan(300);
+    expect(Date.now() - started).toBeLessThan(FINAL_FLUSH_MS - 100);
   });
 
   it('flush returns as soon as the reader has taken every line', async () => {
