@@ -119,6 +119,10 @@ export abstract class IdentityStore {
   abstract detachTenantMembers(tenantId: string, limit: number): Promise<number>;
   /** Cheap round trip for readiness checks. */
   abstract ping(): Promise<void>;
+  /** Whether createAccount's account gets an id of the store's choosing rather than the one given. */
+  namesNewAccounts(): Promise<boolean> {
+    return Promise.resolve(false);
+  }
   /**
    * Makes an account for the address, with no organisation and no message sent (SCIM's create,
    * docs/scim.md), and answers its id: `id`, or the one the store gives it (a user pool that signs

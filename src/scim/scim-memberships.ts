@@ -12,6 +12,7 @@ import { MembershipGrantsRepository } from '../joining/membership-grants.reposit
 import { MembershipGrantsWorker } from '../joining/membership-grants.worker';
 import { SCIM_MESSAGES, ScimError } from './scim-errors';
 import { scimEvents } from './scim-events';
+import { ScimUsersStore } from './scim-users.store';
 
 /** The person whose membership a SCIM write grants: an account to make, or one the identity store has. */
 /**
@@ -48,6 +49,7 @@ export class ScimMemberships {
     private readonly statements: PreparedStatements,
     private readonly pendingGrants: MembershipGrantsRepository,
     private readonly joining: JoiningService,
+    private readonly users: ScimUsersStore,
   ) {}
 
   get pooled(): boolean {
@@ -101,8 +103,18 @@ export class ScimMemberships {
       ])
         await this.statements.changes(sql, parameters).catch(() => 0);
     };
+    // A new account on a pool that takes our id is made once the rows are in (the unique indexes
+    // chose this request), before the grant is sent.
     const commit = async (rows: Insert[]) => {
       const written = await this.writer.insertIfAll(rows, required, deletes);
+      if (written && person.kind === 'new') {
+        try {
+          await this.identity.createAccount(person.id, person.email);
+        } catch (error) {
+          await undoRows();
+          throw error;
+        }
+      }
       // An adopted person who joined another organisation since they were read (a grant of a join
       // that the pool took and deleted before ours was written): ours is undone and refused. A join
       // after ours was written finds the grant on its way, or the pool's membership once it is sent.
@@ -115,7 +127,12 @@ export class ScimMemberships {
       }
       return written;
     };
-    const forgetMade = () => (person.kind === 'made' ? this.identity.deleteUser(id).catch(() => undefined) : undefined);
+    // An account made for this write goes again when the rows did not go in, unless a parallel
+    // request adopted it (a pool that names its users holds one account per address).
+    const forgetMade = async () => {
+      if (person.kind === 'made' && !(await this.users.findByPerson(id)))
+        await this.identity.deleteUser(id).catch(() => undefined);
+    };
     try {
       const written = await this.writeWithGrant(person, id, tenantId, role, needsGrant, inserts, required, now, commit);
       if (!written) await forgetMade();
@@ -127,11 +144,12 @@ export class ScimMemberships {
   }
 
   /**
-   * On the user pool a new person's account comes first: the pool may name it itself (one that
-   * signs in by e-mail), and the rows carry its id. Elsewhere, the person as found.
+   * On a user pool that names its users itself (one that signs in by e-mail) a new person's
+   * account comes first, and the rows carry the pool's id for it; the pool refuses a second account
+   * for the address (AccountExistsError). Elsewhere, the person as found.
    */
   async prepared(person: Person): Promise<Person> {
-    if (!this.pooled || person.kind !== 'new') return person;
+    if (!this.pooled || person.kind !== 'new' || !(await this.identity.namesNewAccounts())) return person;
     return { kind: 'made', id: await this.identity.createAccount(person.id, person.email), email: person.email };
   }
 

@@ -493,6 +493,11 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
     }
   }
 
+  /** A pool that signs in by e-mail names its users itself. */
+  override namesNewAccounts(): Promise<boolean> {
+    return this.signsInByEmail();
+  }
+
   /** Whether the pool signs in by e-mail: read once (DescribeUserPool), again only after a failed read. */
   private signsInByEmail(): Promise<boolean> {
     this.poolSignsInByEmail ??= this.client
