@@ -1,10 +1,6 @@
-import { DataSource } from 'typeorm';
 import { emailKey } from '../src/common/email-comparison';
-import { parseConfig } from '../src/config/app-config';
-import { dataSourceOptions } from '../src/database/data-source-options';
 import { invitationsStoreOn } from './support/memory-data-source';
-import { createTestDatabase, TestDatabase } from './support/test-database';
-import { undoMigrationsThrough } from './support/undo-migrations';
+import { undoMigrationsThrough, useDatabaseBefore } from './support/undo-migrations';
 
 const NOW = new Date('2026-01-10T00:00:00.000Z');
 
@@ -13,21 +9,7 @@ const NOW = new Date('2026-01-10T00:00:00.000Z');
  * invitations written before it are found by the bulk route's look-up of addresses.
  */
 describe('migration AddInvitationsEmailKey', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, DB_MIGRATIONS_RUN: 'false' });
-    dataSource = new DataSource(dataSourceOptions(config));
-    await dataSource.initialize();
-    await dataSource.runMigrations();
-    await undoMigrationsThrough(dataSource, 'AddInvitationsEmailKey');
-  });
-  afterAll(async () => {
-    await dataSource.destroy();
-    await database.drop();
-  });
+  const db = useDatabaseBefore('AddInvitationsEmailKey');
 
   it('back-fills email_key on every existing row, in batches, and look-alikes of a pending one are found', async () => {
     const legacy = [
@@ -44,21 +26,21 @@ describe('migration AddInvitationsEmailKey', () => {
       ]),
     ];
     const placeholders = legacy.map(() => "(?, 'tenant-1', ?, 'member', ?, ?, 'owner', '2026-01-01 00:00:00')");
-    await dataSource.query(
+    await db.dataSource.query(
       'INSERT INTO tenant_invitations (id, tenant_id, email, role, status, expires_at, invited_by, created_at) ' +
         `VALUES ${placeholders.join(', ')}`,
       legacy.flat(),
     );
 
-    await dataSource.runMigrations();
+    await db.dataSource.runMigrations();
 
-    const rows: { email: string; email_key: string }[] = await dataSource.query(
+    const rows: { email: string; email_key: string }[] = await db.dataSource.query(
       'SELECT email, email_key FROM tenant_invitations',
     );
     expect(rows).toHaveLength(legacy.length);
     for (const row of rows) expect(row.email_key).toBe(emailKey(row.email));
 
-    const store = invitationsStoreOn(dataSource);
+    const store = invitationsStoreOn(db.dataSource);
     const asked = ['\u212AATE@example.com', 'STRASSE@example.com', 'late@example.com', 'used@example.com', 'new@x.org'];
     const found = await store.findAcceptableKeys('tenant-1', asked.map(emailKey), NOW);
     expect([...found].sort()).toEqual([emailKey('kate@example.com'), emailKey('strasse@example.com')].sort());
@@ -66,11 +48,11 @@ describe('migration AddInvitationsEmailKey', () => {
   });
 
   it('reverts without losing a row, and applies again', async () => {
-    await undoMigrationsThrough(dataSource, 'AddInvitationsEmailKey');
-    const [{ n }] = await dataSource.query('SELECT COUNT(*) AS n FROM tenant_invitations');
+    await undoMigrationsThrough(db.dataSource, 'AddInvitationsEmailKey');
+    const [{ n }] = await db.dataSource.query('SELECT COUNT(*) AS n FROM tenant_invitations');
     expect(Number(n)).toBe(4 + 501);
-    await dataSource.runMigrations();
-    const [{ missing }] = await dataSource.query(
+    await db.dataSource.runMigrations();
+    const [{ missing }] = await db.dataSource.query(
       'SELECT COUNT(*) AS missing FROM tenant_invitations WHERE email_key IS NULL',
     );
     expect(Number(missing)).toBe(0);

@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { toAuditEventRow } from '../src/audit/audit-event';
 import { emailKey } from '../src/common/email-comparison';
-import { parseConfig } from '../src/config/app-config';
-import { dataSourceOptions } from '../src/database/data-source-options';
 import { AuditEventEntity, JoinRequestEntity, MembershipRemovalEntity } from '../src/database/entities';
-import { createTestDatabase, TestDatabase } from './support/test-database';
-import { undoMigrationsThrough } from './support/undo-migrations';
+import { useDatabaseBefore } from './support/undo-migrations';
 
 /**
  * The CreateMembershipRemovals migration on a real database (SQLite, and MariaDB in
@@ -14,21 +10,7 @@ import { undoMigrationsThrough } from './support/undo-migrations';
  * follows changes no answer.
  */
 describe('migration CreateMembershipRemovals', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, DB_MIGRATIONS_RUN: 'false' });
-    dataSource = new DataSource(dataSourceOptions(config));
-    await dataSource.initialize();
-    await dataSource.runMigrations();
-    await undoMigrationsThrough(dataSource, 'CreateMembershipRemovals');
-  });
-  afterAll(async () => {
-    await dataSource.destroy();
-    await database.drop();
-  });
+  const db = useDatabaseBefore('CreateMembershipRemovals');
 
   const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 12, minute));
   const event = (
@@ -47,7 +29,7 @@ describe('migration CreateMembershipRemovals', () => {
     });
 
   it('the latest removal of each membership, unless the person came back after it; an account deleted, for its organisations', async () => {
-    await dataSource
+    await db.dataSource
       .getRepository(AuditEventEntity)
       .insert([
         event(1, 'member.removed', 't-1', 'removed'),
@@ -60,7 +42,7 @@ describe('migration CreateMembershipRemovals', () => {
         event(9, 'user.deleted', 't-3', 'deleted'),
         event(10, 'member.removed', null, 'nowhere'),
       ]);
-    await dataSource.getRepository(JoinRequestEntity).insert({
+    await db.dataSource.getRepository(JoinRequestEntity).insert({
       id: randomUUID(),
       tenantId: 't-4',
       userId: 'deleted',
@@ -72,9 +54,9 @@ describe('migration CreateMembershipRemovals', () => {
       decidedAt: null,
     });
 
-    await dataSource.runMigrations();
+    await db.dataSource.runMigrations();
 
-    const rows = await dataSource
+    const rows = await db.dataSource
       .getRepository(MembershipRemovalEntity)
       .find({ order: { tenantId: 'ASC', userId: 'ASC' } });
     const fact = (tenantId: string, userId: string, reason: string, minute: number) => ({

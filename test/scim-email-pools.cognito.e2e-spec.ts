@@ -48,22 +48,22 @@ describe('SCIM on a user pool that signs in by e-mail', () => {
     );
     return `${t.config.sessionCookieName}=${auth.AuthenticationResult!.IdToken!}`;
   };
-  const ownerOf = async (tenantId: string) => {
-    const email = `owner-${randomBytes(4).toString('hex')}@example.com`;
-    await client.send(
+  /** An account made in the pool as an operator makes one there: by its address, with these custom attributes. */
+  const poolAccount = (email: string, custom: Record<string, string> = {}) =>
+    client.send(
       new AdminCreateUserCommand({
         UserPoolId: pool.userPoolId,
         Username: email,
         MessageAction: 'SUPPRESS',
-        UserAttributes: [
-          { Name: 'email', Value: email },
-          { Name: 'email_verified', Value: 'true' },
-          { Name: 'custom:user_type', Value: 'org' },
-          { Name: 'custom:tenant_id', Value: tenantId },
-          { Name: 'custom:role', Value: 'owner' },
-        ],
+        UserAttributes: Object.entries({ email, email_verified: 'true', ...custom }).map(([Name, Value]) => ({
+          Name,
+          Value,
+        })),
       }),
     );
+  const ownerOf = async (tenantId: string) => {
+    const email = `owner-${randomBytes(4).toString('hex')}@example.com`;
+    await poolAccount(email, { 'custom:user_type': 'org', 'custom:tenant_id': tenantId, 'custom:role': 'owner' });
     return signIn(email);
   };
 
@@ -100,17 +100,7 @@ describe('SCIM on a user pool that signs in by e-mail', () => {
       (await t.http.post('/api/org/scim/tokens').set('Cookie', ownerCookie)).body.token.secret,
     );
     const email = `known-${randomBytes(4).toString('hex')}@example.com`;
-    await client.send(
-      new AdminCreateUserCommand({
-        UserPoolId: pool.userPoolId,
-        Username: email,
-        MessageAction: 'SUPPRESS',
-        UserAttributes: [
-          { Name: 'email', Value: email },
-          { Name: 'email_verified', Value: 'true' },
-        ],
-      }),
-    );
+    await poolAccount(email);
     const [known] = await t.identity.findByEmail(email);
     const adopted = await scim.post('/Users', oktaUser(email));
     expect(adopted.status).toBe(201);

@@ -1,33 +1,15 @@
-import { DataSource } from 'typeorm';
 import { emailKey } from '../src/common/email-comparison';
-import { parseConfig } from '../src/config/app-config';
-import { dataSourceOptions } from '../src/database/data-source-options';
 import { UserEntity } from '../src/database/entities';
 import { PreparedStatements } from '../src/database/prepared-statements';
 import { LocalIdentityStore } from '../src/identity/local/local-identity-store';
-import { createTestDatabase, TestDatabase } from './support/test-database';
-import { undoMigrationsThrough } from './support/undo-migrations';
+import { undoMigrationsThrough, useDatabaseBefore } from './support/undo-migrations';
 
 /**
  * The AddUsersEmailKey migration on a real database (SQLite, and MariaDB in e2e:mariadb):
  * users written before it keep working, none is lost or merged.
  */
 describe('migration AddUsersEmailKey', () => {
-  let database: TestDatabase;
-  let dataSource: DataSource;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    const config = parseConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, DB_MIGRATIONS_RUN: 'false' });
-    dataSource = new DataSource(dataSourceOptions(config));
-    await dataSource.initialize();
-    await dataSource.runMigrations();
-    await undoMigrationsThrough(dataSource, 'AddUsersEmailKey');
-  });
-  afterAll(async () => {
-    await dataSource.destroy();
-    await database.drop();
-  });
+  const db = useDatabaseBefore('AddUsersEmailKey');
 
   it('back-fills email_key on every existing row, in batches, and the rows are found by look-alikes', async () => {
     const legacy = [
@@ -38,11 +20,11 @@ describe('migration AddUsersEmailKey', () => {
       ...Array.from({ length: 501 }, (_, i) => [`bulk-${String(i).padStart(3, '0')}`, `bulk-${i}@example.com`]),
     ];
     const placeholders = legacy.map(() => "(?, ?, '2025-01-01 00:00:00')").join(', ');
-    await dataSource.query(`INSERT INTO users (id, email, created_at) VALUES ${placeholders}`, legacy.flat());
+    await db.dataSource.query(`INSERT INTO users (id, email, created_at) VALUES ${placeholders}`, legacy.flat());
 
-    await dataSource.runMigrations();
+    await db.dataSource.runMigrations();
 
-    const rows = await dataSource.getRepository(UserEntity).find({ order: { id: 'ASC' } });
+    const rows = await db.dataSource.getRepository(UserEntity).find({ order: { id: 'ASC' } });
     expect(rows).toHaveLength(legacy.length);
     for (const row of rows) expect(row.emailKey).toBe(emailKey(row.email));
     expect(
@@ -53,7 +35,10 @@ describe('migration AddUsersEmailKey', () => {
       'old-jeff': 'je\uFB00@example.com',
     });
 
-    const store = new LocalIdentityStore(dataSource.getRepository(UserEntity), new PreparedStatements(dataSource));
+    const store = new LocalIdentityStore(
+      db.dataSource.getRepository(UserEntity),
+      new PreparedStatements(db.dataSource),
+    );
     const ids = async (email: string) => (await store.findByEmail(email)).map((user) => user.id);
     expect(await ids('\u212AATE@example.com')).toEqual(['old-kate']);
     expect(await ids('STRASSE@example.com')).toEqual(['old-strasse']);
@@ -62,18 +47,18 @@ describe('migration AddUsersEmailKey', () => {
 
   it('keeps users.email unique and case-insensitive', async () => {
     await expect(
-      dataSource.query(
+      db.dataSource.query(
         "INSERT INTO users (id, email, created_at) VALUES ('new-kate', 'KATE@EXAMPLE.COM', '2025-01-01 00:00:00')",
       ),
     ).rejects.toThrow(/UNIQUE|Duplicate/i);
   });
 
   it('reverts without losing a row, and applies again', async () => {
-    await undoMigrationsThrough(dataSource, 'AddUsersEmailKey');
-    const [{ n }] = await dataSource.query('SELECT COUNT(*) AS n FROM users');
+    await undoMigrationsThrough(db.dataSource, 'AddUsersEmailKey');
+    const [{ n }] = await db.dataSource.query('SELECT COUNT(*) AS n FROM users');
     expect(Number(n)).toBe(3 + 501);
-    await dataSource.runMigrations();
-    const [{ missing }] = await dataSource.query('SELECT COUNT(*) AS missing FROM users WHERE email_key IS NULL');
+    await db.dataSource.runMigrations();
+    const [{ missing }] = await db.dataSource.query('SELECT COUNT(*) AS missing FROM users WHERE email_key IS NULL');
     expect(Number(missing)).toBe(0);
   });
 });

@@ -1,6 +1,5 @@
 import { emailKey } from '../common/email-comparison';
-import { Insert, Statement } from '../database/atomic-writer';
-import { AtomicWriter } from '../database/atomic-writer';
+import { AtomicWriter, Insert, Statement } from '../database/atomic-writer';
 import { MembershipRemovalEntity, RemovalReason } from '../database/entities/membership-removal.entity';
 import { PreparedStatements, sqlTimestamp } from '../database/prepared-statements';
 import { SqlStore } from '../database/sql-store';
