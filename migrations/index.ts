@@ -20,6 +20,7 @@ import { CreateLeases1765600000000 } from './1765600000000-CreateLeases';
 import { CreateScimRoleMappingRoles1765800000000 } from './1765800000000-CreateScimRoleMappingRoles';
 import { CreateMembershipRemovals1765900000000 } from './1765900000000-CreateMembershipRemovals';
 import { IndexInvitationsByAddress1765950000000 } from './1765950000000-IndexInvitationsByAddress';
+import { CreateSso1766000000000 } from './1766000000000-CreateSso';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -45,4 +46,5 @@ export const MIGRATIONS = [
   CreateScimRoleMappingRoles1765800000000,
   CreateMembershipRemovals1765900000000,
   IndexInvitationsByAddress1765950000000,
+  CreateSso1766000000000,
 ];

@@ -92,6 +92,29 @@ export interface RolesConfig {
   perMember: number;
 }
 
+/** Single sign-on (docs/sso.md). */
+export interface SsoConfig {
+  /**
+   * The AES-256-GCM key of the connections' client secrets (SSO_SECRETS_KEY, 32 bytes); null under
+   * NODE_ENV=production without one: the SSO routes then refuse with SSO_NOT_CONFIGURED, the rest serves.
+   */
+  secretsKey: Buffer | null;
+  /** True when no SSO_SECRETS_KEY was given outside production and the development key is in use. */
+  usingDevelopmentSecretsKey: boolean;
+  /** Connections an organisation may hold (SSO_CONNECTION_LIMIT beyond). */
+  connectionsPerOrg: number;
+  /** Production, unless SSO_ALLOW_PRIVATE=true: refuse fetching from loopback, link-local or private addresses. */
+  refusePrivateAddresses: boolean;
+  /** Production: the issuer, its discovery document's endpoints and its keys are fetched over https only. */
+  httpsOnly: boolean;
+  /** The bound on one fetch from an identity provider (discovery, keys, the code exchange). */
+  httpTimeoutMs: number;
+  /** How far an ID token's exp and iat may be off this server's clock. */
+  clockSkewSeconds: number;
+  /** Origins that returnTo may name beside this service's own (SSO_RETURN_ORIGINS). */
+  returnOrigins: string[];
+}
+
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -145,6 +168,7 @@ export abstract class AppConfig {
   abstract readonly testMode: TestModeConfig;
   abstract readonly domains: DomainsConfig;
   abstract readonly roles: RolesConfig;
+  abstract readonly sso: SsoConfig;
 }
 
 export const DEFAULT_SQLITE_FILE = 'data/tenant-service.sqlite';
@@ -161,6 +185,18 @@ export function jwtSecretWarning(config: AppConfig): string | null {
   const bytes = Buffer.byteLength(config.authJwtSecret);
   if (bytes >= MIN_JWT_SECRET_BYTES) return null;
   return `AUTH_JWT_SECRET is ${bytes} bytes, under the ${MIN_JWT_SECRET_BYTES} of an HS256 key: NODE_ENV=production refuses it.`;
+}
+
+/** The key of client secrets outside production when SSO_SECRETS_KEY is unset: known to all, so never for real secrets. */
+export const DEVELOPMENT_SSO_SECRETS_KEY = Buffer.from('development-only-sso-key-change!', 'utf8');
+
+/** The start-up warning about the SSO secrets key, if any. */
+export function ssoSecretsKeyWarning(config: AppConfig): string | null {
+  if (config.sso.usingDevelopmentSecretsKey)
+    return 'SSO_SECRETS_KEY is not set: client secrets are encrypted with the development key. Never do this in production.';
+  if (config.sso.secretsKey === null)
+    return 'SSO_SECRETS_KEY is not set: single sign-on is off (its routes answer 503 SSO_NOT_CONFIGURED)';
+  return null;
 }
 
 export class ConfigError extends Error {
@@ -468,6 +504,48 @@ function domains(env: Env): DomainsConfig {
   };
 }
 
+/** SSO_SECRETS_KEY: 32 bytes, as 64 hexadecimal digits or in base64. */
+function ssoSecretsKey(env: Env, nodeEnv: NodeEnv): Pick<SsoConfig, 'secretsKey' | 'usingDevelopmentSecretsKey'> {
+  const raw = read(env, 'SSO_SECRETS_KEY');
+  if (raw === undefined)
+    return nodeEnv === 'production'
+      ? { secretsKey: null, usingDevelopmentSecretsKey: false }
+      : { secretsKey: DEVELOPMENT_SSO_SECRETS_KEY, usingDevelopmentSecretsKey: true };
+  let key: Buffer | undefined;
+  if (/^[0-9a-fA-F]{64}$/.test(raw)) key = Buffer.from(raw, 'hex');
+  else if (/^[A-Za-z0-9+/]{43}=$/.test(raw)) key = Buffer.from(raw, 'base64');
+  if (key?.length !== 32)
+    throw new ConfigError(
+      'SSO_SECRETS_KEY',
+      'must be 32 bytes as 64 hexadecimal digits or in base64 (e.g. $(openssl rand -base64 32))',
+    );
+  return { secretsKey: key, usingDevelopmentSecretsKey: false };
+}
+
+/** SSO_RETURN_ORIGINS: origins only (scheme, host, port), http or https. */
+function returnOrigins(env: Env): string[] {
+  return (list(env, 'SSO_RETURN_ORIGINS') ?? []).map((raw) => {
+    const parsed = new URL(url({ SSO_RETURN_ORIGINS: raw }, 'SSO_RETURN_ORIGINS', ['http', 'https'])!);
+    if (parsed.username || parsed.password || parsed.search || parsed.hash || parsed.pathname !== '/')
+      throw new ConfigError('SSO_RETURN_ORIGINS', `must list origins only (scheme://host[:port]), got "${raw}"`);
+    return parsed.origin;
+  });
+}
+
+function sso(env: Env, nodeEnv: NodeEnv): SsoConfig {
+  const production = nodeEnv === 'production';
+  const allowPrivate = boolean(env, 'SSO_ALLOW_PRIVATE', false);
+  return {
+    ...ssoSecretsKey(env, nodeEnv),
+    connectionsPerOrg: integer(env, 'SSO_CONNECTIONS_PER_ORG', 3, 1, 100),
+    refusePrivateAddresses: production && !allowPrivate,
+    httpsOnly: production,
+    httpTimeoutMs: integer(env, 'SSO_HTTP_TIMEOUT_MS', 5_000, 100, 60_000),
+    clockSkewSeconds: integer(env, 'SSO_CLOCK_SKEW_SECONDS', 120, 0, 600),
+    returnOrigins: returnOrigins(env),
+  };
+}
+
 export function parseConfig(env: Env): AppConfig {
   const nodeEnv = oneOf(env, 'NODE_ENV', NODE_ENVS, 'development');
   const jwtSecret = read(env, 'AUTH_JWT_SECRET');
@@ -546,5 +624,6 @@ export function parseConfig(env: Env): AppConfig {
       perOrg: integer(env, 'ROLES_PER_ORG', 25, 1, 1_000),
       perMember: integer(env, 'ROLES_PER_MEMBER', 10, 1, 100),
     },
+    sso: sso(env, nodeEnv),
   };
 }

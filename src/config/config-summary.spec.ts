@@ -61,7 +61,8 @@ describe(describeConfiguration.name, () => {
 });
 
 describe(configurationWarnings.name, () => {
-  const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: 'k'.repeat(32) };
+  const ssoKey = 'a'.repeat(64);
+  const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: 'k'.repeat(32), SSO_SECRETS_KEY: ssoKey };
 
   it('warns that production without SMTP_URL sends no invitation e-mail', () => {
     expect(configurationWarnings(parseConfig(production))).toEqual([
@@ -70,10 +71,18 @@ describe(configurationWarnings.name, () => {
     expect(configurationWarnings(parseConfig({ ...production, SMTP_URL: 'smtp://smtp.internal:587' }))).toEqual([]);
   });
 
-  it('outside production, a missing SMTP_URL is the development default: only the session key is warned about', () => {
+  it('outside production, a missing SMTP_URL is the development default: only the keys are warned about', () => {
     expect(configurationWarnings(parseConfig({}))).toEqual([
       'AUTH_JWT_SECRET is not set: using the development key. Never do this in production.',
+      'SSO_SECRETS_KEY is not set: client secrets are encrypted with the development key. Never do this in production.',
     ]);
-    expect(configurationWarnings(parseConfig({ AUTH_JWT_SECRET: 'k'.repeat(32) }))).toEqual([]);
+    expect(configurationWarnings(parseConfig({ AUTH_JWT_SECRET: 'k'.repeat(32), SSO_SECRETS_KEY: ssoKey }))).toEqual([]);
+  });
+
+  it('production without SSO_SECRETS_KEY starts, warning that single sign-on is off', () => {
+    const { SSO_SECRETS_KEY: _, ...withoutKey } = production;
+    expect(configurationWarnings(parseConfig({ ...withoutKey, SMTP_URL: 'smtp://smtp.internal:587' }))).toEqual([
+      'SSO_SECRETS_KEY is not set: single sign-on is off (its routes answer 503 SSO_NOT_CONFIGURED)',
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { AppConfig, DatabaseConfig, jwtSecretWarning } from './app-config';
+import { AppConfig, DatabaseConfig, jwtSecretWarning, ssoSecretsKeyWarning } from './app-config';
 
 /** Where a URL points, without its user, password or query: safe to log. */
 function hostOf(url: string): string {
@@ -53,9 +53,9 @@ export function describeConfiguration(config: AppConfig, appliedMigrations?: str
   ].join('; ');
 }
 
-/** What a start must warn about: the session key, and invitation e-mails that production would not send. */
+/** What a start must warn about: the session key, the SSO secrets key, and invitation e-mails that production would not send. */
 export function configurationWarnings(config: AppConfig): string[] {
-  const warnings = [jwtSecretWarning(config)];
+  const warnings = [jwtSecretWarning(config), ssoSecretsKeyWarning(config)];
   if (config.nodeEnv === 'production' && !config.smtpUrl)
     warnings.push('SMTP_URL is not set: invitation e-mails are written to the log (tokens masked), not sent');
   return warnings.filter((warning) => warning !== null);

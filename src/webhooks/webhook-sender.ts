@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { lookup as dnsLookup, LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { isNonPublicAddress } from '../common/address-classifier';
 import { messageOf } from '../common/api-error';
+import { publicOnlyLookup, RefusedAddress } from '../common/public-only-lookup';
 import { AppConfig } from '../config/app-config';
 import { AttemptResult } from '../outbox/outbox-delivery-loop';
 
@@ -16,14 +16,8 @@ export interface WebhookRequest {
   payload: string;
 }
 
-/** The receiver's address is loopback, link-local or private, and WEBHOOK_ALLOW_PRIVATE is not set. */
-class RefusedAddress extends Error {
-  constructor(host: string, address: string) {
-    super(
-      `refused: ${host} resolves to ${address}, a loopback, link-local or private address (set WEBHOOK_ALLOW_PRIVATE=true to allow it)`,
-    );
-  }
-}
+/** The variable that lets receivers on loopback, link-local or private addresses through in production. */
+const ALLOW_PRIVATE = 'WEBHOOK_ALLOW_PRIVATE';
 
 class AttemptTimeout extends Error {}
 
@@ -52,7 +46,7 @@ export class WebhookSender {
   constructor(private readonly config: AppConfig) {
     const { secret, refusePrivateAddresses } = config.webhooks;
     this.signer = secret === undefined ? undefined : new Webhook(secret);
-    this.lookup = refusePrivateAddresses ? publicOnlyLookup : undefined;
+    this.lookup = refusePrivateAddresses ? publicOnlyLookup(ALLOW_PRIVATE) : undefined;
   }
 
   /** The Standard Webhooks headers of `request` sent at `at`. */
@@ -72,7 +66,7 @@ export class WebhookSender {
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     // A literal address is never looked up: it is checked here instead.
     if (this.lookup && isIP(host) !== 0 && isNonPublicAddress(host)) {
-      return { outcome: 'failed', reason: new RefusedAddress(host, host).message };
+      return { outcome: 'failed', reason: new RefusedAddress(host, host, ALLOW_PRIVATE).message };
     }
     let status: number;
     try {
@@ -116,14 +110,3 @@ export class WebhookSender {
     });
   }
 }
-
-/** dns.lookup, refusing every answer that holds a non-public address. */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, '', 0);
-    const refused = addresses.find((candidate) => isNonPublicAddress(candidate.address));
-    if (refused) return callback(new RefusedAddress(hostname, refused.address), '', 0);
-    if (options.all) return (callback as unknown as (error: null, addresses: LookupAddress[]) => void)(null, addresses);
-    callback(null, addresses[0].address, addresses[0].family);
-  });
-};

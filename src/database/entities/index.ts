@@ -22,6 +22,7 @@ import {
   ScimTokenEntity,
   ScimUserEntity,
 } from './scim.entity';
+import { SsoAttemptEntity, SsoConnectionEntity, SsoIdentityEntity, SsoRequestEntity } from './sso.entity';
 import { TenantEntity } from './tenant.entity';
 import { UserEntity } from './user.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -47,6 +48,10 @@ export {
   ScimRoleMappingRoleEntity,
   ScimTokenEntity,
   ScimUserEntity,
+  SsoAttemptEntity,
+  SsoConnectionEntity,
+  SsoIdentityEntity,
+  SsoRequestEntity,
   TenantEntity,
   UserEntity,
   WebhookDeliveryEntity,
@@ -75,4 +80,8 @@ export const ENTITIES = [
   MemberRoleEntity,
   InvitationRoleEntity,
   MembershipRemovalEntity,
+  SsoConnectionEntity,
+  SsoRequestEntity,
+  SsoIdentityEntity,
+  SsoAttemptEntity,
 ];

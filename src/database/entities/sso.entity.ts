@@ -1,0 +1,144 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { IdColumn, TimestampColumn, VarcharColumn } from '../columns';
+
+export const SSO_CONNECTION_STATUSES = ['draft', 'active', 'inactive'] as const;
+export type SsoConnectionStatus = (typeof SSO_CONNECTION_STATUSES)[number];
+
+/** An organisation's connection to its identity provider (docs/sso.md); OIDC for now. */
+@Entity({ name: 'sso_connections' })
+export class SsoConnectionEntity {
+  @IdColumn()
+  id: string;
+
+  @VarcharColumn(128, { name: 'tenant_id' })
+  tenantId: string;
+
+  @VarcharColumn(8)
+  type: 'oidc';
+
+  @VarcharColumn(200)
+  name: string;
+
+  @VarcharColumn(16)
+  status: SsoConnectionStatus;
+
+  /** 1 or 0: a person in no organisation joins at their first sign-in. */
+  @Column({ type: 'int' })
+  jit: number;
+
+  @VarcharColumn(16, { name: 'default_role' })
+  defaultRole: string;
+
+  /** 1 or 0. */
+  @Column({ type: 'int', name: 'allow_idp_initiated' })
+  allowIdpInitiated: number;
+
+  @VarcharColumn(500)
+  issuer: string;
+
+  @VarcharColumn(255, { name: 'client_id' })
+  clientId: string;
+
+  /** AES-256-GCM with SSO_SECRETS_KEY (sso-secrets.ts): never the secret in clear. */
+  @VarcharColumn(2000, { name: 'client_secret' })
+  clientSecret: string;
+
+  /** Space-separated. */
+  @VarcharColumn(500)
+  scopes: string;
+
+  /** The fields of the provider's discovery document that a sign-in uses, as JSON. */
+  @Column({ type: 'text' })
+  discovery: string;
+
+  @TimestampColumn('discovered_at')
+  discoveredAt: Date;
+
+  /** When it last became active: the earliest of the active ones is the primary. */
+  @TimestampColumn('activated_at', { nullable: true })
+  activatedAt: Date | null;
+
+  @TimestampColumn('created_at')
+  createdAt: Date;
+
+  @TimestampColumn('updated_at')
+  updatedAt: Date;
+}
+
+/** A sign-in sent to the identity provider and not yet answered: used once, within its expiry. */
+@Entity({ name: 'sso_requests' })
+export class SsoRequestEntity {
+  @PrimaryColumn({ type: 'varchar', length: 64 })
+  state: string;
+
+  @VarcharColumn(36, { name: 'connection_id' })
+  connectionId: string;
+
+  @VarcharColumn(64)
+  nonce: string;
+
+  @VarcharColumn(128, { name: 'code_verifier' })
+  codeVerifier: string;
+
+  @VarcharColumn(2048, { name: 'return_to' })
+  returnTo: string;
+
+  @TimestampColumn('expires_at')
+  expiresAt: Date;
+
+  @TimestampColumn('created_at')
+  createdAt: Date;
+
+  @TimestampColumn('used_at', { nullable: true })
+  usedAt: Date | null;
+}
+
+/** A person as a connection knows them: by the provider's subject, from their first sign-in on. */
+@Entity({ name: 'sso_identities' })
+export class SsoIdentityEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36, name: 'connection_id' })
+  connectionId: string;
+
+  @PrimaryColumn({ type: 'varchar', length: 255 })
+  subject: string;
+
+  @VarcharColumn(128, { name: 'user_id' })
+  userId: string;
+
+  @VarcharColumn(320)
+  email: string;
+
+  @TimestampColumn('created_at')
+  createdAt: Date;
+
+  @TimestampColumn('last_login_at')
+  lastLoginAt: Date;
+}
+
+/** One sign-in's outcome: `ok` or the refusal's code, and the check that failed (never a token). */
+@Entity({ name: 'sso_attempts' })
+export class SsoAttemptEntity {
+  @IdColumn()
+  id: string;
+
+  @VarcharColumn(36, { name: 'connection_id' })
+  connectionId: string;
+
+  @VarcharColumn(128, { name: 'tenant_id' })
+  tenantId: string;
+
+  @TimestampColumn('at')
+  at: Date;
+
+  @VarcharColumn(64)
+  result: string;
+
+  @VarcharColumn(320, { nullable: true })
+  email: string | null;
+
+  @VarcharColumn(255, { nullable: true })
+  subject: string | null;
+
+  @VarcharColumn(1000)
+  detail: string;
+}
