@@ -5,11 +5,24 @@
  * Browser suites (`*.browser-spec.ts`) run once, on SQLite, in Debian's Chromium.
  */
 const { existsSync } = require('node:fs');
-const transform = { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] };
+/**
+ * openid-client, oauth4webapi and jose are ES modules only (docs/sso.md, "Libraries"): Node requires
+ * them as they are (require(esm)), but jest's module system does not, so ts-jest turns their JavaScript
+ * into CommonJS as it does our TypeScript.
+ */
+const ESM_ONLY = ['openid-client', 'oauth4webapi', 'jose'];
+const transform = {
+  '^.+\\.ts$': ['ts-jest', { diagnostics: false }],
+  [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: [
+    'ts-jest',
+    { diagnostics: false, tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022' } },
+  ],
+};
 // dist/ (the build that `npm test` makes first) holds a copy of package.json: not a module to map.
 const common = {
   testEnvironment: 'node',
   transform,
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   rootDir: __dirname,
   modulePathIgnorePatterns: ['<rootDir>/dist/'],

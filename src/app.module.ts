@@ -24,6 +24,7 @@ import { PermissionsModule } from './permissions/permissions.module';
 import { MembershipsModule } from './memberships/memberships.module';
 import { RolesModule } from './roles/roles.module';
 import { ScimModule } from './scim/scim.module';
+import { SsoModule } from './sso/sso.module';
 import { TestModeModule } from './test-mode/test-mode.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -52,6 +53,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     WebhooksModule,
     ScimModule,
     RolesModule,
+    SsoModule,
     HealthModule,
   ],
 })

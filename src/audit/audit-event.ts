@@ -61,11 +61,21 @@ export const ROLE_EVENT_TYPES = [
   'member.roles_changed',
   'permissions.catalogue_changed',
 ] as const;
+/** The event types of single sign-on (docs/sso.md); `member.joined` carries `via: "sso"` there. */
+export const SSO_EVENT_TYPES = [
+  'sso.connection_created',
+  'sso.connection_updated',
+  'sso.connection_activated',
+  'sso.connection_deleted',
+  'sso.login_succeeded',
+  'sso.login_failed',
+] as const;
 /** Every event type that the trail may hold. */
 export const EVERY_AUDIT_EVENT_TYPE = [
   ...AUDIT_EVENT_TYPES,
   ...SCIM_EVENT_TYPES,
   ...ROLE_EVENT_TYPES,
+  ...SSO_EVENT_TYPES,
   ...TEST_MODE_EVENT_TYPES,
 ] as const;
 export type AuditEventType = (typeof EVERY_AUDIT_EVENT_TYPE)[number];
@@ -94,7 +104,9 @@ export type AuditTarget =
   /** An organisation's custom role, named by its key (docs/roles.md). */
   | { type: 'role'; id: string }
   /** The product's permission catalogue, the platform's. */
-  | { type: 'permissions'; id: null };
+  | { type: 'permissions'; id: null }
+  /** An organisation's single sign-on connection (docs/sso.md). */
+  | { type: 'sso_connection'; id: string };
 
 /** An event before the recorder gives it an id and a time. */
 export interface NewAuditEvent {
@@ -194,20 +206,26 @@ export const auditEvents = {
     aboutInvitation('invitation.expired', invitation, null, expiry(invitation)),
   /**
    * The person joined, by their invitation or by a verified domain: they are actor and target (an
-   * approved join request: the approver is the actor). `domain`: the name they joined by.
+   * approved join request: the approver is the actor). `domain`: the name they joined by;
+   * `connection`: the single sign-on connection they signed in through (docs/sso.md).
    */
   memberJoined: (
     member: AuditActor,
     tenantId: string,
     role: string,
-    via: 'invitation' | 'domain' = 'invitation',
-    extra: { domain?: string; actor?: AuditActor } = {},
+    via: 'invitation' | 'domain' | 'sso' = 'invitation',
+    extra: { domain?: string; actor?: AuditActor; connection?: string } = {},
   ): NewAuditEvent => ({
     type: 'member.joined',
     tenantId,
     actor: extra.actor ?? member,
     target: { type: 'user', id: member.id, email: member.email },
-    data: { role, via, ...(extra.domain !== undefined && { domain: extra.domain }) },
+    data: {
+      role,
+      via,
+      ...(extra.domain !== undefined && { domain: extra.domain }),
+      ...(extra.connection !== undefined && { connection: extra.connection }),
+    },
   }),
   /** An event about an organisation's claim on a domain (docs/domains.md); null actor: the re-check loop. */
   aboutDomain: (

@@ -9,12 +9,16 @@ import { SESSION_ALGORITHM } from './session-token';
 export class SessionTokenIssuer {
   constructor(private readonly config: AppConfig) {}
 
-  /** `emailVerified`: the token carries `email_verified: true` (the operator vouches for the address). */
-  issue(user: IdentityUser, ttlSeconds: number, options: { emailVerified?: boolean } = {}): string {
+  /**
+   * `emailVerified`: the token carries `email_verified: true` (the operator vouches for the address).
+   * `ssoConnection`: a single sign-on made it (docs/sso.md): `amr: ["sso"]` and the connection's id.
+   */
+  issue(user: IdentityUser, ttlSeconds: number, options: { emailVerified?: boolean; ssoConnection?: string } = {}): string {
     const claims = {
       token_use: 'id',
       email: user.email,
       ...(options.emailVerified && { email_verified: true }),
+      ...(options.ssoConnection !== undefined && { amr: ['sso'], sso_connection: options.ssoConnection }),
       ...(user.userType && { 'custom:user_type': user.userType }),
       ...(user.tenantId && { 'custom:tenant_id': user.tenantId }),
       ...(user.role && { 'custom:role': user.role }),

@@ -20,6 +20,7 @@ class AuditTargetResponse {
       'scim_role_mapping',
       'role',
       'permissions',
+      'sso_connection',
     ],
   })
   type: string;

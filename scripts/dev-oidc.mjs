@@ -1,0 +1,128 @@
+// An OpenID provider on the loopback for trying single sign-on locally (docs/sso.md), and the one the
+// tests sign in with: oidc-provider (a devDependency), one confidential client, and a person who is
+// signed in at once, with no login page:
+//   node scripts/dev-oidc.mjs [--port 4000] [--client-id dev-client] [--client-secret dev-secret]
+//        [--email kim@acme.test] [--sub kim]
+// It prints one line of JSON: {"issuer", "clientId", "clientSecret"}. Any redirect URI on any host is
+// accepted (a development provider). For tests, POST /__test/login {"sub","email","email_verified"?}
+// chooses who signs in next, and POST /__test/tamper {"claims"?, "alg"?} changes the next ID token
+// the token endpoint answers (re-signed with the provider's key, or "none", or HS256 keyed with the
+// public key), so that a test can send what a forger would.
+import { createHmac, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { SignJWT, importJWK } from 'jose';
+import Provider from 'oidc-provider';
+
+const options = { port: '0', 'client-id': 'dev-client', 'client-secret': 'dev-secret', email: 'kim@acme.test', sub: 'kim' };
+const args = process.argv.slice(2);
+for (let i = 0; i < args.length; i += 2) {
+  const name = args[i].replace(/^--/, '');
+  if (!(name in options) || args[i + 1] === undefined) {
+    console.error(`Unknown option ${args[i]}; options: ${Object.keys(options).map((o) => `--${o}`).join(' ')}`);
+    process.exit(1);
+  }
+  options[name] = args[i + 1];
+}
+
+const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const kid = randomUUID();
+const privateJwk = { ...privateKey.export({ format: 'jwk' }), kid, use: 'sig', alg: 'RS256' };
+const publicPem = createPublicKey(privateKey).export({ format: 'pem', type: 'spki' });
+const signingKey = await importJWK(privateJwk, 'RS256');
+
+let next = { sub: options.sub, email: options.email, email_verified: true };
+let tamper = null;
+
+const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+/** The ID token as a forger would send it instead. */
+async function tampered(idToken, change) {
+  const claims = { ...JSON.parse(Buffer.from(idToken.split('.')[1], 'base64url').toString('utf8')), ...change.claims };
+  if (change.alg === 'none') return `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`;
+  if (change.alg === 'HS256') {
+    const input = `${b64({ alg: 'HS256', typ: 'JWT', kid })}.${b64(claims)}`;
+    return `${input}.${createHmac('sha256', publicPem).update(input).digest('base64url')}`;
+  }
+  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid }).sign(signingKey);
+}
+
+const server = http.createServer();
+await new Promise((resolve) => server.listen(Number(options.port), '127.0.0.1', resolve));
+const issuer = `http://127.0.0.1:${server.address().port}`;
+
+const provider = new Provider(issuer, {
+  clients: [
+    {
+      client_id: options['client-id'],
+      client_secret: options['client-secret'],
+      redirect_uris: ['http://localhost/callback'],
+      grant_types: ['authorization_code'],
+      response_types: ['code'],
+    },
+  ],
+  jwks: { keys: [privateJwk] },
+  claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+  // The ID token carries the e-mail (the service reads it there, not from userinfo).
+  conformIdTokenClaims: false,
+  features: { devInteractions: { enabled: false } },
+  pkce: { required: () => true },
+  interactions: { url: (_, interaction) => `/interaction/${interaction.uid}` },
+  findAccount: (_, id) => ({
+    accountId: id,
+    claims: () => ({ sub: id, email: next.email, email_verified: next.email_verified, name: id }),
+  }),
+  ttl: { Session: 60, Interaction: 600, Grant: 600, AuthorizationCode: 60, IdToken: 3600, AccessToken: 600 },
+});
+// A development provider: any redirect URI is accepted.
+provider.Client.prototype.redirectUriAllowed = () => true;
+
+const callback = provider.callback();
+const readJson = (request) =>
+  new Promise((resolve) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => resolve(body ? JSON.parse(body) : {}));
+  });
+
+server.on('request', async (request, response) => {
+  try {
+    const { pathname } = new URL(request.url, issuer);
+    if (request.method === 'POST' && pathname === '/__test/login') {
+      next = { email_verified: true, ...(await readJson(request)) };
+      return response.writeHead(204).end();
+    }
+    if (request.method === 'POST' && pathname === '/__test/tamper') {
+      tamper = await readJson(request);
+      return response.writeHead(204).end();
+    }
+    if (pathname.startsWith('/interaction/')) {
+      // Signed in at once: the person chosen, every scope asked for granted.
+      const details = await provider.interactionDetails(request, response);
+      if (details.prompt.name === 'login')
+        return await provider.interactionFinished(request, response, { login: { accountId: next.sub } });
+      const grant = new provider.Grant({ accountId: details.session.accountId, clientId: details.params.client_id });
+      grant.addOIDCScope(String(details.params.scope));
+      return await provider.interactionFinished(request, response, { consent: { grantId: await grant.save() } });
+    }
+    if (request.method === 'POST' && pathname === '/token' && tamper) {
+      const change = tamper;
+      tamper = null;
+      const end = response.end.bind(response);
+      response.end = (chunk, ...rest) => {
+        const body = JSON.parse(String(chunk));
+        if (!body.id_token) return end(chunk, ...rest);
+        tampered(body.id_token, change).then((idToken) => {
+          const text = JSON.stringify({ ...body, id_token: idToken });
+          response.setHeader('content-length', Buffer.byteLength(text));
+          end(text);
+        });
+        return response;
+      };
+    }
+    callback(request, response);
+  } catch (error) {
+    response.writeHead(500, { 'content-type': 'text/plain' }).end(String(error));
+  }
+});
+
+console.log(JSON.stringify({ issuer, clientId: options['client-id'], clientSecret: options['client-secret'] }));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));

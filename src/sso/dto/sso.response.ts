@@ -1,0 +1,80 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+export class OidcSettings {
+  @ApiProperty({ example: 'https://acme.okta.com' }) issuer: string;
+  @ApiProperty() clientId: string;
+  @ApiProperty({ type: [String], example: ['openid', 'email', 'profile'] }) scopes: string[];
+}
+
+export class OidcServiceProvider {
+  @ApiProperty({
+    description: 'The redirect URI to register at the provider: {PUBLIC_BASE_URL}/sso/oidc/{id}/callback',
+    example: 'https://tenants.example.com/sso/oidc/6f1c…/callback',
+  })
+  redirectUri: string;
+}
+
+export class LastLogin {
+  @ApiProperty({ format: 'date-time' }) at: string;
+  @ApiProperty({ description: '`ok` or the refusal’s code', example: 'ok' }) result: string;
+}
+
+/** A connection as the API shows it: never its client secret. */
+export class SsoConnection {
+  @ApiProperty() id: string;
+  @ApiProperty({ enum: ['oidc'] }) type: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: ['draft', 'active', 'inactive'] }) status: string;
+  @ApiProperty({ description: 'A person in no organisation joins at their first sign-in' }) jit: boolean;
+  @ApiProperty({ enum: ['member', 'admin'] }) defaultRole: string;
+  @ApiProperty() allowIdpInitiated: boolean;
+  @ApiProperty({ description: 'The active connection that discovery uses: the first to become active' })
+  primary: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ type: OidcSettings }) oidc: OidcSettings;
+  @ApiProperty({ type: OidcServiceProvider }) sp: OidcServiceProvider;
+  @ApiProperty({ type: LastLogin, nullable: true }) lastLogin: LastLogin | null;
+}
+
+export class SsoConnectionChanged {
+  @ApiProperty({ enum: [true] }) success: boolean;
+  @ApiProperty({ type: SsoConnection }) connection: SsoConnection;
+}
+
+export class OneSsoConnection {
+  @ApiProperty({ type: SsoConnection }) connection: SsoConnection;
+}
+
+export class SsoConnectionList {
+  @ApiProperty({ type: [SsoConnection] }) connections: SsoConnection[];
+}
+
+export class SsoAttempt {
+  @ApiProperty({ format: 'date-time' }) at: string;
+  @ApiProperty({ description: '`ok` or the refusal’s code', example: 'SSO_TOKEN_INVALID' }) result: string;
+  @ApiPropertyOptional() email?: string;
+  @ApiPropertyOptional({ description: 'The provider’s subject' }) subject?: string;
+  @ApiProperty({ description: 'The check that failed', example: 'aud mismatch: expected "portal", got "other"' })
+  detail: string;
+}
+
+export class SsoAttemptList {
+  @ApiProperty({ type: [SsoAttempt], description: 'The last 100, newest first' }) attempts: SsoAttempt[];
+}
+
+export class DiscoveredOrganisation {
+  @ApiProperty() id: string;
+  @ApiProperty() name: string;
+}
+
+export class DiscoveredConnection {
+  @ApiProperty() id: string;
+  @ApiProperty({ enum: ['oidc'] }) type: string;
+}
+
+export class SsoDiscovery {
+  @ApiProperty({ description: 'false: sign in as usual' }) sso: boolean;
+  @ApiPropertyOptional({ type: DiscoveredOrganisation }) organisation?: DiscoveredOrganisation;
+  @ApiPropertyOptional({ type: DiscoveredConnection }) connection?: DiscoveredConnection;
+  @ApiPropertyOptional({ description: 'Where to send the browser: GET /sso/start?connection=…' }) startUrl?: string;
+}

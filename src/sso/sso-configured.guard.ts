@@ -1,0 +1,22 @@
+import { CanActivate, HttpStatus, Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { SSO_ERRORS, ssoRefusal } from './sso.messages';
+
+/**
+ * Every SSO route, first: under NODE_ENV=production without SSO_SECRETS_KEY the service starts and
+ * serves everything else, and single sign-on answers 503 SSO_NOT_CONFIGURED, saying what to set.
+ */
+@Injectable()
+export class SsoConfiguredGuard implements CanActivate {
+  constructor(private readonly config: AppConfig) {}
+
+  canActivate(): boolean {
+    if (this.config.sso.secretsKey === null)
+      throw ssoRefusal(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        SSO_ERRORS.notConfigured,
+        'SSO_SECRETS_KEY is not set: an operator sets it (32 bytes, e.g. openssl rand -base64 32) to turn single sign-on on',
+      );
+    return true;
+  }
+}

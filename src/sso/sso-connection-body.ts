@@ -1,0 +1,116 @@
+import { HttpStatus } from '@nestjs/common';
+import { SSO_ERRORS, ssoRefusal } from './sso.messages';
+
+/** The roles a connection may give at a first sign-in: never owner. */
+export const SSO_DEFAULT_ROLES = ['member', 'admin'] as const;
+const DEFAULT_SCOPES = ['openid', 'email', 'profile'];
+const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/;
+
+/** A new OIDC connection as an owner gives it. */
+export interface NewOidcConnection {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string[];
+  name: string | null;
+  jit: boolean;
+  defaultRole: string;
+  allowIdpInitiated: boolean;
+}
+
+/** What PATCH may change. */
+export interface ConnectionPatch {
+  name?: string;
+  jit?: boolean;
+  defaultRole?: string;
+  allowIdpInitiated?: boolean;
+  status?: 'active' | 'inactive';
+  clientSecret?: string;
+  scopes?: string[];
+}
+
+const invalid = (reason: string) => ssoRefusal(HttpStatus.BAD_REQUEST, SSO_ERRORS.invalid, reason);
+
+function objectOf(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('the body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+function text(fields: Record<string, unknown>, name: string, max: number): string | undefined {
+  const value = fields[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.trim() === '' || value.length > max)
+    throw invalid(`${name} must be a string of 1 to ${max} characters`);
+  return value;
+}
+
+function flag(fields: Record<string, unknown>, name: string): boolean | undefined {
+  const value = fields[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'boolean') throw invalid(`${name} must be true or false`);
+  return value;
+}
+
+function role(fields: Record<string, unknown>): string | undefined {
+  const value = fields.defaultRole;
+  if (value === undefined) return undefined;
+  if (!(SSO_DEFAULT_ROLES as readonly unknown[]).includes(value))
+    throw invalid('defaultRole must be "member" or "admin" (never owner)');
+  return value as string;
+}
+
+/** An array of scope tokens or one space-separated string; openid always among them. */
+function scopes(fields: Record<string, unknown>): string[] | undefined {
+  const value = fields.scopes;
+  if (value === undefined) return undefined;
+  const list = typeof value === 'string' ? value.split(' ').filter(Boolean) : value;
+  if (!Array.isArray(list) || list.length === 0 || list.length > 20 || !list.every((s) => typeof s === 'string' && SCOPE.test(s)))
+    throw invalid('scopes must be an array of up to 20 scope tokens (or one space-separated string)');
+  if (!list.includes('openid')) throw invalid('scopes must include openid');
+  return [...new Set(list as string[])];
+}
+
+/** POST /api/org/sso/connections' body: `type` "oidc" for now (SAML is not built yet). */
+export function readNewConnection(body: unknown): NewOidcConnection {
+  const fields = objectOf(body);
+  if (fields.type === 'saml') throw invalid('type "saml" is not supported yet: only "oidc"');
+  if (fields.type !== 'oidc') throw invalid('type must be "oidc"');
+  const issuer = text(fields, 'issuer', 500);
+  if (issuer === undefined || !URL.canParse(issuer) || !/^https?:$/.test(new URL(issuer).protocol))
+    throw invalid('issuer must be an http or https URL');
+  const clientId = text(fields, 'clientId', 255);
+  if (clientId === undefined) throw invalid('clientId is required');
+  const clientSecret = text(fields, 'clientSecret', 1000);
+  if (clientSecret === undefined) throw invalid('clientSecret is required');
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    scopes: scopes(fields) ?? DEFAULT_SCOPES,
+    name: text(fields, 'name', 200) ?? null,
+    jit: flag(fields, 'jit') ?? true,
+    defaultRole: role(fields) ?? 'member',
+    allowIdpInitiated: flag(fields, 'allowIdpInitiated') ?? false,
+  };
+}
+
+/** PATCH's body: at least one known field. */
+export function readConnectionPatch(body: unknown): ConnectionPatch {
+  const fields = objectOf(body);
+  const status = fields.status;
+  if (status !== undefined && status !== 'active' && status !== 'inactive')
+    throw invalid('status must be "active" or "inactive"');
+  const patch: ConnectionPatch = {
+    name: text(fields, 'name', 200),
+    jit: flag(fields, 'jit'),
+    defaultRole: role(fields),
+    allowIdpInitiated: flag(fields, 'allowIdpInitiated'),
+    status: status as ConnectionPatch['status'],
+    clientSecret: text(fields, 'clientSecret', 1000),
+    scopes: scopes(fields),
+  };
+  for (const key of Object.keys(patch) as (keyof ConnectionPatch)[]) if (patch[key] === undefined) delete patch[key];
+  if (Object.keys(patch).length === 0)
+    throw invalid('give at least one of name, jit, defaultRole, allowIdpInitiated, status, clientSecret, scopes');
+  return patch;
+}

@@ -1,0 +1,189 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { auditActor, AuditActor, NewAuditEvent } from '../audit/audit-event';
+import { OrgCaller } from '../auth/caller';
+import { ApiError } from '../common/api-error';
+import { Clock } from '../common/clock';
+import { IdGenerator } from '../common/id-generator';
+import { FORBIDDEN } from '../common/messages';
+import { AppConfig } from '../config/app-config';
+import { SsoConnectionEntity } from '../database/entities';
+import { OidcCheckFailed, OidcClient } from './oidc-client';
+import { readConnectionPatch, readNewConnection } from './sso-connection-body';
+import { ConnectionChanges, SsoConnectionsStore } from './sso-connections.store';
+import { sealSecret } from './sso-secrets';
+import { attemptAnswer, AttemptAnswer, connectionAnswer, ConnectionAnswer } from './sso-views';
+import { SSO_ERRORS, ssoRefusal } from './sso.messages';
+
+/** An event about a connection, filed under its organisation. */
+export const connectionEvent = (
+  type: NewAuditEvent['type'],
+  connection: SsoConnectionEntity,
+  actor: AuditActor | null,
+  data: Record<string, unknown> = {},
+): NewAuditEvent => ({
+  type,
+  tenantId: connection.tenantId,
+  actor,
+  target: { type: 'sso_connection', id: connection.id },
+  data: { type: connection.type, issuer: connection.issuer, ...data },
+});
+
+/**
+ * An organisation's single sign-on connections (docs/sso.md), for its owners: the rules in order,
+ * owner, body, limit, then the provider's discovery document; a connection starts draft and becomes
+ * active by an owner's PATCH.
+ */
+@Injectable()
+export class SsoConnectionsService {
+  constructor(
+    private readonly store: SsoConnectionsStore,
+    private readonly oidc: OidcClient,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  /** POST /api/org/sso/connections. */
+  async create(caller: OrgCaller, body: unknown, base: string): Promise<{ success: true; connection: ConnectionAnswer }> {
+    ownerOnly(caller);
+    const input = readNewConnection(body);
+    const { connectionsPerOrg } = this.config.sso;
+    const limitReached = () =>
+      ssoRefusal(
+        HttpStatus.UNPROCESSABLE_ENTITY,
+        SSO_ERRORS.limit,
+        `an organisation has at most ${connectionsPerOrg} connections (SSO_CONNECTIONS_PER_ORG)`,
+      );
+    if ((await this.store.countOwn(caller.tenantId)) >= connectionsPerOrg) throw limitReached();
+    const discovery = await this.discover(input.issuer);
+    const now = this.clock.now();
+    const id = this.ids.uuid();
+    const connection: SsoConnectionEntity = {
+      id,
+      tenantId: caller.tenantId,
+      type: 'oidc',
+      name: input.name ?? `OIDC ${new URL(input.issuer).host}`,
+      status: 'draft',
+      jit: input.jit ? 1 : 0,
+      defaultRole: input.defaultRole,
+      allowIdpInitiated: input.allowIdpInitiated ? 1 : 0,
+      issuer: input.issuer,
+      clientId: input.clientId,
+      clientSecret: sealSecret(this.secretsKey(), id, input.clientSecret),
+      scopes: input.scopes.join(' '),
+      discovery: JSON.stringify(discovery),
+      discoveredAt: now,
+      activatedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const event = connectionEvent('sso.connection_created', connection, auditActor(caller), { name: connection.name });
+    if (!(await this.store.insert(connection, [event], connectionsPerOrg))) throw limitReached();
+    return { success: true, connection: await this.answer(connection, base) };
+  }
+
+  /** GET /api/org/sso/connections. */
+  async list(caller: OrgCaller, base: string): Promise<{ connections: ConnectionAnswer[] }> {
+    ownerOnly(caller);
+    const views = await this.store.views(await this.store.listOwn(caller.tenantId));
+    return { connections: views.map((view) => connectionAnswer(view, base)) };
+  }
+
+  /** GET /api/org/sso/connections/{id}. */
+  async get(caller: OrgCaller, id: string, base: string): Promise<{ connection: ConnectionAnswer }> {
+    ownerOnly(caller);
+    return { connection: await this.answer(await this.own(caller, id), base) };
+  }
+
+  /** PATCH /api/org/sso/connections/{id}: `status` active or inactive, and the settings. */
+  async update(
+    caller: OrgCaller,
+    id: string,
+    body: unknown,
+    base: string,
+  ): Promise<{ success: true; connection: ConnectionAnswer }> {
+    ownerOnly(caller);
+    const connection = await this.own(caller, id);
+    const patch = readConnectionPatch(body);
+    const now = this.clock.now();
+    const changes: ConnectionChanges = { updatedAt: now };
+    if (patch.name !== undefined) changes.name = patch.name;
+    if (patch.jit !== undefined) changes.jit = patch.jit ? 1 : 0;
+    if (patch.defaultRole !== undefined) changes.defaultRole = patch.defaultRole;
+    if (patch.allowIdpInitiated !== undefined) changes.allowIdpInitiated = patch.allowIdpInitiated ? 1 : 0;
+    if (patch.scopes !== undefined) changes.scopes = patch.scopes.join(' ');
+    if (patch.clientSecret !== undefined)
+      changes.clientSecret = sealSecret(this.secretsKey(), connection.id, patch.clientSecret);
+    const activates = patch.status === 'active' && connection.status !== 'active';
+    if (patch.status !== undefined && patch.status !== connection.status) changes.status = patch.status;
+    if (activates) changes.activatedAt = now;
+    const actor = auditActor(caller);
+    // What changed, never the secret itself.
+    const changed = Object.keys(changes).filter((key) => key !== 'updatedAt' && key !== 'activatedAt');
+    const events = [
+      ...(activates ? [connectionEvent('sso.connection_activated', connection, actor)] : []),
+      ...(changed.some((key) => key !== 'status' || !activates)
+        ? [connectionEvent('sso.connection_updated', connection, actor, { changed })]
+        : []),
+    ];
+    if (!(await this.store.update(connection, changes, events))) return this.update(caller, id, body, base);
+    return { success: true, connection: await this.answer(await this.own(caller, id), base) };
+  }
+
+  /** DELETE /api/org/sso/connections/{id}: 204. */
+  async remove(caller: OrgCaller, id: string): Promise<void> {
+    ownerOnly(caller);
+    const connection = await this.own(caller, id);
+    await this.store.remove(connection, [connectionEvent('sso.connection_deleted', connection, auditActor(caller))]);
+  }
+
+  /** POST /api/org/sso/connections/{id}/refresh: the discovery document read again. */
+  async refresh(caller: OrgCaller, id: string, base: string): Promise<{ success: true; connection: ConnectionAnswer }> {
+    ownerOnly(caller);
+    const connection = await this.own(caller, id);
+    const discovery = await this.discover(connection.issuer);
+    const now = this.clock.now();
+    const event = connectionEvent('sso.connection_updated', connection, auditActor(caller), { changed: ['discovery'] });
+    if (!(await this.store.update(connection, { discovery: JSON.stringify(discovery), discoveredAt: now, updatedAt: now }, [event])))
+      return this.refresh(caller, id, base);
+    return { success: true, connection: await this.answer(await this.own(caller, id), base) };
+  }
+
+  /** GET /api/org/sso/connections/{id}/attempts. */
+  async attempts(caller: OrgCaller, id: string): Promise<{ attempts: AttemptAnswer[] }> {
+    ownerOnly(caller);
+    const connection = await this.own(caller, id);
+    return { attempts: (await this.store.attempts(connection.id)).map(attemptAnswer) };
+  }
+
+  private async discover(issuer: string) {
+    try {
+      return await this.oidc.discover(issuer);
+    } catch (error) {
+      if (error instanceof OidcCheckFailed)
+        throw ssoRefusal(HttpStatus.UNPROCESSABLE_ENTITY, SSO_ERRORS.discoveryFailed, error.message);
+      throw error;
+    }
+  }
+
+  private async own(caller: OrgCaller, id: string): Promise<SsoConnectionEntity> {
+    const connection = await this.store.findOwn(caller.tenantId, id);
+    if (!connection) throw ssoRefusal(HttpStatus.NOT_FOUND, SSO_ERRORS.notFound, 'no such connection in this organisation');
+    return connection;
+  }
+
+  private async answer(connection: SsoConnectionEntity, base: string): Promise<ConnectionAnswer> {
+    const [view] = await this.store.views([connection]);
+    return connectionAnswer(view, base);
+  }
+
+  /** SsoConfiguredGuard refused every route before this when there is no key. */
+  private secretsKey(): Buffer {
+    return this.config.sso.secretsKey!;
+  }
+}
+
+/** Owners only: the org guard let owners and admins through; an admin is refused as the spec's Forbidden. */
+function ownerOnly(caller: OrgCaller): void {
+  if (caller.role !== 'owner') throw new ApiError(HttpStatus.FORBIDDEN, FORBIDDEN);
+}

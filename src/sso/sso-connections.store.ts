@@ -1,0 +1,158 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { NewAuditEvent } from '../audit/audit-event';
+import { AuditRows } from '../audit/audit-rows';
+import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
+import { SsoAttemptEntity, SsoConnectionEntity } from '../database/entities';
+import { Leases } from '../database/leases';
+import { PreparedStatements, sqlTimestamp, timestamp } from '../database/prepared-statements';
+
+/** The columns that a connection's changes write, by property. */
+const COLUMNS = {
+  name: 'name',
+  status: 'status',
+  jit: 'jit',
+  defaultRole: 'default_role',
+  allowIdpInitiated: 'allow_idp_initiated',
+  clientSecret: 'client_secret',
+  scopes: 'scopes',
+  discovery: 'discovery',
+  discoveredAt: 'discovered_at',
+  activatedAt: 'activated_at',
+  updatedAt: 'updated_at',
+} as const satisfies Partial<Record<keyof SsoConnectionEntity, string>>;
+export type ConnectionChanges = Partial<Pick<SsoConnectionEntity, keyof typeof COLUMNS>>;
+
+/** A connection's last sign-in, read from its attempts. */
+export interface LastLogin {
+  at: Date;
+  result: string;
+}
+
+/** What a connection's row holds that its answer shows beside it: its last sign-in, whether it is the primary. */
+export interface ConnectionView {
+  connection: SsoConnectionEntity;
+  lastLogin: LastLogin | null;
+  primary: boolean;
+}
+
+/** How many attempts a connection shows. */
+export const ATTEMPTS_SHOWN = 100;
+
+/** The SQL of an organisation's single sign-on connections; every change is written with its audit rows. */
+@Injectable()
+export class SsoConnectionsStore {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly statements: PreparedStatements,
+    private readonly writer: AtomicWriter,
+    private readonly auditRows: AuditRows,
+    private readonly leases: Leases,
+  ) {}
+
+  private get connections() {
+    return this.dataSource.getRepository(SsoConnectionEntity);
+  }
+
+  findById(id: string): Promise<SsoConnectionEntity | null> {
+    return this.connections.findOneBy({ id });
+  }
+
+  findOwn(tenantId: string, id: string): Promise<SsoConnectionEntity | null> {
+    return this.connections.findOneBy({ tenantId, id });
+  }
+
+  listOwn(tenantId: string): Promise<SsoConnectionEntity[]> {
+    return this.connections.find({ where: { tenantId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  countOwn(tenantId: string): Promise<number> {
+    return this.connections.countBy({ tenantId });
+  }
+
+  /**
+   * The organisation's primary connection: of its active ones, the one active the longest (the first
+   * to become active), or null. Derived, never stored, so that two activations at once cannot make two.
+   */
+  async primaryOf(tenantId: string): Promise<SsoConnectionEntity | null> {
+    return this.connections.findOne({
+      where: { tenantId, status: 'active' },
+      order: { activatedAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  /** The connections with their last sign-in and whether each is the primary. */
+  async views(connections: SsoConnectionEntity[]): Promise<ConnectionView[]> {
+    const primaries = new Map<string, string | null>();
+    const views: ConnectionView[] = [];
+    for (const connection of connections) {
+      if (!primaries.has(connection.tenantId))
+        primaries.set(connection.tenantId, (await this.primaryOf(connection.tenantId))?.id ?? null);
+      const last = await this.statements.first(
+        'SELECT at, result FROM sso_attempts WHERE connection_id = ? ORDER BY at DESC, id DESC LIMIT 1',
+        [connection.id],
+      );
+      views.push({
+        connection,
+        lastLogin: last ? { at: timestamp(last.at), result: String(last.result) } : null,
+        primary: primaries.get(connection.tenantId) === connection.id,
+      });
+    }
+    return views;
+  }
+
+  /**
+   * A new connection, unless the organisation has `limit` already: false then, and nothing written.
+   * The organisation's lease row is written first, so that parallel creations count one after another.
+   */
+  async insert(connection: SsoConnectionEntity, events: NewAuditEvent[], limit: number): Promise<boolean> {
+    const lease = `sso-connections/${connection.tenantId}`;
+    await this.leases.ensure(lease);
+    return this.writer.insertIfAll(
+      [[SsoConnectionEntity, connection], ...this.eventRows(events)],
+      [
+        this.leases.written(lease),
+        this.leases.written(lease, [
+          '(SELECT COUNT(*) FROM sso_connections WHERE tenant_id = ?) < ?',
+          [connection.tenantId, limit],
+        ]),
+      ],
+    );
+  }
+
+  /** The changes, only while the row is as read (its updated_at), with the events; false when it changed meanwhile. */
+  async update(connection: SsoConnectionEntity, changes: ConnectionChanges, events: NewAuditEvent[]): Promise<boolean> {
+    const entries = Object.entries(changes) as [keyof typeof COLUMNS, unknown][];
+    const set = entries.map(([property]) => `${COLUMNS[property]} = ?`).join(', ');
+    const values = entries.map(([, value]) => (value instanceof Date ? sqlTimestamp(value) : value));
+    const required: RequiredUpdate = [
+      `UPDATE sso_connections SET ${set} WHERE id = ? AND updated_at = ?`,
+      [...values, connection.id, sqlTimestamp(connection.updatedAt)],
+    ];
+    return this.writer.insertIfAll(this.eventRows(events), [required]);
+  }
+
+  /** The connection, its people's links, its pending sign-ins and its attempts, with the events. */
+  async remove(connection: SsoConnectionEntity, events: NewAuditEvent[]): Promise<boolean> {
+    return this.writer.insertIfAll(
+      this.eventRows(events),
+      [['DELETE FROM sso_connections WHERE id = ?', [connection.id]]],
+      [
+        ['DELETE FROM sso_identities WHERE connection_id = ?', [connection.id]],
+        ['DELETE FROM sso_requests WHERE connection_id = ?', [connection.id]],
+        ['DELETE FROM sso_attempts WHERE connection_id = ?', [connection.id]],
+      ],
+    );
+  }
+
+  /** The last ATTEMPTS_SHOWN attempts, newest first. */
+  attempts(connectionId: string): Promise<SsoAttemptEntity[]> {
+    return this.dataSource
+      .getRepository(SsoAttemptEntity)
+      .find({ where: { connectionId }, order: { at: 'DESC', id: 'DESC' }, take: ATTEMPTS_SHOWN });
+  }
+
+  private eventRows(events: NewAuditEvent[]): Insert[] {
+    return events.flatMap((event) => this.auditRows.of(event));
+  }
+}

@@ -1,0 +1,379 @@
+import { HttpStatus, Injectable, Logger } from '@nestjs/common';
+import { HttpException } from '@nestjs/common';
+import { auditEvents, NewAuditEvent } from '../audit/audit-event';
+import { SessionTokenIssuer } from '../auth/session-token-issuer';
+import { messageOf } from '../common/api-error';
+import { Clock } from '../common/clock';
+import { IdGenerator } from '../common/id-generator';
+import { AppConfig } from '../config/app-config';
+import { SsoConnectionEntity, SsoIdentityEntity, SsoRequestEntity } from '../database/entities';
+import { emailDomain } from '../domains/domain-name';
+import { DomainsStore } from '../domains/domains.store';
+import { IdentityStore, IdentityUser } from '../identity/identity-store';
+import { DEFAULT_TENANT_NAME } from '../invitations/invitation';
+import { JoiningService } from '../joining/joining.service';
+import { Discovery, OidcCheckFailed, OidcClient, OidcClientSettings } from './oidc-client';
+import { acceptedReturnTo } from './return-to';
+import { SsoConnectionsStore } from './sso-connections.store';
+import { connectionEvent } from './sso-connections.service';
+import { openSecret } from './sso-secrets';
+import { SsoSignInsStore } from './sso-sign-ins.store';
+import { redirectUriOf } from './sso-views';
+import { SSO_ERRORS, SsoErrorCode, ssoRefusal } from './sso.messages';
+
+/** How long a sign-in sent to the provider may take to come back. */
+export const REQUEST_TTL_MS = 10 * 60_000;
+/** How long the session of a single sign-on lasts (the id token's exp). */
+export const SSO_SESSION_TTL_SECONDS = 8 * 3600;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}$/;
+
+export type DiscoverAnswer =
+  | { sso: false }
+  | {
+      sso: true;
+      organisation: { id: string; name: string };
+      connection: { id: string; type: 'oidc' };
+      startUrl: string;
+    };
+
+/** What the callback answers: a redirect with the session cookie. */
+export interface SignedIn {
+  location: string;
+  cookie: string;
+}
+
+/** A refused sign-in, with what the attempt records. */
+class SignInRefused extends Error {
+  constructor(
+    readonly status: HttpStatus,
+    readonly code: SsoErrorCode,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** What is known of the person while the checks run, for the attempt. */
+interface AttemptSubject {
+  email: string | null;
+  subject: string | null;
+}
+
+/**
+ * Single sign-on's sign-in (docs/sso.md): discovery by e-mail domain, the start (a pending request
+ * stored in the database, used once), and the OIDC callback's checks in order (state, the code
+ * exchange with the ID token's checks, the e-mail's domain, the person, the membership), then the
+ * session. Every callback records an attempt; a refusal also an `sso.login_failed` event.
+ */
+@Injectable()
+export class SsoSignInService {
+  private readonly logger = new Logger('SingleSignOn');
+
+  constructor(
+    private readonly connections: SsoConnectionsStore,
+    private readonly signIns: SsoSignInsStore,
+    private readonly domains: DomainsStore,
+    private readonly oidc: OidcClient,
+    private readonly identity: IdentityStore,
+    private readonly joining: JoiningService,
+    private readonly tokens: SessionTokenIssuer,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+  ) {}
+
+  /** POST /api/sso/discover. */
+  async discover(body: unknown, base: string): Promise<DiscoverAnswer> {
+    const email = emailOf(body);
+    const found = await this.byEmail(email);
+    if (!found) return { sso: false };
+    const { connection, tenantName } = found;
+    return {
+      sso: true,
+      organisation: { id: connection.tenantId, name: tenantName ?? DEFAULT_TENANT_NAME },
+      connection: { id: connection.id, type: connection.type },
+      startUrl: `${base}/sso/start?connection=${encodeURIComponent(connection.id)}`,
+    };
+  }
+
+  /** GET /sso/start: where the browser goes, the provider's authorisation endpoint. */
+  async start(query: Record<string, unknown>, base: string): Promise<string> {
+    const returnTo = acceptedReturnTo(query.returnTo, [new URL(base).origin, ...this.config.sso.returnOrigins]);
+    if (returnTo === null)
+      throw ssoRefusal(
+        HttpStatus.BAD_REQUEST,
+        SSO_ERRORS.returnRefused,
+        'returnTo must be a path on this service or an address on an origin of SSO_RETURN_ORIGINS',
+      );
+    let connection: SsoConnectionEntity | null = null;
+    let loginHint: string | undefined;
+    if (typeof query.connection === 'string' && query.connection !== '') {
+      connection = await this.connections.findById(query.connection);
+      if (connection && (connection.status !== 'active' || !(await this.signIns.tenantActive(connection.tenantId))))
+        connection = null;
+    } else if (typeof query.email === 'string' && query.email !== '') {
+      loginHint = emailOf({ email: query.email });
+      connection = (await this.byEmail(loginHint))?.connection ?? null;
+    }
+    if (!connection)
+      throw ssoRefusal(HttpStatus.NOT_FOUND, SSO_ERRORS.notFound, 'no active connection for this e-mail or id');
+    const secrets = this.oidc.newRequestSecrets();
+    const now = this.clock.now();
+    const request: SsoRequestEntity = {
+      ...secrets,
+      connectionId: connection.id,
+      returnTo,
+      expiresAt: new Date(now.getTime() + REQUEST_TTL_MS),
+      createdAt: now,
+      usedAt: null,
+    };
+    await this.signIns.insertRequest(request);
+    const url = await this.oidc.authorizationUrl(this.clientSettings(connection, base), {
+      ...secrets,
+      scopes: connection.scopes,
+      loginHint,
+    });
+    return url.href;
+  }
+
+  /** GET /sso/oidc/{id}/callback. */
+  async callback(id: string, query: Record<string, unknown>, base: string, secure: boolean): Promise<SignedIn> {
+    const connection = await this.connections.findById(id);
+    if (!connection || connection.status !== 'active')
+      throw ssoRefusal(HttpStatus.NOT_FOUND, SSO_ERRORS.notFound, 'no active connection with this id');
+    const known: AttemptSubject = { email: null, subject: null };
+    try {
+      const signedIn = await this.signIn(connection, query, base, secure, known);
+      await this.record(connection, 'ok', known, 'signed in', [
+        connectionEvent('sso.login_succeeded', connection, null, { userId: signedIn.user.id, email: known.email }),
+      ]);
+      return { location: signedIn.location, cookie: signedIn.cookie };
+    } catch (error) {
+      const refused =
+        error instanceof SignInRefused
+          ? error
+          : error instanceof HttpException && isCoded(error.getResponse())
+            ? new SignInRefused(error.getStatus(), (error.getResponse() as { error: SsoErrorCode }).error, messageOf(error))
+            : null;
+      if (!refused) throw error;
+      await this.record(connection, refused.code, known, refused.reason, [
+        connectionEvent('sso.login_failed', connection, null, {
+          reason: refused.code,
+          detail: refused.reason,
+          ...(known.email !== null && { email: known.email }),
+        }),
+      ]);
+      throw ssoRefusal(refused.status, refused.code, refused.reason);
+    }
+  }
+
+  /** The checks in order; `known` is filled in as the person becomes known, for the attempt. */
+  private async signIn(
+    connection: SsoConnectionEntity,
+    query: Record<string, unknown>,
+    base: string,
+    secure: boolean,
+    known: AttemptSubject,
+  ): Promise<SignedIn & { user: IdentityUser }> {
+    if (!(await this.signIns.tenantActive(connection.tenantId)))
+      throw new SignInRefused(HttpStatus.FORBIDDEN, SSO_ERRORS.notFound, 'the organisation is not active');
+    // The pending request: known, of this connection, unused, unexpired; used now, once.
+    const state = single(query.state);
+    if (!state) throw new SignInRefused(HttpStatus.BAD_REQUEST, SSO_ERRORS.stateInvalid, 'state missing');
+    const used = await this.signIns.useRequest(state, connection.id, this.clock.now());
+    if ('unusable' in used)
+      throw new SignInRefused(HttpStatus.BAD_REQUEST, SSO_ERRORS.stateInvalid, `state ${used.unusable}`);
+    const { request } = used;
+    const idpError = single(query.error);
+    if (idpError) {
+      const description = single(query.error_description);
+      throw new SignInRefused(
+        HttpStatus.BAD_REQUEST,
+        SSO_ERRORS.idpError,
+        `the provider answered ${idpError}${description ? ` (${description.slice(0, 200)})` : ''}`,
+      );
+    }
+    if (!single(query.code)) throw new SignInRefused(HttpStatus.BAD_REQUEST, SSO_ERRORS.tokenInvalid, 'code missing');
+    // The code exchange and the ID token's checks.
+    const settings = this.clientSettings(connection, base);
+    const callbackUrl = new URL(settings.redirectUri);
+    for (const name of ['code', 'state', 'iss']) {
+      const value = single(query[name]);
+      if (value !== undefined) callbackUrl.searchParams.set(name, value);
+    }
+    let verified;
+    try {
+      verified = await this.oidc.exchange(settings, callbackUrl, request);
+    } catch (error) {
+      if (error instanceof OidcCheckFailed)
+        throw new SignInRefused(HttpStatus.BAD_REQUEST, SSO_ERRORS.tokenInvalid, error.message.slice(0, 900));
+      throw error;
+    }
+    known.subject = verified.subject;
+    known.email = verified.email;
+    if (!verified.email || !EMAIL.test(verified.email))
+      throw new SignInRefused(HttpStatus.BAD_REQUEST, SSO_ERRORS.tokenInvalid, 'the ID token has no email claim');
+    if (verified.emailVerified === false)
+      throw new SignInRefused(HttpStatus.BAD_REQUEST, SSO_ERRORS.tokenInvalid, 'email_verified is false');
+    const email = verified.email.toLowerCase();
+    // The provider is trusted for its organisation's proven domains only.
+    const domain = emailDomain(email);
+    const holder = domain ? await this.signIns.holderOf(domain, this.clock.now()) : null;
+    if (!holder || holder.tenantId !== connection.tenantId)
+      throw new SignInRefused(
+        HttpStatus.FORBIDDEN,
+        SSO_ERRORS.domainMismatch,
+        `${domain ?? email} is not a verified domain of this organisation`,
+      );
+    const { user, link } = await this.person(connection, verified.subject, email);
+    const member = await this.membership(connection, user, email);
+    const now = this.clock.now();
+    const identity: SsoIdentityEntity = {
+      connectionId: connection.id,
+      subject: verified.subject,
+      userId: member.id,
+      email,
+      createdAt: link?.createdAt ?? now,
+      lastLoginAt: now,
+    };
+    await this.signIns.signedIn(identity, link !== null, []);
+    const token = this.tokens.issue(member, SSO_SESSION_TTL_SECONDS, {
+      emailVerified: true,
+      ssoConnection: connection.id,
+    });
+    const cookie =
+      `${this.config.sessionCookieName}=${token}; Path=/; Max-Age=${SSO_SESSION_TTL_SECONDS}; HttpOnly; SameSite=Lax` +
+      (secure ? '; Secure' : '');
+    return { location: absolute(request.returnTo, base), cookie, user: member };
+  }
+
+  /**
+   * The person: by (connection, subject) from their first sign-in on; at the first, the account that
+   * holds the address, if one does; else null (made when they join).
+   */
+  private async person(
+    connection: SsoConnectionEntity,
+    subject: string,
+    email: string,
+  ): Promise<{ user: IdentityUser | null; link: SsoIdentityEntity | null }> {
+    const link = await this.signIns.findIdentity(connection.id, subject);
+    if (link) {
+      const linked = await this.identity.findById(link.userId);
+      if (linked) return { user: linked, link };
+    }
+    const [byAddress] = await this.identity.findByEmail(email);
+    return { user: byAddress ?? null, link };
+  }
+
+  /**
+   * The membership, through the joins' one path: a member of this organisation signs in; a member of
+   * another is refused; a person this organisation removed is refused as a domain join refuses them;
+   * anyone else joins when the connection has jit, with its default role, else is refused.
+   */
+  private async membership(
+    connection: SsoConnectionEntity,
+    user: IdentityUser | null,
+    email: string,
+  ): Promise<IdentityUser> {
+    const { tenantId } = connection;
+    if (user?.tenantId === tenantId) return user;
+    const refuseOther = () =>
+      new SignInRefused(
+        HttpStatus.CONFLICT,
+        SSO_ERRORS.memberOfAnotherOrganisation,
+        'the person is a member of another organisation',
+      );
+    if (user?.tenantId) throw refuseOther();
+    if (user && (await this.domains.removedSinceLastInvitation(tenantId, user.id, email)))
+      throw new SignInRefused(
+        HttpStatus.FORBIDDEN,
+        SSO_ERRORS.removed,
+        'the organisation removed this person; only a new invitation brings them back',
+      );
+    if (connection.jit !== 1)
+      throw new SignInRefused(
+        HttpStatus.FORBIDDEN,
+        SSO_ERRORS.notProvisioned,
+        'the person is not a member, and the connection does not add people at sign-in (jit false)',
+      );
+    const member = { id: user?.id ?? this.ids.uuid(), email: user?.email ?? email };
+    const role = connection.defaultRole;
+    if (!user && this.config.identityStore === 'cognito') await this.identity.createAccount(member.id, member.email);
+    const joined = await this.joining.joinWithoutInvitation(member, tenantId, role, () => ({
+      required: [],
+      events: [auditEvents.memberJoined(member, tenantId, role, 'sso', { connection: connection.id })],
+    }));
+    if (!joined.joined) {
+      if (joined.emailInUse)
+        throw new SignInRefused(HttpStatus.CONFLICT, SSO_ERRORS.emailInUse, 'another account holds this address');
+      if (joined.memberOf && joined.memberOf !== tenantId) throw refuseOther();
+    }
+    const stored = await this.identity.findById(member.id);
+    if (!stored || stored.tenantId !== tenantId) {
+      this.logger.warn(`The join of ${member.id} by single sign-on is not in the identity store yet`);
+      throw new SignInRefused(HttpStatus.CONFLICT, SSO_ERRORS.notProvisioned, 'the membership is not in place yet');
+    }
+    return stored;
+  }
+
+  /** The primary connection of the active organisation that holds the e-mail's domain. */
+  private async byEmail(
+    email: string,
+  ): Promise<{ connection: SsoConnectionEntity; tenantName: string | null } | null> {
+    const domain = emailDomain(email);
+    const holder = domain ? await this.signIns.holderOf(domain, this.clock.now()) : null;
+    if (!holder) return null;
+    const connection = await this.connections.primaryOf(holder.tenantId);
+    return connection ? { connection, tenantName: holder.tenantName } : null;
+  }
+
+  private clientSettings(connection: SsoConnectionEntity, base: string): OidcClientSettings {
+    return {
+      discovery: JSON.parse(connection.discovery) as Discovery,
+      clientId: connection.clientId,
+      clientSecret: openSecret(this.config.sso.secretsKey!, connection.id, connection.clientSecret),
+      redirectUri: redirectUriOf(base, connection.id),
+    };
+  }
+
+  private async record(
+    connection: SsoConnectionEntity,
+    result: string,
+    known: AttemptSubject,
+    detail: string,
+    events: NewAuditEvent[],
+  ): Promise<void> {
+    await this.signIns.recordAttempt(
+      {
+        id: this.ids.uuid(),
+        connectionId: connection.id,
+        tenantId: connection.tenantId,
+        at: this.clock.now(),
+        result,
+        email: known.email?.slice(0, 320) ?? null,
+        subject: known.subject?.slice(0, 255) ?? null,
+        detail: detail.slice(0, 1000),
+      },
+      events,
+    );
+  }
+}
+
+/** A query parameter given once, as a string. */
+function single(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function isCoded(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && String((body as { error?: unknown }).error).startsWith('SSO_');
+}
+
+function emailOf(body: unknown): string {
+  const email = (body as { email?: unknown } | null)?.email;
+  if (typeof email !== 'string' || !EMAIL.test(email.trim()))
+    throw ssoRefusal(HttpStatus.BAD_REQUEST, SSO_ERRORS.emailInvalid, 'email must be an e-mail address');
+  return email.trim().toLowerCase();
+}
+
+/** returnTo as stored: a path of this service, made absolute on its base. */
+const absolute = (returnTo: string, base: string) => (returnTo.startsWith('/') ? `${base}${returnTo}` : returnTo);

@@ -1,0 +1,70 @@
+import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { FailureResponse } from '../common/failure-response';
+import { RequestOrigin } from '../common/request-origin';
+import { AppConfig } from '../config/app-config';
+import { SsoConfiguredGuard } from './sso-configured.guard';
+import { SsoSignInService } from './sso-sign-in.service';
+import { ApiDiscover, ApiSsoDiscovery } from './sso.docs';
+import { SSO_FAILURES } from './sso.messages';
+
+/** Which organisation signs an e-mail in by single sign-on: no session. */
+@Controller('api/sso')
+@ApiSsoDiscovery()
+@UseGuards(SsoConfiguredGuard)
+export class SsoDiscoveryController {
+  constructor(
+    private readonly signIns: SsoSignInService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post('discover')
+  @HttpCode(HttpStatus.OK)
+  @ApiDiscover()
+  @FailureResponse({ error: SSO_FAILURES.signIn })
+  discoverSso(@Body() body: unknown, @RequestOrigin() origin: string) {
+    return this.signIns.discover(body, this.config.publicBaseUrl ?? origin);
+  }
+}
+
+/**
+ * The browser's side of a sign-in: the start, a redirect to the provider, and the provider's
+ * redirect back. Redirects, not an API: left out of the OpenAPI document (docs/sso.md describes them).
+ */
+@Controller('sso')
+@ApiExcludeController()
+@UseGuards(SsoConfiguredGuard)
+export class SsoBrowserController {
+  constructor(
+    private readonly signIns: SsoSignInService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get('start')
+  @FailureResponse({ error: SSO_FAILURES.signIn })
+  async startSso(@Query() query: Record<string, unknown>, @RequestOrigin() origin: string, @Res() response: Response) {
+    const location = await this.signIns.start(query, this.config.publicBaseUrl ?? origin);
+    response.redirect(HttpStatus.FOUND, location);
+  }
+
+  @Get('oidc/:id/callback')
+  @FailureResponse({ error: SSO_FAILURES.signIn })
+  async oidcCallback(
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+    @RequestOrigin() origin: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    const { location, cookie } = await this.signIns.callback(
+      id,
+      query,
+      this.config.publicBaseUrl ?? origin,
+      request.secure,
+    );
+    response.setHeader('Set-Cookie', cookie);
+    response.setHeader('Cache-Control', 'no-store');
+    response.redirect(HttpStatus.FOUND, location);
+  }
+}

@@ -1,0 +1,162 @@
+import { applyDecorators, HttpStatus } from '@nestjs/common';
+import { ApiBody, ApiNoContentResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrorResponse, ApiPublic, ApiSession, FORBIDDEN_BODY, UNAUTHORIZED_BODY } from '../common/openapi';
+import {
+  OneSsoConnection,
+  SsoAttemptList,
+  SsoConnectionChanged,
+  SsoConnectionList,
+  SsoDiscovery,
+} from './dto/sso.response';
+import { SSO_ERRORS, SSO_GUARD_MESSAGES, SsoErrorBody, SsoErrorCode } from './sso.messages';
+
+/*
+ * The API document's part for single sign-on (docs/sso.md). The browser's routes under /sso/ are
+ * redirects and are left out.
+ */
+
+const refusals = (status: HttpStatus, description: string, codes: SsoErrorCode[]) =>
+  ApiErrorResponse(
+    status,
+    description,
+    codes.map((error) => ({ success: false, error, reason: '…' })),
+    SsoErrorBody,
+  );
+
+const notConfigured = () =>
+  refusals(HttpStatus.SERVICE_UNAVAILABLE, 'SSO_SECRETS_KEY is not set under NODE_ENV=production', [
+    SSO_ERRORS.notConfigured,
+  ]);
+
+const idParam = () => ApiParam({ name: 'id', description: 'The connection’s id' });
+const notFound = () => refusals(HttpStatus.NOT_FOUND, 'No such connection in this organisation', [SSO_ERRORS.notFound]);
+
+const connectionBody = (required: boolean) =>
+  ApiBody({
+    required: true,
+    schema: {
+      type: 'object',
+      ...(required && { required: ['type', 'issuer', 'clientId', 'clientSecret'] }),
+      properties: {
+        ...(required && {
+          type: { type: 'string', enum: ['oidc'] },
+          issuer: { type: 'string', example: 'https://acme.okta.com' },
+          clientId: { type: 'string' },
+        }),
+        ...(!required && { status: { type: 'string', enum: ['active', 'inactive'] } }),
+        clientSecret: { type: 'string', description: 'Stored encrypted (AES-256-GCM), never returned' },
+        scopes: { type: 'array', items: { type: 'string' }, description: 'Default openid email profile' },
+        name: { type: 'string' },
+        jit: { type: 'boolean', description: 'Default true' },
+        defaultRole: { type: 'string', enum: ['member', 'admin'], description: 'Default member' },
+        allowIdpInitiated: { type: 'boolean', description: 'Default false' },
+      },
+    },
+  });
+
+/** The guards' answers on the connection routes: owners only. */
+export const ApiSsoConnections = () =>
+  applyDecorators(
+    ApiTags('Organisation: single sign-on'),
+    ApiSession(),
+    ApiErrorResponse(HttpStatus.UNAUTHORIZED, 'No session', [UNAUTHORIZED_BODY]),
+    ApiErrorResponse(
+      HttpStatus.FORBIDDEN,
+      'Not an owner of an organisation (admins too), or the organisation is suspended',
+      [{ error: SSO_GUARD_MESSAGES.notOrgUser }, FORBIDDEN_BODY],
+    ),
+    notConfigured(),
+  );
+
+export const ApiCreateConnection = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Connect the organisation’s OpenID provider: a draft connection',
+      description:
+        'The discovery document is read from {issuer}/.well-known/openid-configuration (its issuer must equal the one ' +
+        'given, exactly). Rules in order: owner, SSO_CONNECTION_INVALID (400), SSO_CONNECTION_LIMIT (422, ' +
+        'SSO_CONNECTIONS_PER_ORG), SSO_DISCOVERY_FAILED (422). Event sso.connection_created.',
+    }),
+    connectionBody(true),
+    ApiResponse({ status: HttpStatus.CREATED, type: SsoConnectionChanged, description: 'The connection, draft' }),
+    refusals(HttpStatus.BAD_REQUEST, 'The body breaks a rule', [SSO_ERRORS.invalid]),
+    refusals(HttpStatus.UNPROCESSABLE_ENTITY, 'Too many connections, or the provider’s document cannot be used', [
+      SSO_ERRORS.limit,
+      SSO_ERRORS.discoveryFailed,
+    ]),
+  );
+
+export const ApiListConnections = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'The organisation’s single sign-on connections, oldest first' }),
+    ApiResponse({ status: HttpStatus.OK, type: SsoConnectionList, description: 'The connections' }),
+  );
+
+export const ApiGetConnection = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'One connection' }),
+    idParam(),
+    ApiResponse({ status: HttpStatus.OK, type: OneSsoConnection, description: 'The connection' }),
+    notFound(),
+  );
+
+export const ApiUpdateConnection = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Change a connection: activate it, turn it off, its settings or its secret',
+      description:
+        'status "active" makes a draft or inactive connection active (sso.connection_activated); the first active ' +
+        'connection is the primary, which discovery uses. Other changes: sso.connection_updated.',
+    }),
+    idParam(),
+    connectionBody(false),
+    ApiResponse({ status: HttpStatus.OK, type: SsoConnectionChanged, description: 'The connection as changed' }),
+    refusals(HttpStatus.BAD_REQUEST, 'The body breaks a rule', [SSO_ERRORS.invalid]),
+    notFound(),
+  );
+
+export const ApiDeleteConnection = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Delete a connection, with its people’s links and attempts (members stay)',
+      description: 'Event sso.connection_deleted.',
+    }),
+    idParam(),
+    ApiNoContentResponse({ description: 'Deleted' }),
+    notFound(),
+  );
+
+export const ApiRefreshConnection = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'Read the provider’s discovery document again' }),
+    idParam(),
+    ApiResponse({ status: HttpStatus.OK, type: SsoConnectionChanged, description: 'The connection' }),
+    notFound(),
+    refusals(HttpStatus.UNPROCESSABLE_ENTITY, 'The provider’s document cannot be used', [SSO_ERRORS.discoveryFailed]),
+  );
+
+export const ApiConnectionAttempts = () =>
+  applyDecorators(
+    ApiOperation({ summary: 'The connection’s last 100 sign-in attempts, newest first, with the check that failed' }),
+    idParam(),
+    ApiResponse({ status: HttpStatus.OK, type: SsoAttemptList, description: 'The attempts' }),
+    notFound(),
+  );
+
+export const ApiSsoDiscovery = () => applyDecorators(ApiTags('Single sign-on'), ApiPublic(), notConfigured());
+
+export const ApiDiscover = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Whether an e-mail address signs in by single sign-on, and where to start',
+      description:
+        'sso true when the address’s domain is verified (or failing within its grace) for an active organisation ' +
+        'with an active primary connection; false otherwise, for an unknown domain as for a known one.',
+    }),
+    ApiBody({
+      required: true,
+      schema: { type: 'object', required: ['email'], properties: { email: { type: 'string', example: 'kim@acme.com' } } },
+    }),
+    ApiResponse({ status: HttpStatus.OK, type: SsoDiscovery, description: 'Where to sign in' }),
+    refusals(HttpStatus.BAD_REQUEST, 'Not an e-mail address', [SSO_ERRORS.emailInvalid]),
+  );

@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { AuditModule } from '../audit/audit.module';
+import { DomainsStore } from '../domains/domains.store';
+import { JoiningModule } from '../joining/joining.module';
+import { OidcClient } from './oidc-client';
+import { SsoConfiguredGuard } from './sso-configured.guard';
+import { SsoConnectionsController } from './sso-connections.controller';
+import { SsoConnectionsService } from './sso-connections.service';
+import { SsoConnectionsStore } from './sso-connections.store';
+import { SsoHttp } from './sso-http';
+import { SsoSignInService } from './sso-sign-in.service';
+import { SsoSignInsStore } from './sso-sign-ins.store';
+import { SsoBrowserController, SsoDiscoveryController } from './sso.controller';
+
+/**
+ * Single sign-on per organisation (docs/sso.md): OIDC connections, discovery, the start and the
+ * callback. Joins go through JoiningService, the path of invitations and domains; the removal check
+ * is the domain join's (DomainsStore, read here).
+ */
+@Module({
+  imports: [AuditModule, JoiningModule],
+  controllers: [SsoConnectionsController, SsoDiscoveryController, SsoBrowserController],
+  providers: [
+    SsoConfiguredGuard,
+    SsoHttp,
+    OidcClient,
+    SsoConnectionsStore,
+    SsoSignInsStore,
+    SsoConnectionsService,
+    SsoSignInService,
+    DomainsStore,
+  ],
+})
+export class SsoModule {}

@@ -1,0 +1,449 @@
+import { randomUUID } from 'node:crypto';
+import { AuditEventEntity, SsoAttemptEntity, SsoConnectionEntity, SsoIdentityEntity, SsoRequestEntity } from '../src/database/entities';
+import { refused as domainRefused, useDomainsSuite } from './support/domains';
+import { sessionCookie } from './support/factories';
+import { TestOidcProvider } from './support/oidc-provider';
+import { useOrganisationSuite } from './support/suites';
+import { e2eIdentityMode } from './support/test-identity';
+
+const BASE = 'http://tenants.test';
+const PORTAL = 'https://portal.example.com';
+const refused = (error: string, reason: unknown = expect.any(String)) => ({ success: false, error, reason });
+/** The sign-ins that end in a session of this service: its session tokens are local mode's (docs/sso.md). */
+const local = e2eIdentityMode() === 'local';
+const itSignsIn = local ? it : it.skip;
+const decode = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+
+/**
+ * Single sign-on by OpenID Connect (docs/sso.md), against oidc-provider on the loopback: connections,
+ * discovery, the start, a full sign-in, and the forged and stale callbacks.
+ */
+describe('single sign-on: OIDC', () => {
+  const provider = new TestOidcProvider();
+  beforeAll(() => provider.start());
+  afterAll(() => provider.stop());
+  const { t, factory, org, verified, person } = useDomainsSuite({
+    PUBLIC_BASE_URL: BASE,
+    SSO_RETURN_ORIGINS: PORTAL,
+    SSO_CONNECTIONS_PER_ORG: '2',
+    SSO_HTTP_TIMEOUT_MS: '2000',
+  });
+  const connections = () => t.dataSource.getRepository(SsoConnectionEntity);
+  const attempts = (connectionId: string) =>
+    t.dataSource.getRepository(SsoAttemptEntity).find({ where: { connectionId }, order: { at: 'DESC' } });
+  const events = (type: string, tenantId = org.tenant.id) =>
+    t.dataSource.getRepository(AuditEventEntity).findBy({ type, tenantId });
+
+  const create = (body: object = {}, cookie = org.ownerCookie) =>
+    t.http
+      .post('/api/org/sso/connections')
+      .set('Cookie', cookie)
+      .send({
+        type: 'oidc',
+        issuer: provider.issuer,
+        clientId: provider.clientId,
+        clientSecret: provider.clientSecret,
+        ...body,
+      });
+  const patch = (id: string, body: object, cookie = org.ownerCookie) =>
+    t.http.patch(`/api/org/sso/connections/${id}`).set('Cookie', cookie).send(body);
+  /** An active connection of the organisation, and a verified domain of it. */
+  const activeConnection = async (body: object = {}) => {
+    const domain = await verified();
+    const created = await create(body);
+    expect(created.status).toBe(201);
+    expect((await patch(created.body.connection.id, { status: 'active' })).status).toBe(200);
+    return { id: created.body.connection.id as string, domain };
+  };
+  /** The browser's way from the start to the callback: the provider signs `who` in. */
+  const callbackFor = async (connectionId: string, who: { sub: string; email: string }, returnTo?: string) => {
+    await provider.nextLogin(who);
+    const started = await t.http.get('/sso/start').query({ connection: connectionId, ...(returnTo && { returnTo }) });
+    expect(started.status).toBe(302);
+    const callback = await provider.authorize(started.headers.location);
+    expect(callback.origin + callback.pathname).toBe(`${BASE}/sso/oidc/${connectionId}/callback`);
+    return callback;
+  };
+  const callback = (url: URL) => t.http.get(url.pathname + url.search);
+  const signIn = async (connectionId: string, who: { sub: string; email: string }, returnTo?: string) =>
+    callback(await callbackFor(connectionId, who, returnTo));
+  /** A refused callback: the status and body, no cookie, an attempt and an sso.login_failed event with the code. */
+  const expectRefused = async (
+    res: { status: number; body: unknown; headers: Record<string, unknown> },
+    connectionId: string,
+    status: number,
+    error: string,
+    reason: unknown = expect.any(String),
+  ) => {
+    expect([res.status, res.body]).toEqual([status, refused(error, reason)]);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    const [attempt] = await attempts(connectionId);
+    expect(attempt).toMatchObject({ result: error, detail: (res.body as { reason: string }).reason });
+    const failed = await events('sso.login_failed');
+    expect(failed.some((event) => JSON.parse(event.data).reason === error)).toBe(true);
+  };
+
+  describe('POST /api/org/sso/connections', () => {
+    it('an owner connects the provider: 201, a draft with the redirect URI; the secret never returned, stored sealed', async () => {
+      const res = await create({ name: 'Okta', scopes: ['openid', 'email'] });
+      expect(res.status).toBe(201);
+      const { id } = res.body.connection;
+      expect(res.body).toEqual({
+        success: true,
+        connection: {
+          id,
+          type: 'oidc',
+          name: 'Okta',
+          status: 'draft',
+          jit: true,
+          defaultRole: 'member',
+          allowIdpInitiated: false,
+          primary: false,
+          createdAt: expect.any(String),
+          oidc: { issuer: provider.issuer, clientId: provider.clientId, scopes: ['openid', 'email'] },
+          sp: { redirectUri: `${BASE}/sso/oidc/${id}/callback` },
+          lastLogin: null,
+        },
+      });
+      const row = await connections().findOneByOrFail({ id });
+      expect(row.clientSecret).toMatch(/^v1\./);
+      expect(row.clientSecret).not.toContain(provider.clientSecret);
+      expect(JSON.parse(row.discovery)).toMatchObject({ issuer: provider.issuer, token_endpoint: `${provider.issuer}/token` });
+      expect(await events('sso.connection_created')).toHaveLength(1);
+    });
+
+    it('owners only: an admin and a member are answered 403 {"error":"Forbidden"}, and nothing is stored', async () => {
+      for (const role of ['admin', 'member']) {
+        const cookie = await sessionCookie(t, await factory.member(org.tenant.id, { role }));
+        const res = await create({}, cookie);
+        expect([res.status, res.body]).toEqual([403, { error: 'Forbidden' }]);
+        expect((await t.http.get('/api/org/sso/connections').set('Cookie', cookie)).status).toBe(403);
+      }
+      expect(await connections().countBy({ tenantId: org.tenant.id })).toBe(0);
+    });
+
+    it('no session: 401', async () => {
+      expect((await t.http.get('/api/org/sso/connections')).status).toBe(401);
+    });
+
+    it.each([
+      ['type saml (not built yet)', { type: 'saml', metadataXml: '<x/>' }, /saml/],
+      ['no client secret', { clientSecret: undefined }, /clientSecret/],
+      ['an owner default role', { defaultRole: 'owner' }, /never owner/],
+      ['scopes without openid', { scopes: ['email'] }, /openid/],
+      ['an issuer that is not a URL', { issuer: 'acme' }, /issuer/],
+    ])('400 SSO_CONNECTION_INVALID: %s', async (_, body, reason) => {
+      const res = await create(body);
+      expect([res.status, res.body]).toEqual([400, refused('SSO_CONNECTION_INVALID', expect.stringMatching(reason))]);
+      expect(await connections().countBy({ tenantId: org.tenant.id })).toBe(0);
+    });
+
+    it('422 SSO_DISCOVERY_FAILED: an issuer that differs from the document’s (compared exactly), or unreachable', async () => {
+      const slash = await create({ issuer: `${provider.issuer}/` });
+      expect([slash.status, slash.body]).toEqual([
+        422,
+        refused('SSO_DISCOVERY_FAILED', `issuer mismatch: expected ${provider.issuer}/, the document says "${provider.issuer}"`),
+      ]);
+      const closed = await create({ issuer: 'http://127.0.0.1:1' });
+      expect([closed.status, closed.body]).toEqual([
+        422,
+        refused('SSO_DISCOVERY_FAILED', expect.stringContaining('http://127.0.0.1:1 unreachable')),
+      ]);
+      expect(await connections().countBy({ tenantId: org.tenant.id })).toBe(0);
+    });
+
+    it('422 SSO_CONNECTION_LIMIT past SSO_CONNECTIONS_PER_ORG (2 here)', async () => {
+      expect((await create()).status).toBe(201);
+      expect((await create()).status).toBe(201);
+      const res = await create();
+      expect([res.status, res.body]).toEqual([422, refused('SSO_CONNECTION_LIMIT')]);
+      expect(await connections().countBy({ tenantId: org.tenant.id })).toBe(2);
+    });
+  });
+
+  describe('GET, PATCH, DELETE /api/org/sso/connections/{id}, POST …/refresh', () => {
+    it('lists and reads the organisation’s own; another organisation’s is 404 SSO_NOT_FOUND', async () => {
+      const { id } = (await create()).body.connection;
+      const list = await t.http.get('/api/org/sso/connections').set('Cookie', org.ownerCookie);
+      expect(list.body.connections.map((c: { id: string }) => c.id)).toEqual([id]);
+      const one = await t.http.get(`/api/org/sso/connections/${id}`).set('Cookie', org.ownerCookie);
+      expect(one.body.connection.id).toBe(id);
+      const other = await factory.tenant({ status: 'active' });
+      const otherCookie = await sessionCookie(t, await factory.member(other.id));
+      const res = await t.http.get(`/api/org/sso/connections/${id}`).set('Cookie', otherCookie);
+      expect([res.status, res.body]).toEqual([404, refused('SSO_NOT_FOUND')]);
+    });
+
+    it('PATCH {"status":"active"}: active, and the first to become active is the primary; sso.connection_activated', async () => {
+      const first = (await create()).body.connection.id;
+      const second = (await create()).body.connection.id;
+      expect((await patch(first, { status: 'active' })).body.connection).toMatchObject({ status: 'active', primary: true });
+      const res = await patch(second, { status: 'active', name: 'Second', jit: false });
+      expect(res.body.connection).toMatchObject({ status: 'active', primary: false, name: 'Second', jit: false });
+      expect(await events('sso.connection_activated')).toHaveLength(2);
+      // The primary turned off: the next one active is the primary.
+      await patch(first, { status: 'inactive' });
+      expect((await t.http.get(`/api/org/sso/connections/${second}`).set('Cookie', org.ownerCookie)).body.connection.primary).toBe(
+        true,
+      );
+      expect((await patch(second, { status: 'draft' })).status).toBe(400);
+      expect((await patch(second, { defaultRole: 'owner' })).body).toEqual(refused('SSO_CONNECTION_INVALID'));
+    });
+
+    it('DELETE: 204, the row gone, sso.connection_deleted; then 404', async () => {
+      const { id } = (await create()).body.connection;
+      const res = await t.http.delete(`/api/org/sso/connections/${id}`).set('Cookie', org.ownerCookie);
+      expect(res.status).toBe(204);
+      expect(await connections().findOneBy({ id })).toBeNull();
+      expect(await events('sso.connection_deleted')).toHaveLength(1);
+      expect((await t.http.delete(`/api/org/sso/connections/${id}`).set('Cookie', org.ownerCookie)).status).toBe(404);
+    });
+
+    it('POST …/refresh reads the discovery document again', async () => {
+      const { id } = (await create()).body.connection;
+      await connections().update({ id }, { discovery: '{}' });
+      const res = await t.http.post(`/api/org/sso/connections/${id}/refresh`).set('Cookie', org.ownerCookie);
+      expect(res.status).toBe(200);
+      expect(JSON.parse((await connections().findOneByOrFail({ id })).discovery).issuer).toBe(provider.issuer);
+    });
+  });
+
+  describe('POST /api/sso/discover', () => {
+    it('sso true for a verified domain of an active organisation with an active primary connection', async () => {
+      const { id, domain } = await activeConnection();
+      const res = await t.http.post('/api/sso/discover').send({ email: `Kim@${domain.toUpperCase()}` });
+      expect(res.body).toEqual({
+        sso: true,
+        organisation: { id: org.tenant.id, name: org.tenant.name },
+        connection: { id, type: 'oidc' },
+        startUrl: `${BASE}/sso/start?connection=${id}`,
+      });
+    });
+
+    it('sso false: an unknown domain, a domain whose organisation has only a draft connection', async () => {
+      expect((await t.http.post('/api/sso/discover').send({ email: 'kim@unknown.test' })).body).toEqual({ sso: false });
+      const domain = await verified();
+      await create();
+      expect((await t.http.post('/api/sso/discover').send({ email: `kim@${domain}` })).body).toEqual({ sso: false });
+    });
+
+    it('400 SSO_EMAIL_INVALID for what is not an address', async () => {
+      const res = await t.http.post('/api/sso/discover').send({ email: 'kim' });
+      expect([res.status, res.body]).toEqual([400, refused('SSO_EMAIL_INVALID')]);
+    });
+  });
+
+  describe('GET /sso/start', () => {
+    it('302 to the provider: code flow, PKCE S256, state and nonce; the pending request stored for 10 minutes', async () => {
+      const { id, domain } = await activeConnection();
+      const res = await t.http.get('/sso/start').query({ email: `kim@${domain}`, returnTo: '/dashboard' });
+      expect(res.status).toBe(302);
+      const location = new URL(res.headers.location);
+      expect(location.origin + location.pathname).toBe(`${provider.issuer}/auth`);
+      const params = Object.fromEntries(location.searchParams);
+      expect(params).toMatchObject({
+        response_type: 'code',
+        client_id: provider.clientId,
+        redirect_uri: `${BASE}/sso/oidc/${id}/callback`,
+        code_challenge_method: 'S256',
+        scope: 'openid email profile',
+        login_hint: `kim@${domain}`,
+      });
+      const stored = await t.dataSource.getRepository(SsoRequestEntity).findOneByOrFail({ state: params.state });
+      expect(stored).toMatchObject({ connectionId: id, nonce: params.nonce, returnTo: '/dashboard', usedAt: null });
+      const ttl = stored.expiresAt.getTime() - stored.createdAt.getTime();
+      expect(ttl).toBe(10 * 60_000);
+      expect(params.code_challenge).not.toBe(stored.codeVerifier);
+    });
+
+    it('404 SSO_NOT_FOUND: an unknown connection, a draft one, an e-mail of no organisation', async () => {
+      const draft = (await create()).body.connection.id;
+      for (const query of [{ connection: randomUUID() }, { connection: draft }, { email: 'kim@nowhere.test' }, {}]) {
+        const res = await t.http.get('/sso/start').query(query);
+        expect([res.status, res.body]).toEqual([404, refused('SSO_NOT_FOUND')]);
+      }
+    });
+
+    it.each([
+      '//evil.example',
+      '/\\evil.example',
+      'https:evil.example',
+      'javascript:alert(1)',
+      'https://evil.example/',
+      'https://portal.example.com.evil.example/',
+      'https://portal.example.com@evil.example/',
+    ])('400 SSO_RETURN_REFUSED for returnTo %s, and no request stored', async (returnTo) => {
+      const { id } = await activeConnection();
+      const before = await t.dataSource.getRepository(SsoRequestEntity).countBy({ connectionId: id });
+      const res = await t.http.get('/sso/start').query({ connection: id, returnTo });
+      expect([res.status, res.body]).toEqual([400, refused('SSO_RETURN_REFUSED')]);
+      expect(await t.dataSource.getRepository(SsoRequestEntity).countBy({ connectionId: id })).toBe(before);
+    });
+  });
+
+  describe('GET /sso/oidc/{id}/callback', () => {
+    itSignsIn('a member signs in: 302 to returnTo with the session cookie (amr sso, the connection); an attempt ok', async () => {
+      const { id, domain } = await activeConnection();
+      const member = await factory.member(org.tenant.id, { role: 'admin', email: `ann@${domain}` });
+      const res = await signIn(id, { sub: 'ann-subject', email: `ann@${domain}` }, `${PORTAL}/home`);
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toBe(`${PORTAL}/home`);
+      const [cookie] = res.headers['set-cookie'] as unknown as string[];
+      expect(cookie).toMatch(/^id_token=[^;]+; Path=\/; Max-Age=28800; HttpOnly; SameSite=Lax$/);
+      const token = cookie.split(';')[0].slice('id_token='.length);
+      expect(decode(token)).toMatchObject({
+        sub: member.id,
+        email: member.email,
+        amr: ['sso'],
+        sso_connection: id,
+        'custom:tenant_id': org.tenant.id,
+        'custom:role': 'admin',
+      });
+      const me = await t.http.get('/api/me').set('Cookie', cookie.split(';')[0]);
+      expect(me.body.organisation).toMatchObject({ id: org.tenant.id, role: 'admin' });
+      expect(await t.dataSource.getRepository(SsoIdentityEntity).findOneBy({ connectionId: id, subject: 'ann-subject' })).toMatchObject(
+        { userId: member.id },
+      );
+      const [attempt] = await attempts(id);
+      expect(attempt).toMatchObject({ result: 'ok', email: `ann@${domain}`, subject: 'ann-subject' });
+      const listed = await t.http.get(`/api/org/sso/connections/${id}/attempts`).set('Cookie', org.ownerCookie);
+      expect(listed.body.attempts[0]).toEqual({
+        at: expect.any(String),
+        result: 'ok',
+        email: `ann@${domain}`,
+        subject: 'ann-subject',
+        detail: 'signed in',
+      });
+      expect((await events('sso.login_succeeded')).length).toBe(1);
+      // Later: found by the subject.
+      const again = await signIn(id, { sub: 'ann-subject', email: `ann@${domain}` });
+      expect([again.status, again.headers.location]).toEqual([302, `${BASE}/`]);
+    });
+
+    itSignsIn('a person in no organisation joins with defaultRole (jit): an account made, member.joined via sso', async () => {
+      const { id, domain } = await activeConnection({ defaultRole: 'admin' });
+      const email = `new-${Date.now()}@${domain}`;
+      const res = await signIn(id, { sub: 'new-subject', email });
+      expect(res.status).toBe(302);
+      const [user] = await t.identity.findByEmail(email);
+      expect(user).toMatchObject({ tenantId: org.tenant.id, role: 'admin', userType: 'org' });
+      const joined = (await events('member.joined')).map((event) => JSON.parse(event.data));
+      expect(joined).toContainEqual({ role: 'admin', via: 'sso', connection: id });
+    });
+
+    it('a person in no organisation, jit false: 403 SSO_NOT_PROVISIONED; no cookie, their account unchanged', async () => {
+      const { id, domain } = await activeConnection({ jit: false });
+      const { user } = await person(domain);
+      const res = await signIn(id, { sub: 'p-subject', email: user.email });
+      await expectRefused(res, id, 403, 'SSO_NOT_PROVISIONED');
+      expect(await t.identity.findById(user.id)).toMatchObject({ tenantId: null });
+    });
+
+    it('a member of another organisation: 409 MEMBER_OF_ANOTHER_ORGANISATION, nothing changed', async () => {
+      const { id, domain } = await activeConnection();
+      const other = await factory.tenant({ status: 'active' });
+      const elsewhere = await factory.member(other.id, { role: 'member', email: `else@${domain}` });
+      const res = await signIn(id, { sub: 'else-subject', email: elsewhere.email });
+      await expectRefused(res, id, 409, 'MEMBER_OF_ANOTHER_ORGANISATION');
+      expect(await t.identity.findById(elsewhere.id)).toMatchObject({ tenantId: other.id });
+    });
+
+    it('an e-mail outside the organisation’s verified domains: 403 SSO_DOMAIN_MISMATCH, nobody made', async () => {
+      const { id } = await activeConnection();
+      const email = `kim-${Date.now()}@elsewhere.test`;
+      const res = await signIn(id, { sub: 'kim-subject', email });
+      await expectRefused(res, id, 403, 'SSO_DOMAIN_MISMATCH', 'elsewhere.test is not a verified domain of this organisation');
+      expect(await t.identity.findByEmail(email)).toEqual([]);
+    });
+
+    it('a person the organisation removed: 403 REMOVED_BY_ORGANISATION, as a domain join refuses them', async () => {
+      const { id, domain } = await activeConnection();
+      const member = await factory.member(org.tenant.id, { role: 'member', email: `gone@${domain}` });
+      const removal = await t.http.delete(`/api/org/users/${member.id}`).set('Cookie', org.ownerCookie);
+      expect(removal.status).toBe(200);
+      const res = await signIn(id, { sub: 'gone-subject', email: member.email });
+      await expectRefused(res, id, 403, 'REMOVED_BY_ORGANISATION');
+      expect(domainRefused('REMOVED_BY_ORGANISATION').error).toBe((res.body as { error: string }).error);
+      expect(await t.identity.findById(member.id)).toMatchObject({ tenantId: null });
+    });
+
+    it('400 SSO_STATE_INVALID: state missing, unknown, and used twice (one session, one refusal)', async () => {
+      const { id, domain } = await activeConnection();
+      const url = await callbackFor(id, { sub: 's-subject', email: `s@${domain}` });
+      const missing = await t.http.get(`/sso/oidc/${id}/callback`).query({ code: url.searchParams.get('code') });
+      await expectRefused(missing, id, 400, 'SSO_STATE_INVALID', 'state missing');
+      const unknown = await t.http.get(`/sso/oidc/${id}/callback`).query({ code: 'x', state: 'forged' });
+      await expectRefused(unknown, id, 400, 'SSO_STATE_INVALID', 'state unknown');
+      const first = await callback(url);
+      expect(first.status).toBe(local ? 302 : first.status);
+      const second = await callback(url);
+      await expectRefused(second, id, 400, 'SSO_STATE_INVALID', 'state already used');
+    });
+
+    it('400 SSO_TOKEN_INVALID: the nonce stored is not the token’s', async () => {
+      const { id, domain } = await activeConnection();
+      const url = await callbackFor(id, { sub: 'n-subject', email: `n@${domain}` });
+      await t.dataSource.getRepository(SsoRequestEntity).update({ state: url.searchParams.get('state')! }, { nonce: 'forged' });
+      await expectRefused(await callback(url), id, 400, 'SSO_TOKEN_INVALID', expect.stringMatching(/^nonce mismatch/));
+    });
+
+    it('400 SSO_TOKEN_INVALID: a wrong PKCE verifier, refused by the provider', async () => {
+      const { id, domain } = await activeConnection();
+      const url = await callbackFor(id, { sub: 'v-subject', email: `v@${domain}` });
+      await t.dataSource
+        .getRepository(SsoRequestEntity)
+        .update({ state: url.searchParams.get('state')! }, { codeVerifier: 'f'.repeat(43) });
+      await expectRefused(await callback(url), id, 400, 'SSO_TOKEN_INVALID', expect.stringMatching(/invalid_grant/));
+    });
+
+    it.each([
+      ['alg none', { alg: 'none' as const }, /alg/],
+      ['HS256 keyed with the provider’s public key', { alg: 'HS256' as const }, /alg/],
+      ['a wrong iss', { claims: { iss: 'https://evil.example' } }, /^iss mismatch/],
+      ['a wrong aud', { claims: { aud: 'another-client' } }, /^aud mismatch/],
+      ['an expired token', { claims: { exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200 } }, /exp/],
+      ['an iat in the future', { claims: { iat: Math.floor(Date.now() / 1000) + 3600, exp: Math.floor(Date.now() / 1000) + 7200 } }, /iat/],
+    ])('400 SSO_TOKEN_INVALID: %s', async (_, change, reason) => {
+      const { id, domain } = await activeConnection();
+      const email = `forged-${Date.now()}@${domain}`;
+      const url = await callbackFor(id, { sub: 'f-subject', email });
+      await provider.tamperNext(change);
+      await expectRefused(await callback(url), id, 400, 'SSO_TOKEN_INVALID', expect.stringMatching(reason));
+      expect(await t.identity.findByEmail(email)).toEqual([]);
+    });
+  });
+});
+
+describe('single sign-on under production settings', () => {
+  const key = 'k'.repeat(64).replace(/k/g, 'a');
+  const { t, org } = useOrganisationSuite({
+    app: { env: { NODE_ENV: 'production', SSO_SECRETS_KEY: key, SHUTDOWN_DRAIN_SECONDS: '0' } },
+  });
+  const create = (issuer: string) =>
+    t.http
+      .post('/api/org/sso/connections')
+      .set('Cookie', org.ownerCookie)
+      .send({ type: 'oidc', issuer, clientId: 'c', clientSecret: 's' });
+
+  it.each([
+    ['https://169.254.169.254', /169\.254\.169\.254.*link-local or private address.*SSO_ALLOW_PRIVATE/],
+    ['https://127.0.0.1:8443', /127\.0\.0\.1/],
+    ['http://idp.example.com', /not https/],
+  ])('an issuer at %s: 422 SSO_DISCOVERY_FAILED before any request is sent', async (issuer, reason) => {
+    const res = await create(issuer);
+    expect([res.status, res.body]).toEqual([422, refused('SSO_DISCOVERY_FAILED', expect.stringMatching(reason))]);
+    expect(await t.dataSource.getRepository(SsoConnectionEntity).countBy({ tenantId: org.tenant.id })).toBe(0);
+  });
+});
+
+describe('single sign-on in production without SSO_SECRETS_KEY', () => {
+  const { t, org } = useOrganisationSuite({ app: { env: { NODE_ENV: 'production', SHUTDOWN_DRAIN_SECONDS: '0' } } });
+
+  it('the service starts; the SSO routes answer 503 SSO_NOT_CONFIGURED, the others serve', async () => {
+    const list = await t.http.get('/api/org/sso/connections').set('Cookie', org.ownerCookie);
+    expect([list.status, list.body]).toEqual([503, refused('SSO_NOT_CONFIGURED', expect.stringContaining('SSO_SECRETS_KEY'))]);
+    expect((await t.http.post('/api/sso/discover').send({ email: 'kim@acme.test' })).status).toBe(503);
+    expect((await t.http.get('/sso/start').query({ connection: 'x' })).status).toBe(503);
+    expect((await t.http.get('/api/org/members').set('Cookie', org.ownerCookie)).status).toBe(200);
+  });
+});

@@ -1,0 +1,65 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+/**
+ * scripts/dev-oidc.mjs in a process of its own (oidc-provider is an ES module): a real OpenID
+ * provider on the loopback, its next person and its next forged ID token chosen over HTTP.
+ */
+export class TestOidcProvider {
+  issuer = '';
+  clientId = '';
+  clientSecret = '';
+  private process?: ChildProcess;
+
+  async start(clientId = 'portal', clientSecret = 'portal-secret-0123456789'): Promise<void> {
+    const script = join(__dirname, '..', '..', 'scripts', 'dev-oidc.mjs');
+    this.process = spawn(process.execPath, [script, '--client-id', clientId, '--client-secret', clientSecret], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const [line] = await Promise.race([
+      new Promise<string[]>((resolve) => createInterface({ input: this.process!.stdout! }).once('line', (l) => resolve([l]))),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the OpenID provider did not start')), 15_000)),
+    ]);
+    Object.assign(this, JSON.parse(line));
+  }
+
+  stop(): void {
+    this.process?.kill();
+  }
+
+  /** Who signs in next. */
+  async nextLogin(person: { sub: string; email: string; email_verified?: boolean }): Promise<void> {
+    await fetch(`${this.issuer}/__test/login`, { method: 'POST', body: JSON.stringify(person) });
+  }
+
+  /** The next ID token, as a forger would send it: claims changed and re-signed, or `alg` none or HS256. */
+  async tamperNext(change: { claims?: Record<string, unknown>; alg?: 'none' | 'HS256' }): Promise<void> {
+    await fetch(`${this.issuer}/__test/tamper`, { method: 'POST', body: JSON.stringify(change) });
+  }
+
+  /**
+   * A browser at the provider: follows its redirects from `authorizationUrl`, with its cookies, until
+   * one leaves the provider; that address (the service's callback with code and state).
+   */
+  async authorize(authorizationUrl: string): Promise<URL> {
+    const cookies = new Map<string, string>();
+    let url = new URL(authorizationUrl);
+    for (let hop = 0; hop < 10; hop++) {
+      if (url.origin !== this.issuer) return url;
+      const response = await fetch(url, {
+        redirect: 'manual',
+        headers: { cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') },
+      });
+      for (const set of response.headers.getSetCookie()) {
+        const [pair] = set.split(';');
+        const at = pair.indexOf('=');
+        cookies.set(pair.slice(0, at), pair.slice(at + 1));
+      }
+      const location = response.headers.get('location');
+      if (!location) throw new Error(`The provider answered ${response.status} at ${url.href}: ${await response.text()}`);
+      url = new URL(location, url);
+    }
+    throw new Error('Too many redirects at the provider');
+  }
+}
