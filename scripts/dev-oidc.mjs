@@ -5,20 +5,30 @@
 //        [--email kim@acme.test] [--sub kim]
 // It prints one line of JSON: {"issuer", "clientId", "clientSecret"}. Any redirect URI on any host is
 // accepted (a development provider). For tests, POST /__test/login {"sub","email","email_verified"?}
-// chooses who signs in next, and POST /__test/tamper {"claims"?, "alg"?} changes the next ID token
-// the token endpoint answers (re-signed with the provider's key, or "none", or HS256 keyed with the
-// public key), so that a test can send what a forger would.
+// chooses who signs in next, and POST /__test/tamper {"claims"?, "alg"?, "key"?} changes the next ID
+// token the token endpoint answers (re-signed with the provider's key, or with another key ("key":
+// "other"), or "none", or HS256 keyed with the public key), so that a test can send what a forger would.
 import { createHmac, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { SignJWT, importJWK } from 'jose';
 import Provider from 'oidc-provider';
 
-const options = { port: '0', 'client-id': 'dev-client', 'client-secret': 'dev-secret', email: 'kim@acme.test', sub: 'kim' };
+const options = {
+  port: '0',
+  'client-id': 'dev-client',
+  'client-secret': 'dev-secret',
+  email: 'kim@acme.test',
+  sub: 'kim',
+};
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i += 2) {
   const name = args[i].replace(/^--/, '');
   if (!(name in options) || args[i + 1] === undefined) {
-    console.error(`Unknown option ${args[i]}; options: ${Object.keys(options).map((o) => `--${o}`).join(' ')}`);
+    console.error(
+      `Unknown option ${args[i]}; options: ${Object.keys(options)
+        .map((o) => `--${o}`)
+        .join(' ')}`,
+    );
     process.exit(1);
   }
   options[name] = args[i + 1];
@@ -29,6 +39,11 @@ const kid = randomUUID();
 const privateJwk = { ...privateKey.export({ format: 'jwk' }), kid, use: 'sig', alg: 'RS256' };
 const publicPem = createPublicKey(privateKey).export({ format: 'pem', type: 'spki' });
 const signingKey = await importJWK(privateJwk, 'RS256');
+// A key that is not the provider's, under the provider's key id: what a forger holds.
+const forgerKey = await importJWK(
+  { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid },
+  'RS256',
+);
 
 let next = { sub: options.sub, email: options.email, email_verified: true };
 let tamper = null;
@@ -42,7 +57,9 @@ async function tampered(idToken, change) {
     const input = `${b64({ alg: 'HS256', typ: 'JWT', kid })}.${b64(claims)}`;
     return `${input}.${createHmac('sha256', publicPem).update(input).digest('base64url')}`;
   }
-  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid }).sign(signingKey);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: 'RS256', kid })
+    .sign(change.key === 'other' ? forgerKey : signingKey);
 }
 
 const server = http.createServer();

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { AuditEventEntity, SsoAttemptEntity, SsoConnectionEntity, SsoIdentityEntity, SsoRequestEntity } from '../src/database/entities';
+import {
+  AuditEventEntity,
+  SsoAttemptEntity,
+  SsoConnectionEntity,
+  SsoIdentityEntity,
+  SsoRequestEntity,
+} from '../src/database/entities';
 import { refused as domainRefused, useDomainsSuite } from './support/domains';
 import { sessionCookie } from './support/factories';
 import { TestOidcProvider } from './support/oidc-provider';
@@ -108,7 +114,10 @@ describe('single sign-on: OIDC', () => {
       const row = await connections().findOneByOrFail({ id });
       expect(row.clientSecret).toMatch(/^v1\./);
       expect(row.clientSecret).not.toContain(provider.clientSecret);
-      expect(JSON.parse(row.discovery)).toMatchObject({ issuer: provider.issuer, token_endpoint: `${provider.issuer}/token` });
+      expect(JSON.parse(row.discovery)).toMatchObject({
+        issuer: provider.issuer,
+        token_endpoint: `${provider.issuer}/token`,
+      });
       expect(await events('sso.connection_created')).toHaveLength(1);
     });
 
@@ -142,7 +151,10 @@ describe('single sign-on: OIDC', () => {
       const slash = await create({ issuer: `${provider.issuer}/` });
       expect([slash.status, slash.body]).toEqual([
         422,
-        refused('SSO_DISCOVERY_FAILED', `issuer mismatch: expected ${provider.issuer}/, the document says "${provider.issuer}"`),
+        refused(
+          'SSO_DISCOVERY_FAILED',
+          `issuer mismatch: expected ${provider.issuer}/, the document says "${provider.issuer}"`,
+        ),
       ]);
       const closed = await create({ issuer: 'http://127.0.0.1:1' });
       expect([closed.status, closed.body]).toEqual([
@@ -177,15 +189,18 @@ describe('single sign-on: OIDC', () => {
     it('PATCH {"status":"active"}: active, and the first to become active is the primary; sso.connection_activated', async () => {
       const first = (await create()).body.connection.id;
       const second = (await create()).body.connection.id;
-      expect((await patch(first, { status: 'active' })).body.connection).toMatchObject({ status: 'active', primary: true });
+      expect((await patch(first, { status: 'active' })).body.connection).toMatchObject({
+        status: 'active',
+        primary: true,
+      });
       const res = await patch(second, { status: 'active', name: 'Second', jit: false });
       expect(res.body.connection).toMatchObject({ status: 'active', primary: false, name: 'Second', jit: false });
       expect(await events('sso.connection_activated')).toHaveLength(2);
       // The primary turned off: the next one active is the primary.
       await patch(first, { status: 'inactive' });
-      expect((await t.http.get(`/api/org/sso/connections/${second}`).set('Cookie', org.ownerCookie)).body.connection.primary).toBe(
-        true,
-      );
+      expect(
+        (await t.http.get(`/api/org/sso/connections/${second}`).set('Cookie', org.ownerCookie)).body.connection.primary,
+      ).toBe(true);
       expect((await patch(second, { status: 'draft' })).status).toBe(400);
       expect((await patch(second, { defaultRole: 'owner' })).body).toEqual(refused('SSO_CONNECTION_INVALID'));
     });
@@ -282,54 +297,60 @@ describe('single sign-on: OIDC', () => {
   });
 
   describe('GET /sso/oidc/{id}/callback', () => {
-    itSignsIn('a member signs in: 302 to returnTo with the session cookie (amr sso, the connection); an attempt ok', async () => {
-      const { id, domain } = await activeConnection();
-      const member = await factory.member(org.tenant.id, { role: 'admin', email: `ann@${domain}` });
-      const res = await signIn(id, { sub: 'ann-subject', email: `ann@${domain}` }, `${PORTAL}/home`);
-      expect(res.status).toBe(302);
-      expect(res.headers.location).toBe(`${PORTAL}/home`);
-      const [cookie] = res.headers['set-cookie'] as unknown as string[];
-      expect(cookie).toMatch(/^id_token=[^;]+; Path=\/; Max-Age=28800; HttpOnly; SameSite=Lax$/);
-      const token = cookie.split(';')[0].slice('id_token='.length);
-      expect(decode(token)).toMatchObject({
-        sub: member.id,
-        email: member.email,
-        amr: ['sso'],
-        sso_connection: id,
-        'custom:tenant_id': org.tenant.id,
-        'custom:role': 'admin',
-      });
-      const me = await t.http.get('/api/me').set('Cookie', cookie.split(';')[0]);
-      expect(me.body.organisation).toMatchObject({ id: org.tenant.id, role: 'admin' });
-      expect(await t.dataSource.getRepository(SsoIdentityEntity).findOneBy({ connectionId: id, subject: 'ann-subject' })).toMatchObject(
-        { userId: member.id },
-      );
-      const [attempt] = await attempts(id);
-      expect(attempt).toMatchObject({ result: 'ok', email: `ann@${domain}`, subject: 'ann-subject' });
-      const listed = await t.http.get(`/api/org/sso/connections/${id}/attempts`).set('Cookie', org.ownerCookie);
-      expect(listed.body.attempts[0]).toEqual({
-        at: expect.any(String),
-        result: 'ok',
-        email: `ann@${domain}`,
-        subject: 'ann-subject',
-        detail: 'signed in',
-      });
-      expect((await events('sso.login_succeeded')).length).toBe(1);
-      // Later: found by the subject.
-      const again = await signIn(id, { sub: 'ann-subject', email: `ann@${domain}` });
-      expect([again.status, again.headers.location]).toEqual([302, `${BASE}/`]);
-    });
+    itSignsIn(
+      'a member signs in: 302 to returnTo with the session cookie (amr sso, the connection); an attempt ok',
+      async () => {
+        const { id, domain } = await activeConnection();
+        const member = await factory.member(org.tenant.id, { role: 'admin', email: `ann@${domain}` });
+        const res = await signIn(id, { sub: 'ann-subject', email: `ann@${domain}` }, `${PORTAL}/home`);
+        expect(res.status).toBe(302);
+        expect(res.headers.location).toBe(`${PORTAL}/home`);
+        const [cookie] = res.headers['set-cookie'] as unknown as string[];
+        expect(cookie).toMatch(/^id_token=[^;]+; Path=\/; Max-Age=28800; HttpOnly; SameSite=Lax$/);
+        const token = cookie.split(';')[0].slice('id_token='.length);
+        expect(decode(token)).toMatchObject({
+          sub: member.id,
+          email: member.email,
+          amr: ['sso'],
+          sso_connection: id,
+          'custom:tenant_id': org.tenant.id,
+          'custom:role': 'admin',
+        });
+        const me = await t.http.get('/api/me').set('Cookie', cookie.split(';')[0]);
+        expect(me.body.organisation).toMatchObject({ id: org.tenant.id, role: 'admin' });
+        expect(
+          await t.dataSource.getRepository(SsoIdentityEntity).findOneBy({ connectionId: id, subject: 'ann-subject' }),
+        ).toMatchObject({ userId: member.id });
+        const [attempt] = await attempts(id);
+        expect(attempt).toMatchObject({ result: 'ok', email: `ann@${domain}`, subject: 'ann-subject' });
+        const listed = await t.http.get(`/api/org/sso/connections/${id}/attempts`).set('Cookie', org.ownerCookie);
+        expect(listed.body.attempts[0]).toEqual({
+          at: expect.any(String),
+          result: 'ok',
+          email: `ann@${domain}`,
+          subject: 'ann-subject',
+          detail: 'signed in',
+        });
+        expect((await events('sso.login_succeeded')).length).toBe(1);
+        // Later: found by the subject.
+        const again = await signIn(id, { sub: 'ann-subject', email: `ann@${domain}` });
+        expect([again.status, again.headers.location]).toEqual([302, `${BASE}/`]);
+      },
+    );
 
-    itSignsIn('a person in no organisation joins with defaultRole (jit): an account made, member.joined via sso', async () => {
-      const { id, domain } = await activeConnection({ defaultRole: 'admin' });
-      const email = `new-${Date.now()}@${domain}`;
-      const res = await signIn(id, { sub: 'new-subject', email });
-      expect(res.status).toBe(302);
-      const [user] = await t.identity.findByEmail(email);
-      expect(user).toMatchObject({ tenantId: org.tenant.id, role: 'admin', userType: 'org' });
-      const joined = (await events('member.joined')).map((event) => JSON.parse(event.data));
-      expect(joined).toContainEqual({ role: 'admin', via: 'sso', connection: id });
-    });
+    itSignsIn(
+      'a person in no organisation joins with defaultRole (jit): an account made, member.joined via sso',
+      async () => {
+        const { id, domain } = await activeConnection({ defaultRole: 'admin' });
+        const email = `new-${Date.now()}@${domain}`;
+        const res = await signIn(id, { sub: 'new-subject', email });
+        expect(res.status).toBe(302);
+        const [user] = await t.identity.findByEmail(email);
+        expect(user).toMatchObject({ tenantId: org.tenant.id, role: 'admin', userType: 'org' });
+        const joined = (await events('member.joined')).map((event) => JSON.parse(event.data));
+        expect(joined).toContainEqual({ role: 'admin', via: 'sso', connection: id });
+      },
+    );
 
     it('a person in no organisation, jit false: 403 SSO_NOT_PROVISIONED; no cookie, their account unchanged', async () => {
       const { id, domain } = await activeConnection({ jit: false });
@@ -352,7 +373,13 @@ describe('single sign-on: OIDC', () => {
       const { id } = await activeConnection();
       const email = `kim-${Date.now()}@elsewhere.test`;
       const res = await signIn(id, { sub: 'kim-subject', email });
-      await expectRefused(res, id, 403, 'SSO_DOMAIN_MISMATCH', 'elsewhere.test is not a verified domain of this organisation');
+      await expectRefused(
+        res,
+        id,
+        403,
+        'SSO_DOMAIN_MISMATCH',
+        'elsewhere.test is not a verified domain of this organisation',
+      );
       expect(await t.identity.findByEmail(email)).toEqual([]);
     });
 
@@ -383,8 +410,16 @@ describe('single sign-on: OIDC', () => {
     it('400 SSO_TOKEN_INVALID: the nonce stored is not the token’s', async () => {
       const { id, domain } = await activeConnection();
       const url = await callbackFor(id, { sub: 'n-subject', email: `n@${domain}` });
-      await t.dataSource.getRepository(SsoRequestEntity).update({ state: url.searchParams.get('state')! }, { nonce: 'forged' });
-      await expectRefused(await callback(url), id, 400, 'SSO_TOKEN_INVALID', expect.stringMatching(/^nonce mismatch/));
+      await t.dataSource
+        .getRepository(SsoRequestEntity)
+        .update({ state: url.searchParams.get('state')! }, { nonce: 'forged' });
+      await expectRefused(
+        await callback(url),
+        id,
+        400,
+        'SSO_TOKEN_INVALID',
+        expect.stringMatching(/^nonce mismatch: /),
+      );
     });
 
     it('400 SSO_TOKEN_INVALID: a wrong PKCE verifier, refused by the provider', async () => {
@@ -399,10 +434,19 @@ describe('single sign-on: OIDC', () => {
     it.each([
       ['alg none', { alg: 'none' as const }, /alg/],
       ['HS256 keyed with the provider’s public key', { alg: 'HS256' as const }, /alg/],
+      ['signed by a key that is not the provider’s (its kid)', { key: 'other' as const, claims: {} }, /signature/],
       ['a wrong iss', { claims: { iss: 'https://evil.example' } }, /^iss mismatch/],
       ['a wrong aud', { claims: { aud: 'another-client' } }, /^aud mismatch/],
-      ['an expired token', { claims: { exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200 } }, /exp/],
-      ['an iat in the future', { claims: { iat: Math.floor(Date.now() / 1000) + 3600, exp: Math.floor(Date.now() / 1000) + 7200 } }, /iat/],
+      [
+        'an expired token',
+        { claims: { exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200 } },
+        /exp/,
+      ],
+      [
+        'an iat in the future',
+        { claims: { iat: Math.floor(Date.now() / 1000) + 3600, exp: Math.floor(Date.now() / 1000) + 7200 } },
+        /iat/,
+      ],
     ])('400 SSO_TOKEN_INVALID: %s', async (_, change, reason) => {
       const { id, domain } = await activeConnection();
       const email = `forged-${Date.now()}@${domain}`;
@@ -417,7 +461,7 @@ describe('single sign-on: OIDC', () => {
 describe('single sign-on under production settings', () => {
   const key = 'k'.repeat(64).replace(/k/g, 'a');
   const { t, org } = useOrganisationSuite({
-    app: { env: { NODE_ENV: 'production', SSO_SECRETS_KEY: key, SHUTDOWN_DRAIN_SECONDS: '0' } },
+    app: { env: { NODE_ENV: 'production', SSO_SECRETS_KEY: key, SHUTDOWN_DRAIN_SECONDS: '0', LOG_LEVEL: 'silent' } },
   });
   const create = (issuer: string) =>
     t.http
@@ -437,11 +481,16 @@ describe('single sign-on under production settings', () => {
 });
 
 describe('single sign-on in production without SSO_SECRETS_KEY', () => {
-  const { t, org } = useOrganisationSuite({ app: { env: { NODE_ENV: 'production', SHUTDOWN_DRAIN_SECONDS: '0' } } });
+  const { t, org } = useOrganisationSuite({
+    app: { env: { NODE_ENV: 'production', SHUTDOWN_DRAIN_SECONDS: '0', LOG_LEVEL: 'silent' } },
+  });
 
   it('the service starts; the SSO routes answer 503 SSO_NOT_CONFIGURED, the others serve', async () => {
     const list = await t.http.get('/api/org/sso/connections').set('Cookie', org.ownerCookie);
-    expect([list.status, list.body]).toEqual([503, refused('SSO_NOT_CONFIGURED', expect.stringContaining('SSO_SECRETS_KEY'))]);
+    expect([list.status, list.body]).toEqual([
+      503,
+      refused('SSO_NOT_CONFIGURED', expect.stringContaining('SSO_SECRETS_KEY')),
+    ]);
     expect((await t.http.post('/api/sso/discover').send({ email: 'kim@acme.test' })).status).toBe(503);
     expect((await t.http.get('/sso/start').query({ connection: 'x' })).status).toBe(503);
     expect((await t.http.get('/api/org/members').set('Cookie', org.ownerCookie)).status).toBe(200);

@@ -13,7 +13,11 @@ export class SessionTokenIssuer {
    * `emailVerified`: the token carries `email_verified: true` (the operator vouches for the address).
    * `ssoConnection`: a single sign-on made it (docs/sso.md): `amr: ["sso"]` and the connection's id.
    */
-  issue(user: IdentityUser, ttlSeconds: number, options: { emailVerified?: boolean; ssoConnection?: string } = {}): string {
+  issue(
+    user: IdentityUser,
+    ttlSeconds: number,
+    options: { emailVerified?: boolean; ssoConnection?: string } = {},
+  ): string {
     const claims = {
       token_use: 'id',
       email: user.email,

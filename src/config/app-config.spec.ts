@@ -447,10 +447,9 @@ describe(`${parseConfig.name}: verified domains`, () => {
     });
 
     it('SSO_RETURN_ORIGINS lists origins; a path, a query or another scheme is refused', () => {
-      expect(parseConfig({ SSO_RETURN_ORIGINS: 'https://portal.example.com, http://localhost:5173' }).sso.returnOrigins).toEqual([
-        'https://portal.example.com',
-        'http://localhost:5173',
-      ]);
+      expect(
+        parseConfig({ SSO_RETURN_ORIGINS: 'https://portal.example.com, http://localhost:5173' }).sso.returnOrigins,
+      ).toEqual(['https://portal.example.com', 'http://localhost:5173']);
       for (const bad of ['https://portal.example.com/app', 'javascript:alert(1)', 'https://x.test/?a=1'])
         expect(() => parseConfig({ SSO_RETURN_ORIGINS: bad })).toThrow(/SSO_RETURN_ORIGINS/);
     });

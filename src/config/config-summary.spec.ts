@@ -76,7 +76,9 @@ describe(configurationWarnings.name, () => {
       'AUTH_JWT_SECRET is not set: using the development key. Never do this in production.',
       'SSO_SECRETS_KEY is not set: client secrets are encrypted with the development key. Never do this in production.',
     ]);
-    expect(configurationWarnings(parseConfig({ AUTH_JWT_SECRET: 'k'.repeat(32), SSO_SECRETS_KEY: ssoKey }))).toEqual([]);
+    expect(configurationWarnings(parseConfig({ AUTH_JWT_SECRET: 'k'.repeat(32), SSO_SECRETS_KEY: ssoKey }))).toEqual(
+      [],
+    );
   });
 
   it('production without SSO_SECRETS_KEY starts, warning that single sign-on is off', () => {

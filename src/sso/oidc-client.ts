@@ -65,7 +65,9 @@ export class OidcClient {
       throw new OidcCheckFailed(`${address} is not a JSON object`);
     const fields = document as Record<string, unknown>;
     if (fields.issuer !== issuer)
-      throw new OidcCheckFailed(`issuer mismatch: expected ${issuer}, the document says ${JSON.stringify(fields.issuer)}`);
+      throw new OidcCheckFailed(
+        `issuer mismatch: expected ${issuer}, the document says ${JSON.stringify(fields.issuer)}`,
+      );
     for (const field of URL_FIELDS) {
       const value = fields[field];
       if (typeof value !== 'string' || !URL.canParse(value))
@@ -195,9 +197,15 @@ function reasonOf(error: unknown): string {
   const detail = current instanceof Error ? (current as Error & { cause?: unknown }).cause : undefined;
   const message = messageOf(current);
   if (detail && typeof detail === 'object') {
-    const { claim, expected, claims, header } = detail as Record<string, unknown>;
-    if (typeof claim === 'string' && claims && typeof claims === 'object')
-      return `${claim} mismatch: expected ${JSON.stringify(expected)}, got ${JSON.stringify((claims as Record<string, unknown>)[claim])}`;
+    const { claim, expected, claims, header, now } = detail as Record<string, unknown>;
+    if (typeof claim === 'string' && claims && typeof claims === 'object') {
+      const got = (claims as Record<string, unknown>)[claim];
+      // The issuer and audience are not secrets; a nonce is the pending request's, never shown.
+      if (claim === 'iss' || claim === 'aud' || claim === 'azp')
+        return `${claim} mismatch: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`;
+      if (typeof now === 'number') return `${claim} ${JSON.stringify(got)} is out of range (now ${now}): ${message}`;
+      return `${claim} mismatch: ${message}`;
+    }
     if (header && typeof header === 'object' && 'alg' in header)
       return `${message}: ${JSON.stringify((header as { alg: unknown }).alg)}, expected one of ${ID_TOKEN_ALGORITHMS.join(', ')}`;
   }

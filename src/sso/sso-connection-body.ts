@@ -64,7 +64,12 @@ function scopes(fields: Record<string, unknown>): string[] | undefined {
   const value = fields.scopes;
   if (value === undefined) return undefined;
   const list = typeof value === 'string' ? value.split(' ').filter(Boolean) : value;
-  if (!Array.isArray(list) || list.length === 0 || list.length > 20 || !list.every((s) => typeof s === 'string' && SCOPE.test(s)))
+  if (
+    !Array.isArray(list) ||
+    list.length === 0 ||
+    list.length > 20 ||
+    !list.every((s) => typeof s === 'string' && SCOPE.test(s))
+  )
     throw invalid('scopes must be an array of up to 20 scope tokens (or one space-separated string)');
   if (!list.includes('openid')) throw invalid('scopes must include openid');
   return [...new Set(list as string[])];

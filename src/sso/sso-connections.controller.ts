@@ -75,7 +75,11 @@ export class SsoConnectionsController {
   @HttpCode(HttpStatus.OK)
   @ApiRefreshConnection()
   @FailureResponse({ error: SSO_FAILURES.connections })
-  refreshSsoConnection(@CurrentOrgCaller() caller: OrgCaller, @Param('id') id: string, @RequestOrigin() origin: string) {
+  refreshSsoConnection(
+    @CurrentOrgCaller() caller: OrgCaller,
+    @Param('id') id: string,
+    @RequestOrigin() origin: string,
+  ) {
     return this.connections.refresh(caller, id, this.base(origin));
   }
 

@@ -44,7 +44,11 @@ export class SsoConnectionsService {
   ) {}
 
   /** POST /api/org/sso/connections. */
-  async create(caller: OrgCaller, body: unknown, base: string): Promise<{ success: true; connection: ConnectionAnswer }> {
+  async create(
+    caller: OrgCaller,
+    body: unknown,
+    base: string,
+  ): Promise<{ success: true; connection: ConnectionAnswer }> {
     ownerOnly(caller);
     const input = readNewConnection(body);
     const { connectionsPerOrg } = this.config.sso;
@@ -144,7 +148,13 @@ export class SsoConnectionsService {
     const discovery = await this.discover(connection.issuer);
     const now = this.clock.now();
     const event = connectionEvent('sso.connection_updated', connection, auditActor(caller), { changed: ['discovery'] });
-    if (!(await this.store.update(connection, { discovery: JSON.stringify(discovery), discoveredAt: now, updatedAt: now }, [event])))
+    if (
+      !(await this.store.update(
+        connection,
+        { discovery: JSON.stringify(discovery), discoveredAt: now, updatedAt: now },
+        [event],
+      ))
+    )
       return this.refresh(caller, id, base);
     return { success: true, connection: await this.answer(await this.own(caller, id), base) };
   }
@@ -168,7 +178,8 @@ export class SsoConnectionsService {
 
   private async own(caller: OrgCaller, id: string): Promise<SsoConnectionEntity> {
     const connection = await this.store.findOwn(caller.tenantId, id);
-    if (!connection) throw ssoRefusal(HttpStatus.NOT_FOUND, SSO_ERRORS.notFound, 'no such connection in this organisation');
+    if (!connection)
+      throw ssoRefusal(HttpStatus.NOT_FOUND, SSO_ERRORS.notFound, 'no such connection in this organisation');
     return connection;
   }
 

@@ -49,7 +49,8 @@ export class SsoHttp {
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     if (this.lookup && (isIP(host) !== 0 || host === 'localhost')) {
       const address = host === 'localhost' ? '127.0.0.1' : host;
-      if (isNonPublicAddress(address)) throw new SsoFetchError(new RefusedAddress(host, address, ALLOW_PRIVATE).message);
+      if (isNonPublicAddress(address))
+        throw new SsoFetchError(new RefusedAddress(host, address, ALLOW_PRIVATE).message);
     }
   }
 
@@ -79,7 +80,9 @@ export class SsoHttp {
     const url = new URL(href);
     this.check(url);
     const headers: Record<string, string> = {};
-    new Headers(options.headers as HeadersInit | undefined).forEach((value, name) => (headers[name] = value));
+    new Headers(options.headers as ConstructorParameters<typeof Headers>[0]).forEach(
+      (value, name) => (headers[name] = value),
+    );
     const body = options.body === undefined || options.body === null ? undefined : String(options.body);
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     const { status, responseHeaders, content } = await this.send(url, options.method ?? 'GET', headers, body);

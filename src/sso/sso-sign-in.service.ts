@@ -153,7 +153,11 @@ export class SsoSignInService {
         error instanceof SignInRefused
           ? error
           : error instanceof HttpException && isCoded(error.getResponse())
-            ? new SignInRefused(error.getStatus(), (error.getResponse() as { error: SsoErrorCode }).error, messageOf(error))
+            ? new SignInRefused(
+                error.getStatus(),
+                (error.getResponse() as { error: SsoErrorCode }).error,
+                messageOf(error),
+              )
             : null;
       if (!refused) throw error;
       await this.record(connection, refused.code, known, refused.reason, [
@@ -317,9 +321,7 @@ export class SsoSignInService {
   }
 
   /** The primary connection of the active organisation that holds the e-mail's domain. */
-  private async byEmail(
-    email: string,
-  ): Promise<{ connection: SsoConnectionEntity; tenantName: string | null } | null> {
+  private async byEmail(email: string): Promise<{ connection: SsoConnectionEntity; tenantName: string | null } | null> {
     const domain = emailDomain(email);
     const holder = domain ? await this.signIns.holderOf(domain, this.clock.now()) : null;
     if (!holder) return null;

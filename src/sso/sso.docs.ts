@@ -155,7 +155,11 @@ export const ApiDiscover = () =>
     }),
     ApiBody({
       required: true,
-      schema: { type: 'object', required: ['email'], properties: { email: { type: 'string', example: 'kim@acme.com' } } },
+      schema: {
+        type: 'object',
+        required: ['email'],
+        properties: { email: { type: 'string', example: 'kim@acme.com' } },
+      },
     }),
     ApiResponse({ status: HttpStatus.OK, type: SsoDiscovery, description: 'Where to sign in' }),
     refusals(HttpStatus.BAD_REQUEST, 'Not an e-mail address', [SSO_ERRORS.emailInvalid]),

@@ -18,13 +18,18 @@ export class TestOidcProvider {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     const [line] = await Promise.race([
-      new Promise<string[]>((resolve) => createInterface({ input: this.process!.stdout! }).once('line', (l) => resolve([l]))),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the OpenID provider did not start')), 15_000)),
+      new Promise<string[]>((resolve) =>
+        createInterface({ input: this.process!.stdout! }).once('line', (l) => resolve([l])),
+      ),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the OpenID provider did not start')), 15_000),
+      ),
     ]);
     Object.assign(this, JSON.parse(line));
   }
 
   stop(): void {
+    this.process?.stdout?.destroy();
     this.process?.kill();
   }
 
@@ -33,8 +38,8 @@ export class TestOidcProvider {
     await fetch(`${this.issuer}/__test/login`, { method: 'POST', body: JSON.stringify(person) });
   }
 
-  /** The next ID token, as a forger would send it: claims changed and re-signed, or `alg` none or HS256. */
-  async tamperNext(change: { claims?: Record<string, unknown>; alg?: 'none' | 'HS256' }): Promise<void> {
+  /** The next ID token, as a forger would send it: claims changed and re-signed (by another key), or `alg` none or HS256. */
+  async tamperNext(change: { claims?: Record<string, unknown>; alg?: 'none' | 'HS256'; key?: 'other' }): Promise<void> {
     await fetch(`${this.issuer}/__test/tamper`, { method: 'POST', body: JSON.stringify(change) });
   }
 
@@ -57,7 +62,8 @@ export class TestOidcProvider {
         cookies.set(pair.slice(0, at), pair.slice(at + 1));
       }
       const location = response.headers.get('location');
-      if (!location) throw new Error(`The provider answered ${response.status} at ${url.href}: ${await response.text()}`);
+      if (!location)
+        throw new Error(`The provider answered ${response.status} at ${url.href}: ${await response.text()}`);
       url = new URL(location, url);
     }
     throw new Error('Too many redirects at the provider');
