@@ -1205,6 +1205,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/sso/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation’s single sign-on connections, oldest first
+         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        get: operations["listSsoConnections"];
+        put?: never;
+        /**
+         * Connect the organisation’s OpenID provider: a draft connection
+         * @description The discovery document is read from {issuer}/.well-known/openid-configuration (its issuer must equal the one given, exactly). Rules in order: owner, SSO_CONNECTION_INVALID (400), SSO_CONNECTION_LIMIT (422, SSO_CONNECTIONS_PER_ORG), SSO_DISCOVERY_FAILED (422). Event sso.connection_created. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        post: operations["createSsoConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/sso/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One connection
+         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        get: operations["getSsoConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a connection, with its people’s links and attempts (members stay)
+         * @description Event sso.connection_deleted. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        delete: operations["deleteSsoConnection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a connection: activate it, turn it off, its settings or its secret
+         * @description status "active" makes a draft or inactive connection active (sso.connection_activated); the first active connection is the primary, which discovery uses. Other changes: sso.connection_updated. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        patch: operations["updateSsoConnection"];
+        trace?: never;
+    };
+    "/api/org/sso/connections/{id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the provider’s discovery document again
+         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        post: operations["refreshSsoConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/sso/connections/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The connection’s last 100 sign-in attempts, newest first, with the check that failed
+         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        get: operations["listSsoAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/discover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether an e-mail address signs in by single sign-on, and where to start
+         * @description sso true when the address’s domain is verified (or failing within its grace) for an active organisation with an active primary connection; false otherwise, for an unknown domain as for a known one. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        post: operations["discoverSso"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1765,7 +1877,7 @@ export interface components {
         };
         AuditTargetResponse: {
             /** @enum {string} */
-            type: "tenant" | "user" | "invitation" | "domain" | "join_request" | "test_mode" | "scim_token" | "scim_group" | "scim_role_mapping" | "role" | "permissions";
+            type: "tenant" | "user" | "invitation" | "domain" | "join_request" | "test_mode" | "scim_token" | "scim_group" | "scim_role_mapping" | "role" | "permissions" | "sso_connection";
             /** @description null for an invitation: its id is its token */
             id: string | null;
             email?: string | null;
@@ -1774,7 +1886,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed";
+            type: "tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "sso.connection_created" | "sso.connection_updated" | "sso.connection_activated" | "sso.connection_deleted" | "sso.login_succeeded" | "sso.login_failed" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed";
             /** Format: date-time */
             occurredAt: string;
             tenantId: string | null;
@@ -2013,6 +2125,112 @@ export interface components {
             permissions: components["schemas"]["ProductPermissionResponse"][];
             /** @description How many roles lost a removed permission (`force=true`) */
             rolesChanged: number;
+        };
+        OidcSettings: {
+            /** @example https://acme.okta.com */
+            issuer: string;
+            clientId: string;
+            /**
+             * @example [
+             *       "openid",
+             *       "email",
+             *       "profile"
+             *     ]
+             */
+            scopes: string[];
+        };
+        OidcServiceProvider: {
+            /**
+             * @description The redirect URI to register at the provider: {PUBLIC_BASE_URL}/sso/oidc/{id}/callback
+             * @example https://tenants.example.com/sso/oidc/6f1c…/callback
+             */
+            redirectUri: string;
+        };
+        LastLogin: {
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description `ok` or the refusal’s code
+             * @example ok
+             */
+            result: string;
+        };
+        SsoConnection: {
+            id: string;
+            /** @enum {string} */
+            type: "oidc";
+            name: string;
+            /** @enum {string} */
+            status: "draft" | "active" | "inactive";
+            /** @description A person in no organisation joins at their first sign-in */
+            jit: boolean;
+            /** @enum {string} */
+            defaultRole: "member" | "admin";
+            allowIdpInitiated: boolean;
+            /** @description The active connection that discovery uses: the first to become active */
+            primary: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            oidc: components["schemas"]["OidcSettings"];
+            sp: components["schemas"]["OidcServiceProvider"];
+            lastLogin: components["schemas"]["LastLogin"] | null;
+        };
+        SsoConnectionChanged: {
+            /** @enum {boolean} */
+            success: true;
+            connection: components["schemas"]["SsoConnection"];
+        };
+        SsoErrorBody: {
+            /** @enum {boolean} */
+            success: false;
+            /** @enum {string} */
+            error: "SSO_NOT_CONFIGURED" | "SSO_CONNECTION_INVALID" | "SSO_CONNECTION_LIMIT" | "SSO_DISCOVERY_FAILED" | "SSO_NOT_FOUND" | "SSO_EMAIL_INVALID" | "SSO_RETURN_REFUSED" | "SSO_STATE_INVALID" | "SSO_IDP_ERROR" | "SSO_TOKEN_INVALID" | "SSO_DOMAIN_MISMATCH" | "SSO_NOT_PROVISIONED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "EMAIL_IN_USE" | "REMOVED_BY_ORGANISATION";
+            /** @description The check that failed, for a person to read */
+            reason?: string;
+        };
+        SsoConnectionList: {
+            connections: components["schemas"]["SsoConnection"][];
+        };
+        OneSsoConnection: {
+            connection: components["schemas"]["SsoConnection"];
+        };
+        SsoAttempt: {
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description `ok` or the refusal’s code
+             * @example SSO_TOKEN_INVALID
+             */
+            result: string;
+            email?: string;
+            /** @description The provider’s subject */
+            subject?: string;
+            /**
+             * @description The check that failed
+             * @example aud mismatch: expected "portal", got "other"
+             */
+            detail: string;
+        };
+        SsoAttemptList: {
+            /** @description The last 100, newest first */
+            attempts: components["schemas"]["SsoAttempt"][];
+        };
+        DiscoveredOrganisation: {
+            id: string;
+            name: string;
+        };
+        DiscoveredConnection: {
+            id: string;
+            /** @enum {string} */
+            type: "oidc";
+        };
+        SsoDiscovery: {
+            /** @description false: sign in as usual */
+            sso: boolean;
+            organisation?: components["schemas"]["DiscoveredOrganisation"];
+            connection?: components["schemas"]["DiscoveredConnection"];
+            /** @description Where to send the browser: GET /sso/start?connection=… */
+            startUrl?: string;
         };
     };
     responses: never;
@@ -6120,7 +6338,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only these types (repeat the parameter for several) */
-                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
+                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "sso.connection_created" | "sso.connection_updated" | "sso.connection_activated" | "sso.connection_deleted" | "sso.login_succeeded" | "sso.login_failed" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
                 /** @description Only events made by this user id */
                 actorId?: string;
                 /** @description Only events about this user or tenant id */
@@ -6204,7 +6422,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only these types (repeat the parameter for several) */
-                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
+                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "sso.connection_created" | "sso.connection_updated" | "sso.connection_activated" | "sso.connection_deleted" | "sso.login_succeeded" | "sso.login_failed" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
                 /** @description Only events made by this user id */
                 actorId?: string;
                 /** @description Only events about this user or tenant id */
@@ -10774,6 +10992,719 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSsoConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connections */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionList"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "oidc";
+                    /** @example https://acme.okta.com */
+                    issuer: string;
+                    clientId: string;
+                    /** @description Stored encrypted (AES-256-GCM), never returned */
+                    clientSecret: string;
+                    /** @description Default openid email profile */
+                    scopes?: string[];
+                    name?: string;
+                    /** @description Default true */
+                    jit?: boolean;
+                    /**
+                     * @description Default member
+                     * @enum {string}
+                     */
+                    defaultRole?: "member" | "admin";
+                    /** @description Default false */
+                    allowIdpInitiated?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The connection, draft */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionChanged"];
+                };
+            };
+            /** @description The body breaks a rule */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many connections, or the provider’s document cannot be used */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneSsoConnection"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    status?: "active" | "inactive";
+                    /** @description Stored encrypted (AES-256-GCM), never returned */
+                    clientSecret?: string;
+                    /** @description Default openid email profile */
+                    scopes?: string[];
+                    name?: string;
+                    /** @description Default true */
+                    jit?: boolean;
+                    /**
+                     * @description Default member
+                     * @enum {string}
+                     */
+                    defaultRole?: "member" | "admin";
+                    /** @description Default false */
+                    allowIdpInitiated?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The connection as changed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionChanged"];
+                };
+            };
+            /** @description The body breaks a rule */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refreshSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionChanged"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The provider’s document cannot be used */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSsoAttempts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoAttemptList"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    discoverSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example kim@acme.com */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Where to sign in */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoDiscovery"];
+                };
+            };
+            /** @description Not an e-mail address */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
                 };
             };
             /** @description Unexpected failure */

@@ -23,10 +23,12 @@ const refusals = (status: HttpStatus, description: string, codes: SsoErrorCode[]
     SsoErrorBody,
   );
 
-const notConfigured = () =>
-  refusals(HttpStatus.SERVICE_UNAVAILABLE, 'SSO_SECRETS_KEY is not set under NODE_ENV=production', [
-    SSO_ERRORS.notConfigured,
-  ]);
+/**
+ * Every SSO route answers 503 {"success":false,"error":"SSO_NOT_CONFIGURED"} under NODE_ENV=production
+ * without SSO_SECRETS_KEY: said in each description, since the document's 503 is the request timeout's alone.
+ */
+const NOT_CONFIGURED =
+  ' Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.';
 
 const idParam = () => ApiParam({ name: 'id', description: 'The connection’s id' });
 const notFound = () => refusals(HttpStatus.NOT_FOUND, 'No such connection in this organisation', [SSO_ERRORS.notFound]);
@@ -65,7 +67,6 @@ export const ApiSsoConnections = () =>
       'Not an owner of an organisation (admins too), or the organisation is suspended',
       [{ error: SSO_GUARD_MESSAGES.notOrgUser }, FORBIDDEN_BODY],
     ),
-    notConfigured(),
   );
 
 export const ApiCreateConnection = () =>
@@ -75,7 +76,8 @@ export const ApiCreateConnection = () =>
       description:
         'The discovery document is read from {issuer}/.well-known/openid-configuration (its issuer must equal the one ' +
         'given, exactly). Rules in order: owner, SSO_CONNECTION_INVALID (400), SSO_CONNECTION_LIMIT (422, ' +
-        'SSO_CONNECTIONS_PER_ORG), SSO_DISCOVERY_FAILED (422). Event sso.connection_created.',
+        'SSO_CONNECTIONS_PER_ORG), SSO_DISCOVERY_FAILED (422). Event sso.connection_created.' +
+        NOT_CONFIGURED,
     }),
     connectionBody(true),
     ApiResponse({ status: HttpStatus.CREATED, type: SsoConnectionChanged, description: 'The connection, draft' }),
@@ -88,13 +90,16 @@ export const ApiCreateConnection = () =>
 
 export const ApiListConnections = () =>
   applyDecorators(
-    ApiOperation({ summary: 'The organisation’s single sign-on connections, oldest first' }),
+    ApiOperation({
+      summary: 'The organisation’s single sign-on connections, oldest first',
+      description: NOT_CONFIGURED.trim(),
+    }),
     ApiResponse({ status: HttpStatus.OK, type: SsoConnectionList, description: 'The connections' }),
   );
 
 export const ApiGetConnection = () =>
   applyDecorators(
-    ApiOperation({ summary: 'One connection' }),
+    ApiOperation({ summary: 'One connection', description: NOT_CONFIGURED.trim() }),
     idParam(),
     ApiResponse({ status: HttpStatus.OK, type: OneSsoConnection, description: 'The connection' }),
     notFound(),
@@ -106,7 +111,8 @@ export const ApiUpdateConnection = () =>
       summary: 'Change a connection: activate it, turn it off, its settings or its secret',
       description:
         'status "active" makes a draft or inactive connection active (sso.connection_activated); the first active ' +
-        'connection is the primary, which discovery uses. Other changes: sso.connection_updated.',
+        'connection is the primary, which discovery uses. Other changes: sso.connection_updated.' +
+        NOT_CONFIGURED,
     }),
     idParam(),
     connectionBody(false),
@@ -119,7 +125,7 @@ export const ApiDeleteConnection = () =>
   applyDecorators(
     ApiOperation({
       summary: 'Delete a connection, with its people’s links and attempts (members stay)',
-      description: 'Event sso.connection_deleted.',
+      description: 'Event sso.connection_deleted.' + NOT_CONFIGURED,
     }),
     idParam(),
     ApiNoContentResponse({ description: 'Deleted' }),
@@ -128,7 +134,7 @@ export const ApiDeleteConnection = () =>
 
 export const ApiRefreshConnection = () =>
   applyDecorators(
-    ApiOperation({ summary: 'Read the provider’s discovery document again' }),
+    ApiOperation({ summary: 'Read the provider’s discovery document again', description: NOT_CONFIGURED.trim() }),
     idParam(),
     ApiResponse({ status: HttpStatus.OK, type: SsoConnectionChanged, description: 'The connection' }),
     notFound(),
@@ -137,13 +143,16 @@ export const ApiRefreshConnection = () =>
 
 export const ApiConnectionAttempts = () =>
   applyDecorators(
-    ApiOperation({ summary: 'The connection’s last 100 sign-in attempts, newest first, with the check that failed' }),
+    ApiOperation({
+      summary: 'The connection’s last 100 sign-in attempts, newest first, with the check that failed',
+      description: NOT_CONFIGURED.trim(),
+    }),
     idParam(),
     ApiResponse({ status: HttpStatus.OK, type: SsoAttemptList, description: 'The attempts' }),
     notFound(),
   );
 
-export const ApiSsoDiscovery = () => applyDecorators(ApiTags('Single sign-on'), ApiPublic(), notConfigured());
+export const ApiSsoDiscovery = () => applyDecorators(ApiTags('Single sign-on'), ApiPublic());
 
 export const ApiDiscover = () =>
   applyDecorators(
@@ -151,7 +160,8 @@ export const ApiDiscover = () =>
       summary: 'Whether an e-mail address signs in by single sign-on, and where to start',
       description:
         'sso true when the address’s domain is verified (or failing within its grace) for an active organisation ' +
-        'with an active primary connection; false otherwise, for an unknown domain as for a known one.',
+        'with an active primary connection; false otherwise, for an unknown domain as for a known one.' +
+        NOT_CONFIGURED,
     }),
     ApiBody({
       required: true,
