@@ -146,11 +146,15 @@ describe('start and stop (the built service as a process)', () => {
     expect(server.output()).not.toMatch(/password|mailer/);
   }, 60_000);
 
-  it('production without SMTP_URL: a warn line says that invitation e-mails are logged, not sent', async () => {
+  it('production without SMTP_URL and SSO_SECRETS_KEY: it serves, a warn line says so for each', async () => {
     const server = await start({ NODE_ENV: 'production' }, PRODUCTION_COMMAND);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
     expect(logLines(server.output()).filter((line) => line.context === 'Config')).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'SSO_SECRETS_KEY is not set: single sign-on is off (its routes answer 503 SSO_NOT_CONFIGURED)',
+      }),
       expect.objectContaining({
         level: 'warn',
         msg: 'SMTP_URL is not set: invitation e-mails are written to the log (tokens masked), not sent',
