@@ -142,4 +142,9 @@ server.on('request', async (request, response) => {
 });
 
 console.log(JSON.stringify({ issuer, clientId: options['client-id'], clientSecret: options['client-secret'] }));
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.close(() => process.exit(0)));
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    // Kept-alive connections would hold the close up.
+    server.closeAllConnections();
+  });

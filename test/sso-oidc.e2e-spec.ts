@@ -332,9 +332,12 @@ describe('single sign-on: OIDC', () => {
           detail: 'signed in',
         });
         expect((await events('sso.login_succeeded')).length).toBe(1);
-        // Later: found by the subject.
-        const again = await signIn(id, { sub: 'ann-subject', email: `ann@${domain}` });
+        // Later: found by the subject, even under another address at the domain.
+        const again = await signIn(id, { sub: 'ann-subject', email: `ann.renamed@${domain}` });
         expect([again.status, again.headers.location]).toEqual([302, `${BASE}/`]);
+        const [againCookie] = again.headers['set-cookie'] as unknown as string[];
+        expect(decode(againCookie.split(';')[0].slice('id_token='.length)).sub).toBe(member.id);
+        expect(await t.identity.findByEmail(`ann.renamed@${domain}`)).toEqual([]);
       },
     );
 

@@ -1,8 +1,6 @@
 import { HttpStatus, Injectable, Logger } from '@nestjs/common';
-import { HttpException } from '@nestjs/common';
 import { auditEvents, NewAuditEvent } from '../audit/audit-event';
 import { SessionTokenIssuer } from '../auth/session-token-issuer';
-import { messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
@@ -149,16 +147,7 @@ export class SsoSignInService {
       ]);
       return { location: signedIn.location, cookie: signedIn.cookie };
     } catch (error) {
-      const refused =
-        error instanceof SignInRefused
-          ? error
-          : error instanceof HttpException && isCoded(error.getResponse())
-            ? new SignInRefused(
-                error.getStatus(),
-                (error.getResponse() as { error: SsoErrorCode }).error,
-                messageOf(error),
-              )
-            : null;
+      const refused = error instanceof SignInRefused ? error : null;
       if (!refused) throw error;
       await this.record(connection, refused.code, known, refused.reason, [
         connectionEvent('sso.login_failed', connection, null, {
@@ -180,7 +169,7 @@ export class SsoSignInService {
     known: AttemptSubject,
   ): Promise<SignedIn & { user: IdentityUser }> {
     if (!(await this.signIns.tenantActive(connection.tenantId)))
-      throw new SignInRefused(HttpStatus.FORBIDDEN, SSO_ERRORS.notFound, 'the organisation is not active');
+      throw new SignInRefused(HttpStatus.NOT_FOUND, SSO_ERRORS.notFound, 'the organisation is not active');
     // The pending request: known, of this connection, unused, unexpired; used now, once.
     const state = single(query.state);
     if (!state) throw new SignInRefused(HttpStatus.BAD_REQUEST, SSO_ERRORS.stateInvalid, 'state missing');
@@ -240,7 +229,7 @@ export class SsoSignInService {
       createdAt: link?.createdAt ?? now,
       lastLoginAt: now,
     };
-    await this.signIns.signedIn(identity, link !== null, []);
+    await this.signIns.signedIn(identity, link !== null);
     const token = this.tokens.issue(member, SSO_SESSION_TTL_SECONDS, {
       emailVerified: true,
       ssoConnection: connection.id,
@@ -364,10 +353,6 @@ export class SsoSignInService {
 /** A query parameter given once, as a string. */
 function single(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-function isCoded(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && String((body as { error?: unknown }).error).startsWith('SSO_');
 }
 
 function emailOf(body: unknown): string {

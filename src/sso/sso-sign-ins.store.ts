@@ -81,27 +81,20 @@ export class SsoSignInsStore {
 
   /**
    * The person's link to the connection's subject, made at the first sign-in (a parallel first
-   * sign-in that made it first is kept), its time of last sign-in updated after; with the events.
+   * sign-in that made it first is kept), its time of last sign-in updated after.
    */
-  async signedIn(identity: SsoIdentityEntity, exists: boolean, events: NewAuditEvent[]): Promise<void> {
-    const rows = events.flatMap((event) => this.auditRows.of(event));
+  async signedIn(identity: SsoIdentityEntity, exists: boolean): Promise<void> {
     if (!exists) {
       try {
-        await this.writer.insert([[SsoIdentityEntity, identity], ...rows]);
+        await this.writer.insert([[SsoIdentityEntity, identity]]);
         return;
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
       }
     }
-    await this.writer.insertIfAll(
-      rows,
-      [],
-      [
-        [
-          'UPDATE sso_identities SET last_login_at = ? WHERE connection_id = ? AND subject = ?',
-          [sqlTimestamp(identity.lastLoginAt), identity.connectionId, identity.subject],
-        ],
-      ],
+    await this.statements.changes(
+      'UPDATE sso_identities SET last_login_at = ? WHERE connection_id = ? AND subject = ?',
+      [sqlTimestamp(identity.lastLoginAt), identity.connectionId, identity.subject],
     );
   }
 

@@ -28,9 +28,13 @@ export class TestOidcProvider {
     Object.assign(this, JSON.parse(line));
   }
 
-  stop(): void {
-    this.process?.stdout?.destroy();
-    this.process?.kill();
+  async stop(): Promise<void> {
+    const child = this.process;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.stdout?.destroy();
+    child.kill();
+    await exited;
   }
 
   /** Who signs in next. */
