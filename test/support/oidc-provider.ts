@@ -17,14 +17,13 @@ export class TestOidcProvider {
     this.process = spawn(process.execPath, [script, '--client-id', clientId, '--client-secret', clientSecret], {
       stdio: ['ignore', 'pipe', 'ignore'],
     });
-    const [line] = await Promise.race([
-      new Promise<string[]>((resolve) =>
-        createInterface({ input: this.process!.stdout! }).once('line', (l) => resolve([l])),
-      ),
-      new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error('the OpenID provider did not start')), 15_000),
-      ),
-    ]);
+    let timer: NodeJS.Timeout | undefined;
+    const line = await Promise.race([
+      new Promise<string>((resolve) => createInterface({ input: this.process!.stdout! }).once('line', resolve)),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the OpenID provider did not start')), 15_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
     Object.assign(this, JSON.parse(line));
   }
 
