@@ -10,14 +10,10 @@ import { refused as domainRefused, useDomainsSuite } from './support/domains';
 import { sessionCookie } from './support/factories';
 import { TestOidcProvider } from './support/oidc-provider';
 import { useOrganisationSuite } from './support/suites';
-import { e2eIdentityMode } from './support/test-identity';
 
 const BASE = 'http://tenants.test';
 const PORTAL = 'https://portal.example.com';
 const refused = (error: string, reason: unknown = expect.any(String)) => ({ success: false, error, reason });
-/** The sign-ins that end in a session of this service: its session tokens are local mode's (docs/sso.md). */
-const local = e2eIdentityMode() === 'local';
-const itSignsIn = local ? it : it.skip;
 const decode = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
 
 /**
@@ -297,49 +293,46 @@ describe('single sign-on: OIDC', () => {
   });
 
   describe('GET /sso/oidc/{id}/callback', () => {
-    itSignsIn(
-      'a member signs in: 302 to returnTo with the session cookie (amr sso, the connection); an attempt ok',
-      async () => {
-        const { id, domain } = await activeConnection();
-        const member = await factory.member(org.tenant.id, { role: 'admin', email: `ann@${domain}` });
-        const res = await signIn(id, { sub: 'ann-subject', email: `ann@${domain}` }, `${PORTAL}/home`);
-        expect(res.status).toBe(302);
-        expect(res.headers.location).toBe(`${PORTAL}/home`);
-        const [cookie] = res.headers['set-cookie'] as unknown as string[];
-        expect(cookie).toMatch(/^id_token=[^;]+; Path=\/; Max-Age=28800; HttpOnly; SameSite=Lax$/);
-        const token = cookie.split(';')[0].slice('id_token='.length);
-        expect(decode(token)).toMatchObject({
-          sub: member.id,
-          email: member.email,
-          amr: ['sso'],
-          sso_connection: id,
-          'custom:tenant_id': org.tenant.id,
-          'custom:role': 'admin',
-        });
-        const me = await t.http.get('/api/me').set('Cookie', cookie.split(';')[0]);
-        expect(me.body.organisation).toMatchObject({ id: org.tenant.id, role: 'admin' });
-        expect(
-          await t.dataSource.getRepository(SsoIdentityEntity).findOneBy({ connectionId: id, subject: 'ann-subject' }),
-        ).toMatchObject({ userId: member.id });
-        const [attempt] = await attempts(id);
-        expect(attempt).toMatchObject({ result: 'ok', email: `ann@${domain}`, subject: 'ann-subject' });
-        const listed = await t.http.get(`/api/org/sso/connections/${id}/attempts`).set('Cookie', org.ownerCookie);
-        expect(listed.body.attempts[0]).toEqual({
-          at: expect.any(String),
-          result: 'ok',
-          email: `ann@${domain}`,
-          subject: 'ann-subject',
-          detail: 'signed in',
-        });
-        expect((await events('sso.login_succeeded')).length).toBe(1);
-        // Later: found by the subject, even under another address at the domain.
-        const again = await signIn(id, { sub: 'ann-subject', email: `ann.renamed@${domain}` });
-        expect([again.status, again.headers.location]).toEqual([302, `${BASE}/`]);
-        const [againCookie] = again.headers['set-cookie'] as unknown as string[];
-        expect(decode(againCookie.split(';')[0].slice('id_token='.length)).sub).toBe(member.id);
-        expect(await t.identity.findByEmail(`ann.renamed@${domain}`)).toEqual([]);
-      },
-    );
+    it('a member signs in: 302 to returnTo with the session cookie (amr sso, the connection); an attempt ok', async () => {
+      const { id, domain } = await activeConnection();
+      const member = await factory.member(org.tenant.id, { role: 'admin', email: `ann@${domain}` });
+      const res = await signIn(id, { sub: 'ann-subject', email: `ann@${domain}` }, `${PORTAL}/home`);
+      expect(res.status).toBe(302);
+      expect(res.headers.location).toBe(`${PORTAL}/home`);
+      const [cookie] = res.headers['set-cookie'] as unknown as string[];
+      expect(cookie).toMatch(/^id_token=[^;]+; Path=\/; Max-Age=28800; HttpOnly; SameSite=Lax$/);
+      const token = cookie.split(';')[0].slice('id_token='.length);
+      expect(decode(token)).toMatchObject({
+        sub: member.id,
+        email: member.email,
+        amr: ['sso'],
+        sso_connection: id,
+        'custom:tenant_id': org.tenant.id,
+        'custom:role': 'admin',
+      });
+      const me = await t.http.get('/api/me').set('Cookie', cookie.split(';')[0]);
+      expect(me.body.organisation).toMatchObject({ id: org.tenant.id, role: 'admin' });
+      expect(
+        await t.dataSource.getRepository(SsoIdentityEntity).findOneBy({ connectionId: id, subject: 'ann-subject' }),
+      ).toMatchObject({ userId: member.id });
+      const [attempt] = await attempts(id);
+      expect(attempt).toMatchObject({ result: 'ok', email: `ann@${domain}`, subject: 'ann-subject' });
+      const listed = await t.http.get(`/api/org/sso/connections/${id}/attempts`).set('Cookie', org.ownerCookie);
+      expect(listed.body.attempts[0]).toEqual({
+        at: expect.any(String),
+        result: 'ok',
+        email: `ann@${domain}`,
+        subject: 'ann-subject',
+        detail: 'signed in',
+      });
+      expect((await events('sso.login_succeeded')).length).toBe(1);
+      // Later: found by the subject, even under another address at the domain.
+      const again = await signIn(id, { sub: 'ann-subject', email: `ann.renamed@${domain}` });
+      expect([again.status, again.headers.location]).toEqual([302, `${BASE}/`]);
+      const [againCookie] = again.headers['set-cookie'] as unknown as string[];
+      expect(decode(againCookie.split(';')[0].slice('id_token='.length)).sub).toBe(member.id);
+      expect(await t.identity.findByEmail(`ann.renamed@${domain}`)).toEqual([]);
+    });
 
     it('a person in no organisation joins with defaultRole (jit): an account made, member.joined via sso', async () => {
       const { id, domain } = await activeConnection({ defaultRole: 'admin' });
@@ -402,7 +395,7 @@ describe('single sign-on: OIDC', () => {
       const unknown = await t.http.get(`/sso/oidc/${id}/callback`).query({ code: 'x', state: 'forged' });
       await expectRefused(unknown, id, 400, 'SSO_STATE_INVALID', 'state unknown');
       const first = await callback(url);
-      expect(first.status).toBe(local ? 302 : first.status);
+      expect(first.status).toBe(302);
       const second = await callback(url);
       await expectRefused(second, id, 400, 'SSO_STATE_INVALID', 'state already used');
     });
@@ -461,7 +454,15 @@ describe('single sign-on: OIDC', () => {
 describe('single sign-on under production settings', () => {
   const key = 'k'.repeat(64).replace(/k/g, 'a');
   const { t, org } = useOrganisationSuite({
-    app: { env: { NODE_ENV: 'production', SSO_SECRETS_KEY: key, SHUTDOWN_DRAIN_SECONDS: '0', LOG_LEVEL: 'silent' } },
+    app: {
+      env: {
+        NODE_ENV: 'production',
+        SSO_SECRETS_KEY: key,
+        PUBLIC_BASE_URL: BASE,
+        SHUTDOWN_DRAIN_SECONDS: '0',
+        LOG_LEVEL: 'silent',
+      },
+    },
   });
   const create = (issuer: string) =>
     t.http

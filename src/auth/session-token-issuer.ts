@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { sign } from 'jsonwebtoken';
 import { AppConfig } from '../config/app-config';
 import { IdentityUser } from '../identity/identity-store';
-import { SESSION_ALGORITHM } from './session-token';
+import { SESSION_ALGORITHM, ssoSessionIssuer } from './session-token';
 
 /** Signs local-mode id tokens (HS256 with AUTH_JWT_SECRET) whose claims come from a user record. */
 @Injectable()
@@ -27,10 +27,13 @@ export class SessionTokenIssuer {
       ...(user.tenantId && { 'custom:tenant_id': user.tenantId }),
       ...(user.role && { 'custom:role': user.role }),
     };
+    // In cognito mode a single sign-on's session names this service as its issuer, for the pool's app client.
+    const issuer = options.ssoConnection === undefined ? undefined : ssoSessionIssuer(this.config);
     return sign(claims, this.config.authJwtSecret, {
       algorithm: SESSION_ALGORITHM,
       subject: user.id,
       expiresIn: ttlSeconds,
+      ...(issuer !== undefined && { issuer, audience: this.config.cognito.clientId }),
     });
   }
 }

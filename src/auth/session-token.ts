@@ -5,6 +5,17 @@ import { AppConfig } from '../config/app-config';
 export const SESSION_ALGORITHM = 'HS256';
 export const COGNITO_SESSION_ALGORITHM = 'RS256';
 
+/**
+ * In cognito mode, the `iss` of the sessions that single sign-on makes (docs/sso.md): this service's
+ * PUBLIC_BASE_URL, when set and when AUTH_JWT_SECRET is a real key in production; otherwise undefined and
+ * the pool's tokens alone are sessions. Local mode's tokens carry no `iss`.
+ */
+export function ssoSessionIssuer(config: AppConfig): string | undefined {
+  if (config.identityStore !== 'cognito' || config.publicBaseUrl === undefined) return undefined;
+  if (config.nodeEnv === 'production' && config.usingDevelopmentJwtSecret) return undefined;
+  return config.publicBaseUrl;
+}
+
 /** The request's id token, or why it has none (for the debug log: never the token itself). */
 export type SessionTokenLookup = { token: string } | { refused: string };
 

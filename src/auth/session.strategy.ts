@@ -7,7 +7,12 @@ import { Strategy, StrategyOptionsWithoutRequest } from 'passport-jwt';
 import { AppConfig } from '../config/app-config';
 import { cognitoIssuer, cognitoJwksUri } from '../identity/cognito/cognito-endpoints';
 import { Caller, callerFromClaims, SessionClaims } from './caller';
-import { COGNITO_SESSION_ALGORITHM, SESSION_ALGORITHM, sessionTokenFromRequest } from './session-token';
+import {
+  COGNITO_SESSION_ALGORITHM,
+  SESSION_ALGORITHM,
+  sessionTokenFromRequest,
+  ssoSessionIssuer,
+} from './session-token';
 
 export const SESSION_STRATEGY = 'session';
 
@@ -51,25 +56,41 @@ export function sessionStrategyOptions(config: AppConfig): StrategyOptionsWithou
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, by design
     const { passportJwtSecret } = require('jwks-rsa') as typeof JwksRsa;
     const jwksUri = cognitoJwksUri(config.cognito);
+    const poolKeys = passportJwtSecret({
+      jwksUri,
+      cache: true,
+      rateLimit: true,
+      jwksRequestsPerMinute: 10,
+      timeout: 5_000,
+      handleSigningKeyError: (error, done) => {
+        // An unknown kid is a bad token; anything else (JWKS unreachable, rate limit) is worth a log line.
+        if (error && error.name !== 'SigningKeyNotFoundError') {
+          logger.warn(`Cannot get the signing key from ${jwksUri}: ${error.message}`);
+        }
+        done(error && error.name !== 'SigningKeyNotFoundError' ? error : null);
+      },
+    });
+    // Single sign-on's sessions (docs/sso.md) are the service's own tokens, HS256 with AUTH_JWT_SECRET and
+    // PUBLIC_BASE_URL as `iss`: the key, and so the one algorithm it verifies, is chosen by `iss`, so that a
+    // token naming the pool is never checked with the HS256 key, nor the service's with the pool's keys.
+    const ownIssuer = ssoSessionIssuer(config);
+    if (ownIssuer === undefined)
+      return {
+        jwtFromRequest,
+        secretOrKeyProvider: poolKeys,
+        issuer: cognitoIssuer(config.cognito),
+        audience: config.cognito.clientId,
+        algorithms: [COGNITO_SESSION_ALGORITHM],
+        ignoreExpiration: false,
+      };
+    const ownKey = createSecretKey(Buffer.from(config.authJwtSecret, 'utf8'));
     return {
       jwtFromRequest,
-      secretOrKeyProvider: passportJwtSecret({
-        jwksUri,
-        cache: true,
-        rateLimit: true,
-        jwksRequestsPerMinute: 10,
-        timeout: 5_000,
-        handleSigningKeyError: (error, done) => {
-          // An unknown kid is a bad token; anything else (JWKS unreachable, rate limit) is worth a log line.
-          if (error && error.name !== 'SigningKeyNotFoundError') {
-            logger.warn(`Cannot get the signing key from ${jwksUri}: ${error.message}`);
-          }
-          done(error && error.name !== 'SigningKeyNotFoundError' ? error : null);
-        },
-      }),
-      issuer: cognitoIssuer(config.cognito),
+      secretOrKeyProvider: (request, rawJwtToken: string, done) =>
+        issuerOf(rawJwtToken) === ownIssuer ? done(null, ownKey as never) : poolKeys(request, rawJwtToken, done),
+      issuer: [cognitoIssuer(config.cognito), ownIssuer],
       audience: config.cognito.clientId,
-      algorithms: [COGNITO_SESSION_ALGORITHM],
+      algorithms: [COGNITO_SESSION_ALGORITHM, SESSION_ALGORITHM],
       ignoreExpiration: false,
     };
   }
@@ -81,6 +102,15 @@ export function sessionStrategyOptions(config: AppConfig): StrategyOptionsWithou
     algorithms: [SESSION_ALGORITHM],
     ignoreExpiration: false,
   };
+}
+
+/** The token's `iss`, read before verifying it, only to choose the key; undefined when unreadable. */
+function issuerOf(token: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')).iss;
+  } catch {
+    return undefined;
+  }
 }
 
 type Refusal = [false, { message: string }];
