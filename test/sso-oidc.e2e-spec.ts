@@ -10,7 +10,7 @@ import {
 import { refused as domainRefused, useDomainsSuite } from './support/domains';
 import { sessionCookie } from './support/factories';
 import { TestOidcProvider } from './support/oidc-provider';
-import { useOrganisationSuite } from './support/suites';
+import { useOrganisationSuite, useTestApp } from './support/suites';
 import { TEST_JWT_SECRET } from './support/test-app';
 import { e2eIdentityMode } from './support/test-identity';
 import { cognitoIssuer } from '../src/identity/cognito/cognito-endpoints';
@@ -452,6 +452,22 @@ describe('single sign-on: OIDC', () => {
       await expectRefused(await callback(url), id, 400, 'SSO_TOKEN_INVALID', expect.stringMatching(reason));
       expect(await t.identity.findByEmail(email)).toEqual([]);
     });
+  });
+});
+
+describe('POST /api/sso/discover: SSO_DISCOVER_RATE_LIMIT', () => {
+  const { t } = useTestApp({ env: { SSO_DISCOVER_RATE_LIMIT: '2' } });
+
+  it('the third call in a minute from one address: 429 SSO_RATE_LIMITED with Retry-After', async () => {
+    const discover = () => t.http.post('/api/sso/discover').send({ email: 'kim@acme.test' });
+    expect((await discover()).body).toEqual({ sso: false });
+    expect((await discover()).status).toBe(200);
+    const res = await discover();
+    expect([res.status, res.body]).toEqual([
+      429,
+      refused('SSO_RATE_LIMITED', expect.stringContaining('SSO_DISCOVER_RATE_LIMIT')),
+    ]);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 });
 

@@ -425,6 +425,7 @@ describe(`${parseConfig.name}: verified domains`, () => {
         httpTimeoutMs: 5_000,
         clockSkewSeconds: 120,
         returnOrigins: [],
+        discoverRateLimit: 60,
       });
     });
 
@@ -459,6 +460,7 @@ describe(`${parseConfig.name}: verified domains`, () => {
       ['SSO_HTTP_TIMEOUT_MS', 'soon'],
       ['SSO_CLOCK_SKEW_SECONDS', '601'],
       ['SSO_ALLOW_PRIVATE', 'perhaps'],
+      ['SSO_DISCOVER_RATE_LIMIT', '0'],
     ])('stops on a malformed %s', (variable, value) => {
       expect(() => parseConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'k'.repeat(32), [variable]: value })).toThrow(
         new RegExp(`^Invalid configuration: ${variable} `),

@@ -113,6 +113,8 @@ export interface SsoConfig {
   clockSkewSeconds: number;
   /** Origins that returnTo may name beside this service's own (SSO_RETURN_ORIGINS). */
   returnOrigins: string[];
+  /** POST /api/sso/discover calls per client address a minute (429 beyond), counted where the invite limit is. */
+  discoverRateLimit: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -543,6 +545,7 @@ function sso(env: Env, nodeEnv: NodeEnv): SsoConfig {
     httpTimeoutMs: integer(env, 'SSO_HTTP_TIMEOUT_MS', 5_000, 100, 60_000),
     clockSkewSeconds: integer(env, 'SSO_CLOCK_SKEW_SECONDS', 120, 0, 600),
     returnOrigins: returnOrigins(env),
+    discoverRateLimit: integer(env, 'SSO_DISCOVER_RATE_LIMIT', 60, 1, 1_000_000),
   };
 }
 

@@ -5,6 +5,7 @@ import { FailureResponse } from '../common/failure-response';
 import { RequestOrigin } from '../common/request-origin';
 import { AppConfig } from '../config/app-config';
 import { SsoConfiguredGuard } from './sso-configured.guard';
+import { SsoDiscoverLimitGuard } from './sso-discover-limit.guard';
 import { SsoSignInService } from './sso-sign-in.service';
 import { ApiDiscover, ApiSsoDiscovery } from './sso.docs';
 import { SSO_FAILURES } from './sso.messages';
@@ -21,6 +22,7 @@ export class SsoDiscoveryController {
 
   @Post('discover')
   @HttpCode(HttpStatus.OK)
+  @UseGuards(SsoDiscoverLimitGuard)
   @ApiDiscover()
   @FailureResponse({ error: SSO_FAILURES.signIn })
   discoverSso(@Body() body: unknown, @RequestOrigin() origin: string) {

@@ -173,4 +173,11 @@ export const ApiDiscover = () =>
     }),
     ApiResponse({ status: HttpStatus.OK, type: SsoDiscovery, description: 'Where to sign in' }),
     refusals(HttpStatus.BAD_REQUEST, 'Not an e-mail address', [SSO_ERRORS.emailInvalid]),
+    ApiErrorResponse(
+      HttpStatus.TOO_MANY_REQUESTS,
+      'Over SSO_DISCOVER_RATE_LIMIT calls from this address in a minute',
+      [{ success: false, error: SSO_ERRORS.rateLimited, reason: '…' }],
+      SsoErrorBody,
+      { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
+    ),
   );

@@ -12,6 +12,7 @@ export const SSO_ERRORS = {
   discoveryFailed: 'SSO_DISCOVERY_FAILED',
   notFound: 'SSO_NOT_FOUND',
   emailInvalid: 'SSO_EMAIL_INVALID',
+  rateLimited: 'SSO_RATE_LIMITED',
   returnRefused: 'SSO_RETURN_REFUSED',
   stateInvalid: 'SSO_STATE_INVALID',
   idpError: 'SSO_IDP_ERROR',

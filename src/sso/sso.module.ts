@@ -2,8 +2,10 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { DomainsStore } from '../domains/domains.store';
 import { JoiningModule } from '../joining/joining.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { OidcClient } from './oidc-client';
 import { SsoConfiguredGuard } from './sso-configured.guard';
+import { SsoDiscoverLimitGuard } from './sso-discover-limit.guard';
 import { SsoConnectionsController } from './sso-connections.controller';
 import { SsoConnectionsService } from './sso-connections.service';
 import { SsoConnectionsStore } from './sso-connections.store';
@@ -14,14 +16,15 @@ import { SsoBrowserController, SsoDiscoveryController } from './sso.controller';
 
 /**
  * Single sign-on per organisation (docs/sso.md): OIDC connections, discovery, the start and the
- * callback. Joins go through JoiningService, the path of invitations and domains; the removal check
+ * callback. RateLimitModule brings the counters of the discovery limit. Joins go through JoiningService, the path of invitations and domains; the removal check
  * is the domain join's (DomainsStore, read here).
  */
 @Module({
-  imports: [AuditModule, JoiningModule],
+  imports: [AuditModule, JoiningModule, RateLimitModule],
   controllers: [SsoConnectionsController, SsoDiscoveryController, SsoBrowserController],
   providers: [
     SsoConfiguredGuard,
+    SsoDiscoverLimitGuard,
     SsoHttp,
     OidcClient,
     SsoConnectionsStore,
