@@ -456,7 +456,7 @@ describe('single sign-on: OIDC', () => {
 });
 
 describe('POST /api/sso/discover: SSO_DISCOVER_RATE_LIMIT', () => {
-  const { t } = useTestApp({ env: { SSO_DISCOVER_RATE_LIMIT: '2' } });
+  const { t } = useTestApp({ env: { SSO_DISCOVER_RATE_LIMIT: '2', PUBLIC_BASE_URL: BASE } });
 
   it('the third call in a minute from one address: 429 SSO_RATE_LIMITED with Retry-After', async () => {
     const discover = () => t.http.post('/api/sso/discover').send({ email: 'kim@acme.test' });
