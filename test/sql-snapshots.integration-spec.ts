@@ -38,6 +38,10 @@ import {
   ScimTokenEntity,
   ScimUserEntity,
   ScimRoleMappingRoleEntity,
+  SsoAttemptEntity,
+  SsoConnectionEntity,
+  SsoIdentityEntity,
+  SsoRequestEntity,
   TenantEntity,
   UserEntity,
 } from '../src/database/entities';
@@ -56,6 +60,8 @@ import { ScimGroupsStore } from '../src/scim/scim-groups.store';
 import { hashSecret, ScimTokensStore } from '../src/scim/scim-tokens.store';
 import { ScimUsersStore } from '../src/scim/scim-users.store';
 import { ScimRoleMappingsStore } from '../src/scim/scim-role-mappings.store';
+import { SsoConnectionsStore } from '../src/sso/sso-connections.store';
+import { SsoSignInsStore } from '../src/sso/sso-sign-ins.store';
 
 /**
  * The SQL that each verb of each store sends, per dialect, checked against the files in
@@ -109,6 +115,8 @@ function storesOn(dataSource: DataSource) {
     memberships: new MembershipsRepository(writer, auditRows),
     tenantStatus: new TenantStatusReader(statements),
     removals: new MembershipRemovalsStore(statements, writer),
+    ssoConnections: new SsoConnectionsStore(dataSource, statements, writer, auditRows, leasesOn(statements)),
+    ssoSignIns: new SsoSignInsStore(dataSource, statements, writer, auditRows),
   };
 }
 type Stores = ReturnType<typeof storesOn>;
@@ -229,6 +237,53 @@ const scimUser: ScimUserEntity = {
   createdAt: NOW,
   lastModified: NOW,
 };
+const ssoConnection: SsoConnectionEntity = {
+  id: 'connection-1',
+  tenantId: 'tenant-1',
+  type: 'oidc',
+  name: 'Okta',
+  status: 'active',
+  jit: 1,
+  defaultRole: 'member',
+  allowIdpInitiated: 0,
+  issuer: 'https://idp.acme.example',
+  clientId: 'client-1',
+  clientSecret: 'sealed',
+  scopes: 'openid email profile',
+  discovery: '{}',
+  discoveredAt: EARLIER,
+  activatedAt: EARLIER,
+  createdAt: EARLIER,
+  updatedAt: EARLIER,
+};
+const ssoRequest: SsoRequestEntity = {
+  state: 'state-1',
+  connectionId: 'connection-1',
+  nonce: 'nonce-1',
+  codeVerifier: 'verifier-1',
+  returnTo: '/',
+  expiresAt: LATER,
+  createdAt: NOW,
+  usedAt: null,
+};
+const ssoIdentity: SsoIdentityEntity = {
+  connectionId: 'connection-1',
+  subject: 'subject-1',
+  userId: 'user-1',
+  email: 'ann@example.com',
+  createdAt: EARLIER,
+  lastLoginAt: NOW,
+};
+const ssoAttempt: SsoAttemptEntity = {
+  id: 'attempt-1',
+  connectionId: 'connection-1',
+  tenantId: 'tenant-1',
+  at: NOW,
+  result: 'ok',
+  email: 'ann@example.com',
+  subject: 'subject-1',
+  detail: 'signed in',
+};
 const groupEvent = roleEvents.roleDeleted('tenant-1', roleAt('auditor', 1, []), 0, null, ACTOR);
 
 /** The rows that the verbs below read and change (on SQLite; MySQL's reads get what SQLite's got). */
@@ -313,6 +368,9 @@ async function seed(dataSource: DataSource): Promise<void> {
   await dataSource
     .getRepository(ScimRoleMappingRoleEntity)
     .insert({ tenantId: 'tenant-1', groupKey: 'engineering', roleKey: 'analyst' });
+  await dataSource.getRepository(SsoConnectionEntity).insert(ssoConnection);
+  await dataSource.getRepository(SsoRequestEntity).insert(ssoRequest);
+  await dataSource.getRepository(SsoIdentityEntity).insert(ssoIdentity);
   await dataSource.getRepository(LeaseEntity).insert({ name: 'lease-1', holder: null, heldUntil: '0', version: '0' });
 }
 
@@ -661,6 +719,44 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
           roleEvents.roleDeleted('tenant-1', roleAt('auditor', 1, []), 0, null, ACTOR),
         ),
     ],
+  ],
+  'sso-connections.store': [
+    ['SsoConnectionsStore.findById', (s) => s.ssoConnections.findById('connection-1')],
+    ['SsoConnectionsStore.findOwn', (s) => s.ssoConnections.findOwn('tenant-1', 'connection-1')],
+    ['SsoConnectionsStore.listOwn', (s) => s.ssoConnections.listOwn('tenant-1')],
+    ['SsoConnectionsStore.countOwn', (s) => s.ssoConnections.countOwn('tenant-1')],
+    ['SsoConnectionsStore.primaryOf', (s) => s.ssoConnections.primaryOf('tenant-1')],
+    ['SsoConnectionsStore.views, the last sign-in and the primary', (s) => s.ssoConnections.views([ssoConnection])],
+    [
+      'SsoConnectionsStore.insert, under the organisation’s connections lease',
+      (s) =>
+        s.ssoConnections.insert({ ...ssoConnection, id: 'connection-2', status: 'draft', activatedAt: null }, [], 3),
+    ],
+    [
+      'SsoConnectionsStore.update, only as read',
+      (s) => s.ssoConnections.update(ssoConnection, { name: 'Okta EU', updatedAt: NOW }, []),
+    ],
+    ['SsoConnectionsStore.attempts', (s) => s.ssoConnections.attempts('connection-1')],
+    [
+      'SsoConnectionsStore.remove, with its links, requests and attempts',
+      (s) => s.ssoConnections.remove(ssoConnection, []),
+    ],
+  ],
+  'sso-sign-ins.store': [
+    ['SsoSignInsStore.holderOf', (s) => s.ssoSignIns.holderOf('acme.example', NOW)],
+    ['SsoSignInsStore.tenantActive', (s) => s.ssoSignIns.tenantActive('tenant-1')],
+    [
+      'SsoSignInsStore.insertRequest, expired ones gone meanwhile',
+      (s) => s.ssoSignIns.insertRequest({ ...ssoRequest, state: 'state-2' }),
+    ],
+    ['SsoSignInsStore.useRequest, once', (s) => s.ssoSignIns.useRequest('state-1', 'connection-1', NOW)],
+    ['SsoSignInsStore.findIdentity', (s) => s.ssoSignIns.findIdentity('connection-1', 'subject-1')],
+    [
+      'SsoSignInsStore.signedIn, a first sign-in',
+      (s) => s.ssoSignIns.signedIn({ ...ssoIdentity, subject: 'subject-2' }, false),
+    ],
+    ['SsoSignInsStore.signedIn, a returning person', (s) => s.ssoSignIns.signedIn(ssoIdentity, true)],
+    ['SsoSignInsStore.recordAttempt', (s) => s.ssoSignIns.recordAttempt(ssoAttempt, [])],
   ],
   'test-mode.store': [
     ['TestModeStore.mailbox', (s) => s.testMode.mailbox('to-accept@example.com')],

@@ -1,10 +1,10 @@
-import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
 import { SsoAttemptEntity, SsoConnectionEntity } from '../database/entities';
 import { Leases } from '../database/leases';
+import { SqlStore } from '../database/sql-store';
 import { PreparedStatements, sqlTimestamp, timestamp } from '../database/prepared-statements';
 
 /** The columns that a connection's changes write, by property. */
@@ -40,7 +40,7 @@ export interface ConnectionView {
 export const ATTEMPTS_SHOWN = 100;
 
 /** The SQL of an organisation's single sign-on connections; every change is written with its audit rows. */
-@Injectable()
+@SqlStore()
 export class SsoConnectionsStore {
   constructor(
     private readonly dataSource: DataSource,

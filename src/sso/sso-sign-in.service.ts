@@ -6,7 +6,7 @@ import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { SsoConnectionEntity, SsoIdentityEntity, SsoRequestEntity } from '../database/entities';
 import { emailDomain } from '../domains/domain-name';
-import { DomainsStore } from '../domains/domains.store';
+import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
 import { DEFAULT_TENANT_NAME } from '../invitations/invitation';
 import { JoiningService } from '../joining/joining.service';
@@ -70,7 +70,7 @@ export class SsoSignInService {
   constructor(
     private readonly connections: SsoConnectionsStore,
     private readonly signIns: SsoSignInsStore,
-    private readonly domains: DomainsStore,
+    private readonly removals: MembershipRemovalsStore,
     private readonly oidc: OidcClient,
     private readonly identity: IdentityStore,
     private readonly joining: JoiningService,
@@ -277,7 +277,7 @@ export class SsoSignInService {
         'the person is a member of another organisation',
       );
     if (user?.tenantId) throw refuseOther();
-    if (user && (await this.domains.removedSinceLastInvitation(tenantId, user.id, email)))
+    if (user && (await this.removals.removedFrom(user.id, email, [tenantId])).has(tenantId))
       throw new SignInRefused(
         HttpStatus.FORBIDDEN,
         SSO_ERRORS.removed,

@@ -1,9 +1,9 @@
-import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { AtomicWriter } from '../database/atomic-writer';
 import { SsoAttemptEntity, SsoIdentityEntity, SsoRequestEntity } from '../database/entities';
+import { SqlStore } from '../database/sql-store';
 import { PreparedStatements, sqlTimestamp } from '../database/prepared-statements';
 import { isUniqueViolation } from '../database/unique-violation';
 
@@ -17,7 +17,7 @@ export interface DomainHolder {
 export type UnusableRequest = 'unknown' | 'another connection' | 'already used' | 'expired';
 
 /** The SQL of sign-ins: pending requests (used once), the people known by subject, attempts, domain holders. */
-@Injectable()
+@SqlStore()
 export class SsoSignInsStore {
   constructor(
     private readonly dataSource: DataSource,

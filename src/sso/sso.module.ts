@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
-import { DomainsStore } from '../domains/domains.store';
 import { JoiningModule } from '../joining/joining.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { OidcClient } from './oidc-client';
@@ -16,8 +15,9 @@ import { SsoBrowserController, SsoDiscoveryController } from './sso.controller';
 
 /**
  * Single sign-on per organisation (docs/sso.md): OIDC connections, discovery, the start and the
- * callback. RateLimitModule brings the counters of the discovery limit. Joins go through JoiningService, the path of invitations and domains; the removal check
- * is the domain join's (DomainsStore, read here).
+ * callback. RateLimitModule brings the counters of the discovery limit.
+ * Joins go through JoiningService, the path of invitations and domains; a removal is read from the
+ * removal facts (MembershipRemovalsStore, global), as the domain join reads it.
  */
 @Module({
   imports: [AuditModule, JoiningModule, RateLimitModule],
@@ -31,7 +31,6 @@ import { SsoBrowserController, SsoDiscoveryController } from './sso.controller';
     SsoSignInsStore,
     SsoConnectionsService,
     SsoSignInService,
-    DomainsStore,
   ],
 })
 export class SsoModule {}
