@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { MIGRATIONS } from '../migrations';
 import { ShutdownState } from '../src/health/shutdown-state';
 import { IdentityStore } from '../src/identity/identity-store';
-import { e2eIdentityMode } from './support/test-identity';
+import { cognitoOnly, localOnly } from './support/test-identity';
 import { TEST_REDIS_URL } from './support/test-redis';
 import { createTestApp, TestApp } from './support/test-app';
 
@@ -12,10 +12,6 @@ const linesOf = (method: jest.SpyInstance, context: string) =>
     (logger as { context?: string }).context === context ? [method.mock.calls[i][0] as unknown] : [],
   );
 
-// A test for one identity mode is not defined in the other mode's project: not skipped, not applicable.
-const notApplicable = (() => undefined) as unknown as jest.It;
-const cognitoOnly = e2eIdentityMode() === 'cognito' ? it : notApplicable;
-const localOnly = e2eIdentityMode() === 'local' ? it : notApplicable;
 const withRedis = TEST_REDIS_URL ? it : it.skip;
 
 /** Liveness and readiness for the load balancer. */

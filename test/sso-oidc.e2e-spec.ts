@@ -12,7 +12,7 @@ import { sessionCookie } from './support/factories';
 import { TestOidcProvider } from './support/oidc-provider';
 import { useOrganisationSuite, useTestApp } from './support/suites';
 import { TEST_JWT_SECRET } from './support/test-app';
-import { e2eIdentityMode } from './support/test-identity';
+import { describeCognitoOnly } from './support/test-identity';
 import { cognitoIssuer } from '../src/identity/cognito/cognito-endpoints';
 
 const BASE = 'http://tenants.test';
@@ -471,35 +471,32 @@ describe('POST /api/sso/discover: SSO_DISCOVER_RATE_LIMIT', () => {
   });
 });
 
-describe('single sign-on’s sessions in cognito mode: the key and algorithm chosen by iss', () => {
+describeCognitoOnly('single sign-on’s sessions in cognito mode: the key and algorithm chosen by iss', () => {
   const { t, org } = useOrganisationSuite({ app: { env: { PUBLIC_BASE_URL: BASE } } });
-  (e2eIdentityMode() === 'cognito' ? it : it.skip)(
-    'HS256 with AUTH_JWT_SECRET is a session when iss is PUBLIC_BASE_URL, never when it names the pool',
-    async () => {
-      const now = Math.floor(Date.now() / 1000);
-      const claims = {
-        token_use: 'id',
-        sub: org.owner.id,
-        email: org.owner.email,
-        'custom:user_type': 'org',
-        'custom:tenant_id': org.tenant.id,
-        'custom:role': 'owner',
-        aud: t.config.cognito.clientId,
-        iat: now,
-        exp: now + 300,
-      };
-      const me = (iss: string) =>
-        t.http
-          .get('/api/me')
-          .set(
-            'Cookie',
-            `${t.config.sessionCookieName}=${sign({ ...claims, iss }, TEST_JWT_SECRET, { algorithm: 'HS256' })}`,
-          );
-      expect((await me(BASE)).body.user).toMatchObject({ id: org.owner.id });
-      expect((await me(cognitoIssuer(t.config.cognito))).status).toBe(401);
-      expect((await me('https://elsewhere.example')).status).toBe(401);
-    },
-  );
+  it('HS256 with AUTH_JWT_SECRET is a session when iss is PUBLIC_BASE_URL, never when it names the pool', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = {
+      token_use: 'id',
+      sub: org.owner.id,
+      email: org.owner.email,
+      'custom:user_type': 'org',
+      'custom:tenant_id': org.tenant.id,
+      'custom:role': 'owner',
+      aud: t.config.cognito.clientId,
+      iat: now,
+      exp: now + 300,
+    };
+    const me = (iss: string) =>
+      t.http
+        .get('/api/me')
+        .set(
+          'Cookie',
+          `${t.config.sessionCookieName}=${sign({ ...claims, iss }, TEST_JWT_SECRET, { algorithm: 'HS256' })}`,
+        );
+    expect((await me(BASE)).body.user).toMatchObject({ id: org.owner.id });
+    expect((await me(cognitoIssuer(t.config.cognito))).status).toBe(401);
+    expect((await me('https://elsewhere.example')).status).toBe(401);
+  });
 });
 
 describe('single sign-on under production settings', () => {

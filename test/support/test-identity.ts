@@ -41,6 +41,15 @@ export function signedJwt(header: object, payload: unknown, signature: (input: s
 export const e2eIdentityMode = (): 'local' | 'cognito' =>
   process.env.E2E_IDENTITY === 'cognito' ? 'cognito' : 'local';
 
+// A test for one identity mode is not defined in the other mode's project: not skipped, not applicable.
+const notApplicable = (() => undefined) as unknown;
+/** `it` in the cognito projects, nothing elsewhere. */
+export const cognitoOnly = e2eIdentityMode() === 'cognito' ? it : (notApplicable as jest.It);
+/** `it` in the local projects, nothing elsewhere. */
+export const localOnly = e2eIdentityMode() === 'local' ? it : (notApplicable as jest.It);
+/** `describe` in the cognito projects, nothing elsewhere. */
+export const describeCognitoOnly = e2eIdentityMode() === 'cognito' ? describe : (notApplicable as jest.Describe);
+
 /** `local` mode: rows in the users table, tokens signed by the app's own SessionTokenIssuer. */
 export class LocalTestIdentity implements TestIdentity {
   readonly mode = 'local' as const;
