@@ -11639,18 +11639,6 @@ export interface operations {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
             };
-            /** @description Over SSO_DISCOVER_RATE_LIMIT calls from this address in a minute */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -11712,6 +11700,18 @@ export interface operations {
             /** @description Not an e-mail address */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Over SSO_DISCOVER_RATE_LIMIT calls from this address in a minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
