@@ -60,6 +60,8 @@ export class CreateSso1766000000000 implements MigrationInterface {
           text('nonce', 64),
           text('code_verifier', 128),
           text('return_to', 2048),
+          // sign_in, or test: an owner's test sign-in, which checks and neither joins nor signs in.
+          text('purpose', 8),
           at('expires_at'),
           at('created_at'),
           at('used_at', true),

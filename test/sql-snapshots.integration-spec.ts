@@ -262,6 +262,7 @@ const ssoRequest: SsoRequestEntity = {
   nonce: 'nonce-1',
   codeVerifier: 'verifier-1',
   returnTo: '/',
+  purpose: 'sign_in',
   expiresAt: LATER,
   createdAt: NOW,
   usedAt: null,
@@ -749,6 +750,7 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
       'SsoSignInsStore.insertRequest, expired ones gone meanwhile',
       (s) => s.ssoSignIns.insertRequest({ ...ssoRequest, state: 'state-2' }),
     ],
+    ['SsoSignInsStore.isPendingTest', (s) => s.ssoSignIns.isPendingTest('state-1', 'connection-1')],
     ['SsoSignInsStore.useRequest, once', (s) => s.ssoSignIns.useRequest('state-1', 'connection-1', NOW)],
     ['SsoSignInsStore.findIdentity', (s) => s.ssoSignIns.findIdentity('connection-1', 'subject-1')],
     [

@@ -223,6 +223,86 @@ describe('single sign-on: OIDC', () => {
     });
   });
 
+  describe('POST /api/org/sso/connections/{id}/test', () => {
+    const testStart = (id: string, cookie = org.ownerCookie) =>
+      t.http.post(`/api/org/sso/connections/${id}/test`).set('Cookie', cookie);
+    /** The owner's browser: the test's start at the provider, then back to the callback. */
+    const testSignIn = async (id: string, who: { sub: string; email: string }) => {
+      const started = await testStart(id);
+      expect([started.status, Object.keys(started.body)]).toEqual([200, ['startUrl']]);
+      await provider.nextLogin(who);
+      return callback(await provider.authorize(started.body.startUrl));
+    };
+
+    it('a draft’s test sign-in runs every check: 200 with what a sign-in would do, the draft active; nobody joined, no session', async () => {
+      const domain = await verified();
+      const { id } = (await create()).body.connection;
+      const { user } = await person(domain);
+      const res = await testSignIn(id, { sub: 'tester', email: user.email });
+      expect([res.status, res.body]).toEqual([
+        200,
+        {
+          success: true,
+          test: {
+            result: 'ok',
+            email: user.email,
+            subject: 'tester',
+            membership: 'joins',
+            role: 'member',
+            activated: true,
+          },
+        },
+      ]);
+      expect(res.headers['set-cookie']).toBeUndefined();
+      expect(await t.identity.findById(user.id)).toMatchObject({ tenantId: null });
+      expect(await t.dataSource.getRepository(SsoIdentityEntity).countBy({ connectionId: id })).toBe(0);
+      expect(await connections().findOneByOrFail({ id })).toMatchObject({ status: 'active' });
+      expect(await events('sso.connection_activated')).toHaveLength(1);
+      expect(await events('member.joined')).toHaveLength(0);
+      expect(await events('sso.login_succeeded')).toHaveLength(0);
+      const [attempt] = await attempts(id);
+      expect(attempt).toMatchObject({
+        result: 'ok',
+        email: user.email,
+        subject: 'tester',
+        detail: `test sign-in: every check passed; ${user.email} would join with role member`,
+      });
+    });
+
+    it('a member’s test on an active connection: membership member with their role; nothing activated', async () => {
+      const { id, domain } = await activeConnection();
+      const member = await factory.member(org.tenant.id, { role: 'admin', email: `tess@${domain}` });
+      const res = await testSignIn(id, { sub: 'tess', email: member.email });
+      expect(res.body.test).toMatchObject({ membership: 'member', role: 'admin', activated: false });
+      expect(await events('sso.connection_activated')).toHaveLength(1);
+      expect(res.headers['set-cookie']).toBeUndefined();
+    });
+
+    it('a failed check is answered as a sign-in’s refusal, recorded as a test’s; the draft stays a draft', async () => {
+      await verified();
+      const { id } = (await create()).body.connection;
+      const res = await testSignIn(id, { sub: 'outsider', email: 'eve@elsewhere.example' });
+      expect([res.status, res.body]).toEqual([403, refused('SSO_DOMAIN_MISMATCH')]);
+      expect(res.headers['set-cookie']).toBeUndefined();
+      const [attempt] = await attempts(id);
+      expect(attempt).toMatchObject({ result: 'SSO_DOMAIN_MISMATCH', detail: `test sign-in: ${res.body.reason}` });
+      const [failed] = await events('sso.login_failed');
+      expect(JSON.parse(failed.data)).toMatchObject({ reason: 'SSO_DOMAIN_MISMATCH', test: true });
+      expect(await connections().findOneByOrFail({ id })).toMatchObject({ status: 'draft', activatedAt: null });
+    });
+
+    it('owners only (an admin: 403 Forbidden); a draft answers no callback but its test’s: 404 SSO_NOT_FOUND, no attempt', async () => {
+      const { id } = (await create()).body.connection;
+      const admin = await sessionCookie(t, await factory.member(org.tenant.id, { role: 'admin' }));
+      const res = await testStart(id, admin);
+      expect([res.status, res.body]).toEqual([403, { error: 'Forbidden' }]);
+      const forged = await t.http.get(`/sso/oidc/${id}/callback`).query({ code: 'x', state: 'not-a-test' });
+      expect([forged.status, forged.body]).toEqual([404, refused('SSO_NOT_FOUND')]);
+      expect(await attempts(id)).toEqual([]);
+      expect((await testStart(randomUUID())).status).toBe(404);
+    });
+  });
+
   describe('POST /api/sso/discover', () => {
     it('sso true for a verified domain of an active organisation with an active primary connection', async () => {
       const { id, domain } = await activeConnection();

@@ -159,6 +159,27 @@ const ORG_ROUTES: [
       t.http.put(`/api/org/members/${org.people.member.id}/roles`).set('Cookie', cookie).send({ roles: [] }),
   ],
   [
+    'POST /api/org/sso/connections',
+    (t, _, cookie) =>
+      t.http
+        .post('/api/org/sso/connections')
+        .set('Cookie', cookie)
+        .send({ type: 'oidc', issuer: 'https://idp.example.com', clientId: 'c', clientSecret: 's' }),
+  ],
+  ['GET /api/org/sso/connections', (t, _, cookie) => t.http.get('/api/org/sso/connections').set('Cookie', cookie)],
+  ...(['get', 'patch', 'delete'] as const).map((method): (typeof ORG_ROUTES)[number] => [
+    `${method.toUpperCase()} /api/org/sso/connections/{id}`,
+    (t, _, cookie) => t.http[method](`/api/org/sso/connections/${randomUUID()}`).set('Cookie', cookie).send({}),
+  ]),
+  ...(['refresh', 'test'] as const).map((action): (typeof ORG_ROUTES)[number] => [
+    `POST /api/org/sso/connections/{id}/${action}`,
+    (t, _, cookie) => t.http.post(`/api/org/sso/connections/${randomUUID()}/${action}`).set('Cookie', cookie),
+  ]),
+  [
+    'GET /api/org/sso/connections/{id}/attempts',
+    (t, _, cookie) => t.http.get(`/api/org/sso/connections/${randomUUID()}/attempts`).set('Cookie', cookie),
+  ],
+  [
     'POST /api/org/permissions/check',
     (t, _, cookie) =>
       t.http

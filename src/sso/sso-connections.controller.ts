@@ -15,6 +15,7 @@ import {
   ApiListConnections,
   ApiRefreshConnection,
   ApiSsoConnections,
+  ApiTestConnection,
   ApiUpdateConnection,
 } from './sso.docs';
 import { SSO_FAILURES, SSO_GUARD_MESSAGES } from './sso.messages';
@@ -81,6 +82,14 @@ export class SsoConnectionsController {
     @RequestOrigin() origin: string,
   ) {
     return this.connections.refresh(caller, id, this.base(origin));
+  }
+
+  @Post(':id/test')
+  @HttpCode(HttpStatus.OK)
+  @ApiTestConnection()
+  @FailureResponse({ error: SSO_FAILURES.connections })
+  testSsoConnection(@CurrentOrgCaller() caller: OrgCaller, @Param('id') id: string, @RequestOrigin() origin: string) {
+    return this.connections.test(caller, id, this.base(origin));
   }
 
   @Get(':id/attempts')

@@ -1,5 +1,5 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { auditActor, AuditActor, NewAuditEvent } from '../audit/audit-event';
+import { auditActor } from '../audit/audit-event';
 import { OrgCaller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
@@ -10,34 +10,23 @@ import { SsoConnectionEntity } from '../database/entities';
 import { OidcCheckFailed, OidcClient } from './oidc-client';
 import { readConnectionPatch, readNewConnection } from './sso-connection-body';
 import { ConnectionChanges, SsoConnectionsStore } from './sso-connections.store';
+import { connectionEvent } from './sso-events';
 import { sealSecret } from './sso-secrets';
+import { SsoSignInService } from './sso-sign-in.service';
 import { attemptAnswer, AttemptAnswer, connectionAnswer, ConnectionAnswer } from './sso-views';
 import { SSO_ERRORS, ssoRefusal } from './sso.messages';
-
-/** An event about a connection, filed under its organisation. */
-export const connectionEvent = (
-  type: NewAuditEvent['type'],
-  connection: SsoConnectionEntity,
-  actor: AuditActor | null,
-  data: Record<string, unknown> = {},
-): NewAuditEvent => ({
-  type,
-  tenantId: connection.tenantId,
-  actor,
-  target: { type: 'sso_connection', id: connection.id },
-  data: { type: connection.type, issuer: connection.issuer, ...data },
-});
 
 /**
  * An organisation's single sign-on connections (docs/sso.md), for its owners: the rules in order,
  * owner, body, limit, then the provider's discovery document; a connection starts draft and becomes
- * active by an owner's PATCH.
+ * active by an owner's PATCH or a successful test sign-in.
  */
 @Injectable()
 export class SsoConnectionsService {
   constructor(
     private readonly store: SsoConnectionsStore,
     private readonly oidc: OidcClient,
+    private readonly signIns: SsoSignInService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -157,6 +146,15 @@ export class SsoConnectionsService {
     )
       return this.refresh(caller, id, base);
     return { success: true, connection: await this.answer(await this.own(caller, id), base) };
+  }
+
+  /**
+   * POST /api/org/sso/connections/{id}/test: where an owner's browser starts a test sign-in, whatever
+   * the connection's status; its callback runs every check, then neither joins nor signs in.
+   */
+  async test(caller: OrgCaller, id: string, base: string): Promise<{ startUrl: string }> {
+    ownerOnly(caller);
+    return { startUrl: await this.signIns.startTest(await this.own(caller, id), base) };
   }
 
   /** GET /api/org/sso/connections/{id}/attempts. */

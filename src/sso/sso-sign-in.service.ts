@@ -5,6 +5,7 @@ import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { SsoConnectionEntity, SsoIdentityEntity, SsoRequestEntity } from '../database/entities';
+import { SsoRequestPurpose } from '../database/entities/sso.entity';
 import { emailDomain } from '../domains/domain-name';
 import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
@@ -13,7 +14,7 @@ import { JoiningService } from '../joining/joining.service';
 import { Discovery, OidcCheckFailed, OidcClient, OidcClientSettings } from './oidc-client';
 import { acceptedReturnTo } from './return-to';
 import { SsoConnectionsStore } from './sso-connections.store';
-import { connectionEvent } from './sso-connections.service';
+import { connectionEvent } from './sso-events';
 import { openSecret } from './sso-secrets';
 import { SsoSignInsStore } from './sso-sign-ins.store';
 import { redirectUriOf } from './sso-views';
@@ -40,6 +41,20 @@ export interface SignedIn {
   cookie: string;
 }
 
+/** What a test sign-in's callback answers: every check passed, and what a sign-in would do. */
+export interface TestedSignIn {
+  test: {
+    result: 'ok';
+    email: string;
+    subject: string;
+    /** `member`: signs in as a member; `joins`: would join with `role` at a sign-in. */
+    membership: 'member' | 'joins';
+    role: string;
+    /** A draft connection becomes active when its test sign-in succeeds. */
+    activated: boolean;
+  };
+}
+
 /** A refused sign-in, with what the attempt records. */
 class SignInRefused extends Error {
   constructor(
@@ -51,10 +66,12 @@ class SignInRefused extends Error {
   }
 }
 
-/** What is known of the person while the checks run, for the attempt. */
+/** What is known of the sign-in while the checks run, for the attempt. */
 interface AttemptSubject {
   email: string | null;
   subject: string | null;
+  /** An owner's test sign-in. */
+  test: boolean;
 }
 
 /**
@@ -115,12 +132,67 @@ export class SsoSignInService {
     }
     if (!connection)
       throw ssoRefusal(HttpStatus.NOT_FOUND, SSO_ERRORS.notFound, 'no active connection for this e-mail or id');
+    return this.toProvider(connection, 'sign_in', returnTo, base, loginHint);
+  }
+
+  /** An owner's test sign-in of the connection, whatever its status: the provider's address. */
+  startTest(connection: SsoConnectionEntity, base: string): Promise<string> {
+    return this.toProvider(connection, 'test', '/', base);
+  }
+
+  /** GET /sso/oidc/{id}/callback: a session, or a test sign-in's outcome. */
+  async callback(
+    id: string,
+    query: Record<string, unknown>,
+    base: string,
+    secure: boolean,
+  ): Promise<SignedIn | TestedSignIn> {
+    const connection = await this.connections.findById(id);
+    // A connection that is not active answers only the test sign-ins sent for it.
+    if (
+      !connection ||
+      (connection.status !== 'active' && !(await this.signIns.isPendingTest(single(query.state), connection.id)))
+    )
+      throw ssoRefusal(HttpStatus.NOT_FOUND, SSO_ERRORS.notFound, 'no active connection with this id');
+    const known: AttemptSubject = { email: null, subject: null, test: false };
+    try {
+      const outcome = await this.signIn(connection, query, base, secure, known);
+      if ('test' in outcome) return await this.tested(connection, outcome);
+      await this.record(connection, 'ok', known, 'signed in', [
+        connectionEvent('sso.login_succeeded', connection, null, { userId: outcome.user.id, email: known.email }),
+      ]);
+      return { location: outcome.location, cookie: outcome.cookie };
+    } catch (error) {
+      const refused = error instanceof SignInRefused ? error : null;
+      if (!refused) throw error;
+      const detail = known.test ? `test sign-in: ${refused.reason}` : refused.reason;
+      await this.record(connection, refused.code, known, detail, [
+        connectionEvent('sso.login_failed', connection, null, {
+          reason: refused.code,
+          detail: refused.reason,
+          ...(known.email !== null && { email: known.email }),
+          ...(known.test && { test: true }),
+        }),
+      ]);
+      throw ssoRefusal(refused.status, refused.code, refused.reason);
+    }
+  }
+
+  /** A pending request stored for every instance, and the provider's authorisation address for it. */
+  private async toProvider(
+    connection: SsoConnectionEntity,
+    purpose: SsoRequestPurpose,
+    returnTo: string,
+    base: string,
+    loginHint?: string,
+  ): Promise<string> {
     const secrets = this.oidc.newRequestSecrets();
     const now = this.clock.now();
     const request: SsoRequestEntity = {
       ...secrets,
       connectionId: connection.id,
       returnTo,
+      purpose,
       expiresAt: new Date(now.getTime() + REQUEST_TTL_MS),
       createdAt: now,
       usedAt: null,
@@ -134,30 +206,26 @@ export class SsoSignInService {
     return url.href;
   }
 
-  /** GET /sso/oidc/{id}/callback. */
-  async callback(id: string, query: Record<string, unknown>, base: string, secure: boolean): Promise<SignedIn> {
-    const connection = await this.connections.findById(id);
-    if (!connection || connection.status !== 'active')
-      throw ssoRefusal(HttpStatus.NOT_FOUND, SSO_ERRORS.notFound, 'no active connection with this id');
-    const known: AttemptSubject = { email: null, subject: null };
-    try {
-      const signedIn = await this.signIn(connection, query, base, secure, known);
-      await this.record(connection, 'ok', known, 'signed in', [
-        connectionEvent('sso.login_succeeded', connection, null, { userId: signedIn.user.id, email: known.email }),
-      ]);
-      return { location: signedIn.location, cookie: signedIn.cookie };
-    } catch (error) {
-      const refused = error instanceof SignInRefused ? error : null;
-      if (!refused) throw error;
-      await this.record(connection, refused.code, known, refused.reason, [
-        connectionEvent('sso.login_failed', connection, null, {
-          reason: refused.code,
-          detail: refused.reason,
-          ...(known.email !== null && { email: known.email }),
-        }),
-      ]);
-      throw ssoRefusal(refused.status, refused.code, refused.reason);
+  /** A test sign-in passed: recorded, and a draft connection activated (once, whoever tests at once). */
+  private async tested(connection: SsoConnectionEntity, outcome: TestedSignIn): Promise<TestedSignIn> {
+    const { test } = outcome;
+    const would = test.membership === 'member' ? 'signs in as a member' : `would join with role ${test.role}`;
+    await this.record(
+      connection,
+      'ok',
+      { ...test, test: true },
+      `test sign-in: every check passed; ${test.email} ${would}`,
+      [],
+    );
+    let current: SsoConnectionEntity | null = connection;
+    while (current?.status === 'draft') {
+      const now = this.clock.now();
+      const activated = connectionEvent('sso.connection_activated', current, null, { by: 'test sign-in' });
+      if (await this.connections.update(current, { status: 'active', activatedAt: now, updatedAt: now }, [activated]))
+        return { test: { ...test, activated: true } };
+      current = await this.connections.findById(connection.id);
     }
+    return outcome;
   }
 
   /** The checks in order; `known` is filled in as the person becomes known, for the attempt. */
@@ -167,7 +235,7 @@ export class SsoSignInService {
     base: string,
     secure: boolean,
     known: AttemptSubject,
-  ): Promise<SignedIn & { user: IdentityUser }> {
+  ): Promise<(SignedIn & { user: IdentityUser }) | TestedSignIn> {
     if (!(await this.signIns.tenantActive(connection.tenantId)))
       throw new SignInRefused(HttpStatus.NOT_FOUND, SSO_ERRORS.notFound, 'the organisation is not active');
     // The pending request: known, of this connection, unused, unexpired; used now, once.
@@ -177,6 +245,7 @@ export class SsoSignInService {
     if ('unusable' in used)
       throw new SignInRefused(HttpStatus.BAD_REQUEST, SSO_ERRORS.stateInvalid, `state ${used.unusable}`);
     const { request } = used;
+    known.test = request.purpose === 'test';
     const idpError = single(query.error);
     if (idpError) {
       const description = single(query.error_description);
@@ -219,6 +288,11 @@ export class SsoSignInService {
         `${domain ?? email} is not a verified domain of this organisation`,
       );
     const { user, link } = await this.person(connection, verified.subject, email);
+    if (request.purpose === 'test') {
+      const membership = await this.admission(connection, user, email);
+      const role = membership === 'member' ? user!.role! : connection.defaultRole;
+      return { test: { result: 'ok', email, subject: verified.subject, membership, role, activated: false } };
+    }
     const member = await this.membership(connection, user, email);
     const now = this.clock.now();
     const identity: SsoIdentityEntity = {
@@ -259,24 +333,18 @@ export class SsoSignInService {
   }
 
   /**
-   * The membership, through the joins' one path: a member of this organisation signs in; a member of
-   * another is refused; a person this organisation removed is refused as a domain join refuses them;
-   * anyone else joins when the connection has jit, with its default role, else is refused.
+   * Who the person is to the organisation: a member of it signs in; a member of another is refused; a
+   * person this organisation removed is refused as a domain join refuses them; anyone else joins when
+   * the connection has jit, else is refused.
    */
-  private async membership(
+  private async admission(
     connection: SsoConnectionEntity,
     user: IdentityUser | null,
     email: string,
-  ): Promise<IdentityUser> {
+  ): Promise<'member' | 'joins'> {
     const { tenantId } = connection;
-    if (user?.tenantId === tenantId) return user;
-    const refuseOther = () =>
-      new SignInRefused(
-        HttpStatus.CONFLICT,
-        SSO_ERRORS.memberOfAnotherOrganisation,
-        'the person is a member of another organisation',
-      );
-    if (user?.tenantId) throw refuseOther();
+    if (user?.tenantId === tenantId) return 'member';
+    if (user?.tenantId) throw memberOfAnother();
     if (user && (await this.removals.removedFrom(user.id, email, [tenantId])).has(tenantId))
       throw new SignInRefused(
         HttpStatus.FORBIDDEN,
@@ -289,6 +357,17 @@ export class SsoSignInService {
         SSO_ERRORS.notProvisioned,
         'the person is not a member, and the connection does not add people at sign-in (jit false)',
       );
+    return 'joins';
+  }
+
+  /** The membership, through the joins' one path: the member as they are, or joined with the default role. */
+  private async membership(
+    connection: SsoConnectionEntity,
+    user: IdentityUser | null,
+    email: string,
+  ): Promise<IdentityUser> {
+    const { tenantId } = connection;
+    if ((await this.admission(connection, user, email)) === 'member') return user!;
     const member = { id: user?.id ?? this.ids.uuid(), email: user?.email ?? email };
     const role = connection.defaultRole;
     if (!user && this.config.identityStore === 'cognito') await this.identity.createAccount(member.id, member.email);
@@ -299,7 +378,7 @@ export class SsoSignInService {
     if (!joined.joined) {
       if (joined.emailInUse)
         throw new SignInRefused(HttpStatus.CONFLICT, SSO_ERRORS.emailInUse, 'another account holds this address');
-      if (joined.memberOf && joined.memberOf !== tenantId) throw refuseOther();
+      if (joined.memberOf && joined.memberOf !== tenantId) throw memberOfAnother();
     }
     const stored = await this.identity.findById(member.id);
     if (!stored || stored.tenantId !== tenantId) {
@@ -349,6 +428,13 @@ export class SsoSignInService {
     );
   }
 }
+
+const memberOfAnother = () =>
+  new SignInRefused(
+    HttpStatus.CONFLICT,
+    SSO_ERRORS.memberOfAnotherOrganisation,
+    'the person is a member of another organisation',
+  );
 
 /** A query parameter given once, as a string. */
 function single(value: unknown): string | undefined {

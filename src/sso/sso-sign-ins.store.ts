@@ -54,6 +54,16 @@ export class SsoSignInsStore {
     await this.writer.insert([[SsoRequestEntity, request]]);
   }
 
+  /** Whether `state` names a test sign-in sent for this connection and not yet answered. */
+  async isPendingTest(state: string | undefined, connectionId: string): Promise<boolean> {
+    if (state === undefined) return false;
+    const row = await this.statements.first(
+      "SELECT 1 AS pending FROM sso_requests WHERE state = ? AND connection_id = ? AND purpose = 'test' AND used_at IS NULL",
+      [state, connectionId],
+    );
+    return row !== undefined;
+  }
+
   /**
    * The pending sign-in of `state` for this connection, marked used in the same statement, so that of
    * two callbacks with one state exactly one gets it; or why there is none.

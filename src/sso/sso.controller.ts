@@ -59,14 +59,13 @@ export class SsoBrowserController {
     @Req() request: Request,
     @Res() response: Response,
   ) {
-    const { location, cookie } = await this.signIns.callback(
-      id,
-      query,
-      this.config.publicBaseUrl ?? origin,
-      request.secure,
-    );
-    response.setHeader('Set-Cookie', cookie);
+    const outcome = await this.signIns.callback(id, query, this.config.publicBaseUrl ?? origin, request.secure);
     response.setHeader('Cache-Control', 'no-store');
-    response.redirect(HttpStatus.FOUND, location);
+    if ('test' in outcome) {
+      response.status(HttpStatus.OK).json({ success: true, ...outcome });
+      return;
+    }
+    response.setHeader('Set-Cookie', outcome.cookie);
+    response.redirect(HttpStatus.FOUND, outcome.location);
   }
 }

@@ -7,6 +7,7 @@ import {
   SsoConnectionChanged,
   SsoConnectionList,
   SsoDiscovery,
+  SsoTestStart,
 } from './dto/sso.response';
 import { SSO_ERRORS, SSO_GUARD_MESSAGES, SsoErrorBody, SsoErrorCode } from './sso.messages';
 
@@ -139,6 +140,22 @@ export const ApiRefreshConnection = () =>
     ApiResponse({ status: HttpStatus.OK, type: SsoConnectionChanged, description: 'The connection' }),
     notFound(),
     refusals(HttpStatus.UNPROCESSABLE_ENTITY, 'The provider’s document cannot be used', [SSO_ERRORS.discoveryFailed]),
+  );
+
+export const ApiTestConnection = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Start a test sign-in of the connection, whatever its status',
+      description:
+        'The answer’s startUrl leads to the provider. Its callback runs every check of a sign-in, records the ' +
+        'attempt, activates a draft connection when every check passed, and answers 200 ' +
+        '{"success":true,"test":{"result":"ok","email","subject","membership":"member"|"joins","role","activated"}} ' +
+        'without joining anyone or setting a session; a failed check answers as a sign-in’s refusal.' +
+        NOT_CONFIGURED,
+    }),
+    idParam(),
+    ApiResponse({ status: HttpStatus.OK, type: SsoTestStart, description: 'Where the test sign-in starts' }),
+    notFound(),
   );
 
 export const ApiConnectionAttempts = () =>

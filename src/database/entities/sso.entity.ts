@@ -65,6 +65,8 @@ export class SsoConnectionEntity {
   updatedAt: Date;
 }
 
+export type SsoRequestPurpose = 'sign_in' | 'test';
+
 /** A sign-in sent to the identity provider and not yet answered: used once, within its expiry. */
 @Entity({ name: 'sso_requests' })
 export class SsoRequestEntity {
@@ -82,6 +84,10 @@ export class SsoRequestEntity {
 
   @VarcharColumn(2048, { name: 'return_to' })
   returnTo: string;
+
+  /** A sign-in, or an owner's test sign-in: every check, no membership, no session. */
+  @VarcharColumn(8)
+  purpose: SsoRequestPurpose;
 
   @TimestampColumn('expires_at')
   expiresAt: Date;

@@ -78,3 +78,13 @@ export class SsoDiscovery {
   @ApiPropertyOptional({ type: DiscoveredConnection }) connection?: DiscoveredConnection;
   @ApiPropertyOptional({ description: 'Where to send the browser: GET /sso/start?connection=…' }) startUrl?: string;
 }
+
+export class SsoTestStart {
+  @ApiProperty({
+    description:
+      'The provider’s sign-in address for a test: open it in a browser; the callback answers 200 with every check ' +
+      'passed (and activates a draft connection) or the refusal that names the failed check, and neither joins ' +
+      'nor signs in',
+  })
+  startUrl: string;
+}
