@@ -1277,6 +1277,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/sso/connections/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a test sign-in of the connection, whatever its status
+         * @description The answer’s startUrl leads to the provider. Its callback runs every check of a sign-in, records the attempt, activates a draft connection when every check passed, and answers 200 {"success":true,"test":{"result":"ok","email","subject","membership":"member"|"joins","role","activated"}} without joining anyone or setting a session; a failed check answers as a sign-in’s refusal. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        post: operations["testSsoConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/sso/connections/{id}/attempts": {
         parameters: {
             query?: never;
@@ -2193,6 +2213,10 @@ export interface components {
         };
         OneSsoConnection: {
             connection: components["schemas"]["SsoConnection"];
+        };
+        SsoTestStart: {
+            /** @description The provider’s sign-in address for a test: open it in a browser; the callback answers 200 with every check passed (and activates a draft connection) or the refusal that names the failed check, and neither joins nor signs in */
+            startUrl: string;
         };
         SsoAttempt: {
             /** Format: date-time */
@@ -11547,6 +11571,90 @@ export interface operations {
             };
             /** @description The provider’s document cannot be used */
             422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the test sign-in starts */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoTestStart"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
