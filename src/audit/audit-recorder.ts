@@ -1,9 +1,28 @@
 import { Logger } from '@nestjs/common';
 import { messageOf } from '../common/api-error';
-import { AtomicWriter } from '../database/atomic-writer';
+import { AtomicWriter, Insert, Statement } from '../database/atomic-writer';
+import { AuditEventEntity, WebhookDeliveryEntity } from '../database/entities';
 import { NewAuditEvent } from './audit-event';
 import { AuditRows } from './audit-rows';
 import { SqlStore } from '../database/sql-store';
+
+/**
+ * The statements that delete the audit events (and their webhook deliveries) among `inserts`: the
+ * undoing of rows that recorded a change the identity store then refused.
+ */
+export function auditRowDeletions(inserts: Insert[]): Statement[] {
+  const ids = (target: unknown) =>
+    inserts.filter(([entity]) => entity === target).map(([, row]) => (row as { id: string }).id);
+  const deletions: Statement[] = [];
+  for (const [table, target] of [
+    ['audit_events', AuditEventEntity],
+    ['webhook_deliveries', WebhookDeliveryEntity],
+  ] as const) {
+    const found = ids(target);
+    if (found.length) deletions.push([`DELETE FROM ${table} WHERE id IN (${found.map(() => '?').join(', ')})`, found]);
+  }
+  return deletions;
+}
 
 /**
  * Records the events of changes made in the identity store. Such a change cannot join a database

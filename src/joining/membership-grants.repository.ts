@@ -1,4 +1,4 @@
-import { RequiredUpdate } from '../database/atomic-writer';
+import { RequiredUpdate, Statement } from '../database/atomic-writer';
 import { PreparedStatements } from '../database/prepared-statements';
 import { isUniqueViolation } from '../database/unique-violation';
 import { SqlStore } from '../database/sql-store';
@@ -9,6 +9,7 @@ const SELECT_PENDING =
 
 const SELECT_VERSION = 'SELECT version FROM membership_versions WHERE user_id = ?';
 const BUMP_VERSION = 'UPDATE membership_versions SET version = version + 1 WHERE user_id = ? AND version = ?';
+const DELETE_GRANT = 'DELETE FROM membership_grants WHERE user_id = ? AND tenant_id = ?';
 
 /**
  * What the join's rules read of `membership_grants` and `membership_versions`; the grants' delivery (MembershipGrantsWorker)
@@ -39,6 +40,11 @@ export class MembershipGrantsRepository {
       if (!isUniqueViolation(error)) throw error;
     }
     return 0;
+  }
+
+  /** The statement that takes back a grant not yet sent (its writer holds its claim). */
+  grantDeletion(userId: string, tenantId: string): Statement {
+    return [DELETE_GRANT, [userId, tenantId]];
   }
 
   /** The compare-and-set that raises the version, in the grant's transaction. */

@@ -1,19 +1,13 @@
 import { AuditActor, auditEvents, NewAuditEvent, roleEvents } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
-import { emailKey } from '../common/email-comparison';
 import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
-import { InvitationEntity, MembershipGrantEntity, UserEntity } from '../database/entities';
-import { IdentityUser, ORG_USER_TYPE } from '../identity/identity-store';
+import { InvitationEntity, MembershipGrantEntity } from '../database/entities';
+import { IdentityUser } from '../identity/identity-store';
+import { localUserRows } from '../identity/local/local-identity-store';
 import { acceptIfOpen } from '../invitations/invitations.store';
 import { memberRole, RoleDefinition, roleUnchanged } from '../permissions/grants.store';
 import { SqlStore } from '../database/sql-store';
 
-/** Null-safe equality in both dialects; its parameters are the value, twice. */
-const isAsRead = (column: string) => `(${column} = ? OR (${column} IS NULL AND ? IS NULL))`;
-/** The users row becomes the membership, only if its tenant and role are still the ones the join judged. */
-const UPDATE_MEMBERSHIP =
-  `UPDATE users SET user_type = '${ORG_USER_TYPE}', tenant_id = ?, role = ? ` +
-  `WHERE id = ? AND ${isAsRead('tenant_id')} AND ${isAsRead('role')}`;
 /** A tenant is pending_owner from its creation (spec 4.4) until its first owner joins; then active. */
 export const ACTIVATE_TENANT = "UPDATE tenants SET status = 'active' WHERE id = ? AND status = 'pending_owner'";
 
@@ -69,13 +63,9 @@ export class MembershipsRepository {
     required.push(...(join.byDomain?.required ?? []));
     const inserts: Insert[] = [];
     if (membership.store === 'local' && membership.stored) {
-      const { stored } = membership;
-      required.push([
-        UPDATE_MEMBERSHIP,
-        [tenantId, role, stored.id, stored.tenantId, stored.tenantId, stored.role, stored.role],
-      ]);
+      required.push(localUserRows.joined(membership.stored, tenantId, role));
     } else if (membership.store === 'local') {
-      inserts.push([UserEntity, newMember(join)]);
+      inserts.push(localUserRows.created(invitee.id, invitee.email, tenantId, role, now));
     } else if (membership.grant) {
       inserts.push([MembershipGrantEntity, membership.grant]);
       required.push(membership.versionUnchanged);
@@ -98,15 +88,3 @@ export class MembershipsRepository {
     return this.writer.insertIfAll(inserts, required);
   }
 }
-
-/** A users row made from the session: its id and e-mail (stored lower-cased, as the CLI stores it). */
-const newMember = ({ tenantId, invitee, role, now }: Join): UserEntity => ({
-  id: invitee.id,
-  email: invitee.email.toLowerCase(),
-  emailKey: emailKey(invitee.email),
-  platformRole: null,
-  userType: ORG_USER_TYPE,
-  tenantId,
-  role,
-  createdAt: now,
-});

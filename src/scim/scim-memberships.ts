@@ -1,12 +1,12 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { AuditActor } from '../audit/audit-event';
-import { AuditRecorder } from '../audit/audit-recorder';
-import { emailKey } from '../common/email-comparison';
+import { AuditRecorder, auditRowDeletions } from '../audit/audit-recorder';
 import { AppConfig } from '../config/app-config';
 import { AtomicWriter, Insert, RequiredUpdate, Statement } from '../database/atomic-writer';
 import { PreparedStatements } from '../database/prepared-statements';
-import { AuditEventEntity, MembershipGrantEntity, UserEntity, WebhookDeliveryEntity } from '../database/entities';
-import { IdentityStore, IdentityUser, ORG_USER_TYPE } from '../identity/identity-store';
+import { MembershipGrantEntity } from '../database/entities';
+import { IdentityStore, IdentityUser } from '../identity/identity-store';
+import { localUserRows } from '../identity/local/local-identity-store';
 import { JoiningService } from '../joining/joining.service';
 import { MembershipGrantsRepository } from '../joining/membership-grants.repository';
 import { MembershipGrantsWorker } from '../joining/membership-grants.worker';
@@ -14,22 +14,12 @@ import { SCIM_MESSAGES, ScimError } from './scim-errors';
 import { scimEvents } from './scim-events';
 import { ScimUsersStore } from './scim-users.store';
 
-/** The person whose membership a SCIM write grants: an account to make, or one the identity store has. */
 /**
  * Whom SCIM provisions: `new`, an address without an account (the local store's row is inserted
  * with the SCIM rows); `made`, its account made in the user pool for this write (prepared); or an
  * `existing` account.
  */
 export type Person = { kind: 'new' | 'made'; id: string; email: string } | { kind: 'existing'; user: IdentityUser };
-
-/** A local users row joins the organisation only if it is still in none (or already in this one). */
-const JOIN_LOCAL =
-  `UPDATE users SET user_type = '${ORG_USER_TYPE}', tenant_id = ?, role = ? ` +
-  'WHERE id = ? AND (tenant_id IS NULL OR tenant_id = ?)';
-const DELETE_GRANT = 'DELETE FROM membership_grants WHERE user_id = ? AND tenant_id = ?';
-/** The local store's address change, in the transaction of the SCIM row (its unique index judges it). */
-const CHANGE_LOCAL_ADDRESS = 'UPDATE users SET email = ?, email_key = ? WHERE id = ?';
-const DETACH_LOCAL = 'UPDATE users SET tenant_id = NULL, role = NULL WHERE id = ? AND tenant_id = ?';
 
 /**
  * How SCIM grants and ends memberships, on either identity store, as joining does: the local store's
@@ -58,7 +48,7 @@ export class ScimMemberships {
 
   /** The local store's address change, as a compare-and-set of the SCIM row's transaction; null on the pool. */
   localAddressChange(userId: string, address: string): RequiredUpdate | null {
-    return this.pooled ? null : [CHANGE_LOCAL_ADDRESS, [address.toLowerCase(), emailKey(address), userId]];
+    return this.pooled ? null : localUserRows.addressChanged(userId, address);
   }
 
   /**
@@ -82,13 +72,14 @@ export class ScimMemberships {
     const id = person.kind === 'existing' ? person.user.id : person.id;
     if (!this.pooled) {
       if (person.kind === 'new') {
-        inserts.push([UserEntity, newUser(person.id, person.email, role === null ? null : tenantId, role, now)]);
+        inserts.push(localUserRows.created(person.id, person.email, role === null ? null : tenantId, role, now));
       } else if (
         person.kind === 'existing' &&
         role !== null &&
         (person.user.tenantId !== tenantId || person.user.role !== role)
       ) {
-        required.push([JOIN_LOCAL, [tenantId, role, id, tenantId]]);
+        // As read: a change of the row since (a join elsewhere, a role changed) makes this write lose.
+        required.push(localUserRows.joined(person.user, tenantId, role));
       }
       return this.writer.insertIfAll(inserts, required, deletes);
     }
@@ -98,8 +89,8 @@ export class ScimMemberships {
     const undoRows = async () => {
       for (const [sql, parameters] of [
         ...undo,
-        ...eventDeletions(inserts),
-        [DELETE_GRANT, [id, tenantId]] as Statement,
+        ...auditRowDeletions(inserts),
+        this.pendingGrants.grantDeletion(id, tenantId),
       ])
         await this.statements.changes(sql, parameters).catch(() => 0);
     };
@@ -194,7 +185,7 @@ export class ScimMemberships {
   ) {
     const member = user !== null && user.tenantId === tenantId;
     if (!this.pooled) {
-      if (member) required.push([DETACH_LOCAL, [user.id, tenantId]]);
+      if (member) required.push(localUserRows.detached(user.id, tenantId));
       return this.writer.insertIfAll(inserts, required, deletes);
     }
     if (member) await this.identity.removeFromTenant(user.id);
@@ -223,29 +214,3 @@ export class ScimMemberships {
     }
   }
 }
-
-/** The statements that delete the audit events (and their webhook deliveries) among `inserts`. */
-function eventDeletions(inserts: Insert[]): Statement[] {
-  const ids = (target: unknown) =>
-    inserts.filter(([entity]) => entity === target).map(([, row]) => (row as { id: string }).id);
-  const deletions: Statement[] = [];
-  for (const [table, target] of [
-    ['audit_events', AuditEventEntity],
-    ['webhook_deliveries', WebhookDeliveryEntity],
-  ] as const) {
-    const found = ids(target);
-    if (found.length) deletions.push([`DELETE FROM ${table} WHERE id IN (${found.map(() => '?').join(', ')})`, found]);
-  }
-  return deletions;
-}
-
-const newUser = (id: string, email: string, tenantId: string | null, role: string | null, now: Date): UserEntity => ({
-  id,
-  email: email.toLowerCase(),
-  emailKey: emailKey(email),
-  platformRole: null,
-  userType: tenantId ? ORG_USER_TYPE : null,
-  tenantId,
-  role,
-  createdAt: now,
-});

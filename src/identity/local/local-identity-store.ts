@@ -1,6 +1,6 @@
 import { FindOptionsWhere, IsNull, MoreThan, Repository } from 'typeorm';
 import { emailKey, sameEmail } from '../../common/email-comparison';
-import { HoldingQuery } from '../../database/atomic-writer';
+import { HoldingQuery, Insert, RequiredUpdate } from '../../database/atomic-writer';
 import { forceIndex } from '../../database/force-index';
 import { UserEntity } from '../../database/entities';
 import { TenantStatus } from '../../database/entities/tenant.entity';
@@ -12,6 +12,7 @@ import {
   MemberCounts,
   MemberKey,
   noMembers,
+  ORG_USER_TYPE,
   SUPER_ADMIN_ROLE,
   TenantRole,
   UserPage,
@@ -67,6 +68,48 @@ const tenantMemberParameters = (tenantId: string, email: string) => [
   tenantId,
   email.toLowerCase(),
 ];
+
+/** Null-safe equality in both dialects; its parameters are the value, twice. */
+const isAsRead = (column: string) => `(${column} = ? OR (${column} IS NULL AND ? IS NULL))`;
+/** The row becomes the membership, only if its tenant and role are still the ones its writer judged. */
+const JOIN_AS_READ =
+  `UPDATE users SET user_type = '${ORG_USER_TYPE}', tenant_id = ?, role = ? ` +
+  `WHERE id = ? AND ${isAsRead('tenant_id')} AND ${isAsRead('role')}`;
+const CHANGE_ADDRESS = 'UPDATE users SET email = ?, email_key = ? WHERE id = ?';
+const DETACH = 'UPDATE users SET tenant_id = NULL, role = NULL WHERE id = ? AND tenant_id = ?';
+
+/**
+ * The users row in another store's transaction (a join, SCIM's writes), so that the users table is
+ * written here only: the statements and rows that AtomicWriter.insertIfAll takes.
+ */
+export const localUserRows = {
+  /** A new row (the address stored lower-cased, as the CLI stores it), in an organisation or in none. */
+  created(id: string, email: string, tenantId: string | null, role: string | null, now: Date): Insert {
+    const row: UserEntity = {
+      id,
+      email: email.toLowerCase(),
+      emailKey: emailKey(email),
+      platformRole: null,
+      userType: tenantId ? ORG_USER_TYPE : null,
+      tenantId,
+      role,
+      createdAt: now,
+    };
+    return [UserEntity, row];
+  },
+  /** The row `read` joins `tenantId` with `role`, only while its tenant and role are as read. */
+  joined(read: Pick<IdentityUser, 'id' | 'tenantId' | 'role'>, tenantId: string, role: string): RequiredUpdate {
+    return [JOIN_AS_READ, [tenantId, role, read.id, read.tenantId, read.tenantId, read.role, read.role]];
+  },
+  /** The row's address, judged by the unique index on email_key in the writer's transaction. */
+  addressChanged(userId: string, address: string): RequiredUpdate {
+    return [CHANGE_ADDRESS, [address.toLowerCase(), emailKey(address), userId]];
+  },
+  /** The row leaves the tenant; the account stays. */
+  detached(userId: string, tenantId: string): RequiredUpdate {
+    return [DETACH, [userId, tenantId]];
+  },
+};
 
 /** The page token is the last id of the page, base64url-encoded: keyset paging on (platform_role, id). */
 const encodeToken = (lastId: string) => Buffer.from(lastId, 'utf8').toString('base64url');
