@@ -4,9 +4,10 @@
 //   node scripts/dev-oidc.mjs [--port 4000] [--client-id dev-client] [--client-secret dev-secret]
 //        [--email kim@acme.test] [--sub kim]
 // It prints one line of JSON: {"issuer", "clientId", "clientSecret"}. Any redirect URI on any host is
-// accepted (a development provider). For tests, POST /__test/login {"sub","email","email_verified"?}
-// chooses who signs in next, and POST /__test/tamper {"claims"?, "alg"?, "key"?} changes the next ID
-// token the token endpoint answers (re-signed with the provider's key, or with another key ("key":
+// accepted (a development provider). For tests, POST /__test/login {"sub","email","email_verified"?,
+// "groups"?} chooses who signs in next (groups: the `groups` claim, sent when the scope groups is
+// asked), and POST /__test/tamper {"claims"?, "alg"?, "key"?} changes the next ID token the token
+// endpoint answers (re-signed with the provider's key, or with another key ("key":
 // "other"), or "none", or HS256 keyed with the public key), so that a test can send what a forger would.
 import { createHmac, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -77,7 +78,7 @@ const provider = new Provider(issuer, {
     },
   ],
   jwks: { keys: [privateJwk] },
-  claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+  claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
   // The ID token carries the e-mail (the service reads it there, not from userinfo).
   conformIdTokenClaims: false,
   features: { devInteractions: { enabled: false } },
@@ -85,7 +86,7 @@ const provider = new Provider(issuer, {
   interactions: { url: (_, interaction) => `/interaction/${interaction.uid}` },
   findAccount: (_, id) => ({
     accountId: id,
-    claims: () => ({ sub: id, email: next.email, email_verified: next.email_verified, name: id }),
+    claims: () => ({ sub: id, email: next.email, email_verified: next.email_verified, name: id, groups: next.groups }),
   }),
   ttl: { Session: 60, Interaction: 600, Grant: 600, AuthorizationCode: 60, IdToken: 3600, AccessToken: 600 },
 });

@@ -2,6 +2,7 @@ import { sign } from 'jsonwebtoken';
 import { randomUUID } from 'node:crypto';
 import {
   AuditEventEntity,
+  MemberRoleEntity,
   SsoAttemptEntity,
   SsoConnectionEntity,
   SsoIdentityEntity,
@@ -249,6 +250,7 @@ describe('single sign-on: OIDC', () => {
             subject: 'tester',
             membership: 'joins',
             role: 'member',
+            roles: [],
             activated: true,
           },
         },
@@ -273,7 +275,7 @@ describe('single sign-on: OIDC', () => {
       const { id, domain } = await activeConnection();
       const member = await factory.member(org.tenant.id, { role: 'admin', email: `tess@${domain}` });
       const res = await testSignIn(id, { sub: 'tess', email: member.email });
-      expect(res.body.test).toMatchObject({ membership: 'member', role: 'admin', activated: false });
+      expect(res.body.test).toMatchObject({ membership: 'member', role: 'admin', roles: [], activated: false });
       expect(await events('sso.connection_activated')).toHaveLength(1);
       expect(res.headers['set-cookie']).toBeUndefined();
     });
@@ -427,6 +429,42 @@ describe('single sign-on: OIDC', () => {
       expect(user).toMatchObject({ tenantId: org.tenant.id, role: 'admin', userType: 'org' });
       const joined = (await events('member.joined')).map((event) => JSON.parse(event.data));
       expect(joined).toContainEqual({ role: 'admin', via: 'sso', connection: id });
+    });
+
+    it('a person in groups that the role mappings map joins with their roles: the highest base role, the custom roles mapped', async () => {
+      const { id, domain } = await activeConnection({ scopes: ['openid', 'email', 'groups'], defaultRole: 'member' });
+      const role = await t.http
+        .post('/api/org/roles')
+        .set('Cookie', org.ownerCookie)
+        .send({ key: 'recruiter', name: 'Recruiter', permissions: ['invitations:create'] });
+      expect(role.status).toBe(201);
+      const mapped = await t.http
+        .put('/api/org/scim/role-mapping')
+        .set('Cookie', org.ownerCookie)
+        .send({ Engineering: 'admin', Hiring: { roles: ['recruiter'] } });
+      expect(mapped.status).toBe(200);
+      const email = `grace@${domain}`;
+      await provider.nextLogin({ sub: 'grace', email, groups: [' engineering', 'Hiring', 'Unmapped'] });
+      const started = await t.http.get('/sso/start').query({ connection: id });
+      const res = await callback(await provider.authorize(started.headers.location));
+      expect(res.status).toBe(302);
+      const [user] = await t.identity.findByEmail(email);
+      expect(user).toMatchObject({ tenantId: org.tenant.id, role: 'admin' });
+      const held = await t.dataSource
+        .getRepository(MemberRoleEntity)
+        .findBy({ tenantId: org.tenant.id, userId: user.id });
+      expect(held.map((row) => row.roleKey)).toEqual(['recruiter']);
+      const joined = (await events('member.joined')).map((event) => JSON.parse(event.data));
+      expect(joined).toContainEqual({ role: 'admin', via: 'sso', connection: id });
+      expect(await events('member.roles_changed')).toHaveLength(1);
+      // Groups that no mapping names: the connection's default role, no custom role.
+      const other = `hal@${domain}`;
+      await provider.nextLogin({ sub: 'hal', email: other, groups: ['Unmapped'] });
+      const again = await t.http.get('/sso/start').query({ connection: id });
+      expect((await callback(await provider.authorize(again.headers.location))).status).toBe(302);
+      const [hal] = await t.identity.findByEmail(other);
+      expect(hal).toMatchObject({ tenantId: org.tenant.id, role: 'member' });
+      expect(await t.dataSource.getRepository(MemberRoleEntity).countBy({ userId: hal.id })).toBe(0);
     });
 
     it('a person in no organisation, jit false: 403 SSO_NOT_PROVISIONED; no cookie, their account unchanged', async () => {

@@ -118,7 +118,8 @@ export class JoiningService {
   /**
    * A join without an invitation (docs/domains.md): `member` becomes a user of `tenantId` with
    * `role`, written as the invitation's join writes it (the users row, or a grant for the user pool),
-   * in one transaction with `byDomain`'s compare-and-sets and events. The domain's rules ran before;
+   * in one transaction with `byDomain`'s compare-and-sets and events, and the custom roles
+   * `options.customRoles` names as they are defined then (one deleted is not granted). The caller's rules ran before;
    * this judges the membership on what the store holds now, and again after a lost race. `current`:
    * the tenant they were found in instead (nothing written); `joined`: whether the pool has it yet.
    */
@@ -127,7 +128,7 @@ export class JoiningService {
     tenantId: string,
     role: string,
     byDomain: (now: Date) => NonNullable<Join['byDomain']>,
-    options: { mustExistInPool?: boolean } = {},
+    options: { mustExistInPool?: boolean; customRoles?: string[] } = {},
   ): Promise<
     | { joined: true; inPool: boolean }
     | { joined: false; memberOf: string; emailInUse?: boolean; accountDeleted?: boolean }
@@ -145,7 +146,7 @@ export class JoiningService {
         invitation: null,
         invitee: member,
         role,
-        customRoles: [],
+        customRoles: await this.definedRoles(tenantId, options.customRoles ?? []),
         activatesTenant: false,
         now,
         membership: current.change(role, tenantId, now),
@@ -163,8 +164,12 @@ export class JoiningService {
 
   /** The custom roles the invitation carries, as defined now (a role deleted since is no longer carried). */
   private async rolesInvitedTo(tenantId: string, invitationId: string): Promise<RoleDefinition[]> {
-    const keys = (await this.customRoles.rolesOfInvitations([invitationId])).get(invitationId);
-    if (!keys) return [];
+    return this.definedRoles(tenantId, (await this.customRoles.rolesOfInvitations([invitationId])).get(invitationId));
+  }
+
+  /** The roles of `keys` as defined now: one deleted is left out. */
+  private async definedRoles(tenantId: string, keys: string[] = []): Promise<RoleDefinition[]> {
+    if (!keys.length) return [];
     return (await this.customRoles.roles(tenantId)).filter((role) => keys.includes(role.key));
   }
 

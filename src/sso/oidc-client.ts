@@ -34,6 +34,8 @@ export interface VerifiedIdentity {
   subject: string;
   email: string | null;
   emailVerified: unknown;
+  /** The `groups` claim's names (Okta, Entra ID, Keycloak send one when asked); none when absent. */
+  groups: string[];
 }
 
 const URL_FIELDS = ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const;
@@ -143,6 +145,9 @@ export class OidcClient {
       subject: claims.sub,
       email: typeof claims.email === 'string' ? claims.email : null,
       emailVerified: claims.email_verified,
+      groups: Array.isArray(claims.groups)
+        ? claims.groups.filter((group): group is string => typeof group === 'string')
+        : [],
     };
   }
 

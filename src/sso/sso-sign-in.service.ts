@@ -11,6 +11,8 @@ import { MembershipRemovalsStore } from '../memberships/membership-removals.stor
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
 import { DEFAULT_TENANT_NAME } from '../invitations/invitation';
 import { JoiningService } from '../joining/joining.service';
+import { ScimRoleMappingsStore } from '../scim/scim-role-mappings.store';
+import { customRolesFor, roleFor } from '../scim/scim-roles';
 import { Discovery, OidcCheckFailed, OidcClient, OidcClientSettings } from './oidc-client';
 import { acceptedReturnTo } from './return-to';
 import { SsoConnectionsStore } from './sso-connections.store';
@@ -47,9 +49,10 @@ export interface TestedSignIn {
     result: 'ok';
     email: string;
     subject: string;
-    /** `member`: signs in as a member; `joins`: would join with `role` at a sign-in. */
+    /** `member`: signs in as a member; `joins`: would join with `role` and the custom `roles` at a sign-in. */
     membership: 'member' | 'joins';
     role: string;
+    roles: string[];
     /** A draft connection becomes active when its test sign-in succeeds. */
     activated: boolean;
   };
@@ -91,6 +94,7 @@ export class SsoSignInService {
     private readonly oidc: OidcClient,
     private readonly identity: IdentityStore,
     private readonly joining: JoiningService,
+    private readonly mappings: ScimRoleMappingsStore,
     private readonly tokens: SessionTokenIssuer,
     private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -288,12 +292,13 @@ export class SsoSignInService {
         `${domain ?? email} is not a verified domain of this organisation`,
       );
     const { user, link } = await this.person(connection, verified.subject, email);
+    const joining = await this.joiningRoles(connection, verified.groups);
     if (request.purpose === 'test') {
       const membership = await this.admission(connection, user, email);
-      const role = membership === 'member' ? user!.role! : connection.defaultRole;
-      return { test: { result: 'ok', email, subject: verified.subject, membership, role, activated: false } };
+      const roles = membership === 'member' ? { role: user!.role!, roles: [] } : joining;
+      return { test: { result: 'ok', email, subject: verified.subject, membership, ...roles, activated: false } };
     }
-    const member = await this.membership(connection, user, email);
+    const member = await this.membership(connection, user, email, joining);
     const now = this.clock.now();
     const identity: SsoIdentityEntity = {
       connectionId: connection.id,
@@ -360,21 +365,47 @@ export class SsoSignInService {
     return 'joins';
   }
 
-  /** The membership, through the joins' one path: the member as they are, or joined with the default role. */
+  /**
+   * The roles a person joins with: those that the organisation's SCIM role mappings give the
+   * provider's `groups` (the highest base role, else member, and the custom roles they map), as SCIM
+   * gives them; for a person in no mapped group, the connection's default role.
+   */
+  private async joiningRoles(
+    connection: SsoConnectionEntity,
+    groups: string[],
+  ): Promise<{ role: string; roles: string[] }> {
+    const byDefault = { role: connection.defaultRole, roles: [] };
+    if (!groups.length) return byDefault;
+    const mapping = await this.mappings.mapping(connection.tenantId);
+    const keys = groups.map((group) => group.trim().toLowerCase()).filter((key) => mapping.has(key));
+    if (!keys.length) return byDefault;
+    return { role: roleFor(keys, mapping), roles: customRolesFor([], keys, mapping) };
+  }
+
+  /** The membership, through the joins' one path: the member as they are, or joined with `joining`'s roles. */
   private async membership(
     connection: SsoConnectionEntity,
     user: IdentityUser | null,
     email: string,
+    joining: { role: string; roles: string[] },
   ): Promise<IdentityUser> {
     const { tenantId } = connection;
     if ((await this.admission(connection, user, email)) === 'member') return user!;
     const member = { id: user?.id ?? this.ids.uuid(), email: user?.email ?? email };
-    const role = connection.defaultRole;
-    if (!user && this.config.identityStore === 'cognito') await this.identity.createAccount(member.id, member.email);
-    const joined = await this.joining.joinWithoutInvitation(member, tenantId, role, () => ({
-      required: [],
-      events: [auditEvents.memberJoined(member, tenantId, role, 'sso', { connection: connection.id })],
-    }));
+    // On a user pool the account comes first; a pool that names its users gives it its own id.
+    if (!user && this.config.identityStore === 'cognito')
+      member.id = await this.identity.createAccount(member.id, member.email);
+    const { role, roles } = joining;
+    const joined = await this.joining.joinWithoutInvitation(
+      member,
+      tenantId,
+      role,
+      () => ({
+        required: [],
+        events: [auditEvents.memberJoined(member, tenantId, role, 'sso', { connection: connection.id })],
+      }),
+      { customRoles: roles },
+    );
     if (!joined.joined) {
       if (joined.emailInUse)
         throw new SignInRefused(HttpStatus.CONFLICT, SSO_ERRORS.emailInUse, 'another account holds this address');

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuditModule } from '../audit/audit.module';
 import { JoiningModule } from '../joining/joining.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { ScimRoleMappingsStore } from '../scim/scim-role-mappings.store';
 import { OidcClient } from './oidc-client';
 import { SsoConfiguredGuard } from './sso-configured.guard';
 import { SsoDiscoverLimitGuard } from './sso-discover-limit.guard';
@@ -17,7 +18,8 @@ import { SsoBrowserController, SsoDiscoveryController } from './sso.controller';
  * Single sign-on per organisation (docs/sso.md): OIDC connections, discovery, the start and the
  * callback. RateLimitModule brings the counters of the discovery limit.
  * Joins go through JoiningService, the path of invitations and domains; a removal is read from the
- * removal facts (MembershipRemovalsStore, global), as the domain join reads it.
+ * removal facts (MembershipRemovalsStore, global), as the domain join reads it; a joining person's
+ * roles from their groups by SCIM's role mappings (ScimRoleMappingsStore).
  */
 @Module({
   imports: [AuditModule, JoiningModule, RateLimitModule],
@@ -31,6 +33,7 @@ import { SsoBrowserController, SsoDiscoveryController } from './sso.controller';
     SsoSignInsStore,
     SsoConnectionsService,
     SsoSignInService,
+    ScimRoleMappingsStore,
   ],
 })
 export class SsoModule {}

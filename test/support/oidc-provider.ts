@@ -37,7 +37,7 @@ export class TestOidcProvider {
   }
 
   /** Who signs in next. */
-  async nextLogin(person: { sub: string; email: string; email_verified?: boolean }): Promise<void> {
+  async nextLogin(person: { sub: string; email: string; email_verified?: boolean; groups?: string[] }): Promise<void> {
     await fetch(`${this.issuer}/__test/login`, { method: 'POST', body: JSON.stringify(person) });
   }
 
