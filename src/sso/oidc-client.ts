@@ -1,9 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { decodeJwt, decodeProtectedHeader } from 'jose';
-import * as oidc from 'openid-client';
+import type * as OpenId from 'openid-client';
 import { messageOf } from '../common/api-error';
 import { AppConfig } from '../config/app-config';
 import { SsoFetchError, SsoHttp } from './sso-http';
+
+/**
+ * openid-client is an ES module only: Node requires it as it is (require(esm)), but a test runner's
+ * module system may not (a QA team's jest that loads the app in-process, as examples/qa-suite does).
+ * It is required at the first single sign-on, so that loading the app never needs it.
+ */
+let libraries: { oidc: typeof OpenId } | undefined;
+const loaded = () =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- required on first use, see above
+  (libraries ??= { oidc: require('openid-client') as typeof OpenId });
 
 /** The ID token algorithms accepted: asymmetric only, so never `none` nor an HMAC keyed with a public key. */
 export const ID_TOKEN_ALGORITHMS = ['RS256', 'ES256', 'PS256'];
@@ -94,6 +103,7 @@ export class OidcClient {
 
   /** The fresh secrets of one sign-in: state, nonce and PKCE verifier. */
   newRequestSecrets(): { state: string; nonce: string; codeVerifier: string } {
+    const { oidc } = loaded();
     return { state: oidc.randomState(), nonce: oidc.randomNonce(), codeVerifier: oidc.randomPKCECodeVerifier() };
   }
 
@@ -102,6 +112,7 @@ export class OidcClient {
     settings: OidcClientSettings,
     request: { state: string; nonce: string; codeVerifier: string; scopes: string; loginHint?: string },
   ): Promise<URL> {
+    const { oidc } = loaded();
     return oidc.buildAuthorizationUrl(this.configuration(settings), {
       redirect_uri: settings.redirectUri,
       response_type: 'code',
@@ -123,9 +134,10 @@ export class OidcClient {
     callbackUrl: URL,
     expected: { state: string; nonce: string; codeVerifier: string },
   ): Promise<VerifiedIdentity> {
+    const { oidc } = loaded();
     const configuration = this.configuration(settings);
     oidc.enableNonRepudiationChecks(configuration);
-    let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+    let tokens: Awaited<ReturnType<typeof OpenId.authorizationCodeGrant>>;
     try {
       tokens = await oidc.authorizationCodeGrant(configuration, callbackUrl, {
         pkceCodeVerifier: expected.codeVerifier,
@@ -151,7 +163,8 @@ export class OidcClient {
     };
   }
 
-  private configuration(settings: OidcClientSettings): oidc.Configuration {
+  private configuration(settings: OidcClientSettings): OpenId.Configuration {
+    const { oidc } = loaded();
     const { discovery } = settings;
     const methods = discovery.token_endpoint_auth_methods_supported;
     // client_secret_basic is the default of OpenID Connect Discovery when the document lists none.
@@ -169,30 +182,16 @@ export class OidcClient {
       },
       auth,
     );
-    configuration[oidc.customFetch] = this.http.fetch as unknown as oidc.CustomFetch;
+    configuration[oidc.customFetch] = this.http.fetch as unknown as OpenId.CustomFetch;
     // SsoHttp decides which addresses and schemes may be fetched (https only in production).
     oidc.allowInsecureRequests(configuration);
     return configuration;
   }
 }
 
-/** What an ID token says, read without trusting it: for an attempt's subject and e-mail. */
-export function unverifiedClaims(idToken: unknown): { alg?: string; sub?: string; email?: string } {
-  if (typeof idToken !== 'string') return {};
-  try {
-    const claims = decodeJwt(idToken);
-    return {
-      alg: decodeProtectedHeader(idToken).alg,
-      sub: typeof claims.sub === 'string' ? claims.sub : undefined,
-      email: typeof claims.email === 'string' ? claims.email : undefined,
-    };
-  } catch {
-    return {};
-  }
-}
-
 /** The innermost cause of openid-client's error, with what it compared. */
 function reasonOf(error: unknown): string {
+  const { oidc } = loaded();
   if (error instanceof oidc.ResponseBodyError)
     return `the token endpoint refused the code: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`;
   if (error instanceof oidc.AuthorizationResponseError)
