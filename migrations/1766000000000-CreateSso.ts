@@ -45,6 +45,8 @@ export class CreateSso1766000000000 implements MigrationInterface {
           { name: 'discovery', type: 'text' },
           at('discovered_at'),
           at('activated_at', true),
+          // When an owner made it the primary: the latest such of the active ones is the primary.
+          at('primary_at', true),
           at('created_at'),
           at('updated_at'),
         ],

@@ -253,6 +253,7 @@ const ssoConnection: SsoConnectionEntity = {
   discovery: '{}',
   discoveredAt: EARLIER,
   activatedAt: EARLIER,
+  primaryAt: null,
   createdAt: EARLIER,
   updatedAt: EARLIER,
 };

@@ -206,6 +206,30 @@ describe('single sign-on: OIDC', () => {
       expect((await patch(second, { defaultRole: 'owner' })).body).toEqual(refused('SSO_CONNECTION_INVALID'));
     });
 
+    it('PATCH {"primary": true}: that active connection is the primary, and discovery uses it; a draft cannot be', async () => {
+      const domain = await verified();
+      const first = (await create()).body.connection.id;
+      const second = (await create()).body.connection.id;
+      const draft = await patch(second, { primary: true });
+      expect([draft.status, draft.body]).toEqual([
+        400,
+        refused('SSO_CONNECTION_INVALID', 'only an active connection can be primary'),
+      ]);
+      expect((await patch(second, { primary: false })).body).toEqual(refused('SSO_CONNECTION_INVALID'));
+      await patch(first, { status: 'active' });
+      const res = await patch(second, { status: 'active', primary: true });
+      expect(res.body.connection).toMatchObject({ status: 'active', primary: true });
+      const one = await t.http.get(`/api/org/sso/connections/${first}`).set('Cookie', org.ownerCookie);
+      expect(one.body.connection.primary).toBe(false);
+      const found = await t.http.post('/api/sso/discover').send({ email: `ann@${domain}` });
+      expect(found.body.connection).toEqual({ id: second, type: 'oidc' });
+      const [updated] = (await events('sso.connection_updated')).map((event) => JSON.parse(event.data));
+      expect(updated.changed).toEqual(['status', 'primary']);
+      // The primary turned off: the first again.
+      await patch(second, { status: 'inactive' });
+      expect((await t.http.post('/api/sso/discover').send({ email: `ann@${domain}` })).body.connection.id).toBe(first);
+    });
+
     it('DELETE: 204, the row gone, sso.connection_deleted; then 404', async () => {
       const { id } = (await create()).body.connection;
       const res = await t.http.delete(`/api/org/sso/connections/${id}`).set('Cookie', org.ownerCookie);
@@ -412,12 +436,30 @@ describe('single sign-on: OIDC', () => {
         detail: 'signed in',
       });
       expect((await events('sso.login_succeeded')).length).toBe(1);
-      // Later: found by the subject, even under another address at the domain.
+      // Later: found by the subject under another address at the domain, which their account takes.
       const again = await signIn(id, { sub: 'ann-subject', email: `ann.renamed@${domain}` });
       expect([again.status, again.headers.location]).toEqual([302, `${BASE}/`]);
       const [againCookie] = again.headers['set-cookie'] as unknown as string[];
-      expect(decode(againCookie.split(';')[0].slice('id_token='.length)).sub).toBe(member.id);
-      expect(await t.identity.findByEmail(`ann.renamed@${domain}`)).toEqual([]);
+      expect(decode(againCookie.split(';')[0].slice('id_token='.length))).toMatchObject({
+        sub: member.id,
+        email: `ann.renamed@${domain}`,
+      });
+      expect(await t.identity.findById(member.id)).toMatchObject({ email: `ann.renamed@${domain}`, role: 'admin' });
+      expect(await t.identity.findByEmail(`ann@${domain}`)).toEqual([]);
+      expect(
+        await t.dataSource.getRepository(SsoIdentityEntity).findOneBy({ connectionId: id, subject: 'ann-subject' }),
+      ).toMatchObject({ userId: member.id, email: `ann.renamed@${domain}` });
+    });
+
+    it('a returning person whose new address another account holds: 409 EMAIL_IN_USE; both accounts as they were', async () => {
+      const { id, domain } = await activeConnection();
+      const member = await factory.member(org.tenant.id, { email: `bo@${domain}` });
+      expect((await signIn(id, { sub: 'bo-subject', email: member.email })).status).toBe(302);
+      const holder = await factory.user({ email: `bo.new@${domain}` });
+      const res = await signIn(id, { sub: 'bo-subject', email: holder.email });
+      await expectRefused(res, id, 409, 'EMAIL_IN_USE');
+      expect(await t.identity.findById(member.id)).toMatchObject({ email: member.email, tenantId: org.tenant.id });
+      expect(await t.identity.findById(holder.id)).toMatchObject({ email: holder.email, tenantId: null });
     });
 
     it('a person in no organisation joins with defaultRole (jit): an account made, member.joined via sso', async () => {

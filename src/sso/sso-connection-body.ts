@@ -25,6 +25,8 @@ export interface ConnectionPatch {
   defaultRole?: string;
   allowIdpInitiated?: boolean;
   status?: 'active' | 'inactive';
+  /** true only: another connection is made primary by making it so. */
+  primary?: true;
   clientSecret?: string;
   scopes?: string[];
 }
@@ -105,17 +107,22 @@ export function readConnectionPatch(body: unknown): ConnectionPatch {
   const status = fields.status;
   if (status !== undefined && status !== 'active' && status !== 'inactive')
     throw invalid('status must be "active" or "inactive"');
+  if (fields.primary !== undefined && fields.primary !== true)
+    throw invalid('primary must be true: to change the primary, make another connection primary');
   const patch: ConnectionPatch = {
     name: text(fields, 'name', 200),
     jit: flag(fields, 'jit'),
     defaultRole: role(fields),
     allowIdpInitiated: flag(fields, 'allowIdpInitiated'),
     status: status as ConnectionPatch['status'],
+    primary: fields.primary as ConnectionPatch['primary'],
     clientSecret: text(fields, 'clientSecret', 1000),
     scopes: scopes(fields),
   };
   for (const key of Object.keys(patch) as (keyof ConnectionPatch)[]) if (patch[key] === undefined) delete patch[key];
   if (Object.keys(patch).length === 0)
-    throw invalid('give at least one of name, jit, defaultRole, allowIdpInitiated, status, clientSecret, scopes');
+    throw invalid(
+      'give at least one of name, jit, defaultRole, allowIdpInitiated, status, primary, clientSecret, scopes',
+    );
   return patch;
 }

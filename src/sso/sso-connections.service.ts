@@ -67,6 +67,7 @@ export class SsoConnectionsService {
       discovery: JSON.stringify(discovery),
       discoveredAt: now,
       activatedAt: null,
+      primaryAt: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -110,9 +111,16 @@ export class SsoConnectionsService {
     const activates = patch.status === 'active' && connection.status !== 'active';
     if (patch.status !== undefined && patch.status !== connection.status) changes.status = patch.status;
     if (activates) changes.activatedAt = now;
+    if (patch.primary) {
+      if ((changes.status ?? connection.status) !== 'active')
+        throw ssoRefusal(HttpStatus.BAD_REQUEST, SSO_ERRORS.invalid, 'only an active connection can be primary');
+      changes.primaryAt = now;
+    }
     const actor = auditActor(caller);
     // What changed, never the secret itself.
-    const changed = Object.keys(changes).filter((key) => key !== 'updatedAt' && key !== 'activatedAt');
+    const changed = Object.keys(changes)
+      .filter((key) => key !== 'updatedAt' && key !== 'activatedAt')
+      .map((key) => (key === 'primaryAt' ? 'primary' : key));
     const events = [
       ...(activates ? [connectionEvent('sso.connection_activated', connection, actor)] : []),
       ...(changed.some((key) => key !== 'status' || !activates)

@@ -19,6 +19,7 @@ const COLUMNS = {
   discovery: 'discovery',
   discoveredAt: 'discovered_at',
   activatedAt: 'activated_at',
+  primaryAt: 'primary_at',
   updatedAt: 'updated_at',
 } as const satisfies Partial<Record<keyof SsoConnectionEntity, string>>;
 export type ConnectionChanges = Partial<Pick<SsoConnectionEntity, keyof typeof COLUMNS>>;
@@ -34,6 +35,22 @@ export interface ConnectionView {
   connection: SsoConnectionEntity;
   lastLogin: LastLogin | null;
   primary: boolean;
+}
+
+/**
+ * The primary of active connections: the one an owner made primary last, else the one active the
+ * longest (the first to become active). Derived from times, never a flag, so that two changes at
+ * once cannot make two primaries.
+ */
+export function primaryAmong(active: SsoConnectionEntity[]): SsoConnectionEntity | null {
+  const time = (date: Date | null) => date?.getTime() ?? 0;
+  const ranked = [...active].sort(
+    (a, b) =>
+      time(b.primaryAt) - time(a.primaryAt) ||
+      time(a.activatedAt) - time(b.activatedAt) ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+  return ranked[0] ?? null;
 }
 
 /** How many attempts a connection shows. */
@@ -70,15 +87,9 @@ export class SsoConnectionsStore {
     return this.connections.countBy({ tenantId });
   }
 
-  /**
-   * The organisation's primary connection: of its active ones, the one active the longest (the first
-   * to become active), or null. Derived, never stored, so that two activations at once cannot make two.
-   */
+  /** The organisation's primary connection (primaryAmong its active ones), or null; an organisation has a few. */
   async primaryOf(tenantId: string): Promise<SsoConnectionEntity | null> {
-    return this.connections.findOne({
-      where: { tenantId, status: 'active' },
-      order: { activatedAt: 'ASC', id: 'ASC' },
-    });
+    return primaryAmong(await this.connections.findBy({ tenantId, status: 'active' }));
   }
 
   /** The connections with their last sign-in and whether each is the primary. */

@@ -2,6 +2,7 @@ import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { auditEvents, NewAuditEvent } from '../audit/audit-event';
 import { SessionTokenIssuer } from '../auth/session-token-issuer';
 import { Clock } from '../common/clock';
+import { sameEmail } from '../common/email-comparison';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { SsoConnectionEntity, SsoIdentityEntity, SsoRequestEntity } from '../database/entities';
@@ -10,6 +11,7 @@ import { emailDomain } from '../domains/domain-name';
 import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
 import { DEFAULT_TENANT_NAME } from '../invitations/invitation';
+import { isUniqueViolation } from '../database/unique-violation';
 import { JoiningService } from '../joining/joining.service';
 import { ScimRoleMappingsStore } from '../scim/scim-role-mappings.store';
 import { customRolesFor, roleFor } from '../scim/scim-roles';
@@ -299,6 +301,10 @@ export class SsoSignInService {
       return { test: { result: 'ok', email, subject: verified.subject, membership, ...roles, activated: false } };
     }
     const member = await this.membership(connection, user, email, joining);
+    // A returning person whose provider now gives another address: their account's address follows, as SCIM's change does.
+    const moves = link !== null && !sameEmail(member.email, email);
+    if (moves && (await this.identity.findByEmail(email)).some((other) => other.id !== member.id)) throw emailInUse();
+    if (moves && this.config.identityStore === 'cognito') await this.identity.changeEmail(member.id, email);
     const now = this.clock.now();
     const identity: SsoIdentityEntity = {
       connectionId: connection.id,
@@ -308,8 +314,14 @@ export class SsoSignInService {
       createdAt: link?.createdAt ?? now,
       lastLoginAt: now,
     };
-    await this.signIns.signedIn(identity, link !== null);
-    const token = this.tokens.issue(member, SSO_SESSION_TTL_SECONDS, {
+    try {
+      await this.signIns.signedIn(identity, link !== null, moves && this.config.identityStore !== 'cognito');
+    } catch (error) {
+      // The address's unique index: an account made for it meanwhile.
+      if (isUniqueViolation(error)) throw emailInUse();
+      throw error;
+    }
+    const token = this.tokens.issue(moves ? { ...member, email } : member, SSO_SESSION_TTL_SECONDS, {
       emailVerified: true,
       ssoConnection: connection.id,
     });
@@ -407,8 +419,7 @@ export class SsoSignInService {
       { customRoles: roles },
     );
     if (!joined.joined) {
-      if (joined.emailInUse)
-        throw new SignInRefused(HttpStatus.CONFLICT, SSO_ERRORS.emailInUse, 'another account holds this address');
+      if (joined.emailInUse) throw emailInUse();
       if (joined.memberOf && joined.memberOf !== tenantId) throw memberOfAnother();
     }
     const stored = await this.identity.findById(member.id);
@@ -459,6 +470,9 @@ export class SsoSignInService {
     );
   }
 }
+
+const emailInUse = () =>
+  new SignInRefused(HttpStatus.CONFLICT, SSO_ERRORS.emailInUse, 'another account holds this address');
 
 const memberOfAnother = () =>
   new SignInRefused(

@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { AtomicWriter } from '../database/atomic-writer';
+import { localUserRows } from '../identity/local/local-identity-store';
 import { SsoAttemptEntity, SsoIdentityEntity, SsoRequestEntity } from '../database/entities';
 import { SqlStore } from '../database/sql-store';
 import { PreparedStatements, sqlTimestamp } from '../database/prepared-statements';
@@ -91,9 +92,11 @@ export class SsoSignInsStore {
 
   /**
    * The person's link to the connection's subject, made at the first sign-in (a parallel first
-   * sign-in that made it first is kept), its time of last sign-in updated after.
+   * sign-in that made it first is kept), its address and time of last sign-in updated after.
+   * `localAddress`: the local store's users row takes the provider's new address in the same
+   * transaction (a unique violation when another account holds it, and nothing written).
    */
-  async signedIn(identity: SsoIdentityEntity, exists: boolean): Promise<void> {
+  async signedIn(identity: SsoIdentityEntity, exists: boolean, localAddress = false): Promise<void> {
     if (!exists) {
       try {
         await this.writer.insert([[SsoIdentityEntity, identity]]);
@@ -102,9 +105,16 @@ export class SsoSignInsStore {
         if (!isUniqueViolation(error)) throw error;
       }
     }
-    await this.statements.changes(
-      'UPDATE sso_identities SET last_login_at = ? WHERE connection_id = ? AND subject = ?',
-      [sqlTimestamp(identity.lastLoginAt), identity.connectionId, identity.subject],
+    const { userId, email, lastLoginAt, connectionId, subject } = identity;
+    await this.writer.insertIfAll(
+      [],
+      [
+        [
+          'UPDATE sso_identities SET email = ?, last_login_at = ? WHERE connection_id = ? AND subject = ?',
+          [email, sqlTimestamp(lastLoginAt), connectionId, subject],
+        ],
+        ...(localAddress ? [localUserRows.addressChanged(userId, email)] : []),
+      ],
     );
   }
 

@@ -46,7 +46,14 @@ const connectionBody = (required: boolean) =>
           issuer: { type: 'string', example: 'https://acme.okta.com' },
           clientId: { type: 'string' },
         }),
-        ...(!required && { status: { type: 'string', enum: ['active', 'inactive'] } }),
+        ...(!required && {
+          status: { type: 'string', enum: ['active', 'inactive'] },
+          primary: {
+            type: 'boolean',
+            enum: [true],
+            description: 'true: this active connection becomes the primary (the one discovery uses)',
+          },
+        }),
         clientSecret: { type: 'string', description: 'Stored encrypted (AES-256-GCM), never returned' },
         scopes: { type: 'array', items: { type: 'string' }, description: 'Default openid email profile' },
         name: { type: 'string' },

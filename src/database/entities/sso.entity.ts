@@ -58,6 +58,10 @@ export class SsoConnectionEntity {
   @TimestampColumn('activated_at', { nullable: true })
   activatedAt: Date | null;
 
+  /** When an owner made it the primary (docs/sso.md, "Primary"). */
+  @TimestampColumn('primary_at', { nullable: true })
+  primaryAt: Date | null;
+
   @TimestampColumn('created_at')
   createdAt: Date;
 
