@@ -21,7 +21,7 @@ const LAYERS = [
   // SCIM's roles from groups write custom roles through the roles module.
   ['roles'],
   ['invitation-page', 'cli', 'test-mode', 'scim', 'domains'],
-  ['sso'],
+  ['sso', 'me'],
 ];
 
 const folderLayers = LAYERS.flatMap((layer, index) =>

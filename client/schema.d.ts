@@ -582,6 +582,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The claims of a name across organisations */
+        get: operations["listDomainClaims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/domains/{name}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Release an organisation's claim: it becomes lapsed and no longer holds the name (event domain.released with the reason) */
+        post: operations["releaseDomainClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me": {
         parameters: {
             query?: never;
@@ -653,40 +687,6 @@ export interface paths {
          * @description Refusals in order, each changing nothing: 401; EMAIL_NOT_VERIFIED (403); MEMBER_OF_ANOTHER_ORGANISATION or ALREADY_MEMBER (409); NOT_JOINABLE (404); REMOVED_BY_ORGANISATION (403, until the organisation invites them again). Event member.joined (via domain) or join_request.created.
          */
         post: operations["joinOrganisation"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/domains": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The claims of a name across organisations */
-        get: operations["listDomainClaims"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/domains/{name}/release": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Release an organisation's claim: it becomes lapsed and no longer holds the name (event domain.released with the reason) */
-        post: operations["releaseDomainClaim"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1814,6 +1814,22 @@ export interface components {
             success: true;
             request: components["schemas"]["JoinRequestResponse"];
         };
+        AdminDomainResponse: {
+            tenantId: string;
+            name: string;
+            /** @enum {string} */
+            status: "pending" | "verified" | "failing" | "lapsed" | "expired";
+            verifiedAt: string | null;
+            createdAt: string;
+        };
+        AdminDomainsResponse: {
+            domains: components["schemas"]["AdminDomainResponse"][];
+        };
+        ReleasedDomainResponse: {
+            /** @enum {boolean} */
+            success: true;
+            domain: components["schemas"]["AdminDomainResponse"];
+        };
         MeUserResponse: {
             id: string;
             email: string | null;
@@ -1874,22 +1890,6 @@ export interface components {
             /** @enum {boolean} */
             success: true;
             request: components["schemas"]["PendingRequestRef"];
-        };
-        AdminDomainResponse: {
-            tenantId: string;
-            name: string;
-            /** @enum {string} */
-            status: "pending" | "verified" | "failing" | "lapsed" | "expired";
-            verifiedAt: string | null;
-            createdAt: string;
-        };
-        AdminDomainsResponse: {
-            domains: components["schemas"]["AdminDomainResponse"][];
-        };
-        ReleasedDomainResponse: {
-            /** @enum {boolean} */
-            success: true;
-            domain: components["schemas"]["AdminDomainResponse"];
         };
         AuditActorResponse: {
             id: string;
@@ -5908,6 +5908,170 @@ export interface operations {
             };
         };
     };
+    listDomainClaims: {
+        parameters: {
+            query: {
+                name: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claims, oldest first */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminDomainsResponse"];
+                };
+            };
+            /** @description No name, or not a domain name */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description Not a super-admin */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    releaseDomainClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The domain, normalised as a claim is (trimmed, lower-cased, A-label) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tenantId?: string;
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The claim, lapsed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleasedDomainResponse"];
+                };
+            };
+            /** @description No tenantId, or no reason or a blank one */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description Not a super-admin */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description That organisation has no such claim */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getMe: {
         parameters: {
             query?: never;
@@ -6154,170 +6318,6 @@ export interface operations {
             };
             /** @description A member of an organisation already */
             409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listDomainClaims: {
-        parameters: {
-            query: {
-                name: unknown;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The claims, oldest first */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdminDomainsResponse"];
-                };
-            };
-            /** @description No name, or not a domain name */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
-                };
-            };
-            /** @description Not a super-admin */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    releaseDomainClaim: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The domain, normalised as a claim is (trimmed, lower-cased, A-label) */
-                name: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    tenantId?: string;
-                    reason?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description The claim, lapsed */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ReleasedDomainResponse"];
-                };
-            };
-            /** @description No tenantId, or no reason or a blank one */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
-                };
-            };
-            /** @description Not a super-admin */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description That organisation has no such claim */
-            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -11417,6 +11417,11 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     status?: "active" | "inactive";
+                    /**
+                     * @description true: this active connection becomes the primary (the one discovery uses)
+                     * @enum {boolean}
+                     */
+                    primary?: true;
                     /** @description Stored encrypted (AES-256-GCM), never returned */
                     clientSecret?: string;
                     /** @description Default openid email profile */

@@ -9,6 +9,7 @@ import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 import { DomainsModule } from './domains/domains.module';
+import { MeModule } from './me/me.module';
 import { HealthModule } from './health/health.module';
 import { IdentityModule } from './identity/identity.module';
 import { InvitationPageModule } from './invitation-page/invitation-page.module';
@@ -49,6 +50,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     BulkInvitationsModule,
     OrgPeopleModule,
     DomainsModule,
+    MeModule,
     AuditTrailModule,
     WebhooksModule,
     ScimModule,

@@ -190,7 +190,8 @@ const ORG_ROUTES: [
 ];
 
 describe('the tenant lifecycle', () => {
-  const { t, factory } = useTestApp();
+  // PUBLIC_BASE_URL: single sign-on's routes are configured in cognito mode too, as every org route answers here.
+  const { t, factory } = useTestApp({ env: { PUBLIC_BASE_URL: 'http://tenants.test' } });
   let root: TestUser;
   let rootCookie: string;
 

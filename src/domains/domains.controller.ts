@@ -9,10 +9,8 @@ import {
   Patch,
   Post,
   Query,
-  Res,
   UseGuards,
 } from '@nestjs/common';
-import type { Response } from 'express';
 import { Caller, CurrentCaller, CurrentOrgCaller, OrgCaller } from '../auth/caller';
 import { OrgAdminGuard, RequirePermission } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
@@ -26,15 +24,10 @@ import {
   ApiAdminDomains,
   ApiDecideJoinRequest,
   ApiGetDomain,
-  ApiGetMe,
-  ApiJoinableOrganisations,
-  ApiJoinOrganisation,
   ApiJoinRequests,
   ApiListAdminDomains,
   ApiListDomains,
   ApiListJoinRequests,
-  ApiMe,
-  ApiMyInvitations,
   ApiOrgDomains,
   ApiReleaseDomain,
   ApiRemoveDomain,
@@ -48,18 +41,12 @@ import {
   AdminDomainsResponse,
   DecidedJoinRequestResponse,
   DomainAnswer,
-  DomainJoinedResponse,
-  JoinableOrganisationsResponse,
-  JoinRequestedResponse,
   ListDomainsResponse,
   ListJoinRequestsResponse,
-  MeResponse,
-  MyInvitationsResponse,
   OneDomainResponse,
   ReleasedDomainResponse,
   RemoveDomainResponse,
 } from './dto/domain.response';
-import { MeService } from './me.service';
 
 /** An organisation's claims on its e-mail domains (docs/domains.md): owners and admins. */
 @Controller('api/org/domains')
@@ -152,48 +139,6 @@ export class JoinRequestsController {
   @FailureResponse({ error: DOMAIN_FAILURES.requests })
   rejectJoinRequest(@CurrentOrgCaller() caller: OrgCaller, @Param('id') id: string) {
     return this.domains.reject(caller, id);
-  }
-}
-
-/** The signed-in person's side: any session. */
-@Controller('api/me')
-@ApiMe()
-@UseGuards(SessionGuard)
-export class MeController {
-  constructor(private readonly me: MeService) {}
-
-  @Get()
-  @ApiGetMe(MeResponse)
-  @FailureResponse({ error: DOMAIN_FAILURES.me })
-  getMe(@CurrentCaller() caller: Caller | undefined) {
-    return this.me.me(caller);
-  }
-
-  @Get('invitations')
-  @ApiMyInvitations(MyInvitationsResponse)
-  @FailureResponse({ error: DOMAIN_FAILURES.me })
-  listMyInvitations(@CurrentCaller() caller: Caller | undefined) {
-    return this.me.invitations(caller);
-  }
-
-  @Get('joinable-organisations')
-  @ApiJoinableOrganisations(JoinableOrganisationsResponse)
-  @FailureResponse({ error: DOMAIN_FAILURES.me })
-  listJoinableOrganisations(@CurrentCaller() caller: Caller | undefined) {
-    return this.me.joinable(caller);
-  }
-
-  @Post('joinable-organisations/:tenantId/join')
-  @ApiJoinOrganisation(DomainJoinedResponse, JoinRequestedResponse)
-  @FailureResponse({ error: DOMAIN_FAILURES.join })
-  async joinOrganisation(
-    @CurrentCaller() caller: Caller | undefined,
-    @Param('tenantId') tenantId: string,
-    @Res({ passthrough: true }) response: Response,
-  ) {
-    const { status, body } = await this.me.join(caller, tenantId);
-    response.status(status);
-    return body;
   }
 }
 

@@ -23,7 +23,7 @@ import { SSO_FAILURES, SSO_GUARD_MESSAGES } from './sso.messages';
 /** An organisation's single sign-on connections (docs/sso.md): owners only. */
 @Controller('api/org/sso/connections')
 @ApiSsoConnections()
-@UseGuards(SsoConfiguredGuard, SessionGuard, OrgAdminGuard)
+@UseGuards(SessionGuard, OrgAdminGuard, SsoConfiguredGuard)
 @OrgAdminMessagesFor(SSO_GUARD_MESSAGES)
 export class SsoConnectionsController {
   constructor(

@@ -1,94 +1,50 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { auditEvents } from '../audit/audit-event';
-import { Caller } from '../auth/caller';
-import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
-import { UNAUTHORIZED } from '../common/messages';
-import { AppConfig } from '../config/app-config';
 import { JoinRequestEntity } from '../database/entities';
-import { TenantsStore } from '../admin-tenants/tenants.store';
-import { InvitationsStore } from '../invitations/invitations.store';
 import { IdentityStore } from '../identity/identity-store';
-import { DEFAULT_TENANT_NAME } from '../invitations/invitation';
 import { JoiningService } from '../joining/joining.service';
 import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
 import { domainRefusal } from './domain-errors';
 import { emailDomain } from './domain-name';
 import { DomainsStore, JoinableRow, pendingKey } from './domains.store';
 import { DOMAIN_ERRORS } from './domains.messages';
-import {
-  DomainJoinedResponse,
-  JoinableOrganisationsResponse,
-  JoinRequestedResponse,
-  MeResponse,
-  MyInvitationsResponse,
-} from './dto/domain.response';
+import { DomainJoinedResponse, JoinableOrganisationsResponse, JoinRequestedResponse } from './dto/domain.response';
+import { DEFAULT_TENANT_NAME } from '../invitations/invitation';
 
 const displayName = (name: string | null | undefined) => (name && name.trim() ? name : DEFAULT_TENANT_NAME);
 
-/** The routes under /api/me: the signed-in person, their invitations, and the organisations they may join by their domain. */
+/** Who asks to join: the session's person, their address's verification read when a rule asks for it. */
+export interface SignedInPerson {
+  id: string;
+  email: string | null;
+  emailVerified: () => Promise<boolean>;
+}
+
+/** A join by domain's outcome: a member (`pending` while the user pool has yet to take it), or a request filed. */
+export type DomainJoin = { joined: DomainJoinedResponse } | { requested: JoinRequestedResponse };
+
+/**
+ * Joining an organisation by the e-mail's domain (docs/domains.md): which organisations a person
+ * may join, and the join itself: at once through the one joining operation (`auto`), or a pending
+ * request for the organisation's owners and admins to decide (`request`).
+ */
 @Injectable()
-export class MeService {
+export class DomainJoinsService {
   constructor(
-    private readonly tenants: TenantsStore,
-    private readonly invitationsStore: InvitationsStore,
     private readonly identity: IdentityStore,
     private readonly store: DomainsStore,
     private readonly joining: JoiningService,
     private readonly removals: MembershipRemovalsStore,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
-    private readonly config: AppConfig,
   ) {}
 
-  /** GET /api/me: from the store as it is now, not from the session's claims. */
-  async me(caller: Caller | undefined): Promise<MeResponse> {
-    const signedIn = this.signedIn(caller);
-    const [stored, emailVerified] = await Promise.all([
-      this.identity.findById(signedIn.id),
-      this.emailVerified(signedIn),
-    ]);
-    if (!stored)
-      return {
-        user: { id: signedIn.id, email: signedIn.email, emailVerified, platformRole: null },
-        organisation: null,
-      };
-    const tenant = stored.tenantId ? await this.tenants.find(stored.tenantId) : null;
-    return {
-      user: { id: stored.id, email: stored.email, emailVerified, platformRole: stored.platformRole },
-      organisation: tenant
-        ? { id: tenant.id, name: displayName(tenant.name), status: tenant.status, role: stored.role }
-        : null,
-    };
-  }
-
-  /** GET /api/me/invitations: pending, unexpired, to the session's verified address. */
-  async invitations(caller: Caller | undefined): Promise<MyInvitationsResponse> {
-    const signedIn = this.signedIn(caller);
-    if (!signedIn.email || !(await this.emailVerified(signedIn))) return { invitations: [] };
-    const invitations = [];
-    for (const { invitation, tenantName, tenantStatus } of await this.invitationsStore.pendingTo(
-      signedIn.email,
-      this.clock.now(),
-    )) {
-      if (tenantStatus === 'suspended' || tenantStatus === 'deleted') continue;
-      invitations.push({
-        token: invitation.id,
-        tenantId: invitation.tenantId,
-        organisationName: displayName(tenantName),
-        role: invitation.role,
-        expiresAt: invitation.expiresAt.toISOString(),
-      });
-    }
-    return { invitations };
-  }
-
-  /** GET /api/me/joinable-organisations. */
-  async joinable(caller: Caller | undefined): Promise<JoinableOrganisationsResponse> {
-    const signedIn = this.signedIn(caller);
+  /** The active organisations the person may join by their address's domain (GET /api/me/joinable-organisations). */
+  async joinable(signedIn: SignedInPerson): Promise<JoinableOrganisationsResponse> {
     const name = emailDomain(signedIn.email);
-    if (!signedIn.email || !name || !(await this.emailVerified(signedIn))) return { organisations: [] };
+    if (!signedIn.email || !name || !(await signedIn.emailVerified())) return { organisations: [] };
     // A member, or one whose membership is on its way to the user pool, is offered none.
     const stored = await this.identity.findById(signedIn.id);
     if (await this.joining.organisationOf({ id: signedIn.id, tenantId: stored?.tenantId ?? null }))
@@ -115,16 +71,12 @@ export class MeService {
   }
 
   /**
-   * POST /api/me/joinable-organisations/{tenantId}/join. The refusals run in order and change
-   * nothing; `auto` makes the membership at once (202 with `pending` while the user pool has yet to
-   * take it), `request` files one pending request (202), the same one when asked again.
+   * The join by the address's domain (POST /api/me/joinable-organisations/{tenantId}/join). The
+   * refusals run in order and change nothing; `auto` makes the membership at once (`pending` while
+   * the user pool has yet to take it), `request` files one pending request, the same one when asked again.
    */
-  async join(
-    caller: Caller | undefined,
-    tenantId: string,
-  ): Promise<{ status: HttpStatus; body: DomainJoinedResponse | JoinRequestedResponse }> {
-    const signedIn = this.signedIn(caller);
-    if (!signedIn.email || !(await this.emailVerified(signedIn)))
+  async join(signedIn: SignedInPerson, tenantId: string): Promise<DomainJoin> {
+    if (!signedIn.email || !(await signedIn.emailVerified()))
       throw domainRefusal(HttpStatus.FORBIDDEN, DOMAIN_ERRORS.emailNotVerified);
     const stored = await this.identity.findById(signedIn.id);
     if (stored?.tenantId) refuseMembership(stored.tenantId, tenantId);
@@ -145,11 +97,9 @@ export class MeService {
         refuseMembership(joined.memberOf, tenantId);
       }
       const body: DomainJoinedResponse = { success: true, tenantId, role: 'member', userId: signedIn.id };
-      return joined.inPool
-        ? { status: HttpStatus.OK, body }
-        : { status: HttpStatus.ACCEPTED, body: { ...body, pending: true } };
+      return joined.inPool ? { joined: body } : { joined: { ...body, pending: true } };
     }
-    return { status: HttpStatus.ACCEPTED, body: await this.request(member, row) };
+    return { requested: await this.request(member, row) };
   }
 
   private async request(member: { id: string; email: string }, row: JoinableRow): Promise<JoinRequestedResponse> {
@@ -174,17 +124,6 @@ export class MeService {
     if (await this.store.insertRequest(request, [event])) return answer(request);
     // A parallel ask filed it first.
     return answer((await this.store.findPendingRequest(row.tenantId, member.id))!);
-  }
-
-  private signedIn(caller: Caller | undefined): Caller {
-    if (!caller) throw new ApiError(HttpStatus.UNAUTHORIZED, UNAUTHORIZED);
-    return caller;
-  }
-
-  /** The session's `email_verified` claim is present and true; in cognito mode, the user's attribute. */
-  private async emailVerified(caller: Caller): Promise<boolean> {
-    if (this.config.identityStore === 'cognito') return (await this.identity.emailVerified(caller.id)) === true;
-    return caller.emailVerified === true;
   }
 }
 
