@@ -5,6 +5,7 @@ import { Clock } from '../common/clock';
 import { OrgDomainEntity } from '../database/entities';
 import { domainRefusal } from './domain-errors';
 import { normaliseDomain } from './domain-name';
+import { RELEASE } from './domain-verification';
 import { DomainsStore } from './domains.store';
 import { DOMAIN_ERRORS } from './domains.messages';
 import { AdminDomainResponse, AdminDomainsResponse, ReleasedDomainResponse } from './dto/domain.response';
@@ -50,11 +51,7 @@ export class AdminDomainsService {
       reason: reason.trim(),
       statusBefore: domain.status,
     });
-    const released = await this.store.update(
-      domain,
-      { status: 'lapsed', heldName: null, nextCheckAt: null, graceEndsAt: null },
-      [event],
-    );
+    const released = await this.store.update(domain, RELEASE, [event]);
     if (!released) throw domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.requestClosed);
     return { success: true, domain: toAdminResponse((await this.store.findById(domain.id))!) };
   }

@@ -3,6 +3,7 @@ import { Clock } from '../common/clock';
 import { PeriodicTask } from '../common/periodic-task';
 import { AppConfig } from '../config/app-config';
 import { DnsUnavailableError } from './dns-txt-lookup';
+import { nextCheckTime } from './domain-verification';
 import { DomainsService } from './domains.service';
 import { DomainsStore } from './domains.store';
 
@@ -44,7 +45,7 @@ export class DomainRechecks implements OnApplicationBootstrap, OnApplicationShut
     let done = 0;
     for (;;) {
       const now = this.clock.now();
-      const next = new Date(now.getTime() + this.config.domains.recheckSeconds * 1000);
+      const next = nextCheckTime(now, this.config.domains);
       const claimed = await this.store.claimDue(now, next, RECHECK_BATCH);
       for (const domain of claimed) {
         try {

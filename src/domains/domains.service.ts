@@ -1,6 +1,6 @@
 import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { AuditActor, auditActor, auditEvents, AuditEventType, NewAuditEvent } from '../audit/audit-event';
+import { AuditActor, auditActor, auditEvents, NewAuditEvent } from '../audit/audit-event';
 import { OrgCaller } from '../auth/caller';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
@@ -13,6 +13,17 @@ import { MembershipRemovalsStore } from '../memberships/membership-removals.stor
 import { DnsTxtLookup, DnsUnavailableError } from './dns-txt-lookup';
 import { domainRefusal } from './domain-errors';
 import { emailDomain, normaliseDomain, ProviderList } from './domain-name';
+import {
+  canRotate,
+  checkTransition,
+  judgeRecords,
+  recordName,
+  recordValue,
+  rotation,
+  shownStatus,
+  verificationWindowEnd,
+  verifyRefusal,
+} from './domain-verification';
 import { isUniqueViolation } from '../database/unique-violation';
 import { DomainChanges, DomainsStore } from './domains.store';
 import { DOMAIN_ERRORS } from './domains.messages';
@@ -27,12 +38,6 @@ import {
   OneDomainResponse,
   RemoveDomainResponse,
 } from './dto/domain.response';
-
-/** The TXT record's name is `_tenant-verification.<domain>`, its value `tenant-verification=<token>`. */
-export const RECORD_LABEL = '_tenant-verification';
-export const RECORD_PREFIX = 'tenant-verification=';
-export const recordName = (name: string) => `${RECORD_LABEL}.${name}`;
-export const recordValue = (token: string) => `${RECORD_PREFIX}${token}`;
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
@@ -67,12 +72,12 @@ export class DomainsService {
   toResponse(domain: OrgDomainEntity, now = this.clock.now()): DomainResponse {
     return {
       name: domain.name,
-      status: this.isExpired(domain, now) ? 'expired' : domain.status,
+      status: shownStatus(domain, now, this.config.domains),
       joinMode: domain.joinMode,
       verification: {
         recordName: recordName(domain.name),
         recordValue: recordValue(domain.token),
-        expiresAt: this.windowEnd(domain).toISOString(),
+        expiresAt: verificationWindowEnd(domain, this.config.domains).toISOString(),
       },
       lastCheck:
         domain.lastCheckAt && domain.lastCheckResult
@@ -135,11 +140,12 @@ export class DomainsService {
   async verify(caller: OrgCaller, name: string): Promise<DomainAnswer> {
     const domain = await this.own(caller, name);
     const now = this.clock.now();
-    if (domain.status === 'expired' || this.isExpired(domain, now)) {
+    const refusal = verifyRefusal(domain, now, this.config.domains);
+    if (refusal === 'expired') {
       if (domain.status === 'pending') await this.store.update(domain, { status: 'expired' }, []);
       throw domainRefusal(HttpStatus.GONE, DOMAIN_ERRORS.expired);
     }
-    if (domain.status === 'lapsed') throw domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.lapsed);
+    if (refusal === 'lapsed') throw domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.lapsed);
     const taken = domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.taken);
     if (domain.status === 'pending' && (await this.store.heldByAnother(domain.name, caller.tenantId))) throw taken;
     let result: CheckResult;
@@ -167,18 +173,13 @@ export class DomainsService {
   /** POST /api/org/domains/{name}/rotate: a new token and a new window for a pending, expired or lapsed claim. */
   async rotate(caller: OrgCaller, name: string): Promise<DomainAnswer> {
     const domain = await this.own(caller, name);
-    if (domain.status === 'verified' || domain.status === 'failing')
-      throw domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.alreadyVerified);
+    if (!canRotate(domain)) throw domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.alreadyVerified);
     const now = this.clock.now();
     const event = auditEvents.aboutDomain('domain.updated', domain, auditActor(caller), {
       token: 'rotated',
-      statusBefore: this.isExpired(domain, now) ? 'expired' : domain.status,
+      statusBefore: shownStatus(domain, now, this.config.domains),
     });
-    await this.store.update(
-      domain,
-      { status: 'pending', token: newToken(), tokenIssuedAt: now, graceEndsAt: null, nextCheckAt: null },
-      [event],
-    );
+    await this.store.update(domain, rotation(newToken(), now), [event]);
     return { success: true, domain: this.toResponse(await this.own(caller, name)) };
   }
 
@@ -217,57 +218,15 @@ export class DomainsService {
     return { success: true, closedRequests: closed.length, membersKept };
   }
 
-  /** The TXT records at the claim's record name, judged: other TXT records there are ignored. Throws DnsUnavailableError. */
+  /** The TXT records at the claim's record name, judged. Throws DnsUnavailableError. */
   async check(domain: OrgDomainEntity): Promise<CheckResult> {
-    const ours = (await this.dns.txt(recordName(domain.name))).filter((value) => value.startsWith(RECORD_PREFIX));
-    if (ours.includes(recordValue(domain.token))) return 'found';
-    return ours.length > 0 ? 'token_mismatch' : 'record_not_found';
+    return judgeRecords(await this.dns.txt(recordName(domain.name)), domain.token);
   }
 
-  /** What a check's result does to the claim (docs/domains.md, "States"). */
+  /** What a check's result does to the claim (domain-verification.ts), with its event as the actor's. */
   outcome(domain: OrgDomainEntity, result: CheckResult, now: Date, actor: AuditActor | null): CheckOutcome {
-    const checked: DomainChanges = { lastCheckAt: now, lastCheckResult: result };
-    const event = (type: AuditEventType, data: Record<string, unknown> = {}) => [
-      auditEvents.aboutDomain(type, domain, actor, { result, ...data }),
-    ];
-    const found = result === 'found';
-    const nextCheckAt = new Date(now.getTime() + this.config.domains.recheckSeconds * 1000);
-    if (domain.status === 'pending') {
-      if (!found) return { changes: checked, events: event('domain.verification_failed') };
-      return {
-        changes: {
-          ...checked,
-          status: 'verified',
-          heldName: domain.name,
-          verifiedAt: now,
-          graceEndsAt: null,
-          nextCheckAt,
-        },
-        events: event('domain.verified'),
-      };
-    }
-    if (found) {
-      if (domain.status === 'failing')
-        return {
-          changes: { ...checked, status: 'verified', graceEndsAt: null, nextCheckAt },
-          events: event('domain.verified', { recovered: true }),
-        };
-      return { changes: { ...checked, nextCheckAt }, events: [] };
-    }
-    if (domain.status === 'verified') {
-      const graceEndsAt = new Date(now.getTime() + this.config.domains.graceSeconds * 1000);
-      return {
-        changes: { ...checked, status: 'failing', graceEndsAt, nextCheckAt },
-        events: event('domain.failing', { graceEndsAt: graceEndsAt.toISOString() }),
-      };
-    }
-    // Failing: past the grace it lapses.
-    if (domain.graceEndsAt && domain.graceEndsAt.getTime() <= now.getTime())
-      return {
-        changes: { ...checked, status: 'lapsed', heldName: null, nextCheckAt: null },
-        events: event('domain.lapsed'),
-      };
-    return { changes: { ...checked, nextCheckAt }, events: [] };
+    const { changes, event } = checkTransition(domain, result, now, this.config.domains);
+    return { changes, events: event ? [auditEvents.aboutDomain(event.type, domain, actor, event.data)] : [] };
   }
 
   /** GET /api/org/join-requests. */
@@ -369,15 +328,6 @@ export class DomainsService {
       const last = page[page.length - 1];
       after = { email: last.email, id: last.id };
     }
-  }
-
-  private windowEnd(domain: OrgDomainEntity): Date {
-    return new Date(domain.tokenIssuedAt.getTime() + this.config.domains.verificationTtlSeconds * 1000);
-  }
-
-  /** A pending claim past its window: shown, and answered, as expired. */
-  private isExpired(domain: OrgDomainEntity, now: Date): boolean {
-    return domain.status === 'pending' && this.windowEnd(domain).getTime() < now.getTime();
   }
 }
 
