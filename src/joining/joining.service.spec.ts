@@ -383,6 +383,14 @@ describe(JoiningService.name, () => {
       });
     });
 
+    it('the custom roles named are granted as defined then: one deleted is not', async () => {
+      customRoles.defined.set(TENANT, [role('auditor'), role('billing')]);
+      await service().joinWithoutInvitation(member, TENANT, 'member', byDomain, {
+        customRoles: ['auditor', 'deleted-since'],
+      });
+      expect(memberships.written[0].customRoles).toEqual([role('auditor')]);
+    });
+
     it('a member of another organisation: not joined, that organisation named; nothing written', async () => {
       identity.add({ ...member, userType: ORG_USER_TYPE, tenantId: OTHER_TENANT, role: 'member' });
       expect(await service().joinWithoutInvitation(member, TENANT, 'member', byDomain)).toEqual({
