@@ -472,8 +472,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Set the join mode: off, request or auto (acting only while the claim is verified or failing)
-         * @description Event domain.updated.
+         * Set the join mode (off, request or auto, acting only while the claim is verified or failing), the default roles that joins by the domain get, or both
+         * @description defaultRoles replaces the set; checked as an invitation’s roles are: MEMBER_ROLE_LIMIT and UNKNOWN_ROLE (422), ROLE_ESCALATION (403: a permission of a role that the caller lacks). Event domain.updated.
          *
          *     Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
          */
@@ -1747,7 +1747,7 @@ export interface components {
             /** @enum {boolean} */
             success: false;
             /** @enum {string} */
-            error: "DOMAIN_INVALID" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_FREE_PROVIDER" | "DOMAIN_ALREADY_ADDED" | "DOMAIN_TAKEN" | "DOMAIN_LIMIT" | "DOMAIN_NOT_FOUND" | "VERIFICATION_EXPIRED" | "DOMAIN_ALREADY_VERIFIED" | "DOMAIN_LAPSED" | "DNS_UNAVAILABLE" | "INVALID_JOIN_MODE" | "REQUEST_NOT_FOUND" | "REQUEST_CLOSED" | "INVALID_STATUS" | "REASON_REQUIRED" | "TENANT_ID_REQUIRED" | "NAME_REQUIRED" | "EMAIL_NOT_VERIFIED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "ALREADY_MEMBER" | "EMAIL_IN_USE" | "ACCOUNT_DELETED" | "NOT_JOINABLE" | "REMOVED_BY_ORGANISATION";
+            error: "DOMAIN_INVALID" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_FREE_PROVIDER" | "DOMAIN_ALREADY_ADDED" | "DOMAIN_TAKEN" | "DOMAIN_LIMIT" | "DOMAIN_NOT_FOUND" | "VERIFICATION_EXPIRED" | "DOMAIN_ALREADY_VERIFIED" | "DOMAIN_LAPSED" | "DNS_UNAVAILABLE" | "INVALID_JOIN_MODE" | "INVALID_DEFAULT_ROLES" | "REQUEST_NOT_FOUND" | "REQUEST_CLOSED" | "INVALID_STATUS" | "REASON_REQUIRED" | "TENANT_ID_REQUIRED" | "NAME_REQUIRED" | "EMAIL_NOT_VERIFIED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "ALREADY_MEMBER" | "EMAIL_IN_USE" | "ACCOUNT_DELETED" | "NOT_JOINABLE" | "REMOVED_BY_ORGANISATION";
         };
         DomainVerificationResponse: {
             /** @description Where to publish the TXT record: a name under the domain */
@@ -1769,6 +1769,8 @@ export interface components {
             status: "pending" | "verified" | "failing" | "lapsed" | "expired";
             /** @enum {string} */
             joinMode: "off" | "request" | "auto";
+            /** @description The custom roles that people who join by this domain get (docs/domains.md), sorted */
+            defaultRoles: string[];
             verification: components["schemas"]["DomainVerificationResponse"];
             lastCheck: components["schemas"]["DomainCheckResponse"] | null;
             verifiedAt: string | null;
@@ -1787,6 +1789,22 @@ export interface components {
         };
         OneDomainResponse: {
             domain: components["schemas"]["DomainResponse"];
+        };
+        RoleErrorBody: {
+            /** @enum {boolean} */
+            success: false;
+            /** @enum {string} */
+            error: "INVALID_ROLE_KEY" | "INVALID_ROLE_NAME" | "INVALID_DESCRIPTION" | "INVALID_PERMISSIONS" | "INVALID_ROLES" | "INVALID_BODY" | "ROLE_RESERVED" | "ROLE_EXISTS" | "ROLE_SYSTEM" | "ROLE_NOT_FOUND" | "ROLE_IN_USE" | "ROLE_LIMIT" | "MEMBER_ROLE_LIMIT" | "UNKNOWN_PERMISSION" | "PERMISSION_NOT_GRANTABLE" | "UNKNOWN_ROLE" | "ROLE_ESCALATION" | "CANNOT_CHANGE_OWN_ROLES" | "ONLY_OWNERS_CHANGE_OWNERS" | "PERMISSION_IN_USE" | "PERMISSION_RESERVED" | "PERMISSION_LIMIT" | "USER_NOT_FOUND";
+            /** @description The role the refusal is about (UNKNOWN_ROLE) */
+            role?: string;
+            /** @description The permission the refusal is about (UNKNOWN_PERMISSION, ROLE_ESCALATION, PERMISSION_IN_USE, …) */
+            permission?: string;
+            /** @description ROLE_IN_USE: how many members hold the role */
+            members?: number;
+            /** @description PERMISSION_IN_USE: how many roles carry the permission */
+            roles?: number;
+            /** @description ROLE_LIMIT, MEMBER_ROLE_LIMIT, PERMISSION_LIMIT: the limit */
+            limit?: number;
         };
         RemoveDomainResponse: {
             /** @enum {boolean} */
@@ -1960,22 +1978,6 @@ export interface components {
             error: string;
             /** @enum {string} */
             scimType: "mutability";
-        };
-        RoleErrorBody: {
-            /** @enum {boolean} */
-            success: false;
-            /** @enum {string} */
-            error: "INVALID_ROLE_KEY" | "INVALID_ROLE_NAME" | "INVALID_DESCRIPTION" | "INVALID_PERMISSIONS" | "INVALID_ROLES" | "INVALID_BODY" | "ROLE_RESERVED" | "ROLE_EXISTS" | "ROLE_SYSTEM" | "ROLE_NOT_FOUND" | "ROLE_IN_USE" | "ROLE_LIMIT" | "MEMBER_ROLE_LIMIT" | "UNKNOWN_PERMISSION" | "PERMISSION_NOT_GRANTABLE" | "UNKNOWN_ROLE" | "ROLE_ESCALATION" | "CANNOT_CHANGE_OWN_ROLES" | "ONLY_OWNERS_CHANGE_OWNERS" | "PERMISSION_IN_USE" | "PERMISSION_RESERVED" | "PERMISSION_LIMIT" | "USER_NOT_FOUND";
-            /** @description The role the refusal is about (UNKNOWN_ROLE) */
-            role?: string;
-            /** @description The permission the refusal is about (UNKNOWN_PERMISSION, ROLE_ESCALATION, PERMISSION_IN_USE, …) */
-            permission?: string;
-            /** @description ROLE_IN_USE: how many members hold the role */
-            members?: number;
-            /** @description PERMISSION_IN_USE: how many roles carry the permission */
-            roles?: number;
-            /** @description ROLE_LIMIT, MEMBER_ROLE_LIMIT, PERMISSION_LIMIT: the limit */
-            limit?: number;
         };
         RoleResponse: {
             /** @example recruiter */
@@ -5353,6 +5355,8 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     joinMode?: "off" | "request" | "auto";
+                    /** @description Keys of custom roles */
+                    defaultRoles?: string[];
                 };
             };
         };
@@ -5367,7 +5371,7 @@ export interface operations {
                     "application/json": components["schemas"]["DomainAnswer"];
                 };
             };
-            /** @description Not a join mode */
+            /** @description Not a join mode, or default roles that are not a list of keys */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5405,6 +5409,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description Too many roles, or one the organisation does not have */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
                 };
             };
             /** @description Unexpected failure */

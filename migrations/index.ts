@@ -21,6 +21,7 @@ import { CreateScimRoleMappingRoles1765800000000 } from './1765800000000-CreateS
 import { CreateMembershipRemovals1765900000000 } from './1765900000000-CreateMembershipRemovals';
 import { IndexInvitationsByAddress1765950000000 } from './1765950000000-IndexInvitationsByAddress';
 import { CreateSso1766000000000 } from './1766000000000-CreateSso';
+import { CreateOrgDomainRoles1766100000000 } from './1766100000000-CreateOrgDomainRoles';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   CreateMembershipRemovals1765900000000,
   IndexInvitationsByAddress1765950000000,
   CreateSso1766000000000,
+  CreateOrgDomainRoles1766100000000,
 ];

@@ -1,4 +1,5 @@
 import {
+  MemberRoleEntity,
   AuditEventEntity,
   JoinRequestEntity,
   MembershipGrantEntity,
@@ -60,6 +61,7 @@ describe('verified domains', () => {
           name,
           status: 'pending',
           joinMode: 'off',
+          defaultRoles: [],
           verification: {
             recordName: `_tenant-verification.${name}`,
             recordValue: expect.stringMatching(/^tenant-verification=[A-Za-z0-9_-]{43}$/),
@@ -338,6 +340,80 @@ describe('verified domains', () => {
       expect((await t.http.get('/api/me/joinable-organisations').set('Cookie', cookie)).body).toEqual({
         organisations: [],
       });
+    });
+  });
+
+  describe('PATCH /api/org/domains/{name}: defaultRoles', () => {
+    const defineRole = async (key: string, permissions: string[]) =>
+      expect(
+        (await t.http.post('/api/org/roles').set('Cookie', org.ownerCookie).send({ key, name: key, permissions }))
+          .status,
+      ).toBe(201);
+    const setRoles = (name: string, defaultRoles: unknown, cookie = org.ownerCookie) =>
+      t.http.patch(`/api/org/domains/${name}`).set('Cookie', cookie).send({ defaultRoles });
+    const rolesOf = async (userId: string) =>
+      (await t.dataSource.getRepository(MemberRoleEntity).findBy({ tenantId: org.tenant.id, userId }))
+        .map((row) => row.roleKey)
+        .sort();
+
+    it('the custom roles that joins by the domain get: set as a whole, checked as an invitation’s roles are; domain.updated', async () => {
+      await defineRole('recruiter', ['invitations:create']);
+      await defineRole('manager', ['roles:manage']);
+      const name = await verified('auto');
+      const res = await setRoles(name, ['recruiter']);
+      expect([res.status, res.body.domain.defaultRoles, res.body.domain.joinMode]).toEqual([
+        200,
+        ['recruiter'],
+        'auto',
+      ]);
+      const listed = await t.http.get('/api/org/domains').set('Cookie', org.ownerCookie);
+      expect(listed.body.domains.find((d: { name: string }) => d.name === name).defaultRoles).toEqual(['recruiter']);
+      const [updated] = (await events('domain.updated')).filter((e) => JSON.parse(e.data).defaultRoles);
+      expect(JSON.parse(updated.data).defaultRoles).toEqual({ before: [], after: ['recruiter'] });
+      // Refused, each changing nothing.
+      const unknown = await setRoles(name, ['nobody']);
+      expect([unknown.status, unknown.body]).toEqual([422, { success: false, error: 'UNKNOWN_ROLE', role: 'nobody' }]);
+      expect((await setRoles(name, 'recruiter')).body).toEqual(refused('INVALID_DEFAULT_ROLES'));
+      const admin = await sessionCookie(t, await factory.member(org.tenant.id, { role: 'admin' }));
+      const escalation = await setRoles(name, ['manager'], admin);
+      expect([escalation.status, escalation.body]).toEqual([
+        403,
+        { success: false, error: 'ROLE_ESCALATION', permission: 'roles:manage' },
+      ]);
+      expect(
+        (await t.http.get(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie)).body.domain.defaultRoles,
+      ).toEqual(['recruiter']);
+      // An auto join gets them, in the join's transaction.
+      const { user, cookie } = await person(name);
+      expect((await joinOrg(org.tenant.id, cookie)).status).toBe(200);
+      expect(await rolesOf(user.id)).toEqual(['recruiter']);
+      const changed = (await events('member.roles_changed')).map((e) => JSON.parse(e.data));
+      expect(changed).toContainEqual(expect.objectContaining({ before: [], after: ['recruiter'] }));
+    });
+
+    it('an approved request gets the domain’s roles as they are at approval; a role deleted goes from the domain, one reassigned follows', async () => {
+      await defineRole('analyst', ['audit:read']);
+      await defineRole('auditor', ['audit:read']);
+      await defineRole('temp', ['audit:read']);
+      const name = await verified('request');
+      expect((await setRoles(name, ['analyst', 'temp'])).status).toBe(200);
+      const { user, cookie } = await person(name);
+      const asked = await joinOrg(org.tenant.id, cookie);
+      expect(asked.status).toBe(202);
+      // Nobody holds temp: deleted at once, and taken off the domain.
+      expect((await t.http.delete('/api/org/roles/temp').set('Cookie', org.ownerCookie)).status).toBe(200);
+      const approved = await t.http
+        .post(`/api/org/join-requests/${asked.body.request.id}/approve`)
+        .set('Cookie', org.ownerCookie);
+      expect(approved.status).toBe(200);
+      expect(await rolesOf(user.id)).toEqual(['analyst']);
+      // analyst's holder and the domain go to auditor.
+      const deleted = await t.http.delete('/api/org/roles/analyst?reassignTo=auditor').set('Cookie', org.ownerCookie);
+      expect(deleted.status).toBe(200);
+      expect(
+        (await t.http.get(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie)).body.domain.defaultRoles,
+      ).toEqual(['auditor']);
+      expect(await rolesOf(user.id)).toEqual(['auditor']);
     });
   });
 

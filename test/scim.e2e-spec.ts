@@ -1,5 +1,11 @@
 import { DataSource } from 'typeorm';
-import { AuditEventEntity, ScimTokenEntity, ScimUserEntity, TenantEntity } from '../src/database/entities';
+import {
+  AuditEventEntity,
+  MemberRoleEntity,
+  ScimTokenEntity,
+  ScimUserEntity,
+  TenantEntity,
+} from '../src/database/entities';
 import { factories, sessionCookie } from './support/factories';
 import {
   entraUser,
@@ -517,6 +523,39 @@ describe('SCIM 2.0', () => {
   });
 
   describe('PATCH /scim/v2/Users/{id}', () => {
+    it('a deactivation and a delete take the custom roles away with the membership, in its transaction; the events name them', async () => {
+      const scim = await client();
+      const defined = await t.http
+        .post('/api/org/roles')
+        .set('Cookie', org.ownerCookie)
+        .send({ key: 'recruiter', name: 'Recruiter', permissions: ['invitations:create'] });
+      expect(defined.status).toBe(201);
+      const held = (userId: string) =>
+        t.dataSource.getRepository(MemberRoleEntity).countBy({ tenantId: org.tenant.id, userId });
+      const give = (userId: string) =>
+        t.http
+          .put(`/api/org/members/${userId}/roles`)
+          .set('Cookie', org.ownerCookie)
+          .send({ roles: ['recruiter'] });
+      const a = JSON.parse((await scim.post('/Users', oktaUser(address('roles-a')))).text);
+      const second = JSON.parse((await scim.post('/Users', oktaUser(address('roles-b')))).text);
+      for (const resource of [a, second]) {
+        const userId = (await storedUser(resource.id))!.userId;
+        expect((await give(userId)).status).toBe(200);
+        expect(await held(userId)).toBe(1);
+      }
+      const deactivated = await scim.patch(`/Users/${a.id}`, patchOp({ op: 'replace', path: 'active', value: false }));
+      expect(deactivated.status).toBe(200);
+      expect(await held((await storedUser(a.id))!.userId)).toBe(0);
+      const [deactivation] = await events('member.deactivated');
+      expect(deactivation.data).toMatchObject({ role: 'member', roles: ['recruiter'] });
+      const secondUser = (await storedUser(second.id))!.userId;
+      expect((await scim.delete(`/Users/${second.id}`)).status).toBe(204);
+      expect(await held(secondUser)).toBe(0);
+      const removed = (await events('member.removed')).find((event) => event.targetId === secondUser);
+      expect(removed?.data).toMatchObject({ role: 'member', roles: ['recruiter'] });
+    });
+
     it('a new userName and primary e-mail change the stored address; one held by another account: 409', async () => {
       const scim = await client();
       const email = address('rename');

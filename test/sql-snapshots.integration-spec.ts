@@ -582,6 +582,7 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
         ),
     ],
     ['RolesStore.groupsMappedTo', (s) => s.roles.groupsMappedTo('tenant-1', 'analyst')],
+    ['RolesStore.domainsGiving', (s) => s.roles.domainsGiving('tenant-1', 'analyst')],
     ['RolesStore.delete', (s) => s.roles.delete('tenant-1', roleAt('analyst', 1, []), null, [], NOW)],
     [
       'RolesStore.delete, its holders reassigned',
@@ -594,6 +595,7 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
             holders: ['user-2'],
             invitations: ['to-revoke'],
             groups: ['engineering'],
+            domains: ['domain-1'],
           },
           [],
           NOW,
@@ -680,6 +682,11 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     [
       'DomainsStore.update, its status and token as read',
       (s) => s.domains.update(domain, { joinMode: 'auto', lastCheckAt: NOW }, []),
+    ],
+    ['DomainsStore.defaultRolesOf', (s) => s.domains.defaultRolesOf(['domain-1', 'domain-2'])],
+    [
+      'DomainsStore.replaceDefaultRoles, each role as read',
+      (s) => s.domains.replaceDefaultRoles(domain, [roleAt('recruiter', 0, ['invitations:create'])], []),
     ],
     ['DomainsStore.claimDue', (s) => s.domains.claimDue(NOW, LATER, 10)],
     ['DomainsStore.decide', (s) => s.domains.decide('request-1', 'rejected', NOW, [])],

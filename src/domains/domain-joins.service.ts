@@ -88,10 +88,17 @@ export class DomainJoinsService {
       throw domainRefusal(HttpStatus.FORBIDDEN, DOMAIN_ERRORS.removed);
     const member = { id: signedIn.id, email: signedIn.email };
     if (row.joinMode === 'auto') {
-      const joined = await this.joining.joinWithoutInvitation(member, tenantId, 'member', () => ({
-        required: [],
-        events: [auditEvents.memberJoined(member, tenantId, 'member', 'domain', { domain: row.domain })],
-      }));
+      const defaultRoles = (await this.store.defaultRolesOf([row.domainId])).get(row.domainId);
+      const joined = await this.joining.joinWithoutInvitation(
+        member,
+        tenantId,
+        'member',
+        () => ({
+          required: [],
+          events: [auditEvents.memberJoined(member, tenantId, 'member', 'domain', { domain: row.domain })],
+        }),
+        { customRoles: defaultRoles },
+      );
       if (!joined.joined) {
         if (joined.emailInUse) throw domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.emailInUse);
         refuseMembership(joined.memberOf, tenantId);

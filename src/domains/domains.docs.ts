@@ -1,6 +1,7 @@
 import { applyDecorators, HttpStatus } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiSession, FORBIDDEN_BODY, UNAUTHORIZED_BODY } from '../common/openapi';
+import { ROLE_ERRORS, RoleErrorBody, roleErrorBody } from '../permissions/role-errors';
 import { DomainErrorBody, domainErrorBody } from './domain-errors';
 import { DOMAIN_ERRORS, DOMAIN_GUARD_MESSAGES, DomainErrorCode } from './domains.messages';
 
@@ -96,15 +97,37 @@ export const ApiRotateDomain = (type: unknown) =>
 export const ApiUpdateDomain = (type: unknown) =>
   applyDecorators(
     ApiOperation({
-      summary: 'Set the join mode: off, request or auto (acting only while the claim is verified or failing)',
-      description: 'Event domain.updated.',
+      summary:
+        'Set the join mode (off, request or auto, acting only while the claim is verified or failing), ' +
+        'the default roles that joins by the domain get, or both',
+      description:
+        'defaultRoles replaces the set; checked as an invitation’s roles are: MEMBER_ROLE_LIMIT and UNKNOWN_ROLE ' +
+        '(422), ROLE_ESCALATION (403: a permission of a role that the caller lacks). Event domain.updated.',
     }),
     nameParam(),
     ApiBody({
-      schema: { type: 'object', properties: { joinMode: { type: 'string', enum: ['off', 'request', 'auto'] } } },
+      schema: {
+        type: 'object',
+        properties: {
+          joinMode: { type: 'string', enum: ['off', 'request', 'auto'] },
+          defaultRoles: { type: 'array', items: { type: 'string' }, description: 'Keys of custom roles' },
+        },
+      },
     }),
     ok(HttpStatus.OK, type, 'The claim'),
-    refusals(HttpStatus.BAD_REQUEST, 'Not a join mode', [DOMAIN_ERRORS.invalidJoinMode]),
+    refusals(HttpStatus.BAD_REQUEST, 'Not a join mode, or default roles that are not a list of keys', [
+      DOMAIN_ERRORS.invalidJoinMode,
+      DOMAIN_ERRORS.invalidDefaultRoles,
+    ]),
+    ApiErrorResponse(
+      HttpStatus.UNPROCESSABLE_ENTITY,
+      'Too many roles, or one the organisation does not have',
+      [
+        roleErrorBody(ROLE_ERRORS.memberLimit, { limit: 10 }),
+        roleErrorBody(ROLE_ERRORS.unknownRole, { role: 'recruter' }),
+      ],
+      RoleErrorBody,
+    ),
     refusals(HttpStatus.NOT_FOUND, 'The organisation has no such claim', [DOMAIN_ERRORS.notFound]),
   );
 

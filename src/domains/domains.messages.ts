@@ -15,6 +15,7 @@ export const DOMAIN_ERRORS = {
   lapsed: 'DOMAIN_LAPSED',
   dnsUnavailable: 'DNS_UNAVAILABLE',
   invalidJoinMode: 'INVALID_JOIN_MODE',
+  invalidDefaultRoles: 'INVALID_DEFAULT_ROLES',
   requestNotFound: 'REQUEST_NOT_FOUND',
   requestClosed: 'REQUEST_CLOSED',
   invalidStatus: 'INVALID_STATUS',

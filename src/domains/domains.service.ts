@@ -10,6 +10,9 @@ import { JOIN_MODES, JoinMode } from '../database/entities/org-domain.entity';
 import { IdentityStore, MAX_PAGE_SIZE } from '../identity/identity-store';
 import { JoiningService } from '../joining/joining.service';
 import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
+import { GrantsStore } from '../permissions/grants.store';
+import { MemberPermissions } from '../permissions/member-permissions';
+import { retryWhileChanged } from '../roles/retry-while-changed';
 import { DnsTxtLookup, DnsUnavailableError } from './dns-txt-lookup';
 import { domainRefusal } from './domain-errors';
 import { emailDomain, normaliseDomain, ProviderList } from './domain-name';
@@ -62,6 +65,8 @@ export class DomainsService {
     private readonly identity: IdentityStore,
     private readonly joining: JoiningService,
     private readonly removals: MembershipRemovalsStore,
+    private readonly permissions: MemberPermissions,
+    private readonly grants: GrantsStore,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly config: AppConfig,
@@ -69,11 +74,12 @@ export class DomainsService {
     this.providers = new ProviderList(config.domains);
   }
 
-  toResponse(domain: OrgDomainEntity, now = this.clock.now()): DomainResponse {
+  private toResponse(domain: OrgDomainEntity, defaultRoles: string[], now = this.clock.now()): DomainResponse {
     return {
       name: domain.name,
       status: shownStatus(domain, now, this.config.domains),
       joinMode: domain.joinMode,
+      defaultRoles,
       verification: {
         recordName: recordName(domain.name),
         recordValue: recordValue(domain.token),
@@ -124,16 +130,18 @@ export class DomainsService {
     if (written === 'duplicate') throw alreadyAdded;
     // Parallel claims: the count above is a fast refusal, the write's own count is the rule.
     if (written === 'limit') throw domainRefusal(HttpStatus.UNPROCESSABLE_ENTITY, DOMAIN_ERRORS.limit);
-    return { success: true, domain: this.toResponse(domain, now) };
+    return { success: true, domain: this.toResponse(domain, [], now) };
   }
 
   async list(caller: OrgCaller): Promise<ListDomainsResponse> {
     const now = this.clock.now();
-    return { domains: (await this.store.listOwn(caller.tenantId)).map((domain) => this.toResponse(domain, now)) };
+    const domains = await this.store.listOwn(caller.tenantId);
+    const roles = await this.store.defaultRolesOf(domains.map((domain) => domain.id));
+    return { domains: domains.map((domain) => this.toResponse(domain, roles.get(domain.id) ?? [], now)) };
   }
 
   async get(caller: OrgCaller, name: string): Promise<OneDomainResponse> {
-    return { domain: this.toResponse(await this.own(caller, name)) };
+    return { domain: await this.answer(await this.own(caller, name)) };
   }
 
   /** POST /api/org/domains/{name}/verify: the TXT record is looked up now. */
@@ -167,7 +175,7 @@ export class DomainsService {
       throw error;
     }
     // A parallel change won: answer the claim as it is now.
-    return { success: true, domain: this.toResponse(await this.own(caller, name)) };
+    return { success: true, domain: await this.answer(await this.own(caller, name)) };
   }
 
   /** POST /api/org/domains/{name}/rotate: a new token and a new window for a pending, expired or lapsed claim. */
@@ -180,22 +188,53 @@ export class DomainsService {
       statusBefore: shownStatus(domain, now, this.config.domains),
     });
     await this.store.update(domain, rotation(newToken(), now), [event]);
-    return { success: true, domain: this.toResponse(await this.own(caller, name)) };
+    return { success: true, domain: await this.answer(await this.own(caller, name)) };
   }
 
-  /** PATCH /api/org/domains/{name}: the join mode. */
+  /**
+   * PATCH /api/org/domains/{name}: the join mode, the default roles (the custom roles that joins by
+   * the domain get), or both; the roles checked as an invitation's are (limit, known, no escalation).
+   */
   async update(caller: OrgCaller, name: string, body: unknown): Promise<DomainAnswer> {
     const domain = await this.own(caller, name);
-    const joinMode = body && typeof body === 'object' ? (body as { joinMode?: unknown }).joinMode : undefined;
-    if (typeof joinMode !== 'string' || !(JOIN_MODES as readonly string[]).includes(joinMode))
+    const fields = body && typeof body === 'object' ? (body as { joinMode?: unknown; defaultRoles?: unknown }) : {};
+    const { joinMode, defaultRoles } = fields;
+    if (
+      (joinMode !== undefined || defaultRoles === undefined) &&
+      (typeof joinMode !== 'string' || !(JOIN_MODES as readonly string[]).includes(joinMode))
+    )
       throw domainRefusal(HttpStatus.BAD_REQUEST, DOMAIN_ERRORS.invalidJoinMode);
-    if (joinMode !== domain.joinMode) {
-      const event = auditEvents.aboutDomain('domain.updated', domain, auditActor(caller), {
+    if (defaultRoles !== undefined) {
+      if (!isKeyList(defaultRoles)) throw domainRefusal(HttpStatus.BAD_REQUEST, DOMAIN_ERRORS.invalidDefaultRoles);
+      await this.permissions.grantable(caller.tenantId, defaultRoles, caller);
+    }
+    const actor = auditActor(caller);
+    if (typeof joinMode === 'string' && joinMode !== domain.joinMode) {
+      const event = auditEvents.aboutDomain('domain.updated', domain, actor, {
         joinMode: { before: domain.joinMode, after: joinMode },
       });
       await this.store.update(domain, { joinMode: joinMode as JoinMode }, [event]);
     }
-    return { success: true, domain: this.toResponse(await this.own(caller, name)) };
+    if (defaultRoles !== undefined) await this.replaceDefaultRoles(domain, [...new Set(defaultRoles)].sort(), actor);
+    return { success: true, domain: await this.answer(await this.own(caller, name)) };
+  }
+
+  /** The claim's default roles become `keys`, each as defined now; read again when one changed meanwhile. */
+  private async replaceDefaultRoles(domain: OrgDomainEntity, keys: string[], actor: AuditActor): Promise<void> {
+    await retryWhileChanged(async () => {
+      const before = (await this.store.defaultRolesOf([domain.id])).get(domain.id) ?? [];
+      if (before.length === keys.length && before.every((key, i) => key === keys[i])) return true;
+      const roles = (await this.grants.roles(domain.tenantId)).filter((role) => keys.includes(role.key));
+      const event = auditEvents.aboutDomain('domain.updated', domain, actor, {
+        defaultRoles: { before, after: roles.map((role) => role.key) },
+      });
+      return (await this.store.replaceDefaultRoles(domain, roles, [event])) ? true : undefined;
+    });
+  }
+
+  /** The claim as the API answers it, with its default roles. */
+  private async answer(domain: OrgDomainEntity, now = this.clock.now()): Promise<DomainResponse> {
+    return this.toResponse(domain, (await this.store.defaultRolesOf([domain.id])).get(domain.id) ?? [], now);
   }
 
   /** DELETE /api/org/domains/{name}: pending requests by it are rejected; members stay. */
@@ -270,7 +309,7 @@ export class DomainsService {
               ),
             ],
           }),
-          { mustExistInPool: false },
+          { mustExistInPool: false, customRoles: await this.defaultRolesOfRequest(request) },
         );
     } catch (error) {
       await this.openRequest(caller, id);
@@ -302,6 +341,12 @@ export class DomainsService {
     return { success: true, request: toRequestResponse((await this.store.findRequest(caller.tenantId, id))!) };
   }
 
+  /** The default roles of the claim a request was filed by, as they are now (none once the claim is gone). */
+  private async defaultRolesOfRequest(request: JoinRequestEntity): Promise<string[]> {
+    const claim = await this.store.findOwn(request.tenantId, request.domain);
+    return claim ? ((await this.store.defaultRolesOf([claim.id])).get(claim.id) ?? []) : [];
+  }
+
   /** The organisation's claim on the name in the path (normalised as a claim is); 404 when none. */
   private async own(caller: OrgCaller, name: string): Promise<OrgDomainEntity> {
     const normalised = normaliseDomain(name);
@@ -330,6 +375,10 @@ export class DomainsService {
     }
   }
 }
+
+/** A list of role keys (the checks of a grant judge them). */
+const isKeyList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((key) => typeof key === 'string');
 
 /** 256 random bits, URL-safe: the claim's own token. */
 const newToken = () => randomBytes(32).toString('base64url');

@@ -2,12 +2,13 @@ import { DataSource, In } from 'typeorm';
 import { NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
-import { JoinRequestEntity, OrgDomainEntity } from '../database/entities';
+import { JoinRequestEntity, OrgDomainEntity, OrgDomainRoleEntity } from '../database/entities';
 import { DomainStatus } from '../database/entities/org-domain.entity';
 import { Leases } from '../database/leases';
 import { PreparedStatements, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { isUniqueViolation } from '../database/unique-violation';
 import { SqlStore } from '../database/sql-store';
+import { RoleDefinition, roleUnchanged } from '../permissions/grants.store';
 
 /** The columns that a claim's changes write, by property. */
 const COLUMNS: Partial<Record<keyof OrgDomainEntity, string>> = {
@@ -133,6 +134,35 @@ export class DomainsStore {
     ];
   }
 
+  /** The custom roles each of these claims gives the people who join by it (docs/domains.md), sorted. */
+  async defaultRolesOf(domainIds: string[]): Promise<Map<string, string[]>> {
+    const roles = new Map(domainIds.map((id) => [id, [] as string[]]));
+    if (!domainIds.length) return roles;
+    const rows = await this.statements.rows(
+      'SELECT domain_id AS domainId, role_key AS roleKey FROM org_domain_roles ' +
+        `WHERE domain_id IN (${domainIds.map(() => '?').join(', ')}) ORDER BY domain_id, role_key`,
+      domainIds,
+    );
+    for (const row of rows) roles.get(row.domainId as string)?.push(row.roleKey as string);
+    return roles;
+  }
+
+  /**
+   * The claim's default roles become `roles`, each at the version read (a role deleted or changed
+   * meanwhile makes it false, and nothing is written), with the events.
+   */
+  async replaceDefaultRoles(domain: OrgDomainEntity, roles: RoleDefinition[], events: NewAuditEvent[]) {
+    const { id: domainId, tenantId } = domain;
+    return this.writer.insertIfAll(
+      [
+        ...roles.map((role): Insert => [OrgDomainRoleEntity, { domainId, roleKey: role.key, tenantId }]),
+        ...this.eventRows(events),
+      ],
+      roles.map((role) => roleUnchanged(tenantId, role)),
+      [['DELETE FROM org_domain_roles WHERE domain_id = ?', [domainId]]],
+    );
+  }
+
   /** The claim is deleted and its pending requests rejected; how many were. */
   async remove(domain: OrgDomainEntity, now: Date, events: (closed: JoinRequestEntity[]) => NewAuditEvent[]) {
     const pending = await this.requests.findBy({ tenantId: domain.tenantId, domain: domain.name, status: 'pending' });
@@ -140,7 +170,9 @@ export class DomainsStore {
       ['DELETE FROM org_domains WHERE id = ? AND status = ? AND token = ?', [domain.id, domain.status, domain.token]],
       ...pending.map((request) => this.decideStatement(request.id, 'rejected', now)),
     ];
-    const written = await this.writer.insertIfAll(this.eventRows(events(pending)), required);
+    const written = await this.writer.insertIfAll(this.eventRows(events(pending)), required, [
+      ['DELETE FROM org_domain_roles WHERE domain_id = ?', [domain.id]],
+    ]);
     return written ? pending : null;
   }
 

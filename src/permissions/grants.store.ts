@@ -1,4 +1,4 @@
-import { Insert, RequiredUpdate } from '../database/atomic-writer';
+import { Insert, RequiredUpdate, Statement } from '../database/atomic-writer';
 import { MemberRoleEntity } from '../database/entities';
 import { TenantStatus } from '../database/entities/tenant.entity';
 import { PreparedStatements, Row, timestamp } from '../database/prepared-statements';
@@ -176,6 +176,11 @@ export class GrantsStore {
       key: row.permissionKey as string,
       description: row.description as string | null,
     }));
+  }
+
+  /** The statement that takes the member's custom roles away, in the transaction that ends the membership. */
+  memberRolesDeletion(tenantId: string, userId: string): Statement {
+    return [DELETE_MEMBER_ROLES, [tenantId, userId]];
   }
 
   /** Takes the member's custom roles away, as the membership ends: the roles it held. */

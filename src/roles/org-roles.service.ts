@@ -104,11 +104,13 @@ export class OrgRolesService {
         const deleted = roleEvents.roleDeleted(caller.tenantId, role, 0, null, actor);
         return (await this.store.delete(caller.tenantId, role, null, [deleted], now)) ? { success: true } : undefined;
       }
-      const [holders, invitations, groups, groupsOfTarget] = await Promise.all([
+      const [holders, invitations, groups, groupsOfTarget, domains, domainsOfTarget] = await Promise.all([
         this.store.holders(caller.tenantId, key),
         this.store.invitationsCarrying(caller.tenantId, key),
         this.store.groupsMappedTo(caller.tenantId, key),
         this.store.groupsMappedTo(caller.tenantId, target.key),
+        this.store.domainsGiving(caller.tenantId, key),
+        this.store.domainsGiving(caller.tenantId, target.key),
       ]);
       const [held, carried] = await Promise.all([
         this.grants.rolesOfMembers(caller.tenantId, holders),
@@ -133,6 +135,7 @@ export class OrgRolesService {
         holders: holders.filter((id) => !held.get(id)?.includes(target.key)),
         invitations: invitations.filter((id) => !carried.get(id)?.includes(target.key)),
         groups: groups.filter((group) => !groupsOfTarget.includes(group)),
+        domains: domains.filter((domain) => !domainsOfTarget.includes(domain)),
       };
       if (!(await this.store.delete(caller.tenantId, role, reassignment, events, now))) return undefined;
       return { success: true, reassigned: holders.length };

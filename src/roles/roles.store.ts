@@ -3,6 +3,7 @@ import { AuditRows } from '../audit/audit-rows';
 import { AtomicWriter, HoldingQuery, Insert, RequiredUpdate, Statement } from '../database/atomic-writer';
 import {
   InvitationRoleEntity,
+  OrgDomainRoleEntity,
   OrgRoleEntity,
   OrgRolePermissionEntity,
   ProductPermissionEntity,
@@ -14,7 +15,7 @@ import { memberRole, RoleDefinition, roleUnchanged } from '../permissions/grants
 import { CatalogueChange, RoleFields } from './role-rules';
 import { SqlStore } from '../database/sql-store';
 
-/** The reassignment of a deleted role's holders, invitations and SCIM groups to another role. */
+/** The reassignment of a deleted role's holders, invitations, SCIM groups and domains to another role. */
 export interface Reassignment {
   target: RoleDefinition;
   /** Holders of the deleted role who do not hold the target yet: they get it. */
@@ -23,6 +24,8 @@ export interface Reassignment {
   invitations: string[];
   /** SCIM groups (by key) mapped to the deleted role and not to the target: mapped to it instead. */
   groups: string[];
+  /** Domains (by id) that give the deleted role to their joins and not the target: they give it instead. */
+  domains: string[];
 }
 
 const COUNT_ROLES =
@@ -42,6 +45,8 @@ const DELETE_ROLE_INVITATIONS = 'DELETE FROM invitation_roles WHERE tenant_id = 
 const SELECT_GROUPS_MAPPED =
   'SELECT group_key AS groupKey FROM scim_role_mapping_roles WHERE tenant_id = ? AND role_key = ?';
 const DELETE_ROLE_GROUPS = 'DELETE FROM scim_role_mapping_roles WHERE tenant_id = ? AND role_key = ?';
+const SELECT_DOMAINS_GIVING = 'SELECT domain_id AS domainId FROM org_domain_roles WHERE tenant_id = ? AND role_key = ?';
+const DELETE_ROLE_DOMAINS = 'DELETE FROM org_domain_roles WHERE tenant_id = ? AND role_key = ?';
 const DELETE_ROLE = 'DELETE FROM org_roles WHERE tenant_id = ? AND role_key = ?';
 const DELETE_MEMBER_ROLES = 'DELETE FROM member_roles WHERE tenant_id = ? AND user_id = ?';
 const inList = (count: number) => `(${Array(count).fill('?').join(', ')})`;
@@ -130,10 +135,16 @@ export class RolesStore {
     return rows.map((row) => row.groupKey as string);
   }
 
+  /** The domains (by id) that give the role to the people who join by them. */
+  async domainsGiving(tenantId: string, key: string): Promise<string[]> {
+    const rows = await this.statements.causalRows(SELECT_DOMAINS_GIVING, [tenantId, key]);
+    return rows.map((row) => row.domainId as string);
+  }
+
   /**
-   * Deletes the role, its permissions, its holdings, what invitations carry it and the SCIM groups'
-   * mapping to it; with a reassignment, the holders, invitations and groups that lack the target get
-   * it, in the same transaction.
+   * Deletes the role, its permissions, its holdings, what invitations carry it, the SCIM groups'
+   * mapping to it and the domains' giving it; with a reassignment, the holders, invitations, groups
+   * and domains that lack the target get it, in the same transaction.
    * False when the role, or the target, changed since they were read.
    */
   async delete(
@@ -159,12 +170,15 @@ export class RolesStore {
           ScimRoleMappingRoleEntity,
           { tenantId, groupKey, roleKey: target.key } satisfies ScimRoleMappingRoleEntity,
         ]);
+      for (const domainId of reassignment.domains)
+        inserts.push([OrgDomainRoleEntity, { domainId, roleKey: target.key, tenantId } satisfies OrgDomainRoleEntity]);
     }
     const deletes: Statement[] = [
       [DELETE_ROLE_PERMISSIONS, [tenantId, role.key]],
       [DELETE_ROLE_HOLDINGS, [tenantId, role.key]],
       [DELETE_ROLE_INVITATIONS, [tenantId, role.key]],
       [DELETE_ROLE_GROUPS, [tenantId, role.key]],
+      [DELETE_ROLE_DOMAINS, [tenantId, role.key]],
       [DELETE_ROLE, [tenantId, role.key]],
     ];
     return this.writer.insertIfAll(

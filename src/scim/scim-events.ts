@@ -58,12 +58,23 @@ export const scimEvents = {
     aboutMember('member.joined', tenantId, tokenId, member, { role }),
   memberUpdated: (tenantId: string, tokenId: string, member: { id: string; email: string }, changes: object) =>
     aboutMember('member.updated', tenantId, tokenId, member, { changes }),
-  memberDeactivated: (tenantId: string, tokenId: string, member: { id: string; email: string }, role: string | null) =>
-    aboutMember('member.deactivated', tenantId, tokenId, member, { role }),
+  /** `roles`: the custom roles that went with the membership, when there were any. */
+  memberDeactivated: (
+    tenantId: string,
+    tokenId: string,
+    member: { id: string; email: string },
+    role: string | null,
+    roles: string[] = [],
+  ) => aboutMember('member.deactivated', tenantId, tokenId, member, { role, ...(roles.length && { roles }) }),
   memberReactivated: (tenantId: string, tokenId: string, member: { id: string; email: string }, role: string) =>
     aboutMember('member.reactivated', tenantId, tokenId, member, { role }),
-  memberRemoved: (tenantId: string, tokenId: string, member: { id: string; email: string }, role: string | null) =>
-    aboutMember('member.removed', tenantId, tokenId, member, { role }),
+  memberRemoved: (
+    tenantId: string,
+    tokenId: string,
+    member: { id: string; email: string },
+    role: string | null,
+    roles: string[] = [],
+  ) => aboutMember('member.removed', tenantId, tokenId, member, { role, ...(roles.length && { roles }) }),
   groupCreated: (tenantId: string, tokenId: string, group: { id: string; displayName: string }, members: number) =>
     aboutGroup('scim.group_created', tenantId, tokenId, group, { members }),
   groupUpdated: (tenantId: string, tokenId: string, group: { id: string; displayName: string }, changes: object) =>

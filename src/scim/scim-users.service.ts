@@ -8,6 +8,7 @@ import { ScimUserEntity } from '../database/entities';
 import { PreparedStatements, sqlTimestamp } from '../database/prepared-statements';
 import { JoiningService } from '../joining/joining.service';
 import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
+import { GrantsStore } from '../permissions/grants.store';
 import { AccountExistsError, IdentityStore, IdentityUser } from '../identity/identity-store';
 import { SCIM_MESSAGES, ScimError } from './scim-errors';
 import { scimEvents, tokenActor } from './scim-events';
@@ -72,6 +73,7 @@ export class ScimUsersService {
     private readonly ownerLock: ScimOwnerLock,
     private readonly removals: MembershipRemovalsStore,
     private readonly joining: JoiningService,
+    private readonly grants: GrantsStore,
   ) {}
 
   async create(scim: ScimContext, body: unknown, base: string): Promise<Resource> {
@@ -185,11 +187,14 @@ export class ScimUsersService {
       const member = user?.tenantId === tenantId ? user : null;
       if (row.active === 1 && member)
         await this.memberships.refuseLosingLastOwner(tenantId, tokenActor(scim.tokenId), [member], 0, 'delete');
+      // The custom roles go with the membership, in its transaction.
+      const roles = await this.heldRoles(tenantId, member);
       const event = scimEvents.memberRemoved(
         tenantId,
         scim.tokenId,
         { id: row.userId, email: user?.email ?? row.emailKey },
         member?.role ?? row.role,
+        roles,
       );
       const removal = this.removals.written({
         tenantId,
@@ -203,10 +208,20 @@ export class ScimUsersService {
         tenantId,
         [...this.auditRows.of(event), ...removal.inserts],
         [[DELETE_USER, [row.id, tenantId]]],
-        [[DELETE_USER_MEMBERSHIPS, [row.id, tenantId]], ...removal.deletes],
+        [
+          [DELETE_USER_MEMBERSHIPS, [row.id, tenantId]],
+          ...removal.deletes,
+          this.grants.memberRolesDeletion(tenantId, row.userId),
+        ],
       );
       if (!removed) throw changedMeanwhile();
     });
+  }
+
+  /** The custom roles a member holds in the tenant (none for one who is not a member). */
+  private async heldRoles(tenantId: string, member: IdentityUser | null): Promise<string[]> {
+    if (!member) return [];
+    return (await this.grants.rolesOfMembers(tenantId, [member.id])).get(member.id) ?? [];
   }
 
   private async load(scim: ScimContext, id: string): Promise<ScimUserEntity> {
@@ -264,8 +279,11 @@ export class ScimUsersService {
     const inserts: Insert[] = [];
     if (changes.length)
       inserts.push(...this.auditRows.of(scimEvents.memberUpdated(tenantId, tokenId, shown, { fields: changes })));
+    const rolesLost = deactivating ? await this.heldRoles(tenantId, member) : [];
     if (deactivating)
-      inserts.push(...this.auditRows.of(scimEvents.memberDeactivated(tenantId, tokenId, shown, member?.role ?? null)));
+      inserts.push(
+        ...this.auditRows.of(scimEvents.memberDeactivated(tenantId, tokenId, shown, member?.role ?? null, rolesLost)),
+      );
     const role = row.role ?? 'member';
     if (reactivating) inserts.push(...this.auditRows.of(scimEvents.memberReactivated(tenantId, tokenId, shown, role)));
 
@@ -279,13 +297,10 @@ export class ScimUsersService {
     try {
       if (deactivating) {
         const removal = this.removals.written({ ...fact, reason: 'scim_deactivated' });
-        written = await this.memberships.detach(
-          member,
-          tenantId,
-          [...inserts, ...removal.inserts],
-          required,
-          removal.deletes,
-        );
+        written = await this.memberships.detach(member, tenantId, [...inserts, ...removal.inserts], required, [
+          ...removal.deletes,
+          this.grants.memberRolesDeletion(tenantId, user.id),
+        ]);
       } else if (reactivating) {
         const cleared = [this.removals.cleared(tenantId, user.id)];
         const person = { kind: 'existing' as const, user };

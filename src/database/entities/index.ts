@@ -6,7 +6,7 @@ import { JoinRequestEntity } from './join-request.entity';
 import { LeaseEntity } from './lease.entity';
 import { MembershipGrantEntity } from './membership-grant.entity';
 import { MembershipRemovalEntity } from './membership-removal.entity';
-import { OrgDomainEntity } from './org-domain.entity';
+import { OrgDomainEntity, OrgDomainRoleEntity } from './org-domain.entity';
 import {
   InvitationRoleEntity,
   MemberRoleEntity,
@@ -39,6 +39,7 @@ export {
   MembershipGrantEntity,
   MembershipRemovalEntity,
   OrgDomainEntity,
+  OrgDomainRoleEntity,
   OrgRoleEntity,
   OrgRolePermissionEntity,
   ProductPermissionEntity,
@@ -66,6 +67,7 @@ export const ENTITIES = [
   WebhookDeliveryEntity,
   MembershipGrantEntity,
   OrgDomainEntity,
+  OrgDomainRoleEntity,
   JoinRequestEntity,
   ScimTokenEntity,
   ScimUserEntity,

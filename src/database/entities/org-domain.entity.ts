@@ -1,4 +1,4 @@
-import { Entity } from 'typeorm';
+import { Entity, PrimaryColumn } from 'typeorm';
 import { IdColumn, TimestampColumn, VarcharColumn } from '../columns';
 
 export const DOMAIN_STATUSES = ['pending', 'verified', 'failing', 'lapsed', 'expired'] as const;
@@ -55,4 +55,17 @@ export class OrgDomainEntity {
 
   @TimestampColumn('created_at')
   createdAt: Date;
+}
+
+/** A custom role that a domain gives the people who join by it (docs/domains.md, "Default roles"). */
+@Entity({ name: 'org_domain_roles' })
+export class OrgDomainRoleEntity {
+  @PrimaryColumn({ name: 'domain_id', type: 'varchar', length: 36 })
+  domainId: string;
+
+  @PrimaryColumn({ name: 'role_key', type: 'varchar', length: 40 })
+  roleKey: string;
+
+  @VarcharColumn(128, { name: 'tenant_id' })
+  tenantId: string;
 }

@@ -40,6 +40,17 @@ UPDATE org_domains SET join_mode = ?, last_check_at = ? WHERE id = ? AND status 
 SET @changed = ROW_COUNT();
 COMMIT;
 
+-- DomainsStore.defaultRolesOf
+SELECT domain_id AS domainId, role_key AS roleKey FROM org_domain_roles WHERE domain_id IN (?, ?) ORDER BY domain_id, role_key;
+
+-- DomainsStore.replaceDefaultRoles, each role as read
+START TRANSACTION;
+UPDATE org_roles SET version = version + 1 WHERE tenant_id = ? AND role_key = ? AND version = ?;
+SET @changed = ROW_COUNT();
+DELETE FROM org_domain_roles WHERE domain_id = ? AND @changed = 1;
+INSERT INTO `org_domain_roles` (`domain_id`, `role_key`, `tenant_id`) SELECT ?, ?, ? FROM DUAL WHERE @changed = 1;
+COMMIT;
+
 -- DomainsStore.claimDue
 SELECT id, next_check_at FROM org_domains WHERE next_check_at <= ? AND status IN ('verified', 'failing') ORDER BY next_check_at LIMIT 10;
 

@@ -35,6 +35,14 @@ BEGIN IMMEDIATE;
 UPDATE org_domains SET join_mode = ?, last_check_at = ? WHERE id = ? AND status = ? AND token = ?;
 COMMIT;
 
+-- DomainsStore.defaultRolesOf
+SELECT domain_id AS domainId, role_key AS roleKey FROM org_domain_roles WHERE domain_id IN (?, ?) ORDER BY domain_id, role_key;
+
+-- DomainsStore.replaceDefaultRoles, each role as read
+BEGIN IMMEDIATE;
+UPDATE org_roles SET version = version + 1 WHERE tenant_id = ? AND role_key = ? AND version = ?;
+ROLLBACK;
+
 -- DomainsStore.claimDue
 SELECT id, next_check_at FROM org_domains WHERE next_check_at <= ? AND status IN ('verified', 'failing') ORDER BY next_check_at LIMIT 10;
 UPDATE org_domains SET next_check_at = ? WHERE id = ? AND next_check_at = ?;

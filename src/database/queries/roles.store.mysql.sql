@@ -54,6 +54,9 @@ COMMIT;
 -- RolesStore.groupsMappedTo
 SELECT group_key AS groupKey FROM scim_role_mapping_roles WHERE tenant_id = ? AND role_key = ?;
 
+-- RolesStore.domainsGiving
+SELECT domain_id AS domainId FROM org_domain_roles WHERE tenant_id = ? AND role_key = ?;
+
 -- RolesStore.delete
 START TRANSACTION;
 UPDATE org_roles SET version = version + 1 WHERE tenant_id = ? AND role_key = ? AND version = ?;
@@ -62,6 +65,7 @@ DELETE FROM org_role_permissions WHERE tenant_id = ? AND role_key = ? AND @chang
 DELETE FROM member_roles WHERE tenant_id = ? AND role_key = ? AND @changed = 1;
 DELETE FROM invitation_roles WHERE tenant_id = ? AND role_key = ? AND @changed = 1;
 DELETE FROM scim_role_mapping_roles WHERE tenant_id = ? AND role_key = ? AND @changed = 1;
+DELETE FROM org_domain_roles WHERE tenant_id = ? AND role_key = ? AND @changed = 1;
 DELETE FROM org_roles WHERE tenant_id = ? AND role_key = ? AND @changed = 1;
 COMMIT;
 
@@ -75,9 +79,11 @@ DELETE FROM org_role_permissions WHERE tenant_id = ? AND role_key = ? AND @chang
 DELETE FROM member_roles WHERE tenant_id = ? AND role_key = ? AND @changed = 1;
 DELETE FROM invitation_roles WHERE tenant_id = ? AND role_key = ? AND @changed = 1;
 DELETE FROM scim_role_mapping_roles WHERE tenant_id = ? AND role_key = ? AND @changed = 1;
+DELETE FROM org_domain_roles WHERE tenant_id = ? AND role_key = ? AND @changed = 1;
 DELETE FROM org_roles WHERE tenant_id = ? AND role_key = ? AND @changed = 1;
 INSERT INTO `member_roles` (`tenant_id`, `user_id`, `role_key`, `granted_at`) SELECT ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
 INSERT INTO `invitation_roles` (`invitation_id`, `role_key`, `tenant_id`) SELECT ?, ?, ? FROM DUAL WHERE @changed = 1;
 INSERT INTO `scim_role_mapping_roles` (`tenant_id`, `group_key`, `role_key`) SELECT ?, ?, ? FROM DUAL WHERE @changed = 1;
+INSERT INTO `org_domain_roles` (`domain_id`, `role_key`, `tenant_id`) SELECT ?, ?, ? FROM DUAL WHERE @changed = 1;
 
 COMMIT;

@@ -52,6 +52,9 @@ COMMIT;
 -- RolesStore.groupsMappedTo
 SELECT group_key AS groupKey FROM scim_role_mapping_roles WHERE tenant_id = ? AND role_key = ?;
 
+-- RolesStore.domainsGiving
+SELECT domain_id AS domainId FROM org_domain_roles WHERE tenant_id = ? AND role_key = ?;
+
 -- RolesStore.delete
 BEGIN IMMEDIATE;
 UPDATE org_roles SET version = version + 1 WHERE tenant_id = ? AND role_key = ? AND version = ?;
@@ -59,6 +62,7 @@ DELETE FROM org_role_permissions WHERE tenant_id = ? AND role_key = ?;
 DELETE FROM member_roles WHERE tenant_id = ? AND role_key = ?;
 DELETE FROM invitation_roles WHERE tenant_id = ? AND role_key = ?;
 DELETE FROM scim_role_mapping_roles WHERE tenant_id = ? AND role_key = ?;
+DELETE FROM org_domain_roles WHERE tenant_id = ? AND role_key = ?;
 DELETE FROM org_roles WHERE tenant_id = ? AND role_key = ?;
 COMMIT;
 
@@ -70,8 +74,10 @@ DELETE FROM org_role_permissions WHERE tenant_id = ? AND role_key = ?;
 DELETE FROM member_roles WHERE tenant_id = ? AND role_key = ?;
 DELETE FROM invitation_roles WHERE tenant_id = ? AND role_key = ?;
 DELETE FROM scim_role_mapping_roles WHERE tenant_id = ? AND role_key = ?;
+DELETE FROM org_domain_roles WHERE tenant_id = ? AND role_key = ?;
 DELETE FROM org_roles WHERE tenant_id = ? AND role_key = ?;
 INSERT INTO "member_roles" ("tenant_id", "user_id", "role_key", "granted_at") VALUES (?, ?, ?, ?);
 INSERT INTO "invitation_roles" ("invitation_id", "role_key", "tenant_id") VALUES (?, ?, ?);
 INSERT INTO "scim_role_mapping_roles" ("tenant_id", "group_key", "role_key") VALUES (?, ?, ?);
+INSERT INTO "org_domain_roles" ("domain_id", "role_key", "tenant_id") VALUES (?, ?, ?);
 COMMIT;

@@ -31,7 +31,10 @@ INSERT INTO `sso_identities` (`connection_id`, `subject`, `user_id`, `email`, `c
 COMMIT;
 
 -- SsoSignInsStore.signedIn, a returning person
-UPDATE sso_identities SET last_login_at = ? WHERE connection_id = ? AND subject = ?;
+START TRANSACTION;
+UPDATE sso_identities SET email = ?, last_login_at = ? WHERE connection_id = ? AND subject = ?;
+SET @changed = ROW_COUNT();
+COMMIT;
 
 -- SsoSignInsStore.recordAttempt
 START TRANSACTION;

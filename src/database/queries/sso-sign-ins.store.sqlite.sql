@@ -29,7 +29,9 @@ INSERT INTO "sso_identities" ("connection_id", "subject", "user_id", "email", "c
 COMMIT;
 
 -- SsoSignInsStore.signedIn, a returning person
-UPDATE sso_identities SET last_login_at = ? WHERE connection_id = ? AND subject = ?;
+BEGIN IMMEDIATE;
+UPDATE sso_identities SET email = ?, last_login_at = ? WHERE connection_id = ? AND subject = ?;
+ROLLBACK;
 
 -- SsoSignInsStore.recordAttempt
 BEGIN IMMEDIATE;

@@ -28,6 +28,11 @@ export class DomainResponse {
   status: string;
   @ApiProperty({ enum: JOIN_MODES })
   joinMode: string;
+  @ApiProperty({
+    type: [String],
+    description: 'The custom roles that people who join by this domain get (docs/domains.md), sorted',
+  })
+  defaultRoles: string[];
   @ApiProperty()
   verification: DomainVerificationResponse;
   @ApiProperty({ type: DomainCheckResponse, nullable: true })
