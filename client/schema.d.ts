@@ -684,7 +684,7 @@ export interface paths {
         put?: never;
         /**
          * Join by the e-mail’s domain: auto makes a member at once; request files a pending request
-         * @description Refusals in order, each changing nothing: 401; EMAIL_NOT_VERIFIED (403); MEMBER_OF_ANOTHER_ORGANISATION or ALREADY_MEMBER (409); NOT_JOINABLE (404); REMOVED_BY_ORGANISATION (403, until the organisation invites them again). Event member.joined (via domain) or join_request.created.
+         * @description Refusals in order, each changing nothing: 401; EMAIL_NOT_VERIFIED (403); MEMBER_OF_ANOTHER_ORGANISATION or ALREADY_MEMBER (409); NOT_JOINABLE (404); REMOVED_BY_ORGANISATION (403, until the organisation invites them again); SSO_REQUIRED (403, with startUrl) for an organisation that requires single sign-on. Event member.joined (via domain) or join_request.created.
          */
         post: operations["joinOrganisation"];
         delete?: never;
@@ -1317,6 +1317,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the organisation requires single sign-on of its members, and who keeps access without it
+         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        get: operations["getSsoEnforcement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Require single sign-on of the members (owners keep access: the break-glass), or stop requiring it
+         * @description From then on every org route refuses a member’s session that single sign-on did not make with 403 {"success":false,"error":"SSO_REQUIRED","startUrl"}, and a domain join or join request for the organisation answers the same. Owners only. Event sso.enforced. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        patch: operations["setSsoEnforcement"];
+        trace?: never;
+    };
     "/api/sso/discover": {
         parameters: {
             query?: never;
@@ -1747,7 +1771,9 @@ export interface components {
             /** @enum {boolean} */
             success: false;
             /** @enum {string} */
-            error: "DOMAIN_INVALID" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_FREE_PROVIDER" | "DOMAIN_ALREADY_ADDED" | "DOMAIN_TAKEN" | "DOMAIN_LIMIT" | "DOMAIN_NOT_FOUND" | "VERIFICATION_EXPIRED" | "DOMAIN_ALREADY_VERIFIED" | "DOMAIN_LAPSED" | "DNS_UNAVAILABLE" | "INVALID_JOIN_MODE" | "INVALID_DEFAULT_ROLES" | "REQUEST_NOT_FOUND" | "REQUEST_CLOSED" | "INVALID_STATUS" | "REASON_REQUIRED" | "TENANT_ID_REQUIRED" | "NAME_REQUIRED" | "EMAIL_NOT_VERIFIED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "ALREADY_MEMBER" | "EMAIL_IN_USE" | "ACCOUNT_DELETED" | "NOT_JOINABLE" | "REMOVED_BY_ORGANISATION";
+            error: "DOMAIN_INVALID" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_FREE_PROVIDER" | "DOMAIN_ALREADY_ADDED" | "DOMAIN_TAKEN" | "DOMAIN_LIMIT" | "DOMAIN_NOT_FOUND" | "VERIFICATION_EXPIRED" | "DOMAIN_ALREADY_VERIFIED" | "DOMAIN_LAPSED" | "DNS_UNAVAILABLE" | "INVALID_JOIN_MODE" | "INVALID_DEFAULT_ROLES" | "REQUEST_NOT_FOUND" | "REQUEST_CLOSED" | "INVALID_STATUS" | "REASON_REQUIRED" | "TENANT_ID_REQUIRED" | "NAME_REQUIRED" | "EMAIL_NOT_VERIFIED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "ALREADY_MEMBER" | "EMAIL_IN_USE" | "ACCOUNT_DELETED" | "NOT_JOINABLE" | "REMOVED_BY_ORGANISATION" | "SSO_REQUIRED";
+            /** @description SSO_REQUIRED: where the person signs in by single sign-on instead */
+            startUrl?: string;
         };
         DomainVerificationResponse: {
             /** @description Where to publish the TXT record: a name under the domain */
@@ -1924,7 +1950,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "sso.connection_created" | "sso.connection_updated" | "sso.connection_activated" | "sso.connection_deleted" | "sso.login_succeeded" | "sso.login_failed" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed";
+            type: "tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "sso.connection_created" | "sso.connection_updated" | "sso.connection_activated" | "sso.connection_deleted" | "sso.enforced" | "sso.login_succeeded" | "sso.login_failed" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed";
             /** Format: date-time */
             occurredAt: string;
             tenantId: string | null;
@@ -2189,7 +2215,7 @@ export interface components {
             /** @enum {string} */
             defaultRole: "member" | "admin";
             allowIdpInitiated: boolean;
-            /** @description The active connection that discovery uses: the first to become active */
+            /** @description The active connection that discovery uses: the one an owner made primary last, else the first active */
             primary: boolean;
             /** Format: date-time */
             createdAt: string;
@@ -2206,7 +2232,7 @@ export interface components {
             /** @enum {boolean} */
             success: false;
             /** @enum {string} */
-            error: "SSO_NOT_CONFIGURED" | "SSO_CONNECTION_INVALID" | "SSO_CONNECTION_LIMIT" | "SSO_DISCOVERY_FAILED" | "SSO_NOT_FOUND" | "SSO_EMAIL_INVALID" | "SSO_RATE_LIMITED" | "SSO_RETURN_REFUSED" | "SSO_STATE_INVALID" | "SSO_IDP_ERROR" | "SSO_TOKEN_INVALID" | "SSO_DOMAIN_MISMATCH" | "SSO_NOT_PROVISIONED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "EMAIL_IN_USE" | "REMOVED_BY_ORGANISATION";
+            error: "SSO_NOT_CONFIGURED" | "SSO_CONNECTION_INVALID" | "SSO_ENFORCEMENT_INVALID" | "SSO_NO_ACTIVE_CONNECTION" | "SSO_CONNECTION_LIMIT" | "SSO_DISCOVERY_FAILED" | "SSO_NOT_FOUND" | "SSO_EMAIL_INVALID" | "SSO_RATE_LIMITED" | "SSO_RETURN_REFUSED" | "SSO_STATE_INVALID" | "SSO_IDP_ERROR" | "SSO_TOKEN_INVALID" | "SSO_DOMAIN_MISMATCH" | "SSO_NOT_PROVISIONED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "EMAIL_IN_USE" | "REMOVED_BY_ORGANISATION";
             /** @description The check that failed, for a person to read */
             reason?: string;
         };
@@ -2241,6 +2267,28 @@ export interface components {
             /** @description The last 100, newest first */
             attempts: components["schemas"]["SsoAttempt"][];
         };
+        SsoEnforcement: {
+            /** @description Members must sign in by single sign-on; a session made otherwise is refused 403 SSO_REQUIRED */
+            enforced: boolean;
+            /** @description The organisation’s connections */
+            connections: number;
+            /** @description Its active connections */
+            activeConnections: number;
+            /** @description The roles that keep access without single sign-on while it is enforced (the break-glass) */
+            breakGlass: "owner"[];
+        };
+        SsoEnforcementChanged: {
+            /** @description Members must sign in by single sign-on; a session made otherwise is refused 403 SSO_REQUIRED */
+            enforced: boolean;
+            /** @description The organisation’s connections */
+            connections: number;
+            /** @description Its active connections */
+            activeConnections: number;
+            /** @description The roles that keep access without single sign-on while it is enforced (the break-glass) */
+            breakGlass: "owner"[];
+            /** @enum {boolean} */
+            success: true;
+        };
         DiscoveredOrganisation: {
             id: string;
             name: string;
@@ -2257,6 +2305,14 @@ export interface components {
             connection?: components["schemas"]["DiscoveredConnection"];
             /** @description Where to send the browser: GET /sso/start?connection=… */
             startUrl?: string;
+        };
+        SsoRequiredBody: {
+            /** @enum {boolean} */
+            success: false;
+            /** @enum {string} */
+            error: "SSO_REQUIRED";
+            /** @description Where the member signs in by single sign-on */
+            startUrl: string;
         };
     };
     responses: never;
@@ -3974,7 +4030,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The first request with this Idempotency-Key is still working (after a wait of 5 seconds) */
@@ -4115,7 +4171,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such user */
@@ -4209,7 +4265,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -4296,7 +4352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such user in the organisation */
@@ -4396,7 +4452,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -4482,7 +4538,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -4565,7 +4621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such invitation in the organisation */
@@ -4670,7 +4726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such invitation in the organisation */
@@ -4823,7 +4879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The first request with this Idempotency-Key is still working (after a wait of 5 seconds) */
@@ -4947,7 +5003,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -5018,7 +5074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -5109,7 +5165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /**
@@ -5211,7 +5267,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The organisation has no such claim */
@@ -5295,7 +5351,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The organisation has no such claim */
@@ -5398,7 +5454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The organisation has no such claim */
@@ -5492,7 +5548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The organisation has no such claim */
@@ -5596,7 +5652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The organisation has no such claim */
@@ -5699,7 +5755,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -5773,7 +5829,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such request in the organisation */
@@ -5867,7 +5923,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such request in the organisation */
@@ -6310,7 +6366,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The e-mail is not verified, or the organisation removed this person */
+            /** @description The e-mail is not verified, the organisation removed this person, or it requires single sign-on (SSO_REQUIRED, with startUrl: sign in there instead) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6376,7 +6432,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only these types (repeat the parameter for several) */
-                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "sso.connection_created" | "sso.connection_updated" | "sso.connection_activated" | "sso.connection_deleted" | "sso.login_succeeded" | "sso.login_failed" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
+                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "sso.connection_created" | "sso.connection_updated" | "sso.connection_activated" | "sso.connection_deleted" | "sso.enforced" | "sso.login_succeeded" | "sso.login_failed" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
                 /** @description Only events made by this user id */
                 actorId?: string;
                 /** @description Only events about this user or tenant id */
@@ -6460,7 +6516,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only these types (repeat the parameter for several) */
-                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "sso.connection_created" | "sso.connection_updated" | "sso.connection_activated" | "sso.connection_deleted" | "sso.login_succeeded" | "sso.login_failed" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
+                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "sso.connection_created" | "sso.connection_updated" | "sso.connection_activated" | "sso.connection_deleted" | "sso.enforced" | "sso.login_succeeded" | "sso.login_failed" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
                 /** @description Only events made by this user id */
                 actorId?: string;
                 /** @description Only events about this user or tenant id */
@@ -6515,7 +6571,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -6585,7 +6641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -6655,7 +6711,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -6728,7 +6784,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such token in the organisation */
@@ -6829,7 +6885,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -6942,7 +6998,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": ((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The change would leave the organisation without an owner */
@@ -10115,7 +10171,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -10208,7 +10264,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["RoleErrorBody"];
+                    "application/json": (components["schemas"]["ErrorBody"] | components["schemas"]["RoleErrorBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description A reserved or taken key */
@@ -10311,7 +10367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such role */
@@ -10401,7 +10457,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["RoleErrorBody"];
+                    "application/json": (components["schemas"]["ErrorBody"] | components["schemas"]["RoleErrorBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such role */
@@ -10526,7 +10582,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["RoleErrorBody"];
+                    "application/json": (components["schemas"]["ErrorBody"] | components["schemas"]["RoleErrorBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such role */
@@ -10661,7 +10717,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["RoleErrorBody"];
+                    "application/json": (components["schemas"]["ErrorBody"] | components["schemas"]["RoleErrorBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such user in the organisation */
@@ -10779,7 +10835,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description userId is not a user of the organisation */
@@ -11100,7 +11156,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -11205,7 +11261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Too many connections, or the provider’s document cannot be used */
@@ -11289,7 +11345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -11371,7 +11427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -11491,7 +11547,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -11575,7 +11631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -11669,7 +11725,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -11753,11 +11809,179 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSsoEnforcement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enforcement */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoEnforcement"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner or admin of an organisation (admins: read only), or the organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setSsoEnforcement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    enforced: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The enforcement */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoEnforcementChanged"];
+                };
+            };
+            /** @description Not {"enforced": true|false} */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner or admin of an organisation (admins: read only), or the organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": (components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description No active connection to sign in by */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

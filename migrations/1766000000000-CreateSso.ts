@@ -3,7 +3,8 @@ import { MigrationInterface, QueryRunner, Table } from 'typeorm';
 /**
  * Single sign-on per organisation (docs/sso.md): its connections to identity providers, the sign-ins
  * started and not yet answered (state, nonce and PKCE verifier, used once), the people known by a
- * connection's subject, and every attempt with the check that failed. Reads on a sign-in's path are
+ * connection's subject, every attempt with the check that failed, and the organisations that
+ * require single sign-on of their members. Reads on a sign-in's path are
  * primary keys; a connection's attempts are a range of (connection, time).
  */
 export class CreateSso1766000000000 implements MigrationInterface {
@@ -101,10 +102,18 @@ export class CreateSso1766000000000 implements MigrationInterface {
         indices: [{ name: 'IDX_sso_attempts_connection_at', columnNames: ['connection_id', 'at'] }],
       }),
     );
+    // An organisation whose members must sign in by single sign-on: a row while it is so. The org
+    // guard reads it by primary key in the statement that reads the tenant's status.
+    await queryRunner.createTable(
+      new Table({
+        name: 'sso_enforcements',
+        columns: [key('tenant_id', 128, true), at('enforced_at'), text('enforced_by', 128, true)],
+      }),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    for (const table of ['sso_attempts', 'sso_identities', 'sso_requests', 'sso_connections'])
+    for (const table of ['sso_enforcements', 'sso_attempts', 'sso_identities', 'sso_requests', 'sso_connections'])
       await queryRunner.dropTable(table);
   }
 }

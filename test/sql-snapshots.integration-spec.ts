@@ -648,7 +648,10 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     ],
     ['MembershipRemovalsStore.requestedTenants', (s) => s.removals.requestedTenants('user-2')],
   ],
-  'tenant-status-reader': [['TenantStatusReader.statusOf', (s) => s.tenantStatus.statusOf('tenant-1')]],
+  'tenant-status-reader': [
+    ['TenantStatusReader.statusOf', (s) => s.tenantStatus.statusOf('tenant-1')],
+    ['TenantStatusReader.gateOf, with single sign-on’s enforcement', (s) => s.tenantStatus.gateOf('tenant-1')],
+  ],
   'scim-users.store': [
     ['ScimUsersStore.find', (s) => s.scimUsers.find('tenant-1', 'scim-1')],
     ['ScimUsersStore.findByUserName', (s) => s.scimUsers.findByUserName('tenant-1', 'ann@example.com')],
@@ -746,6 +749,12 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
       (s) => s.ssoConnections.update(ssoConnection, { name: 'Okta EU', updatedAt: NOW }, []),
     ],
     ['SsoConnectionsStore.attempts', (s) => s.ssoConnections.attempts('connection-1')],
+    [
+      'SsoConnectionsStore.enforce, unless no connection is active',
+      (s) => s.ssoConnections.enforce({ tenantId: 'tenant-1', enforcedAt: NOW, enforcedBy: 'owner-1' }, []),
+    ],
+    ['SsoConnectionsStore.isEnforced', (s) => s.ssoConnections.isEnforced('tenant-1')],
+    ['SsoConnectionsStore.unenforce', (s) => s.ssoConnections.unenforce('tenant-1', [])],
     [
       'SsoConnectionsStore.remove, with its links, requests and attempts',
       (s) => s.ssoConnections.remove(ssoConnection, []),

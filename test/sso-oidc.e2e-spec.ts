@@ -5,6 +5,7 @@ import {
   MemberRoleEntity,
   SsoAttemptEntity,
   SsoConnectionEntity,
+  SsoEnforcementEntity,
   SsoIdentityEntity,
   SsoRequestEntity,
 } from '../src/database/entities';
@@ -326,6 +327,86 @@ describe('single sign-on: OIDC', () => {
       expect([forged.status, forged.body]).toEqual([404, refused('SSO_NOT_FOUND')]);
       expect(await attempts(id)).toEqual([]);
       expect((await testStart(randomUUID())).status).toBe(404);
+    });
+  });
+
+  describe('GET and PATCH /api/org/sso: enforcement', () => {
+    const enforce = (enforced: unknown, cookie = org.ownerCookie) =>
+      t.http.patch('/api/org/sso').set('Cookie', cookie).send({ enforced });
+    const enforcementRows = () => t.dataSource.getRepository(SsoEnforcementEntity).countBy({ tenantId: org.tenant.id });
+    /** A session that single sign-on made for `email`, through the provider. */
+    const ssoCookie = async (id: string, sub: string, email: string) => {
+      const res = await signIn(id, { sub, email });
+      expect(res.status).toBe(302);
+      return (res.headers['set-cookie'] as unknown as string[])[0].split(';')[0];
+    };
+
+    it('without an active connection: 409 SSO_NO_ACTIVE_CONNECTION; an admin 403 Forbidden; a bad body 400; nothing stored', async () => {
+      await create();
+      const res = await enforce(true);
+      expect([res.status, res.body]).toEqual([409, refused('SSO_NO_ACTIVE_CONNECTION')]);
+      const admin = await sessionCookie(t, await factory.member(org.tenant.id, { role: 'admin' }));
+      expect((await enforce(true, admin)).body).toEqual({ error: 'Forbidden' });
+      expect((await enforce('yes')).body).toEqual(refused('SSO_ENFORCEMENT_INVALID'));
+      expect(await enforcementRows()).toBe(0);
+      const read = await t.http.get('/api/org/sso').set('Cookie', admin);
+      expect([read.status, read.body]).toEqual([
+        200,
+        { enforced: false, connections: 1, activeConnections: 0, breakGlass: ['owner'] },
+      ]);
+    });
+
+    it('enforced: a session made otherwise is 403 SSO_REQUIRED with the startUrl on every org route, but an owner’s; single sign-on’s sessions pass; off again, all pass', async () => {
+      const { id, domain } = await activeConnection();
+      const admin = await factory.member(org.tenant.id, { role: 'admin', email: `ada@${domain}` });
+      const member = await factory.member(org.tenant.id, { role: 'member', email: `mo@${domain}` });
+      const adminSso = await ssoCookie(id, 'ada', admin.email);
+      const memberSso = await ssoCookie(id, 'mo', member.email);
+      const res = await enforce(true);
+      expect([res.status, res.body]).toEqual([
+        200,
+        { success: true, enforced: true, connections: 1, activeConnections: 1, breakGlass: ['owner'] },
+      ]);
+      expect(await enforcementRows()).toBe(1);
+      const [event] = await events('sso.enforced');
+      expect(JSON.parse(event.data)).toEqual({ enforced: true });
+      for (const [person, cookie] of [
+        [admin, await sessionCookie(t, admin)],
+        [member, await sessionCookie(t, member)],
+      ] as const) {
+        const refusedRes = await t.http.get('/api/org/members').set('Cookie', cookie);
+        expect([refusedRes.status, refusedRes.body]).toEqual([
+          403,
+          {
+            success: false,
+            error: 'SSO_REQUIRED',
+            startUrl: `${BASE}/sso/start?email=${encodeURIComponent(person.email)}`,
+          },
+        ]);
+      }
+      for (const cookie of [org.ownerCookie, adminSso, memberSso])
+        expect((await t.http.get('/api/org/members').set('Cookie', cookie)).status).toBe(200);
+      expect((await t.http.get('/api/org/sso').set('Cookie', adminSso)).body.enforced).toBe(true);
+      expect((await enforce(false)).body.enforced).toBe(false);
+      expect(await enforcementRows()).toBe(0);
+      expect((await t.http.get('/api/org/members').set('Cookie', await sessionCookie(t, member))).status).toBe(200);
+    });
+
+    it('a domain join and a join request of an organisation that requires it: 403 SSO_REQUIRED with the startUrl, nothing joined or filed', async () => {
+      const { domain } = await activeConnection();
+      await t.http.patch(`/api/org/domains/${domain}`).set('Cookie', org.ownerCookie).send({ joinMode: 'auto' });
+      expect((await enforce(true)).status).toBe(200);
+      const { user, cookie } = await person(domain);
+      const res = await t.http.post(`/api/me/joinable-organisations/${org.tenant.id}/join`).set('Cookie', cookie);
+      expect([res.status, res.body]).toEqual([
+        403,
+        {
+          success: false,
+          error: 'SSO_REQUIRED',
+          startUrl: `${BASE}/sso/start?email=${encodeURIComponent(user.email)}`,
+        },
+      ]);
+      expect(await t.identity.findById(user.id)).toMatchObject({ tenantId: null });
     });
   });
 

@@ -175,6 +175,11 @@ const ORG_ROUTES: [
     `POST /api/org/sso/connections/{id}/${action}`,
     (t, _, cookie) => t.http.post(`/api/org/sso/connections/${randomUUID()}/${action}`).set('Cookie', cookie),
   ]),
+  ['GET /api/org/sso', (t, _, cookie) => t.http.get('/api/org/sso').set('Cookie', cookie)],
+  [
+    'PATCH /api/org/sso',
+    (t, _, cookie) => t.http.patch('/api/org/sso').set('Cookie', cookie).send({ enforced: false }),
+  ],
   [
     'GET /api/org/sso/connections/{id}/attempts',
     (t, _, cookie) => t.http.get(`/api/org/sso/connections/${randomUUID()}/attempts`).set('Cookie', cookie),

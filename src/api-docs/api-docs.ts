@@ -3,7 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { HeaderObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { license, version } from '../../package.json';
 import { errorResponse, SCIM_BEARER_SCHEME, SESSION_SCHEME } from '../common/openapi';
-import { ORGANISATION_SUSPENDED } from '../auth/org-admin.policy';
+import { ORGANISATION_SUSPENDED, SSO_REQUIRED } from '../auth/org-admin.policy';
 import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters';
 import { REQUEST_TIMED_OUT } from '../common/request-timeout';
 import { AppConfig } from '../config/app-config';
@@ -58,17 +58,48 @@ function withRequestIdHeader(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
+/** The body of OrgAdminGuard's SSO_REQUIRED (docs/sso.md, "Enforcement"). */
+const SSO_REQUIRED_BODY = 'SsoRequiredBody';
+const SSO_REQUIRED_SCHEMA = {
+  type: 'object' as const,
+  required: ['success', 'error', 'startUrl'],
+  properties: {
+    success: { type: 'boolean' as const, enum: [false] },
+    error: { type: 'string' as const, enum: [SSO_REQUIRED] },
+    startUrl: { type: 'string' as const, description: 'Where the member signs in by single sign-on' },
+  },
+};
+
 /**
- * OrgAdminGuard answers every member of a suspended tenant 403 "Organisation is suspended", on
- * every org route: one more example beside each /api/org route's own 403 bodies.
+ * OrgAdminGuard answers every member of a suspended tenant 403 "Organisation is suspended", and a
+ * member of an organisation that requires single sign-on whose session it did not make 403
+ * SSO_REQUIRED (docs/sso.md), on every org route: two more examples beside each /api/org route's
+ * own 403 bodies, whose schema admits the second's body too.
  */
 function withSuspendedOrganisation(document: OpenAPIObject): OpenAPIObject {
-  const example = { summary: ORGANISATION_SUSPENDED, value: { error: ORGANISATION_SUSPENDED } };
+  document.components = {
+    ...document.components,
+    schemas: { ...document.components?.schemas, [SSO_REQUIRED_BODY]: SSO_REQUIRED_SCHEMA },
+  };
+  const ssoRequired = { $ref: `#/components/schemas/${SSO_REQUIRED_BODY}` };
+  const examples = {
+    [ORGANISATION_SUSPENDED]: { summary: ORGANISATION_SUSPENDED, value: { error: ORGANISATION_SUSPENDED } },
+    [SSO_REQUIRED]: {
+      summary: `${SSO_REQUIRED}: the organisation requires single sign-on of its members (owners keep access)`,
+      value: {
+        success: false,
+        error: SSO_REQUIRED,
+        startUrl: 'https://tenants.example.com/sso/start?email=rita%40acme.example',
+      },
+    },
+  };
   for (const [path, operations] of Object.entries(document.paths)) {
     if (!path.startsWith('/api/org/')) continue;
     for (const operation of Object.values(operations) as { responses?: Record<string, ResponseObject> }[]) {
       const json = operation.responses?.['403']?.content?.['application/json'];
-      if (json) json.examples = { ...json.examples, [ORGANISATION_SUSPENDED]: example };
+      if (!json) continue;
+      json.examples = { ...json.examples, ...examples };
+      json.schema = json.schema ? { anyOf: [json.schema, ssoRequired] } : ssoRequired;
     }
   }
   return document;

@@ -67,6 +67,7 @@ export const SSO_EVENT_TYPES = [
   'sso.connection_updated',
   'sso.connection_activated',
   'sso.connection_deleted',
+  'sso.enforced',
   'sso.login_succeeded',
   'sso.login_failed',
 ] as const;

@@ -3,6 +3,7 @@ import {
   CanActivate,
   createParamDecorator,
   ExecutionContext,
+  HttpStatus,
   Injectable,
   SetMetadata,
 } from '@nestjs/common';
@@ -13,8 +14,9 @@ import { failureResponse } from '../common/failure-response';
 import { callerCheckTimeoutMs } from '../common/request-timeout';
 import { withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
-import { TenantStatus } from '../database/entities/tenant.entity';
-import { TenantStatusReader } from '../database/tenant-status-reader';
+import { TenantGate, TenantStatusReader } from '../database/tenant-status-reader';
+import { Refusal } from '../common/refusal';
+import { requestOrigin } from '../common/request-origin';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
 import { CustomGrant, GrantsStore, HeldRoles } from '../permissions/grants.store';
 import { REQUIRED_PERMISSION_EXTENSION, ServicePermission } from '../permissions/permission-catalogue';
@@ -28,7 +30,9 @@ import {
   OrgAdminDecision,
   OrgAdminMessages,
   refuseClaimedRole,
+  requiresSso,
   RoutePermission,
+  SSO_REQUIRED,
 } from './org-admin.policy';
 
 const ORG_ROUTE_RULE = 'orgAdmin:rule';
@@ -106,13 +110,19 @@ export class OrgAdminGuard implements CanActivate {
       if (!custom.granted) refuseUnless(refuseClaimedRole(claimed, custom.tenantStatus));
       granted = true;
     }
-    const [[record, tenantStatus], held] = await this.storedRecord(caller, context.getHandler(), rule);
+    const [[record, gate], held] = await this.storedRecord(caller, context.getHandler(), rule);
+    const tenantStatus = gate?.status ?? null;
     let confirmed = confirmOrgAdmin(caller, record, messages, tenantStatus, permission, granted);
     if (granted === undefined && isRoleRefusal(confirmed, messages) && customRolesMayGrant(permission)) {
       granted = await this.storedGrant(caller, permission, context.getHandler());
       confirmed = confirmOrgAdmin(caller, record, messages, tenantStatus, permission, granted);
     }
     refuseUnless(confirmed);
+    if (requiresSso(gate, record!, caller)) {
+      const base = this.config.publicBaseUrl ?? requestOrigin(request.headers);
+      const startUrl = `${base}/sso/start?email=${encodeURIComponent(record!.email ?? '')}`;
+      throw new Refusal(HttpStatus.FORBIDDEN, SSO_REQUIRED, { startUrl });
+    }
     // Both allowed it: the claims name a tenant, and the record is of an organisation user in it.
     request.user = { ...caller, role: record!.role } satisfies OrgCaller;
     if (held) request[CALLER_ROLES] = held;
@@ -128,7 +138,7 @@ export class OrgAdminGuard implements CanActivate {
     caller: OrgCaller,
     handler: object,
     rule: OrgRouteRule,
-  ): Promise<[[IdentityUser | null, TenantStatus | null], HeldRoles | undefined]> {
+  ): Promise<[[IdentityUser | null, TenantGate | null], HeldRoles | undefined]> {
     try {
       return await this.bounded(
         Promise.all([

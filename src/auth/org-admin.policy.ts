@@ -1,5 +1,6 @@
 import { FORBIDDEN, UNAUTHORIZED } from '../common/messages';
 import { TenantStatus } from '../database/entities/tenant.entity';
+import { TenantGate } from '../database/tenant-status-reader';
 import { IdentityUser } from '../identity/identity-store';
 import { baseRoleHolds, isGrantable, ServicePermission } from '../permissions/permission-catalogue';
 import { Caller } from './caller';
@@ -23,6 +24,14 @@ export interface OrgAdminMessages {
 export type RoutePermission = ServicePermission | null;
 
 export type OrgAdminDecision = { allowed: true } | { allowed: false; status: 401 | 403; error: string };
+
+/**
+ * An organisation that requires single sign-on (docs/sso.md, "Enforcement") refuses its members'
+ * sessions that single sign-on did not make; its owners keep access without it (the break-glass).
+ */
+export const SSO_REQUIRED = 'SSO_REQUIRED';
+export const requiresSso = (gate: TenantGate | null, record: IdentityUser, caller: Caller): boolean =>
+  gate?.ssoEnforced === true && record.role !== 'owner' && caller.ssoConnection === undefined;
 
 /** Every org route's answer to each member of a suspended tenant (docs/tenant-lifecycle.md). */
 export const ORGANISATION_SUSPENDED = 'Organisation is suspended';

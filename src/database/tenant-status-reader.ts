@@ -3,6 +3,22 @@ import { PreparedStatements } from './prepared-statements';
 import { SqlStore } from './sql-store';
 
 const SELECT_TENANT_STATUS = 'SELECT id, status FROM tenants WHERE id = ?';
+/** Whether the tenant requires single sign-on of its members: a primary-key read beside its status. */
+export const SSO_ENFORCED_COLUMN =
+  'EXISTS (SELECT 1 FROM sso_enforcements WHERE sso_enforcements.tenant_id = tenants.id)';
+const SELECT_TENANT_GATE = `SELECT id, status, ${SSO_ENFORCED_COLUMN} AS sso_enforced FROM tenants WHERE id = ?`;
+
+/** What the org guard reads of a tenant on every request: its status, and whether it requires single sign-on. */
+export interface TenantGate {
+  status: TenantStatus;
+  ssoEnforced: boolean;
+}
+
+/** A tenant row's gate as read; 1, "1" or true for an enforced one, whatever the driver gives. */
+export const toTenantGate = (status: unknown, ssoEnforced: unknown): TenantGate => ({
+  status: status as TenantStatus,
+  ssoEnforced: Number(ssoEnforced) === 1 || ssoEnforced === true,
+});
 
 /**
  * The one check of a tenant's lifecycle state that every path asks before it lets a tenant's
@@ -23,6 +39,12 @@ export class TenantStatusReader {
     const row = await this.statements.first(SELECT_TENANT_STATUS, [tenantId], true);
     // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
     return row?.id === tenantId ? (row.status as TenantStatus) : null;
+  }
+
+  /** The tenant's gate (status and single sign-on enforcement); null when there is no such tenant. */
+  async gateOf(tenantId: string): Promise<TenantGate | null> {
+    const row = await this.statements.first(SELECT_TENANT_GATE, [tenantId], true);
+    return row?.id === tenantId ? toTenantGate(row.status, row.sso_enforced) : null;
   }
 
   /**

@@ -6,6 +6,7 @@ import { JoinRequestEntity } from '../database/entities';
 import { IdentityStore } from '../identity/identity-store';
 import { JoiningService } from '../joining/joining.service';
 import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
+import { Refusal } from '../common/refusal';
 import { domainRefusal } from './domain-errors';
 import { emailDomain } from './domain-name';
 import { DomainsStore, JoinableRow, pendingKey } from './domains.store';
@@ -75,7 +76,7 @@ export class DomainJoinsService {
    * refusals run in order and change nothing; `auto` makes the membership at once (`pending` while
    * the user pool has yet to take it), `request` files one pending request, the same one when asked again.
    */
-  async join(signedIn: SignedInPerson, tenantId: string): Promise<DomainJoin> {
+  async join(signedIn: SignedInPerson, tenantId: string, base: string): Promise<DomainJoin> {
     if (!signedIn.email || !(await signedIn.emailVerified()))
       throw domainRefusal(HttpStatus.FORBIDDEN, DOMAIN_ERRORS.emailNotVerified);
     const stored = await this.identity.findById(signedIn.id);
@@ -86,6 +87,11 @@ export class DomainJoinsService {
     if (!row || !isOpen(row, now)) throw domainRefusal(HttpStatus.NOT_FOUND, DOMAIN_ERRORS.notJoinable);
     if ((await this.removals.removedFrom(signedIn.id, signedIn.email, [tenantId])).has(tenantId))
       throw domainRefusal(HttpStatus.FORBIDDEN, DOMAIN_ERRORS.removed);
+    // An organisation that requires single sign-on takes its people in by it alone.
+    if (row.ssoEnforced)
+      throw new Refusal(HttpStatus.FORBIDDEN, DOMAIN_ERRORS.ssoRequired, {
+        startUrl: `${base}/sso/start?email=${encodeURIComponent(signedIn.email)}`,
+      });
     const member = { id: signedIn.id, email: signedIn.email };
     if (row.joinMode === 'auto') {
       const defaultRoles = (await this.store.defaultRolesOf([row.domainId])).get(row.domainId);

@@ -197,7 +197,8 @@ export const ApiJoinOrganisation = (joined: unknown, requested: unknown) =>
         'Refusals in order, each changing nothing: 401; EMAIL_NOT_VERIFIED (403); ' +
         'MEMBER_OF_ANOTHER_ORGANISATION or ALREADY_MEMBER (409); ' +
         'NOT_JOINABLE (404); REMOVED_BY_ORGANISATION (403, until the organisation invites them ' +
-        'again). Event member.joined (via domain) or join_request.created.',
+        'again); SSO_REQUIRED (403, with startUrl) for an organisation that requires single sign-on. ' +
+        'Event member.joined (via domain) or join_request.created.',
     }),
     ApiParam({ name: 'tenantId' }),
     ok(HttpStatus.OK, joined, 'auto: a member with the role member'),
@@ -206,10 +207,12 @@ export const ApiJoinOrganisation = (joined: unknown, requested: unknown) =>
       requested,
       'request: the pending request (the same one when asked again); cognito auto join still on its way to the pool',
     ),
-    refusals(HttpStatus.FORBIDDEN, 'The e-mail is not verified, or the organisation removed this person', [
-      DOMAIN_ERRORS.emailNotVerified,
-      DOMAIN_ERRORS.removed,
-    ]),
+    refusals(
+      HttpStatus.FORBIDDEN,
+      'The e-mail is not verified, the organisation removed this person, or it requires single sign-on ' +
+        '(SSO_REQUIRED, with startUrl: sign in there instead)',
+      [DOMAIN_ERRORS.emailNotVerified, DOMAIN_ERRORS.removed, DOMAIN_ERRORS.ssoRequired],
+    ),
     refusals(HttpStatus.CONFLICT, 'A member of an organisation already', [
       DOMAIN_ERRORS.memberOfAnotherOrganisation,
       DOMAIN_ERRORS.alreadyMember,

@@ -29,6 +29,7 @@ export const DOMAIN_ERRORS = {
   accountDeleted: 'ACCOUNT_DELETED',
   notJoinable: 'NOT_JOINABLE',
   removed: 'REMOVED_BY_ORGANISATION',
+  ssoRequired: 'SSO_REQUIRED',
 } as const;
 export type DomainErrorCode = (typeof DOMAIN_ERRORS)[keyof typeof DOMAIN_ERRORS];
 

@@ -39,6 +39,8 @@ export interface JoinableRow {
   joinMode: string;
   status: DomainStatus;
   graceEndsAt: Date | null;
+  /** The organisation requires single sign-on of its members (docs/sso.md, "Enforcement"). */
+  ssoEnforced: boolean;
 }
 
 /** The SQL of verified domains and join requests; every change is written with its audit rows, in one transaction. */
@@ -200,7 +202,8 @@ export class DomainsStore {
   /** The organisations whose claim on this exact name is verified or failing, with a join mode. */
   async joinable(name: string): Promise<JoinableRow[]> {
     const rows = await this.statements.rows(
-      'SELECT d.id AS domain_id, d.tenant_id, d.name, d.join_mode, d.status, d.grace_ends_at, t.name AS tenant_name ' +
+      'SELECT d.id AS domain_id, d.tenant_id, d.name, d.join_mode, d.status, d.grace_ends_at, t.name AS tenant_name, ' +
+        'EXISTS (SELECT 1 FROM sso_enforcements e WHERE e.tenant_id = d.tenant_id) AS sso_enforced ' +
         "FROM org_domains d JOIN tenants t ON t.id = d.tenant_id WHERE d.name = ? AND d.status IN ('verified', 'failing') " +
         "AND d.join_mode <> 'off' AND t.status = 'active' ORDER BY t.name, d.tenant_id",
       [name],
@@ -213,6 +216,7 @@ export class DomainsStore {
       joinMode: String(row.join_mode),
       status: row.status as DomainStatus,
       graceEndsAt: row.grace_ends_at === null ? null : timestamp(row.grace_ends_at),
+      ssoEnforced: Number(row.sso_enforced) === 1,
     }));
   }
 

@@ -1,6 +1,5 @@
 import { HoldingQuery } from '../database/atomic-writer';
-import { TenantStatus } from '../database/entities/tenant.entity';
-import { TenantStatusReader } from '../database/tenant-status-reader';
+import { TenantGate, TenantStatusReader } from '../database/tenant-status-reader';
 
 /** A user as the service sees it, whichever backend holds it. */
 export interface IdentityUser {
@@ -61,16 +60,16 @@ export class InvalidPageTokenError extends Error {
 export abstract class IdentityStore {
   abstract findById(id: string): Promise<IdentityUser | null>;
   /**
-   * The user, and the status of the tenant `tenantId` (null when absent): the org guard's read on
-   * every request. Here two reads side by side; a store that sits beside the tenants table reads
-   * both in one round trip.
+   * The user, and the gate of the tenant `tenantId` (its status and single sign-on enforcement; null
+   * when absent): the org guard's read on every request. Here two reads side by side; a store that
+   * sits beside the tenants table reads both in one round trip.
    */
   findWithTenantStatus(
     id: string,
     tenantId: string,
     tenants: TenantStatusReader,
-  ): Promise<[IdentityUser | null, TenantStatus | null]> {
-    return Promise.all([this.findById(id), tenants.statusOf(tenantId)]);
+  ): Promise<[IdentityUser | null, TenantGate | null]> {
+    return Promise.all([this.findById(id), tenants.gateOf(tenantId)]);
   }
   /**
    * Whether the store marks the user's e-mail verified: Cognito's `email_verified` attribute

@@ -3,6 +3,8 @@ import type { Response } from 'express';
 import { Caller, CurrentCaller } from '../auth/caller';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
+import { RequestOrigin } from '../common/request-origin';
+import { AppConfig } from '../config/app-config';
 import { ApiJoinableOrganisations, ApiJoinOrganisation } from '../domains/domains.docs';
 import { DOMAIN_FAILURES } from '../domains/domains.messages';
 import {
@@ -19,7 +21,10 @@ import { MeService } from './me.service';
 @ApiMe()
 @UseGuards(SessionGuard)
 export class MeController {
-  constructor(private readonly me: MeService) {}
+  constructor(
+    private readonly me: MeService,
+    private readonly config: AppConfig,
+  ) {}
 
   @Get()
   @ApiGetMe(MeResponse)
@@ -48,9 +53,10 @@ export class MeController {
   async joinOrganisation(
     @CurrentCaller() caller: Caller | undefined,
     @Param('tenantId') tenantId: string,
+    @RequestOrigin() origin: string,
     @Res({ passthrough: true }) response: Response,
   ) {
-    const outcome = await this.me.join(caller, tenantId);
+    const outcome = await this.me.join(caller, tenantId, this.config.publicBaseUrl ?? origin);
     // 200: a member now; 202: a request filed, or a membership still on its way to the user pool.
     if ('requested' in outcome) {
       response.status(HttpStatus.ACCEPTED);

@@ -77,8 +77,8 @@ export class MeService {
   }
 
   /** POST /api/me/joinable-organisations/{tenantId}/join. */
-  join(caller: Caller | undefined, tenantId: string): Promise<DomainJoin> {
-    return this.joins.join(this.person(caller), tenantId);
+  join(caller: Caller | undefined, tenantId: string, base: string): Promise<DomainJoin> {
+    return this.joins.join(this.person(caller), tenantId, base);
   }
 
   /** The signed-in person, their address's verification read when a rule asks for it. */

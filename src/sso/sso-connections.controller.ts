@@ -12,6 +12,9 @@ import {
   ApiCreateConnection,
   ApiDeleteConnection,
   ApiGetConnection,
+  ApiGetEnforcement,
+  ApiSetEnforcement,
+  ApiSsoEnforcement,
   ApiListConnections,
   ApiRefreshConnection,
   ApiSsoConnections,
@@ -102,5 +105,28 @@ export class SsoConnectionsController {
   /** This service's address as providers and browsers see it: PUBLIC_BASE_URL, else the request's origin. */
   private base(origin: string): string {
     return this.config.publicBaseUrl ?? origin;
+  }
+}
+
+/** Whether the organisation requires single sign-on of its members (docs/sso.md, "Enforcement"). */
+@Controller('api/org/sso')
+@ApiSsoEnforcement()
+@UseGuards(SessionGuard, OrgAdminGuard, SsoConfiguredGuard)
+@OrgAdminMessagesFor(SSO_GUARD_MESSAGES)
+export class SsoEnforcementController {
+  constructor(private readonly connections: SsoConnectionsService) {}
+
+  @Get()
+  @ApiGetEnforcement()
+  @FailureResponse({ error: SSO_FAILURES.connections })
+  getSsoEnforcement(@CurrentOrgCaller() caller: OrgCaller) {
+    return this.connections.enforcement(caller);
+  }
+
+  @Patch()
+  @ApiSetEnforcement()
+  @FailureResponse({ error: SSO_FAILURES.connections })
+  setSsoEnforcement(@CurrentOrgCaller() caller: OrgCaller, @Body() body: unknown) {
+    return this.connections.setEnforcement(caller, body);
   }
 }

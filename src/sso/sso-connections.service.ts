@@ -1,5 +1,5 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { auditActor } from '../audit/audit-event';
+import { auditActor, NewAuditEvent } from '../audit/audit-event';
 import { OrgCaller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
@@ -13,7 +13,7 @@ import { ConnectionChanges, SsoConnectionsStore } from './sso-connections.store'
 import { connectionEvent } from './sso-events';
 import { sealSecret } from './sso-secrets';
 import { SsoSignInService } from './sso-sign-in.service';
-import { attemptAnswer, AttemptAnswer, connectionAnswer, ConnectionAnswer } from './sso-views';
+import { attemptAnswer, AttemptAnswer, connectionAnswer, ConnectionAnswer, SsoEnforcementAnswer } from './sso-views';
 import { SSO_ERRORS, ssoRefusal } from './sso.messages';
 
 /**
@@ -163,6 +163,58 @@ export class SsoConnectionsService {
   async test(caller: OrgCaller, id: string, base: string): Promise<{ startUrl: string }> {
     ownerOnly(caller);
     return { startUrl: await this.signIns.startTest(await this.own(caller, id), base) };
+  }
+
+  /** GET /api/org/sso: whether single sign-on is required, the connections, and who keeps access without it. */
+  async enforcement(caller: OrgCaller): Promise<SsoEnforcementAnswer> {
+    const [enforced, connections] = await Promise.all([
+      this.store.isEnforced(caller.tenantId),
+      this.store.listOwn(caller.tenantId),
+    ]);
+    return {
+      enforced,
+      connections: connections.length,
+      activeConnections: connections.filter((connection) => connection.status === 'active').length,
+      breakGlass: ['owner'],
+    };
+  }
+
+  /**
+   * PATCH /api/org/sso `{"enforced": true|false}` (owners): from then on every org route refuses a
+   * member's session that single sign-on did not make (owners keep access); 409
+   * SSO_NO_ACTIVE_CONNECTION without an active connection. Event sso.enforced.
+   */
+  async setEnforcement(caller: OrgCaller, body: unknown): Promise<SsoEnforcementAnswer & { success: true }> {
+    ownerOnly(caller);
+    const enforced = (body as { enforced?: unknown } | null)?.enforced;
+    if (typeof enforced !== 'boolean' || Object.keys(body as object).some((key) => key !== 'enforced'))
+      throw ssoRefusal(
+        HttpStatus.BAD_REQUEST,
+        SSO_ERRORS.enforcementInvalid,
+        'the body must be {"enforced": true|false}',
+      );
+    const actor = auditActor(caller);
+    if (enforced !== (await this.store.isEnforced(caller.tenantId))) {
+      const event: NewAuditEvent = {
+        type: 'sso.enforced',
+        tenantId: caller.tenantId,
+        actor,
+        target: { type: 'tenant', id: caller.tenantId },
+        data: { enforced },
+      };
+      if (!enforced) await this.store.unenforce(caller.tenantId, [event]);
+      else if (
+        !(await this.store.enforce({ tenantId: caller.tenantId, enforcedAt: this.clock.now(), enforcedBy: caller.id }, [
+          event,
+        ]))
+      )
+        throw ssoRefusal(
+          HttpStatus.CONFLICT,
+          SSO_ERRORS.noActiveConnection,
+          'the organisation has no active connection: its members could not sign in',
+        );
+    }
+    return { success: true, ...(await this.enforcement(caller)) };
   }
 
   /** GET /api/org/sso/connections/{id}/attempts. */

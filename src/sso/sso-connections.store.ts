@@ -1,8 +1,9 @@
 import { DataSource } from 'typeorm';
 import { NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
-import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
-import { SsoAttemptEntity, SsoConnectionEntity } from '../database/entities';
+import { AtomicWriter, HoldingQuery, Insert, RequiredUpdate } from '../database/atomic-writer';
+import { isUniqueViolation } from '../database/unique-violation';
+import { SsoAttemptEntity, SsoConnectionEntity, SsoEnforcementEntity } from '../database/entities';
 import { Leases } from '../database/leases';
 import { SqlStore } from '../database/sql-store';
 import { PreparedStatements, sqlTimestamp, timestamp } from '../database/prepared-statements';
@@ -154,6 +155,42 @@ export class SsoConnectionsStore {
         ['DELETE FROM sso_attempts WHERE connection_id = ?', [connection.id]],
       ],
     );
+  }
+
+  /** Whether the organisation requires single sign-on of its members. */
+  async isEnforced(tenantId: string): Promise<boolean> {
+    return (
+      (await this.statements.first('SELECT tenant_id FROM sso_enforcements WHERE tenant_id = ?', [tenantId])) !==
+      undefined
+    );
+  }
+
+  /**
+   * Single sign-on required from now on, with the events, only while the organisation has an active
+   * connection (read in the same transaction): false otherwise, and nothing written. Already
+   * required: true, and nothing written.
+   */
+  async enforce(enforcement: SsoEnforcementEntity, events: NewAuditEvent[]): Promise<boolean> {
+    const noActiveConnection: HoldingQuery = [
+      "SELECT 1 AS held FROM tenants WHERE id = ? AND NOT EXISTS (SELECT 1 FROM sso_connections WHERE tenant_id = ? AND status = 'active')",
+      [enforcement.tenantId, enforcement.tenantId],
+    ];
+    try {
+      return await this.writer.insertUnless(
+        [[SsoEnforcementEntity, enforcement], ...this.eventRows(events)],
+        noActiveConnection,
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) return true;
+      throw error;
+    }
+  }
+
+  /** Single sign-on no longer required, with the events; false when it was not. */
+  async unenforce(tenantId: string, events: NewAuditEvent[]): Promise<boolean> {
+    return this.writer.insertIfAll(this.eventRows(events), [
+      ['DELETE FROM sso_enforcements WHERE tenant_id = ?', [tenantId]],
+    ]);
   }
 
   /** The last ATTEMPTS_SHOWN attempts, newest first. */

@@ -53,3 +53,11 @@ export const attemptAnswer = (attempt: SsoAttemptEntity): AttemptAnswer => ({
   ...(attempt.subject !== null && { subject: attempt.subject }),
   detail: attempt.detail,
 });
+
+/** GET /api/org/sso's answer (docs/sso.md, "Enforcement"). */
+export interface SsoEnforcementAnswer {
+  enforced: boolean;
+  connections: number;
+  activeConnections: number;
+  breakGlass: string[];
+}

@@ -7,6 +7,8 @@ import {
   SsoConnectionChanged,
   SsoConnectionList,
   SsoDiscovery,
+  SsoEnforcement,
+  SsoEnforcementChanged,
   SsoTestStart,
 } from './dto/sso.response';
 import { SSO_ERRORS, SSO_GUARD_MESSAGES, SsoErrorBody, SsoErrorCode } from './sso.messages';
@@ -75,6 +77,47 @@ export const ApiSsoConnections = () =>
       'Not an owner of an organisation (admins too), or the organisation is suspended',
       [{ error: SSO_GUARD_MESSAGES.notOrgUser }, FORBIDDEN_BODY],
     ),
+  );
+
+/** The guards' answers on GET and PATCH /api/org/sso: owners and admins. */
+export const ApiSsoEnforcement = () =>
+  applyDecorators(
+    ApiTags('Organisation: single sign-on'),
+    ApiSession(),
+    ApiErrorResponse(HttpStatus.UNAUTHORIZED, 'No session', [UNAUTHORIZED_BODY]),
+    ApiErrorResponse(
+      HttpStatus.FORBIDDEN,
+      'Not an owner or admin of an organisation (admins: read only), or the organisation is suspended',
+      [{ error: SSO_GUARD_MESSAGES.notOrgUser }, FORBIDDEN_BODY],
+    ),
+  );
+
+export const ApiGetEnforcement = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Whether the organisation requires single sign-on of its members, and who keeps access without it',
+      description: NOT_CONFIGURED.trim(),
+    }),
+    ApiResponse({ status: HttpStatus.OK, type: SsoEnforcement, description: 'The enforcement' }),
+  );
+
+export const ApiSetEnforcement = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Require single sign-on of the members (owners keep access: the break-glass), or stop requiring it',
+      description:
+        'From then on every org route refuses a member’s session that single sign-on did not make with 403 ' +
+        '{"success":false,"error":"SSO_REQUIRED","startUrl"}, and a domain join or join request for the ' +
+        'organisation answers the same. Owners only. Event sso.enforced.' +
+        NOT_CONFIGURED,
+    }),
+    ApiBody({
+      required: true,
+      schema: { type: 'object', required: ['enforced'], properties: { enforced: { type: 'boolean' } } },
+    }),
+    ApiResponse({ status: HttpStatus.OK, type: SsoEnforcementChanged, description: 'The enforcement' }),
+    refusals(HttpStatus.BAD_REQUEST, 'Not {"enforced": true|false}', [SSO_ERRORS.enforcementInvalid]),
+    refusals(HttpStatus.CONFLICT, 'No active connection to sign in by', [SSO_ERRORS.noActiveConnection]),
   );
 
 export const ApiCreateConnection = () =>

@@ -8,6 +8,8 @@ import { FORBIDDEN, NOT_ORG_USER } from '../common/messages';
 export const SSO_ERRORS = {
   notConfigured: 'SSO_NOT_CONFIGURED',
   invalid: 'SSO_CONNECTION_INVALID',
+  enforcementInvalid: 'SSO_ENFORCEMENT_INVALID',
+  noActiveConnection: 'SSO_NO_ACTIVE_CONNECTION',
   limit: 'SSO_CONNECTION_LIMIT',
   discoveryFailed: 'SSO_DISCOVERY_FAILED',
   notFound: 'SSO_NOT_FOUND',

@@ -6,7 +6,7 @@ import { ScimRoleMappingsStore } from '../scim/scim-role-mappings.store';
 import { OidcClient } from './oidc-client';
 import { SsoConfiguredGuard } from './sso-configured.guard';
 import { SsoDiscoverLimitGuard } from './sso-discover-limit.guard';
-import { SsoConnectionsController } from './sso-connections.controller';
+import { SsoConnectionsController, SsoEnforcementController } from './sso-connections.controller';
 import { SsoConnectionsService } from './sso-connections.service';
 import { SsoConnectionsStore } from './sso-connections.store';
 import { SsoHttp } from './sso-http';
@@ -23,7 +23,7 @@ import { SsoBrowserController, SsoDiscoveryController } from './sso.controller';
  */
 @Module({
   imports: [AuditModule, JoiningModule, RateLimitModule],
-  controllers: [SsoConnectionsController, SsoDiscoveryController, SsoBrowserController],
+  controllers: [SsoConnectionsController, SsoEnforcementController, SsoDiscoveryController, SsoBrowserController],
   providers: [
     SsoConfiguredGuard,
     SsoDiscoverLimitGuard,

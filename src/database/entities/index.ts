@@ -22,7 +22,13 @@ import {
   ScimTokenEntity,
   ScimUserEntity,
 } from './scim.entity';
-import { SsoAttemptEntity, SsoConnectionEntity, SsoIdentityEntity, SsoRequestEntity } from './sso.entity';
+import {
+  SsoAttemptEntity,
+  SsoConnectionEntity,
+  SsoEnforcementEntity,
+  SsoIdentityEntity,
+  SsoRequestEntity,
+} from './sso.entity';
 import { TenantEntity } from './tenant.entity';
 import { UserEntity } from './user.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -51,6 +57,7 @@ export {
   ScimUserEntity,
   SsoAttemptEntity,
   SsoConnectionEntity,
+  SsoEnforcementEntity,
   SsoIdentityEntity,
   SsoRequestEntity,
   TenantEntity,
@@ -86,4 +93,5 @@ export const ENTITIES = [
   SsoRequestEntity,
   SsoIdentityEntity,
   SsoAttemptEntity,
+  SsoEnforcementEntity,
 ];

@@ -152,3 +152,17 @@ export class SsoAttemptEntity {
   @VarcharColumn(1000)
   detail: string;
 }
+
+/** An organisation that requires single sign-on of its members (docs/sso.md, "Enforcement"): a row while it does. */
+@Entity({ name: 'sso_enforcements' })
+export class SsoEnforcementEntity {
+  @PrimaryColumn({ type: 'varchar', length: 128, name: 'tenant_id' })
+  tenantId: string;
+
+  @TimestampColumn('enforced_at')
+  enforcedAt: Date;
+
+  /** The owner who turned it on. */
+  @VarcharColumn(128, { name: 'enforced_by', nullable: true })
+  enforcedBy: string | null;
+}

@@ -42,6 +42,21 @@ COMMIT;
 -- SsoConnectionsStore.attempts
 SELECT `SsoAttemptEntity`.`id` AS `SsoAttemptEntity_id`, `SsoAttemptEntity`.`connection_id` AS `SsoAttemptEntity_connection_id`, `SsoAttemptEntity`.`tenant_id` AS `SsoAttemptEntity_tenant_id`, `SsoAttemptEntity`.`at` AS `SsoAttemptEntity_at`, `SsoAttemptEntity`.`result` AS `SsoAttemptEntity_result`, `SsoAttemptEntity`.`email` AS `SsoAttemptEntity_email`, `SsoAttemptEntity`.`subject` AS `SsoAttemptEntity_subject`, `SsoAttemptEntity`.`detail` AS `SsoAttemptEntity_detail` FROM `sso_attempts` `SsoAttemptEntity` WHERE ((`SsoAttemptEntity`.`connection_id` = ?)) ORDER BY `SsoAttemptEntity`.`at` DESC, `SsoAttemptEntity`.`id` DESC LIMIT 100;
 
+-- SsoConnectionsStore.enforce, unless no connection is active
+START TRANSACTION;
+SET @changed = NOT EXISTS (SELECT 1 AS held FROM tenants WHERE id = ? AND NOT EXISTS (SELECT 1 FROM sso_connections WHERE tenant_id = ? AND status = 'active'));
+INSERT INTO `sso_enforcements` (`tenant_id`, `enforced_at`, `enforced_by`) SELECT ?, ?, ? FROM DUAL WHERE @changed = 1;
+COMMIT;
+
+-- SsoConnectionsStore.isEnforced
+SELECT tenant_id FROM sso_enforcements WHERE tenant_id = ?;
+
+-- SsoConnectionsStore.unenforce
+START TRANSACTION;
+DELETE FROM sso_enforcements WHERE tenant_id = ?;
+SET @changed = ROW_COUNT();
+COMMIT;
+
 -- SsoConnectionsStore.remove, with its links, requests and attempts
 START TRANSACTION;
 DELETE FROM sso_connections WHERE id = ?;

@@ -3,3 +3,6 @@
 
 -- TenantStatusReader.statusOf
 SELECT id, status FROM tenants WHERE id = ?;
+
+-- TenantStatusReader.gateOf, with single sign-on’s enforcement
+SELECT id, status, EXISTS (SELECT 1 FROM sso_enforcements WHERE sso_enforcements.tenant_id = tenants.id) AS sso_enforced FROM tenants WHERE id = ?;

@@ -4,6 +4,7 @@ import { HoldingQuery, Insert, RequiredUpdate } from '../../database/atomic-writ
 import { forceIndex } from '../../database/force-index';
 import { UserEntity } from '../../database/entities';
 import { TenantStatus } from '../../database/entities/tenant.entity';
+import { SSO_ENFORCED_COLUMN, TenantGate, toTenantGate } from '../../database/tenant-status-reader';
 import { PreparedStatements } from '../../database/prepared-statements';
 import {
   IdentityStore,
@@ -37,10 +38,11 @@ export const toIdentityUser = (row: IdentityColumns): IdentityUser => ({
  */
 const USER_COLUMNS = 'id, email, platform_role AS platformRole, user_type AS userType, tenant_id AS tenantId, role';
 const SELECT_USER = `SELECT ${USER_COLUMNS} FROM users WHERE id = ?`;
-/** SELECT_USER and TenantStatusReader's read in one round trip (the tenant by primary key, whoever the user is). */
+/** SELECT_USER and TenantStatusReader's gate in one round trip (the tenant by primary key, whoever the user is). */
 const SELECT_USER_WITH_TENANT_STATUS =
-  `SELECT ${USER_COLUMNS}, tenantRowId, tenantStatus FROM users ` +
-  'LEFT JOIN (SELECT id AS tenantRowId, status AS tenantStatus FROM tenants WHERE id = ?) tenant ON 1 = 1 WHERE id = ?';
+  `SELECT ${USER_COLUMNS}, tenantRowId, tenantStatus, tenantSsoEnforced FROM users ` +
+  `LEFT JOIN (SELECT id AS tenantRowId, status AS tenantStatus, ${SSO_ENFORCED_COLUMN} AS tenantSsoEnforced ` +
+  'FROM tenants WHERE id = ?) tenant ON 1 = 1 WHERE id = ?';
 /**
  * The candidates of withEmail within one tenant, as two index look-ups: (tenant_id, email_key) and
  * (tenant_id, email). Written as one condition with OR, MariaDB read every row of the tenant
@@ -146,15 +148,20 @@ export class LocalIdentityStore extends IdentityStore {
   }
 
   /** One round trip: the org guard's read on every request. */
-  override async findWithTenantStatus(
-    id: string,
-    tenantId: string,
-  ): Promise<[IdentityUser | null, TenantStatus | null]> {
+  override async findWithTenantStatus(id: string, tenantId: string): Promise<[IdentityUser | null, TenantGate | null]> {
     const row = (await this.statements.first(SELECT_USER_WITH_TENANT_STATUS, [tenantId, id], true)) as
-      (IdentityColumns & { tenantRowId: string | null; tenantStatus: TenantStatus | null }) | undefined;
+      | (IdentityColumns & {
+          tenantRowId: string | null;
+          tenantStatus: TenantStatus | null;
+          tenantSsoEnforced: unknown;
+        })
+      | undefined;
     // MySQL pads trailing spaces even in a binary collation: only the exact ids count.
     if (row?.id !== id) return [null, null];
-    return [toIdentityUser(row), row.tenantRowId === tenantId ? row.tenantStatus : null];
+    return [
+      toIdentityUser(row),
+      row.tenantRowId === tenantId ? toTenantGate(row.tenantStatus, row.tenantSsoEnforced) : null,
+    ];
   }
 
   async findByEmail(email: string): Promise<IdentityUser[]> {

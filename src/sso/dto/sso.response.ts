@@ -28,7 +28,9 @@ export class SsoConnection {
   @ApiProperty({ description: 'A person in no organisation joins at their first sign-in' }) jit: boolean;
   @ApiProperty({ enum: ['member', 'admin'] }) defaultRole: string;
   @ApiProperty() allowIdpInitiated: boolean;
-  @ApiProperty({ description: 'The active connection that discovery uses: the first to become active' })
+  @ApiProperty({
+    description: 'The active connection that discovery uses: the one an owner made primary last, else the first active',
+  })
   primary: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: OidcSettings }) oidc: OidcSettings;
@@ -87,4 +89,23 @@ export class SsoTestStart {
       'nor signs in',
   })
   startUrl: string;
+}
+
+export class SsoEnforcement {
+  @ApiProperty({
+    description: 'Members must sign in by single sign-on; a session made otherwise is refused 403 SSO_REQUIRED',
+  })
+  enforced: boolean;
+  @ApiProperty({ description: 'The organisation’s connections' }) connections: number;
+  @ApiProperty({ description: 'Its active connections' }) activeConnections: number;
+  @ApiProperty({
+    type: [String],
+    enum: ['owner'],
+    description: 'The roles that keep access without single sign-on while it is enforced (the break-glass)',
+  })
+  breakGlass: string[];
+}
+
+export class SsoEnforcementChanged extends SsoEnforcement {
+  @ApiProperty({ enum: [true] }) success: boolean;
 }
