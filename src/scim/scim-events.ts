@@ -31,6 +31,10 @@ const aboutGroup = (
   data: { displayName: group.displayName, ...data },
 });
 
+type Member = { id: string; email: string };
+/** The role a membership had, and its custom roles when there were any. */
+const withRoles = (role: string | null, roles: string[]) => ({ role, ...(roles.length && { roles }) });
+
 /** One builder per SCIM change, so that every route records the same shape. */
 export const scimEvents = {
   tokenCreated: (tenantId: string, tokenId: string, owner: AuditActor): NewAuditEvent => ({
@@ -59,22 +63,12 @@ export const scimEvents = {
   memberUpdated: (tenantId: string, tokenId: string, member: { id: string; email: string }, changes: object) =>
     aboutMember('member.updated', tenantId, tokenId, member, { changes }),
   /** `roles`: the custom roles that went with the membership, when there were any. */
-  memberDeactivated: (
-    tenantId: string,
-    tokenId: string,
-    member: { id: string; email: string },
-    role: string | null,
-    roles: string[] = [],
-  ) => aboutMember('member.deactivated', tenantId, tokenId, member, { role, ...(roles.length && { roles }) }),
+  memberDeactivated: (tenantId: string, tokenId: string, member: Member, role: string | null, roles: string[] = []) =>
+    aboutMember('member.deactivated', tenantId, tokenId, member, withRoles(role, roles)),
   memberReactivated: (tenantId: string, tokenId: string, member: { id: string; email: string }, role: string) =>
     aboutMember('member.reactivated', tenantId, tokenId, member, { role }),
-  memberRemoved: (
-    tenantId: string,
-    tokenId: string,
-    member: { id: string; email: string },
-    role: string | null,
-    roles: string[] = [],
-  ) => aboutMember('member.removed', tenantId, tokenId, member, { role, ...(roles.length && { roles }) }),
+  memberRemoved: (tenantId: string, tokenId: string, member: Member, role: string | null, roles: string[] = []) =>
+    aboutMember('member.removed', tenantId, tokenId, member, withRoles(role, roles)),
   groupCreated: (tenantId: string, tokenId: string, group: { id: string; displayName: string }, members: number) =>
     aboutGroup('scim.group_created', tenantId, tokenId, group, { members }),
   groupUpdated: (tenantId: string, tokenId: string, group: { id: string; displayName: string }, changes: object) =>

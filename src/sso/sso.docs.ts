@@ -66,31 +66,23 @@ const connectionBody = (required: boolean) =>
     },
   });
 
-/** The guards' answers on the connection routes: owners only. */
-export const ApiSsoConnections = () =>
+/** The guards' answers on the org routes of single sign-on; `forbidden`: who is refused 403. */
+const ssoOrgRoutes = (forbidden: string) =>
   applyDecorators(
     ApiTags('Organisation: single sign-on'),
     ApiSession(),
     ApiErrorResponse(HttpStatus.UNAUTHORIZED, 'No session', [UNAUTHORIZED_BODY]),
-    ApiErrorResponse(
-      HttpStatus.FORBIDDEN,
-      'Not an owner of an organisation (admins too), or the organisation is suspended',
-      [{ error: SSO_GUARD_MESSAGES.notOrgUser }, FORBIDDEN_BODY],
-    ),
+    ApiErrorResponse(HttpStatus.FORBIDDEN, `${forbidden}, or the organisation is suspended`, [
+      { error: SSO_GUARD_MESSAGES.notOrgUser },
+      FORBIDDEN_BODY,
+    ]),
   );
 
-/** The guards' answers on GET and PATCH /api/org/sso: owners and admins. */
-export const ApiSsoEnforcement = () =>
-  applyDecorators(
-    ApiTags('Organisation: single sign-on'),
-    ApiSession(),
-    ApiErrorResponse(HttpStatus.UNAUTHORIZED, 'No session', [UNAUTHORIZED_BODY]),
-    ApiErrorResponse(
-      HttpStatus.FORBIDDEN,
-      'Not an owner or admin of an organisation (admins: read only), or the organisation is suspended',
-      [{ error: SSO_GUARD_MESSAGES.notOrgUser }, FORBIDDEN_BODY],
-    ),
-  );
+/** The connection routes: owners only. */
+export const ApiSsoConnections = () => ssoOrgRoutes('Not an owner of an organisation (admins too)');
+
+/** GET and PATCH /api/org/sso: owners, and admins to read. */
+export const ApiSsoEnforcement = () => ssoOrgRoutes('Not an owner or admin of an organisation (admins: read only)');
 
 export const ApiGetEnforcement = () =>
   applyDecorators(
