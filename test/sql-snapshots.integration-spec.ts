@@ -5,8 +5,7 @@ import { memoryDataSource } from './support/memory-data-source';
 import { RecordingMysql, recordingMysql, sqliteSent } from './support/recorded-sql';
 import { TestClock } from './support/test-clock';
 import { TenantsStore } from '../src/admin-tenants/tenants.store';
-import { roleEvents } from '../src/audit/audit-event';
-import { auditEvents } from '../src/audit/audit-event';
+import { auditEvents, roleEvents } from '../src/audit/audit-event';
 import { AuditEventsStore } from '../src/audit/audit-events.store';
 import { AuditRecorder } from '../src/audit/audit-recorder';
 import { AuditRows } from '../src/audit/audit-rows';
@@ -410,6 +409,7 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
       (s) => s.invitations.findAcceptableKeys('tenant-1', ['key-1', 'key-2'], NOW),
     ],
     ['InvitationsStore.findById', (s) => s.invitations.findById('to-accept')],
+    ['InvitationsStore.setExpiry', (s) => s.invitations.setExpiry('to-expire', EARLIER)],
     ['InvitationsStore.pendingTo', (s) => s.invitations.pendingTo('To-Accept@Example.com', NOW)],
     ['InvitationsStore.findTenantName', (s) => s.invitations.findTenantName('tenant-1')],
     [
@@ -447,9 +447,22 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
           ACTOR,
         ),
     ],
+    [
+      'TenantsStore.activate, a pending_owner tenant at its first owner’s join',
+      (s) => s.tenants.activate('tenant-2', auditEvents.tenantActivated('tenant-2', ACTOR)),
+    ],
   ],
   'local-identity-store': [
     ['LocalIdentityStore.findById', (s) => s.identity.findById('user-1')],
+    ['LocalIdentityStore.usersOfTenant', (s) => s.identity.usersOfTenant('tenant-1')],
+    [
+      'LocalIdentityStore.insertUser',
+      (s) =>
+        s.identity.insertUser(
+          { id: 'user-9', email: 'Nine@Example.com', platformRole: null, userType: null, tenantId: null, role: null },
+          NOW,
+        ),
+    ],
     ['LocalIdentityStore.findWithTenantStatus', (s) => s.identity.findWithTenantStatus('user-1', 'tenant-1')],
     ['LocalIdentityStore.findByEmail', (s) => s.identity.findByEmail('Ann@Example.com')],
     [

@@ -6,6 +6,7 @@ import { TenantStatus } from '../database/entities/tenant.entity';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { OPEN_STATUSES } from '../invitations/invitation';
 import { SqlStore } from '../database/sql-store';
+import { tenantActivation } from '../database/tenant-status-reader';
 
 /** A tenant as listed: its creation time as ISO 8601 text. */
 export type ListedTenant = Omit<TenantEntity, 'createdAt'> & { createdAt: string };
@@ -132,6 +133,11 @@ export class TenantsStore {
   /** Stores the tenant and its audit event, both or neither. The actor is null when the operator CLI creates it. */
   async create(tenant: TenantEntity, actor: AuditActor | null): Promise<void> {
     await this.writer.insert([[TenantEntity, tenant], ...this.auditRows.of(auditEvents.tenantCreated(tenant, actor))]);
+  }
+
+  /** A pending_owner tenant becomes active, as at its first owner's join, with the event; false when it was not pending. */
+  async activate(tenantId: string, event: NewAuditEvent): Promise<boolean> {
+    return this.writer.insertIfAll(this.auditRows.of(event), [tenantActivation(tenantId)]);
   }
 
   /** The tenant whose id is exactly `id`, or null. */

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminTenantsModule } from '../admin-tenants/admin-tenants.module';
 import { TenantInvitationsModule } from '../admin-tenants/tenant-invitations.module';
 import { AuditModule } from '../audit/audit.module';
@@ -7,8 +6,8 @@ import { AuthModule } from '../auth/auth.module';
 import { CommonModule } from '../common/common.module';
 import { ConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
-import { InvitationEntity, TenantEntity, UserEntity } from '../database/entities';
 import { IdentityModule } from '../identity/identity.module';
+import { InvitationsModule } from '../invitations/invitations.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { PermissionsModule } from '../permissions/permissions.module';
 import { DevSeedService } from './dev-seed.service';
@@ -28,7 +27,7 @@ import { TenantRecordsService } from './tenant-records.service';
     MetricsModule,
     AdminTenantsModule,
     TenantInvitationsModule,
-    TypeOrmModule.forFeature([UserEntity, TenantEntity, InvitationEntity]),
+    InvitationsModule,
   ],
   providers: [LocalUsersService, TenantRecordsService, DevSeedService],
 })

@@ -1,14 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { TenantResponse, toTenantResponse } from '../admin-tenants/dto/tenant.response';
+import { TenantsStore } from '../admin-tenants/tenants.store';
 import { auditEvents } from '../audit/audit-event';
-import { AuditRows } from '../audit/audit-rows';
 import { AppConfig } from '../config/app-config';
-import { AtomicWriter } from '../database/atomic-writer';
-import { TenantEntity } from '../database/entities';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
-import { ACTIVATE_TENANT } from '../joining/memberships.repository';
 import { CliInputError, LocalUsersService } from './local-users.service';
 import { TenantRecordsService } from './tenant-records.service';
 
@@ -31,9 +26,7 @@ export class DevSeedService {
     private readonly users: LocalUsersService,
     private readonly records: TenantRecordsService,
     private readonly identity: IdentityStore,
-    @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
-    private readonly writer: AtomicWriter,
-    private readonly auditRows: AuditRows,
+    private readonly tenants: TenantsStore,
   ) {}
 
   async seed(ttlSeconds?: number): Promise<DemoSetup> {
@@ -60,14 +53,14 @@ export class DevSeedService {
   /** What the first owner's join does to its tenant: pending_owner becomes active, with its event. */
   private async activate(tenant: TenantResponse, owner: IdentityUser): Promise<TenantResponse> {
     const event = auditEvents.tenantActivated(tenant.id, { id: owner.id, email: owner.email });
-    await this.writer.insertIfAll(this.auditRows.of(event), [[ACTIVATE_TENANT, [tenant.id]]]);
-    return toTenantResponse(await this.tenants.findOneByOrFail({ id: tenant.id }));
+    await this.tenants.activate(tenant.id, event);
+    return toTenantResponse((await this.tenants.find(tenant.id))!);
   }
 
   /** The owner's tenant when the demo exists already, else a new one. */
   private async demoTenant(): Promise<TenantResponse> {
     const owner = await this.identity.findById('demo-owner');
-    const existing = owner?.tenantId ? await this.tenants.findOneBy({ id: owner.tenantId }) : null;
+    const existing = owner?.tenantId ? await this.tenants.find(owner.tenantId) : null;
     return existing ? toTenantResponse(existing) : this.records.createTenant('Demo Organisation', 'organisation');
   }
 }

@@ -1,15 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { isEmail } from 'class-validator';
-import { Repository } from 'typeorm';
 import { SessionTokenIssuer } from '../auth/session-token-issuer';
 import { Clock } from '../common/clock';
-import { emailKey } from '../common/email-comparison';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
-import { TenantEntity, UserEntity } from '../database/entities';
+import { TenantStatusReader } from '../database/tenant-status-reader';
 import { IdentityStore, IdentityUser, SUPER_ADMIN_ROLE, TENANT_ROLES } from '../identity/identity-store';
-import { toIdentityUser } from '../identity/local/local-identity-store';
+import { LocalIdentityStore } from '../identity/local/local-identity-store';
 
 export interface NewLocalUser {
   email: string;
@@ -30,17 +27,16 @@ const MAX_TTL_SECONDS = 30 * 24 * 3600;
 export class LocalUsersService {
   constructor(
     private readonly config: AppConfig,
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
-    @InjectRepository(TenantEntity) private readonly tenants: Repository<TenantEntity>,
+    private readonly tenants: TenantStatusReader,
     private readonly identity: IdentityStore,
     private readonly tokens: SessionTokenIssuer,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
 
-  /** The users of a tenant in the `users` table, by id. */
+  /** The users of a tenant in the `users` table, by id (none in cognito mode, whose users live in the pool). */
   async listTenantUsers(tenantId: string): Promise<IdentityUser[]> {
-    return (await this.users.find({ where: { tenantId }, order: { id: 'ASC' } })).map(toIdentityUser);
+    return this.identity instanceof LocalIdentityStore ? this.identity.usersOfTenant(tenantId) : [];
   }
 
   async createUser(input: NewLocalUser): Promise<IdentityUser> {
@@ -73,23 +69,24 @@ export class LocalUsersService {
         '--tenant-id needs --user-type org: the organisation routes refuse any other user of a tenant',
       );
     }
-    if (input.tenantId !== undefined && !(await this.tenants.existsBy({ id: input.tenantId }))) {
+    if (input.tenantId !== undefined && (await this.tenants.statusOf(input.tenantId)) === null) {
       throw new CliInputError(`no tenant with id "${input.tenantId}" (tenants:create makes one)`);
     }
-    if (await this.users.existsBy({ id })) throw new CliInputError(`a user with id "${id}" already exists`);
+    if (await this.identity.findById(id)) throw new CliInputError(`a user with id "${id}" already exists`);
     if ((await this.identity.findByEmail(email)).length) {
       throw new CliInputError(`a user with e-mail "${email}" already exists`);
     }
-    await this.users.insert({
-      id,
-      email,
-      emailKey: emailKey(email),
-      platformRole: input.platformRole ?? null,
-      userType: input.userType ?? null,
-      tenantId: input.tenantId ?? null,
-      role: input.role ?? null,
-      createdAt: this.clock.now(),
-    });
+    await this.localStore().insertUser(
+      {
+        id,
+        email,
+        platformRole: input.platformRole ?? null,
+        userType: input.userType ?? null,
+        tenantId: input.tenantId ?? null,
+        role: input.role ?? null,
+      },
+      this.clock.now(),
+    );
     return (await this.identity.findById(id))!;
   }
 
@@ -105,6 +102,12 @@ export class LocalUsersService {
 
   private requireLocalStore(command: string): void {
     requireLocalStore(this.config, command);
+  }
+
+  /** The local store, which requireLocalStore has made sure of. */
+  private localStore(): LocalIdentityStore {
+    if (!(this.identity instanceof LocalIdentityStore)) throw new CliInputError('the identity store is not local');
+    return this.identity;
   }
 }
 

@@ -1,6 +1,4 @@
 import { HttpException, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { AdminTenantsService } from '../admin-tenants/admin-tenants.service';
 import { CreateTenantDto } from '../admin-tenants/dto/create-tenant.dto';
 import { SuspendTenantDto } from '../admin-tenants/dto/suspend-tenant.dto';
@@ -12,6 +10,7 @@ import { Clock } from '../common/clock';
 import { validateBody } from '../common/validate-body';
 import { AppConfig } from '../config/app-config';
 import { InvitationEntity } from '../database/entities';
+import { InvitationsStore } from '../invitations/invitations.store';
 import { invitationLink } from '../mail/invitation-message';
 import { CliInputError } from './local-users.service';
 
@@ -55,7 +54,7 @@ export class TenantRecordsService {
     private readonly tenants: AdminTenantsService,
     private readonly tenantInvitations: TenantInvitationsService,
     private readonly lifecycle: TenantLifecycleService,
-    @InjectRepository(InvitationEntity) private readonly invitations: Repository<InvitationEntity>,
+    private readonly invitations: InvitationsStore,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -108,11 +107,11 @@ export class TenantRecordsService {
    * SQL. The status stays pending: as spec section 3 says, the next GET marks it expired.
    */
   async expireInvitation(id: string): Promise<InvitationRecord> {
-    const invitation = await this.invitations.findOneBy({ id });
+    const invitation = await this.invitations.findById(id);
     if (!invitation) throw new CliInputError(`no invitation with id "${id}"`);
     if (invitation.status === 'accepted') throw new CliInputError(`invitation "${id}" is already accepted`);
     invitation.expiresAt = new Date(this.clock.now().getTime() - 1_000);
-    await this.invitations.update({ id }, { expiresAt: invitation.expiresAt });
+    await this.invitations.setExpiry(id, invitation.expiresAt);
     return toInvitationRecord(invitation);
   }
 }

@@ -1,3 +1,4 @@
+import { RequiredUpdate } from './atomic-writer';
 import { TenantStatus } from './entities/tenant.entity';
 import { PreparedStatements } from './prepared-statements';
 import { SqlStore } from './sql-store';
@@ -62,6 +63,12 @@ export class TenantStatusReader {
     return read;
   }
 }
+
+/** A tenant is pending_owner from its creation (spec 4.4) until its first owner joins; then active. */
+export const tenantActivation = (tenantId: string): RequiredUpdate => [
+  "UPDATE tenants SET status = 'active' WHERE id = ? AND status = 'pending_owner'",
+  [tenantId],
+];
 
 /** The statuses in which a tenant's invitations cannot be accepted: suspended, or being deleted. */
 export const CLOSED_TENANT_STATUSES: TenantStatus[] = ['suspended', 'deleted'];

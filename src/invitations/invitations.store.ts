@@ -175,6 +175,11 @@ export class InvitationsStore {
     }));
   }
 
+  /** The operator CLI's invitations:expire: the invitation's expiry moved, its status left as it is. */
+  async setExpiry(id: string, expiresAt: Date): Promise<void> {
+    await this.statements.changes('UPDATE tenant_invitations SET expires_at = ? WHERE id = ?', [sqlTimestamp(expiresAt), id]);
+  }
+
   async findById(id: string): Promise<InvitationEntity | null> {
     // Causal on Galera: an invitation created through another node a moment ago is found.
     const row = await this.statements.first(SELECT_INVITATION, [id], true);

@@ -7,9 +7,7 @@ import { localUserRows } from '../identity/local/local-identity-store';
 import { acceptIfOpen } from '../invitations/invitations.store';
 import { memberRole, RoleDefinition, roleUnchanged } from '../permissions/grants.store';
 import { SqlStore } from '../database/sql-store';
-
-/** A tenant is pending_owner from its creation (spec 4.4) until its first owner joins; then active. */
-export const ACTIVATE_TENANT = "UPDATE tenants SET status = 'active' WHERE id = ? AND status = 'pending_owner'";
+import { tenantActivation } from '../database/tenant-status-reader';
 
 /** Where the membership is written, by identity store. */
 export type MembershipChange =
@@ -70,7 +68,7 @@ export class MembershipsRepository {
       inserts.push([MembershipGrantEntity, membership.grant]);
       required.push(membership.versionUnchanged);
     }
-    if (join.activatesTenant) required.push([ACTIVATE_TENANT, [tenantId]]);
+    if (join.activatesTenant) required.push(tenantActivation(tenantId));
     // Each role at the version read: one deleted or changed meanwhile makes the join judged again.
     for (const custom of join.customRoles) {
       inserts.push(memberRole(tenantId, invitee.id, custom.key, now));

@@ -41,6 +41,9 @@ SELECT email_key FROM tenant_invitations WHERE tenant_id = ? AND status = 'pendi
 -- InvitationsStore.findById
 SELECT id, tenant_id, email, role, status, expires_at, invited_by, created_at FROM tenant_invitations WHERE id = ?;
 
+-- InvitationsStore.setExpiry
+UPDATE tenant_invitations SET expires_at = ? WHERE id = ?;
+
 -- InvitationsStore.pendingTo
 SELECT i.id, i.tenant_id, i.email, i.role, i.status, i.expires_at, i.invited_by, i.created_at, t.name AS tenant_name, t.status AS tenant_status FROM tenant_invitations i JOIN tenants t ON t.id = i.tenant_id WHERE i.email_key = ? AND i.status = 'pending' AND i.expires_at >= ? ORDER BY i.created_at, i.id;
 

@@ -4,6 +4,12 @@
 -- LocalIdentityStore.findById
 SELECT id, email, platform_role AS platformRole, user_type AS userType, tenant_id AS tenantId, role FROM users WHERE id = ?;
 
+-- LocalIdentityStore.usersOfTenant
+SELECT `UserEntity`.`id` AS `UserEntity_id`, `UserEntity`.`email` AS `UserEntity_email`, `UserEntity`.`email_key` AS `UserEntity_email_key`, `UserEntity`.`platform_role` AS `UserEntity_platform_role`, `UserEntity`.`user_type` AS `UserEntity_user_type`, `UserEntity`.`tenant_id` AS `UserEntity_tenant_id`, `UserEntity`.`role` AS `UserEntity_role`, `UserEntity`.`created_at` AS `UserEntity_created_at` FROM `users` `UserEntity` WHERE ((`UserEntity`.`tenant_id` = ?)) ORDER BY `UserEntity`.`id` ASC;
+
+-- LocalIdentityStore.insertUser
+INSERT INTO `users`(`id`, `email`, `email_key`, `platform_role`, `user_type`, `tenant_id`, `role`, `created_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+
 -- LocalIdentityStore.findWithTenantStatus
 SELECT id, email, platform_role AS platformRole, user_type AS userType, tenant_id AS tenantId, role, tenantRowId, tenantStatus, tenantSsoEnforced FROM users LEFT JOIN (SELECT id AS tenantRowId, status AS tenantStatus, EXISTS (SELECT 1 FROM sso_enforcements WHERE sso_enforcements.tenant_id = tenants.id) AS tenantSsoEnforced FROM tenants WHERE id = ?) tenant ON 1 = 1 WHERE id = ?;
 

@@ -141,6 +141,16 @@ export class LocalIdentityStore extends IdentityStore {
     super();
   }
 
+  /** The operator CLI's users:create: a row as given (the CLI checked it). */
+  async insertUser(user: IdentityUser, createdAt: Date): Promise<void> {
+    await this.users.insert({ ...user, email: user.email.toLowerCase(), emailKey: emailKey(user.email), createdAt });
+  }
+
+  /** The operator CLI's listing: a tenant's users, by id. */
+  async usersOfTenant(tenantId: string): Promise<IdentityUser[]> {
+    return (await this.users.find({ where: { tenantId }, order: { id: 'ASC' } })).map(toIdentityUser);
+  }
+
   async findById(id: string): Promise<IdentityUser | null> {
     const row = (await this.statements.first(SELECT_USER, [id], true)) as IdentityColumns | undefined;
     // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
