@@ -4,13 +4,15 @@ import {
   AdminSetUserPasswordCommand,
   CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { randomBytes } from 'node:crypto';
-import { ScimUserEntity } from '../src/database/entities';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { OrgDomainEntity, ScimUserEntity } from '../src/database/entities';
 import { emulatorClient, SeededPool, seedUserPool } from './support/cognito-emulator';
 import { oktaUser, scimClient } from './support/scim';
+import { TestOidcProvider } from './support/oidc-provider';
 import { useTestApp } from './support/suites';
 
 const PASSWORD = `E2e-${randomBytes(9).toString('base64url')}-Aa1!`;
+const BASE = 'http://tenants.test';
 
 /**
  * SCIM on a user pool that signs in by e-mail (`UsernameAttributes: ["email"]`, Amplify's default):
@@ -21,7 +23,12 @@ const PASSWORD = `E2e-${randomBytes(9).toString('base64url')}-Aa1!`;
 describe('SCIM on a user pool that signs in by e-mail', () => {
   let client: CognitoIdentityProviderClient;
   let pool: SeededPool;
-  const poolEnv = () => ({ COGNITO_USER_POOL_ID: pool.userPoolId, COGNITO_CLIENT_ID: pool.clientId });
+  // PUBLIC_BASE_URL: single sign-on's sessions in cognito mode (docs/sso.md).
+  const poolEnv = () => ({
+    COGNITO_USER_POOL_ID: pool.userPoolId,
+    COGNITO_CLIENT_ID: pool.clientId,
+    PUBLIC_BASE_URL: BASE,
+  });
   beforeAll(async () => {
     client = emulatorClient(process.env.E2E_COGNITO_ENDPOINT!);
     pool = await seedUserPool(client, 'super_admin', { signsInByEmail: true });
@@ -111,5 +118,60 @@ describe('SCIM on a user pool that signs in by e-mail', () => {
     expect(await t.identity.findById(known.id)).toMatchObject({ tenantId: tenant.id, role: 'member' });
     const again = await scim.post('/Users', oktaUser(email, { userName: `other-${email}` }));
     expect(again.status).toBe(409);
+  });
+
+  describe('single sign-on’s first sign-in (jit)', () => {
+    const provider = new TestOidcProvider();
+    beforeAll(() => provider.start());
+    afterAll(() => provider.stop());
+
+    it('makes the account by address, keeps the id the pool gave it, joins it; the session names that id', async () => {
+      const tenant = await factory.tenant({ status: 'active' });
+      const ownerCookie = await ownerOf(tenant.id);
+      const domain = `sso-${randomBytes(4).toString('hex')}.test`;
+      const now = new Date();
+      await t.dataSource.getRepository(OrgDomainEntity).insert({
+        id: randomUUID(),
+        tenantId: tenant.id,
+        name: domain,
+        status: 'verified',
+        joinMode: 'off',
+        token: randomBytes(8).toString('hex'),
+        tokenIssuedAt: now,
+        lastCheckAt: now,
+        lastCheckResult: 'found',
+        verifiedAt: now,
+        graceEndsAt: null,
+        nextCheckAt: new Date(now.getTime() + 86_400_000),
+        heldName: domain,
+        createdAt: now,
+      });
+      const created = await t.http.post('/api/org/sso/connections').set('Cookie', ownerCookie).send({
+        type: 'oidc',
+        issuer: provider.issuer,
+        clientId: provider.clientId,
+        clientSecret: provider.clientSecret,
+      });
+      expect(created.status).toBe(201);
+      const { id } = created.body.connection;
+      expect(
+        (await t.http.patch(`/api/org/sso/connections/${id}`).set('Cookie', ownerCookie).send({ status: 'active' }))
+          .status,
+      ).toBe(200);
+
+      const email = `jit-${randomBytes(4).toString('hex')}@${domain}`;
+      await provider.nextLogin({ sub: 'jit-subject', email });
+      const started = await t.http.get('/sso/start').query({ connection: id });
+      const callback = await provider.authorize(started.headers.location);
+      const res = await t.http.get(callback.pathname + callback.search);
+      expect(res.status).toBe(302);
+      const [account] = await t.identity.findByEmail(email);
+      expect(account).toMatchObject({ email, tenantId: tenant.id, role: 'member' });
+      const [cookie] = res.headers['set-cookie'] as unknown as string[];
+      const token = cookie.split(';')[0].slice(`${t.config.sessionCookieName}=`.length);
+      expect(JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).sub).toBe(account.id);
+      const me = await t.http.get('/api/me').set('Cookie', cookie.split(';')[0]);
+      expect(me.body).toMatchObject({ user: { id: account.id, email }, organisation: { id: tenant.id } });
+    });
   });
 });

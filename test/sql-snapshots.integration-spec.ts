@@ -675,6 +675,10 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     ],
     ['ScimUsersStore.findMany', (s) => s.scimUsers.findMany('tenant-1', ['scim-1', 'scim-2'])],
     ['ScimUsersStore.allActive', (s) => s.scimUsers.allActive('tenant-1')],
+    [
+      'ScimUsersStore.updateAsRead, the user pool’s address change',
+      (s) => s.scimUsers.updateAsRead({ ...scimUser, userName: 'ann@example.org', lastModified: LATER }, NOW),
+    ],
   ],
   'scim-tokens.store': [
     ['ScimTokensStore.list', (s) => s.scimTokens.list('tenant-1')],

@@ -5,7 +5,6 @@ import { sameEmail } from '../common/email-comparison';
 import { IdGenerator } from '../common/id-generator';
 import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
 import { ScimUserEntity } from '../database/entities';
-import { PreparedStatements, sqlTimestamp } from '../database/prepared-statements';
 import { JoiningService } from '../joining/joining.service';
 import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
 import { GrantsStore } from '../permissions/grants.store';
@@ -28,7 +27,7 @@ import {
 } from './scim-resources';
 import { ScimOwnerLock } from './scim-owner-lock';
 import { ScimContext } from './scim-token.guard';
-import { DELETE_USER, DELETE_USER_MEMBERSHIPS, ScimUsersStore, UPDATE_USER } from './scim-users.store';
+import { ScimUsersStore } from './scim-users.store';
 
 const userNameTaken = () => new ScimError(HttpStatus.CONFLICT, SCIM_MESSAGES.userNameTaken, 'uniqueness');
 const addressTaken = () => new ScimError(HttpStatus.CONFLICT, SCIM_MESSAGES.addressTaken, 'uniqueness');
@@ -42,19 +41,6 @@ const READ_ONLY = ['id', 'meta', 'groups'];
 /** A later instant than `before`, so that every write moves lastModified. */
 const after = (before: Date, now: Date) => (now.getTime() > before.getTime() ? now : new Date(before.getTime() + 1));
 
-export const updateParameters = (row: ScimUserEntity): unknown[] => [
-  row.userName,
-  row.userNameKey,
-  row.externalId,
-  row.emailKey,
-  row.active,
-  row.role,
-  row.attributes,
-  sqlTimestamp(row.lastModified),
-  row.id,
-  row.tenantId,
-];
-
 /**
  * SCIM Users (RFC 7643 section 4.1, RFC 7644 section 3): one resource per member of the
  * organisation that its identity provider manages (docs/scim.md, "Users").
@@ -67,7 +53,6 @@ export class ScimUsersService {
     private readonly memberships: ScimMemberships,
     private readonly writer: AtomicWriter,
     private readonly auditRows: AuditRows,
-    private readonly statements: PreparedStatements,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly ownerLock: ScimOwnerLock,
@@ -116,7 +101,7 @@ export class ScimUsersService {
         inserts,
         [],
         now,
-        [[DELETE_USER, [row.id, tenantId]]],
+        [this.store.deletion(row)],
         cleared,
       );
     } catch (error) {
@@ -207,9 +192,9 @@ export class ScimUsersService {
         member,
         tenantId,
         [...this.auditRows.of(event), ...removal.inserts],
-        [[DELETE_USER, [row.id, tenantId]]],
+        [this.store.deletion(row)],
         [
-          [DELETE_USER_MEMBERSHIPS, [row.id, tenantId]],
+          this.store.groupMembershipsDeletion(row),
           ...removal.deletes,
           this.grants.memberRolesDeletion(tenantId, row.userId),
         ],
@@ -291,7 +276,7 @@ export class ScimUsersService {
     const localAddress = addressChanged ? this.memberships.localAddressChange(user.id, input.address) : null;
     if (addressChanged && !localAddress)
       updated.lastModified = now = await this.changePooledAddress(row, input, user.id, now);
-    const required: RequiredUpdate[] = [[UPDATE_USER, updateParameters(updated)]];
+    const required: RequiredUpdate[] = [this.store.updated(updated)];
     if (localAddress) required.push(localAddress);
     let written: boolean;
     try {
@@ -333,11 +318,7 @@ export class ScimUsersService {
     };
     let written: boolean;
     try {
-      written =
-        (await this.statements.changes(UPDATE_USER_AS_READ, [
-          ...updateParameters(moved),
-          sqlTimestamp(row.lastModified),
-        ])) === 1;
+      written = await this.store.updateAsRead(moved, row.lastModified);
     } catch (error) {
       if (isUniqueViolation(error)) throw userNameTaken();
       throw error;
@@ -346,16 +327,13 @@ export class ScimUsersService {
     try {
       await this.identity.changeEmail(userId, input.address);
     } catch (error) {
-      await this.statements.changes(UPDATE_USER_AS_READ, [...updateParameters(row), sqlTimestamp(now)]);
+      await this.store.updateAsRead(row, now);
       if (isUniqueViolation(error) || (error as Error).name === 'AliasExistsException') throw addressTaken();
       throw error;
     }
     return after(now, this.clock.now());
   }
 }
-
-/** The update of a SCIM user while it is as read: its last_modified is the one read (the last parameter). */
-const UPDATE_USER_AS_READ = `${UPDATE_USER} AND last_modified = ?`;
 
 /** The names of the stored fields that a change touched, for member.updated. */
 function changedFields(before: ScimUserEntity, after: ScimUserEntity): string[] {

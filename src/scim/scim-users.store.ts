@@ -1,5 +1,6 @@
+import { RequiredUpdate, Statement } from '../database/atomic-writer';
 import { ScimUserEntity } from '../database/entities';
-import { PreparedStatements, Row, timestamp } from '../database/prepared-statements';
+import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { EqConditions, UserFilterAttribute } from './scim-filter';
 import { filteredPage, ListQuery } from '../database/filtered-page';
 import { SqlStore } from '../database/sql-store';
@@ -14,11 +15,26 @@ const SELECT_BY_USER_NAME = `SELECT ${USER_COLUMNS} FROM scim_users WHERE tenant
 const SELECT_BY_PERSON = `SELECT ${USER_COLUMNS} FROM scim_users WHERE user_id = ?`;
 
 /** The update of a SCIM user after a PUT or PATCH; last_modified always moves, so the row always changes. */
-export const UPDATE_USER =
+const UPDATE_USER =
   'UPDATE scim_users SET user_name = ?, user_name_key = ?, external_id = ?, email_key = ?, active = ?, role = ?, ' +
   'attributes = ?, last_modified = ? WHERE id = ? AND tenant_id = ?';
-export const DELETE_USER = 'DELETE FROM scim_users WHERE id = ? AND tenant_id = ?';
-export const DELETE_USER_MEMBERSHIPS = 'DELETE FROM scim_group_members WHERE scim_user_id = ? AND tenant_id = ?';
+/** The update while the row is as read: its last_modified is the one read (the last parameter). */
+const UPDATE_USER_AS_READ = `${UPDATE_USER} AND last_modified = ?`;
+const DELETE_USER = 'DELETE FROM scim_users WHERE id = ? AND tenant_id = ?';
+const DELETE_USER_MEMBERSHIPS = 'DELETE FROM scim_group_members WHERE scim_user_id = ? AND tenant_id = ?';
+
+const updateParameters = (row: ScimUserEntity): unknown[] => [
+  row.userName,
+  row.userNameKey,
+  row.externalId,
+  row.emailKey,
+  row.active,
+  row.role,
+  row.attributes,
+  sqlTimestamp(row.lastModified),
+  row.id,
+  row.tenantId,
+];
 
 /** The list's table and columns; each filter attribute's column (userName and e-mails compared case-insensitively). */
 const USERS_LIST: ListQuery<UserFilterAttribute> = {
@@ -49,10 +65,33 @@ export function toScimUser(row: Row): ScimUserEntity {
   };
 }
 
-/** The reads of scim_users; the writes are the services' transactions (AtomicWriter). */
+/**
+ * The SQL of scim_users: its reads, the statements of its writes that the membership's transactions
+ * carry (ScimMemberships, AtomicWriter), and the update that the pool's address change makes alone.
+ */
 @SqlStore()
 export class ScimUsersStore {
   constructor(private readonly statements: PreparedStatements) {}
+
+  /** The row as a PUT or PATCH leaves it. */
+  updated(row: ScimUserEntity): RequiredUpdate {
+    return [UPDATE_USER, updateParameters(row)];
+  }
+
+  /** The row gone (a delete, or the undoing of a create). */
+  deletion(row: Pick<ScimUserEntity, 'id' | 'tenantId'>): Statement {
+    return [DELETE_USER, [row.id, row.tenantId]];
+  }
+
+  /** The row's group memberships gone. */
+  groupMembershipsDeletion(row: Pick<ScimUserEntity, 'id' | 'tenantId'>): Statement {
+    return [DELETE_USER_MEMBERSHIPS, [row.id, row.tenantId]];
+  }
+
+  /** The row becomes `row`, only while its last_modified is `read`; false when it changed meanwhile. */
+  async updateAsRead(row: ScimUserEntity, read: Date): Promise<boolean> {
+    return (await this.statements.changes(UPDATE_USER_AS_READ, [...updateParameters(row), sqlTimestamp(read)])) === 1;
+  }
 
   async find(tenantId: string, id: string): Promise<ScimUserEntity | null> {
     const row = await this.statements.first(SELECT_BY_ID, [id, tenantId]);

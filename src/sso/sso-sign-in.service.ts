@@ -432,11 +432,10 @@ export class SsoSignInService {
 
   /** The primary connection of the active organisation that holds the e-mail's domain. */
   private async byEmail(email: string): Promise<{ connection: SsoConnectionEntity; tenantName: string | null } | null> {
-    const domain = emailDomain(email);
-    const holder = domain ? await this.signIns.holderOf(domain, this.clock.now()) : null;
-    if (!holder) return null;
-    const connection = await this.connections.primaryOf(holder.tenantId);
-    return connection ? { connection, tenantName: holder.tenantName } : null;
+    const holder = await this.signIns.holderOf(emailDomain(email) ?? '', this.clock.now());
+    // The same two reads whether or not a domain signs in by SSO, so that the answer's time does not tell.
+    const connection = await this.connections.primaryOf(holder?.tenantId ?? '');
+    return holder && connection ? { connection, tenantName: holder.tenantName } : null;
   }
 
   private clientSettings(connection: SsoConnectionEntity, base: string): OidcClientSettings {

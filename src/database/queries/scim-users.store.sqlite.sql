@@ -19,3 +19,6 @@ SELECT id, tenant_id AS tenantId, user_id AS userId, user_name AS userName, user
 
 -- ScimUsersStore.allActive
 SELECT id, tenant_id AS tenantId, user_id AS userId, user_name AS userName, user_name_key AS userNameKey, external_id AS externalId, email_key AS emailKey, active, role, attributes, created_at AS createdAt, last_modified AS lastModified FROM scim_users WHERE tenant_id = ? AND active = 1;
+
+-- ScimUsersStore.updateAsRead, the user pool’s address change
+UPDATE scim_users SET user_name = ?, user_name_key = ?, external_id = ?, email_key = ?, active = ?, role = ?, attributes = ?, last_modified = ? WHERE id = ? AND tenant_id = ? AND last_modified = ?;
