@@ -37,6 +37,7 @@ import {
 } from './domains.docs';
 import { DOMAIN_FAILURES, DOMAIN_GUARD_MESSAGES } from './domains.messages';
 import { DomainsService } from './domains.service';
+import { JoinRequestsService } from './join-requests.service';
 import {
   AdminDomainsResponse,
   DecidedJoinRequestResponse,
@@ -116,13 +117,13 @@ export class OrgDomainsController {
 @UseGuards(SessionGuard, OrgAdminGuard)
 @RequirePermission('join_requests:decide', DOMAIN_GUARD_MESSAGES)
 export class JoinRequestsController {
-  constructor(private readonly domains: DomainsService) {}
+  constructor(private readonly requests: JoinRequestsService) {}
 
   @Get()
   @ApiListJoinRequests(ListJoinRequestsResponse)
   @FailureResponse({ error: DOMAIN_FAILURES.requests })
   listJoinRequests(@CurrentOrgCaller() caller: OrgCaller, @Query('status') status: unknown) {
-    return this.domains.listRequests(caller, status);
+    return this.requests.listRequests(caller, status);
   }
 
   @Post(':id/approve')
@@ -130,7 +131,7 @@ export class JoinRequestsController {
   @ApiDecideJoinRequest(DecidedJoinRequestResponse, true)
   @FailureResponse({ error: DOMAIN_FAILURES.requests })
   approveJoinRequest(@CurrentOrgCaller() caller: OrgCaller, @Param('id') id: string) {
-    return this.domains.approve(caller, id);
+    return this.requests.approve(caller, id);
   }
 
   @Post(':id/reject')
@@ -138,7 +139,7 @@ export class JoinRequestsController {
   @ApiDecideJoinRequest(DecidedJoinRequestResponse, false)
   @FailureResponse({ error: DOMAIN_FAILURES.requests })
   rejectJoinRequest(@CurrentOrgCaller() caller: OrgCaller, @Param('id') id: string) {
-    return this.domains.reject(caller, id);
+    return this.requests.reject(caller, id);
   }
 }
 

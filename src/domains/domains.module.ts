@@ -9,12 +9,21 @@ import { AdminDomainsController, JoinRequestsController, OrgDomainsController } 
 import { DomainJoinsService } from './domain-joins.service';
 import { DomainsService } from './domains.service';
 import { DomainsStore } from './domains.store';
+import { JoinRequestsService } from './join-requests.service';
 
 /** Verified domains, join modes, joins by domain and requests (docs/domains.md). */
 @Module({
   imports: [AuditModule, IdempotencyModule, JoiningModule],
   controllers: [OrgDomainsController, JoinRequestsController, AdminDomainsController],
-  providers: [DomainsService, DomainsStore, DnsTxtLookup, DomainRechecks, DomainJoinsService, AdminDomainsService],
+  providers: [
+    DomainsService,
+    DomainsStore,
+    DnsTxtLookup,
+    DomainRechecks,
+    DomainJoinsService,
+    JoinRequestsService,
+    AdminDomainsService,
+  ],
   exports: [DomainJoinsService],
 })
 export class DomainsModule {}

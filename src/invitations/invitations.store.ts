@@ -177,7 +177,10 @@ export class InvitationsStore {
 
   /** The operator CLI's invitations:expire: the invitation's expiry moved, its status left as it is. */
   async setExpiry(id: string, expiresAt: Date): Promise<void> {
-    await this.statements.changes('UPDATE tenant_invitations SET expires_at = ? WHERE id = ?', [sqlTimestamp(expiresAt), id]);
+    await this.statements.changes('UPDATE tenant_invitations SET expires_at = ? WHERE id = ?', [
+      sqlTimestamp(expiresAt),
+      id,
+    ]);
   }
 
   async findById(id: string): Promise<InvitationEntity | null> {

@@ -365,10 +365,13 @@ describe(JoiningService.name, () => {
 
   describe('joinWithoutInvitation', () => {
     const member = { id: 'u-1', email: EMAIL };
-    const byDomain = (now: Date) => ({ required: [['decided at', [now.toISOString()]] as RequiredUpdate], events: [] });
+    const alongside = (now: Date) => ({
+      required: [['decided at', [now.toISOString()]] as RequiredUpdate],
+      events: [],
+    });
 
     it('joins with the role given, no invitation, no custom roles, the domain’s compare-and-sets in its transaction', async () => {
-      expect(await service().joinWithoutInvitation(member, TENANT, 'member', byDomain)).toEqual({
+      expect(await service().joinWithoutInvitation(member, TENANT, 'member', alongside)).toEqual({
         joined: true,
         inPool: true,
       });
@@ -379,13 +382,13 @@ describe(JoiningService.name, () => {
         role: 'member',
         customRoles: [],
         activatesTenant: false,
-        byDomain: { required: [['decided at', [NOW.toISOString()]]], events: [] },
+        alongside: { required: [['decided at', [NOW.toISOString()]]], events: [] },
       });
     });
 
     it('the custom roles named are granted as defined then: one deleted is not', async () => {
       customRoles.defined.set(TENANT, [role('auditor'), role('billing')]);
-      await service().joinWithoutInvitation(member, TENANT, 'member', byDomain, {
+      await service().joinWithoutInvitation(member, TENANT, 'member', alongside, {
         customRoles: ['auditor', 'deleted-since'],
       });
       expect(memberships.written[0].customRoles).toEqual([role('auditor')]);
@@ -393,7 +396,7 @@ describe(JoiningService.name, () => {
 
     it('a member of another organisation: not joined, that organisation named; nothing written', async () => {
       identity.add({ ...member, userType: ORG_USER_TYPE, tenantId: OTHER_TENANT, role: 'member' });
-      expect(await service().joinWithoutInvitation(member, TENANT, 'member', byDomain)).toEqual({
+      expect(await service().joinWithoutInvitation(member, TENANT, 'member', alongside)).toEqual({
         joined: false,
         memberOf: OTHER_TENANT,
       });
@@ -402,7 +405,7 @@ describe(JoiningService.name, () => {
 
     it('a member of this organisation already: not joined, this organisation named', async () => {
       identity.add({ ...member, userType: ORG_USER_TYPE, tenantId: TENANT, role: 'admin' });
-      expect(await service().joinWithoutInvitation(member, TENANT, 'member', byDomain)).toEqual({
+      expect(await service().joinWithoutInvitation(member, TENANT, 'member', alongside)).toEqual({
         joined: false,
         memberOf: TENANT,
       });
@@ -410,7 +413,7 @@ describe(JoiningService.name, () => {
 
     it('an address another account holds: not joined, e-mail in use', async () => {
       identity.add({ id: 'u-other', email: EMAIL });
-      expect(await service().joinWithoutInvitation(member, TENANT, 'member', byDomain)).toEqual({
+      expect(await service().joinWithoutInvitation(member, TENANT, 'member', alongside)).toEqual({
         joined: false,
         memberOf: '',
         emailInUse: true,
@@ -420,10 +423,10 @@ describe(JoiningService.name, () => {
 
     it('an account gone from the pool: account deleted when it need not exist there, else 401', async () => {
       expect(
-        await service('cognito').joinWithoutInvitation(member, TENANT, 'member', byDomain, { mustExistInPool: false }),
+        await service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside, { mustExistInPool: false }),
       ).toEqual({ joined: false, memberOf: '', accountDeleted: true });
       expect(
-        (await apiFailure(service('cognito').joinWithoutInvitation(member, TENANT, 'member', byDomain))).status,
+        (await apiFailure(service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside))).status,
       ).toBe(401);
       expect(memberships.attempted).toEqual([]);
     });
@@ -433,7 +436,7 @@ describe(JoiningService.name, () => {
       memberships.outcomes = [
         { commits: false, before: () => grants.pending.set(member.id, { tenantId: OTHER_TENANT, role: 'member' }) },
       ];
-      expect(await service('cognito').joinWithoutInvitation(member, TENANT, 'member', byDomain)).toEqual({
+      expect(await service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside)).toEqual({
         joined: false,
         memberOf: OTHER_TENANT,
       });
@@ -443,14 +446,14 @@ describe(JoiningService.name, () => {
     it(`throws the last failure after ${JOIN_ATTEMPTS} lost attempts`, async () => {
       const last = new Error('the last one');
       memberships.outcomes = [{ commits: false }, { commits: new Error('first') }, { commits: last }];
-      await expect(service().joinWithoutInvitation(member, TENANT, 'member', byDomain)).rejects.toBe(last);
+      await expect(service().joinWithoutInvitation(member, TENANT, 'member', alongside)).rejects.toBe(last);
       expect(memberships.attempted).toHaveLength(JOIN_ATTEMPTS);
     });
 
     it('on the pool: joined, not yet in the pool while the grant is on its way', async () => {
       identity.add(member);
       worker.poolTakes = false;
-      expect(await service('cognito').joinWithoutInvitation(member, TENANT, 'member', byDomain)).toEqual({
+      expect(await service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside)).toEqual({
         joined: true,
         inPool: false,
       });

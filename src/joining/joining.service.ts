@@ -116,10 +116,11 @@ export class JoiningService {
   }
 
   /**
-   * A join without an invitation (docs/domains.md): `member` becomes a user of `tenantId` with
-   * `role`, written as the invitation's join writes it (the users row, or a grant for the user pool),
-   * in one transaction with `byDomain`'s compare-and-sets and events, and the custom roles
-   * `options.customRoles` names as they are defined then (one deleted is not granted). The caller's rules ran before;
+   * A join without an invitation (a domain's, an approved request's, single sign-on's): `member`
+   * becomes a user of `tenantId` with `role`, written as the invitation's join writes it (the users
+   * row, or a grant for the user pool), in one transaction with `alongside`'s compare-and-sets and
+   * events, and the custom roles `options.customRoles` names as they are defined then (one deleted
+   * is not granted). The caller's rules ran before;
    * this judges the membership on what the store holds now, and again after a lost race. `current`:
    * the tenant they were found in instead (nothing written); `joined`: whether the pool has it yet.
    */
@@ -127,7 +128,7 @@ export class JoiningService {
     member: { id: string; email: string },
     tenantId: string,
     role: string,
-    byDomain: (now: Date) => NonNullable<Join['byDomain']>,
+    alongside: (now: Date) => NonNullable<Join['alongside']>,
     options: { mustExistInPool?: boolean; customRoles?: string[] } = {},
   ): Promise<
     | { joined: true; inPool: boolean }
@@ -150,7 +151,7 @@ export class JoiningService {
         activatesTenant: false,
         now,
         membership: current.change(role, tenantId, now),
-        byDomain: byDomain(now),
+        alongside: alongside(now),
       };
       try {
         const inPool = await this.commit(join, current.pending);

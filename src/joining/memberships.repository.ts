@@ -35,8 +35,11 @@ export interface Join {
   activatesTenant: boolean;
   now: Date;
   membership: MembershipChange;
-  /** A join by a domain: its compare-and-sets and events beside the membership's (the request approved, say). */
-  byDomain?: { required: RequiredUpdate[]; events: NewAuditEvent[] };
+  /**
+   * A join without an invitation (by a domain, a request, single sign-on): the caller's
+   * compare-and-sets and events, written beside the membership (the request approved, say).
+   */
+  alongside?: { required: RequiredUpdate[]; events: NewAuditEvent[] };
 }
 
 /**
@@ -58,7 +61,7 @@ export class MembershipsRepository {
   async join(join: Join): Promise<boolean> {
     const { invitation, tenantId, invitee, role, now, membership } = join;
     const required: RequiredUpdate[] = invitation ? [acceptIfOpen(invitation.id, now)] : [];
-    required.push(...(join.byDomain?.required ?? []));
+    required.push(...(join.alongside?.required ?? []));
     const inserts: Insert[] = [];
     if (membership.store === 'local' && membership.stored) {
       required.push(localUserRows.joined(membership.stored, tenantId, role));
@@ -76,7 +79,7 @@ export class MembershipsRepository {
     }
     const events = invitation
       ? [auditEvents.invitationAccepted(invitation), auditEvents.memberJoined(invitee, tenantId, role, 'invitation')]
-      : (join.byDomain?.events ?? []);
+      : (join.alongside?.events ?? []);
     if (join.customRoles.length) {
       const granted = join.customRoles.map((custom) => custom.key);
       events.push(roleEvents.memberRolesChanged(invitee, tenantId, [], granted, invitee));
