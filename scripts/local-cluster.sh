@@ -36,14 +36,20 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}" >/dev/null
 }
 
-wait_for() { # what, seconds, command
-  local what="$1" seconds="$2"
-  shift 2
+succeeds_within() { # seconds, command: whether the command succeeds within that time
+  local seconds="$1"
+  shift
   for _ in $(seq 1 $((seconds * 5))); do
     if "$@" >/dev/null 2>&1; then return 0; fi
     sleep 0.2
   done
-  die "$what did not come up within ${seconds}s (see $DIR/*.err, $DIR/*.log)"
+  return 1
+}
+
+wait_for() { # what, seconds, command
+  local what="$1" seconds="$2"
+  shift 2
+  succeeds_within "$seconds" "$@" || die "$what did not come up within ${seconds}s (see $DIR/*.err, $DIR/*.log)"
 }
 
 # mariadbd refuses to run as root: as root, the nodes run as the packages' mysql user.
@@ -86,14 +92,36 @@ galera_synced() {
   [ "$(mariadb --protocol=tcp -h 127.0.0.1 -P "3306$1" -u root -N -e "SHOW STATUS LIKE 'wsrep_local_state_comment'" | cut -f2)" = Synced ]
 }
 
-start_galera() { # node, extra options
+launch_galera() { # node, extra options
   local n="$1"
   shift
   # The data directory's owner runs the node; the pid file names the process that `down` stops.
   nohup mariadbd --defaults-file="$DIR/galera$n.cnf" "${run_as[@]}" "$@" >>"$DIR/galera$n.out" 2>&1 &
   echo $! >"$DIR/galera$n.started"
+}
+
+start_galera() { # node, extra options
+  local n="$1"
+  launch_galera "$@"
   wait_for "Galera node $n" 120 galera_ping "$n"
   wait_for "Galera node $n (synced)" 120 galera_synced "$n"
+}
+
+# A new node joins by state transfer. A joiner has been seen to abort during it (once, in CI): its
+# error log's end goes to the output, and it gets one more try on an empty data directory.
+join_galera() { # node
+  local n="$1"
+  for attempt in 1 2; do
+    mkdir -p "$DIR/galera$n"
+    [ "$(id -u)" -eq 0 ] && chown mysql:mysql "$DIR/galera$n"
+    launch_galera "$n"
+    if succeeds_within 120 galera_ping "$n" && succeeds_within 120 galera_synced "$n"; then return 0; fi
+    log "Galera node $n did not join (attempt $attempt); the end of its error log:"
+    tail -n 25 "$DIR/galera$n.err" >&2 2>/dev/null || true
+    stop_pid "$DIR/galera$n.started" "Galera node $n"
+    rm -rf "$DIR/galera$n"
+  done
+  die "Galera node $n did not join twice (see $DIR/*.err)"
 }
 
 redis_ok() { [ "$(redis-cli -p "710$1" cluster info | tr -d '\r' | sed -n 's/^cluster_state://p')" = ok ]; }
@@ -122,9 +150,7 @@ up() {
     "CREATE USER IF NOT EXISTS 'root'@'127.0.0.1'; GRANT ALL ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;" 2>/dev/null || true
   for n in 2 3; do
     log "Galera: node $n joins"
-    mkdir -p "$DIR/galera$n"
-    [ "$(id -u)" -eq 0 ] && chown mysql:mysql "$DIR/galera$n"
-    start_galera "$n"
+    join_galera "$n"
   done
   log "Galera: $(mariadb --protocol=tcp -h 127.0.0.1 -P 33061 -u root -N -e "SHOW STATUS LIKE 'wsrep_cluster_size'" | tr '\t' ' ')"
 
