@@ -22,11 +22,11 @@ import { dataSourceOptions } from '../src/database/data-source-options';
 import { IdentityUser } from '../src/identity/identity-store';
 import { ROOT, startServerProcess } from '../test/support/server-process';
 import {
-  createDatabase,
   Dialect,
   percentile,
   prepareSqliteSeed,
   SeedSql,
+  runOnEach,
   seedSql,
   startNodeOptions,
 } from './support/seed-database';
@@ -255,20 +255,10 @@ async function measure(url: string): Promise<void> {
     );
 }
 
-async function main() {
-  for (const dialect of DATABASES) {
-    console.log(`\n== ${dialect}: one tenant of ${MEMBERS} members and ${ROLES} roles, two roles a member`);
-    const database = await createDatabase(dialect, 'bench_roles', MYSQL_SERVER);
-    try {
-      await seed(dialect, database.url);
-      await measure(database.url);
-    } finally {
-      await database.drop();
-    }
-  }
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runOnEach(
+  DATABASES,
+  'bench_roles',
+  () => `one tenant of ${MEMBERS} members and ${ROLES} roles, two roles a member`,
+  { seed, measure },
+  MYSQL_SERVER,
+);

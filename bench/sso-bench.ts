@@ -23,14 +23,7 @@ import { AppConfig, parseConfig } from '../src/config/app-config';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { TestOidcProvider } from '../test/support/oidc-provider';
 import { ROOT, ServerProcess, startServerProcess } from '../test/support/server-process';
-import {
-  createDatabase,
-  Dialect,
-  percentile,
-  prepareSqliteSeed,
-  seedSql,
-  startNodeOptions,
-} from './support/seed-database';
+import { Dialect, percentile, prepareSqliteSeed, runOnEach, seedSql, startNodeOptions } from './support/seed-database';
 
 const DATABASES = (process.env.BENCH_DATABASES ?? 'mariadb,sqlite').split(',').map((name) => name.trim()) as Dialect[];
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 300);
@@ -188,22 +181,10 @@ async function measure(url: string): Promise<void> {
   }
 }
 
-async function main() {
-  for (const dialect of DATABASES) {
-    console.log(
-      `\n== ${dialect}: an organisation of ${MEMBERS} members and 1,000 other tenants; ${SAMPLES} sign-ins each`,
-    );
-    const database = await createDatabase(dialect, 'bench_sso', MYSQL_SERVER);
-    try {
-      await seed(dialect, database.url);
-      await measure(database.url);
-    } finally {
-      await database.drop();
-    }
-  }
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+runOnEach(
+  DATABASES,
+  'bench_sso',
+  () => `an organisation of ${MEMBERS} members and 1,000 other tenants; ${SAMPLES} sign-ins each`,
+  { seed, measure },
+  MYSQL_SERVER,
+);

@@ -107,3 +107,31 @@ export function startNodeOptions(): string[] {
 
 export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+
+/**
+ * A benchmark's run on each database in turn: a throw-away database made, seeded, measured and
+ * dropped (even when the measuring fails), with a heading line first; the process exits 1 on an error.
+ */
+export function runOnEach(
+  dialects: Dialect[],
+  name: string,
+  heading: (dialect: Dialect) => string,
+  run: { seed: (dialect: Dialect, url: string) => Promise<void>; measure: (url: string) => Promise<void> },
+  mysqlServer: string,
+): void {
+  (async () => {
+    for (const dialect of dialects) {
+      console.log(`\n== ${dialect}: ${heading(dialect)}`);
+      const database = await createDatabase(dialect, name, mysqlServer);
+      try {
+        await run.seed(dialect, database.url);
+        await run.measure(database.url);
+      } finally {
+        await database.drop();
+      }
+    }
+  })().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
