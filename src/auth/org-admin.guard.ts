@@ -33,6 +33,7 @@ import {
   requiresSso,
   RoutePermission,
   SSO_REQUIRED,
+  ssoStartUrl,
 } from './org-admin.policy';
 
 const ORG_ROUTE_RULE = 'orgAdmin:rule';
@@ -120,8 +121,7 @@ export class OrgAdminGuard implements CanActivate {
     refuseUnless(confirmed);
     if (requiresSso(gate, record!, caller)) {
       const base = this.config.publicBaseUrl ?? requestOrigin(request.headers);
-      const startUrl = `${base}/sso/start?email=${encodeURIComponent(record!.email ?? '')}`;
-      throw new Refusal(HttpStatus.FORBIDDEN, SSO_REQUIRED, { startUrl });
+      throw new Refusal(HttpStatus.FORBIDDEN, SSO_REQUIRED, { startUrl: ssoStartUrl(base, record!.email ?? '') });
     }
     // Both allowed it: the claims name a tenant, and the record is of an organisation user in it.
     request.user = { ...caller, role: record!.role } satisfies OrgCaller;

@@ -30,6 +30,8 @@ export type OrgAdminDecision = { allowed: true } | { allowed: false; status: 401
  * sessions that single sign-on did not make; its owners keep access without it (the break-glass).
  */
 export const SSO_REQUIRED = 'SSO_REQUIRED';
+/** Where a person signs in by single sign-on: discovery by their address (docs/sso.md). */
+export const ssoStartUrl = (base: string, email: string) => `${base}/sso/start?email=${encodeURIComponent(email)}`;
 export const requiresSso = (gate: TenantGate | null, record: IdentityUser, caller: Caller): boolean =>
   gate?.ssoEnforced === true && record.role !== 'owner' && caller.ssoConnection === undefined;
 

@@ -6,15 +6,14 @@ import { JoinRequestEntity } from '../database/entities';
 import { IdentityStore } from '../identity/identity-store';
 import { JoiningService } from '../joining/joining.service';
 import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
+import { ssoStartUrl } from '../auth/org-admin.policy';
 import { Refusal } from '../common/refusal';
 import { domainRefusal } from './domain-errors';
 import { emailDomain } from './domain-name';
 import { DomainsStore, JoinableRow, pendingKey } from './domains.store';
 import { DOMAIN_ERRORS } from './domains.messages';
 import { DomainJoinedResponse, JoinableOrganisationsResponse, JoinRequestedResponse } from './dto/domain.response';
-import { DEFAULT_TENANT_NAME } from '../invitations/invitation';
-
-const displayName = (name: string | null | undefined) => (name && name.trim() ? name : DEFAULT_TENANT_NAME);
+import { tenantDisplayName } from '../invitations/invitation';
 
 /** Who asks to join: the session's person, their address's verification read when a rule asks for it. */
 export interface SignedInPerson {
@@ -63,7 +62,7 @@ export class DomainJoinsService {
       if (removedFrom.has(row.tenantId)) continue;
       organisations.push({
         tenantId: row.tenantId,
-        name: displayName(row.tenantName),
+        name: tenantDisplayName(row.tenantName),
         domain: row.domain,
         joinMode: row.joinMode,
       });
@@ -90,7 +89,7 @@ export class DomainJoinsService {
     // An organisation that requires single sign-on takes its people in by it alone.
     if (row.ssoEnforced)
       throw new Refusal(HttpStatus.FORBIDDEN, DOMAIN_ERRORS.ssoRequired, {
-        startUrl: `${base}/sso/start?email=${encodeURIComponent(signedIn.email)}`,
+        startUrl: ssoStartUrl(base, signedIn.email),
       });
     const member = { id: signedIn.id, email: signedIn.email };
     if (row.joinMode === 'auto') {

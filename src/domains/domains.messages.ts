@@ -1,3 +1,4 @@
+import { SSO_REQUIRED } from '../auth/org-admin.policy';
 import { NOT_ORG_USER } from '../common/messages';
 import { JOIN_ERRORS } from '../joining/join-errors';
 
@@ -29,7 +30,7 @@ export const DOMAIN_ERRORS = {
   accountDeleted: 'ACCOUNT_DELETED',
   notJoinable: 'NOT_JOINABLE',
   removed: 'REMOVED_BY_ORGANISATION',
-  ssoRequired: 'SSO_REQUIRED',
+  ssoRequired: SSO_REQUIRED,
 } as const;
 export type DomainErrorCode = (typeof DOMAIN_ERRORS)[keyof typeof DOMAIN_ERRORS];
 

@@ -8,11 +8,9 @@ import { AppConfig } from '../config/app-config';
 import { DomainJoin, DomainJoinsService, SignedInPerson } from '../domains/domain-joins.service';
 import { JoinableOrganisationsResponse } from '../domains/dto/domain.response';
 import { IdentityStore } from '../identity/identity-store';
-import { DEFAULT_TENANT_NAME } from '../invitations/invitation';
+import { tenantDisplayName } from '../invitations/invitation';
 import { InvitationsStore } from '../invitations/invitations.store';
 import { MeResponse, MyInvitationsResponse } from './dto/me.response';
-
-const displayName = (name: string | null | undefined) => (name && name.trim() ? name : DEFAULT_TENANT_NAME);
 
 /**
  * The routes under /api/me: the signed-in person, their invitations, and the organisations they may
@@ -45,7 +43,7 @@ export class MeService {
     return {
       user: { id: stored.id, email: stored.email, emailVerified, platformRole: stored.platformRole },
       organisation: tenant
-        ? { id: tenant.id, name: displayName(tenant.name), status: tenant.status, role: stored.role }
+        ? { id: tenant.id, name: tenantDisplayName(tenant.name), status: tenant.status, role: stored.role }
         : null,
     };
   }
@@ -63,7 +61,7 @@ export class MeService {
       invitations.push({
         token: invitation.id,
         tenantId: invitation.tenantId,
-        organisationName: displayName(tenantName),
+        organisationName: tenantDisplayName(tenantName),
         role: invitation.role,
         expiresAt: invitation.expiresAt.toISOString(),
       });
