@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { OrgDomainEntity, ScimUserEntity } from '../src/database/entities';
 import { emulatorClient, SeededPool, seedUserPool } from './support/cognito-emulator';
 import { oktaUser, scimClient } from './support/scim';
-import { TestOidcProvider } from './support/oidc-provider';
+import { PROVIDER_HOOK_TIMEOUT_MS, TestOidcProvider } from './support/oidc-provider';
 import { useTestApp } from './support/suites';
 
 const PASSWORD = `E2e-${randomBytes(9).toString('base64url')}-Aa1!`;
@@ -122,7 +122,7 @@ describe('SCIM on a user pool that signs in by e-mail', () => {
 
   describe('single sign-on’s first sign-in (jit)', () => {
     const provider = new TestOidcProvider();
-    beforeAll(() => provider.start());
+    beforeAll(() => provider.start(), PROVIDER_HOOK_TIMEOUT_MS);
     afterAll(() => provider.stop());
 
     it('makes the account by address, keeps the id the pool gave it, joins it; the session names that id', async () => {

@@ -11,7 +11,7 @@ import {
 } from '../src/database/entities';
 import { refused as domainRefused, useDomainsSuite } from './support/domains';
 import { sessionCookie } from './support/factories';
-import { TestOidcProvider } from './support/oidc-provider';
+import { PROVIDER_HOOK_TIMEOUT_MS, TestOidcProvider } from './support/oidc-provider';
 import { useOrganisationSuite, useTestApp } from './support/suites';
 import { TEST_JWT_SECRET } from './support/test-app';
 import { describeCognitoOnly } from './support/test-identity';
@@ -28,7 +28,7 @@ const decode = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'b
  */
 describe('single sign-on: OIDC', () => {
   const provider = new TestOidcProvider();
-  beforeAll(() => provider.start());
+  beforeAll(() => provider.start(), PROVIDER_HOOK_TIMEOUT_MS);
   afterAll(() => provider.stop());
   const { t, factory, org, verified, person } = useDomainsSuite({
     PUBLIC_BASE_URL: BASE,

@@ -3,6 +3,14 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 /**
+ * How long the provider's process may take to print its address: loading oidc-provider, an ES module
+ * of its own size, took over 15 s once when CI ran three projects' suites at once on two cores.
+ */
+export const PROVIDER_START_TIMEOUT_MS = 60_000;
+/** The hook that starts it: beyond jest's default test timeout. */
+export const PROVIDER_HOOK_TIMEOUT_MS = PROVIDER_START_TIMEOUT_MS + 5_000;
+
+/**
  * scripts/dev-oidc.mjs in a process of its own (oidc-provider is an ES module): a real OpenID
  * provider on the loopback, its next person and its next forged ID token chosen over HTTP.
  */
@@ -21,7 +29,7 @@ export class TestOidcProvider {
     const line = await Promise.race([
       new Promise<string>((resolve) => createInterface({ input: this.process!.stdout! }).once('line', resolve)),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('the OpenID provider did not start')), 15_000);
+        timer = setTimeout(() => reject(new Error('the OpenID provider did not start')), PROVIDER_START_TIMEOUT_MS);
       }),
     ]).finally(() => clearTimeout(timer));
     Object.assign(this, JSON.parse(line));
