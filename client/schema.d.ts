@@ -1219,8 +1219,8 @@ export interface paths {
         get: operations["listSsoConnections"];
         put?: never;
         /**
-         * Connect the organisation’s OpenID provider: a draft connection
-         * @description The discovery document is read from {issuer}/.well-known/openid-configuration (its issuer must equal the one given, exactly). Rules in order: owner, SSO_CONNECTION_INVALID (400), SSO_CONNECTION_LIMIT (422, SSO_CONNECTIONS_PER_ORG), SSO_DISCOVERY_FAILED (422). Event sso.connection_created. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         * Connect the organisation’s identity provider (OIDC or SAML): a draft connection
+         * @description OIDC: the discovery document is read from {issuer}/.well-known/openid-configuration (its issuer must equal the one given, exactly). SAML: the IdP’s metadata (entity ID, HTTP-Redirect SSO URL, signing certificates). Rules in order: owner, SSO_CONNECTION_INVALID (400), SSO_CONNECTION_LIMIT (422, SSO_CONNECTIONS_PER_ORG), SSO_DISCOVERY_FAILED or SSO_METADATA_INVALID (422). Event sso.connection_created. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
          */
         post: operations["createSsoConnection"];
         delete?: never;
@@ -1251,8 +1251,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a connection: activate it, turn it off, its settings or its secret
-         * @description status "active" makes a draft or inactive connection active (sso.connection_activated); the first active connection is the primary, which discovery uses. Other changes: sso.connection_updated. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         * Change a connection: activate it, turn it off, its settings, its secret or its metadata
+         * @description status "active" makes a draft or inactive connection active (sso.connection_activated); the first active connection is the primary, which discovery uses. Other changes: sso.connection_updated. clientSecret and scopes are OIDC’s, metadataXml, metadataUrl and wantAssertionsSigned SAML’s (the other kind: 400). Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
          */
         patch: operations["updateSsoConnection"];
         trace?: never;
@@ -1267,8 +1267,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Read the provider’s discovery document again
-         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         * Read the provider’s discovery document (OIDC) or metadata at its address (SAML) again
+         * @description SAML metadata that was pasted: 422 SSO_METADATA_INVALID (PATCH new metadataXml). Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
          */
         post: operations["refreshSsoConnection"];
         delete?: never;
@@ -2174,6 +2174,21 @@ export interface components {
             /** @description How many roles lost a removed permission (`force=true`) */
             rolesChanged: number;
         };
+        OidcServiceProvider: {
+            /**
+             * @description The redirect URI to register at the provider: {PUBLIC_BASE_URL}/sso/oidc/{id}/callback
+             * @example https://tenants.example.com/sso/oidc/6f1c…/callback
+             */
+            redirectUri: string;
+        };
+        SamlServiceProvider: {
+            /** @description This connection’s own SP entity ID: {PUBLIC_BASE_URL}/sso/saml/{id}/metadata */
+            entityId: string;
+            /** @description Its assertion consumer service (HTTP-POST): {PUBLIC_BASE_URL}/sso/saml/{id}/acs */
+            acsUrl: string;
+            /** @description Its SP metadata, for the IdP to read */
+            metadataUrl: string;
+        };
         OidcSettings: {
             /** @example https://acme.okta.com */
             issuer: string;
@@ -2187,12 +2202,23 @@ export interface components {
              */
             scopes: string[];
         };
-        OidcServiceProvider: {
-            /**
-             * @description The redirect URI to register at the provider: {PUBLIC_BASE_URL}/sso/oidc/{id}/callback
-             * @example https://tenants.example.com/sso/oidc/6f1c…/callback
-             */
-            redirectUri: string;
+        SamlCertificate: {
+            /** @description SHA-256 of the certificate, colon-separated hex */
+            fingerprint: string;
+            /** Format: date-time */
+            notAfter: string;
+        };
+        SamlSettings: {
+            /** @description The IdP’s entity ID: its assertions’ Issuer must equal it */
+            idpEntityId: string;
+            /** @description Where AuthnRequests go (HTTP-Redirect) */
+            idpSsoUrl: string;
+            /** @description Where the metadata is read from (refresh reads it again); null: pasted */
+            metadataUrl: Record<string, never> | null;
+            /** @description The assertion itself must be signed (default true) */
+            wantAssertionsSigned: boolean;
+            /** @description Every valid signing certificate: a roll-over never breaks sign-in */
+            certificates: components["schemas"]["SamlCertificate"][];
         };
         LastLogin: {
             /** Format: date-time */
@@ -2206,7 +2232,7 @@ export interface components {
         SsoConnection: {
             id: string;
             /** @enum {string} */
-            type: "oidc";
+            type: "oidc" | "saml";
             name: string;
             /** @enum {string} */
             status: "draft" | "active" | "inactive";
@@ -2219,8 +2245,12 @@ export interface components {
             primary: boolean;
             /** Format: date-time */
             createdAt: string;
-            oidc: components["schemas"]["OidcSettings"];
-            sp: components["schemas"]["OidcServiceProvider"];
+            /** @description OIDC connections */
+            oidc?: components["schemas"]["OidcSettings"];
+            /** @description SAML connections */
+            saml?: components["schemas"]["SamlSettings"];
+            /** @description What to enter at the provider */
+            sp: components["schemas"]["OidcServiceProvider"] | components["schemas"]["SamlServiceProvider"];
             lastLogin: components["schemas"]["LastLogin"] | null;
         };
         SsoConnectionChanged: {
@@ -2232,7 +2262,7 @@ export interface components {
             /** @enum {boolean} */
             success: false;
             /** @enum {string} */
-            error: "SSO_NOT_CONFIGURED" | "SSO_CONNECTION_INVALID" | "SSO_ENFORCEMENT_INVALID" | "SSO_NO_ACTIVE_CONNECTION" | "SSO_CONNECTION_LIMIT" | "SSO_DISCOVERY_FAILED" | "SSO_NOT_FOUND" | "SSO_EMAIL_INVALID" | "SSO_RATE_LIMITED" | "SSO_RETURN_REFUSED" | "SSO_STATE_INVALID" | "SSO_IDP_ERROR" | "SSO_TOKEN_INVALID" | "SSO_DOMAIN_MISMATCH" | "SSO_NOT_PROVISIONED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "EMAIL_IN_USE" | "REMOVED_BY_ORGANISATION";
+            error: "SSO_NOT_CONFIGURED" | "SSO_CONNECTION_INVALID" | "SSO_ENFORCEMENT_INVALID" | "SSO_NO_ACTIVE_CONNECTION" | "SSO_CONNECTION_LIMIT" | "SSO_DISCOVERY_FAILED" | "SSO_METADATA_INVALID" | "SSO_NOT_FOUND" | "SSO_EMAIL_INVALID" | "SSO_RATE_LIMITED" | "SSO_RETURN_REFUSED" | "SSO_STATE_INVALID" | "SSO_IDP_ERROR" | "SSO_TOKEN_INVALID" | "SSO_ASSERTION_INVALID" | "SSO_REPLAYED" | "SSO_DOMAIN_MISMATCH" | "SSO_NOT_PROVISIONED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "EMAIL_IN_USE" | "REMOVED_BY_ORGANISATION";
             /** @description The check that failed, for a person to read */
             reason?: string;
         };
@@ -2296,7 +2326,7 @@ export interface components {
         DiscoveredConnection: {
             id: string;
             /** @enum {string} */
-            type: "oidc";
+            type: "oidc" | "saml";
         };
         SsoDiscovery: {
             /** @description false: sign in as usual */
@@ -11202,14 +11232,24 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @enum {string} */
-                    type: "oidc";
-                    /** @example https://acme.okta.com */
-                    issuer: string;
-                    clientId: string;
-                    /** @description Stored encrypted (AES-256-GCM), never returned */
-                    clientSecret: string;
-                    /** @description Default openid email profile */
+                    type: "oidc" | "saml";
+                    /**
+                     * @description OIDC: required
+                     * @example https://acme.okta.com
+                     */
+                    issuer?: string;
+                    /** @description OIDC: required */
+                    clientId?: string;
+                    /** @description OIDC (required at creation): stored encrypted (AES-256-GCM), never returned */
+                    clientSecret?: string;
+                    /** @description OIDC: default openid email profile */
                     scopes?: string[];
+                    /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
+                    metadataXml?: string;
+                    /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
+                    metadataUrl?: string;
+                    /** @description SAML: the assertion itself must be signed; default true */
+                    wantAssertionsSigned?: boolean;
                     name?: string;
                     /** @description Default true */
                     jit?: boolean;
@@ -11492,10 +11532,16 @@ export interface operations {
                      * @enum {boolean}
                      */
                     primary?: true;
-                    /** @description Stored encrypted (AES-256-GCM), never returned */
+                    /** @description OIDC (required at creation): stored encrypted (AES-256-GCM), never returned */
                     clientSecret?: string;
-                    /** @description Default openid email profile */
+                    /** @description OIDC: default openid email profile */
                     scopes?: string[];
+                    /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
+                    metadataXml?: string;
+                    /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
+                    metadataUrl?: string;
+                    /** @description SAML: the assertion itself must be signed; default true */
+                    wantAssertionsSigned?: boolean;
                     name?: string;
                     /** @description Default true */
                     jit?: boolean;
@@ -11552,6 +11598,16 @@ export interface operations {
             };
             /** @description No such connection in this organisation */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The new metadata cannot be used */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -22,6 +22,7 @@ import { CreateMembershipRemovals1765900000000 } from './1765900000000-CreateMem
 import { IndexInvitationsByAddress1765950000000 } from './1765950000000-IndexInvitationsByAddress';
 import { CreateSso1766000000000 } from './1766000000000-CreateSso';
 import { CreateOrgDomainRoles1766100000000 } from './1766100000000-CreateOrgDomainRoles';
+import { SamlConnections1766200000000 } from './1766200000000-SamlConnections';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   IndexInvitationsByAddress1765950000000,
   CreateSso1766000000000,
   CreateOrgDomainRoles1766100000000,
+  SamlConnections1766200000000,
 ];

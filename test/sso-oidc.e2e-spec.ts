@@ -138,7 +138,7 @@ describe('single sign-on: OIDC', () => {
     });
 
     it.each([
-      ['type saml (not built yet)', { type: 'saml', metadataXml: '<x/>' }, /saml/],
+      ['an unknown type', { type: 'ldap' }, /type must be "oidc" or "saml"/],
       ['no client secret', { clientSecret: undefined }, /clientSecret/],
       ['an owner default role', { defaultRole: 'owner' }, /never owner/],
       ['scopes without openid', { scopes: ['email'] }, /openid/],
@@ -758,6 +758,8 @@ describe('single sign-on under production settings', () => {
       .post('/api/org/sso/connections')
       .set('Cookie', org.ownerCookie)
       .send({ type: 'oidc', issuer, clientId: 'c', clientSecret: 's' });
+  const createSaml = (metadataUrl: string) =>
+    t.http.post('/api/org/sso/connections').set('Cookie', org.ownerCookie).send({ type: 'saml', metadataUrl });
 
   it.each([
     ['https://169.254.169.254', /169\.254\.169\.254.*link-local or private address.*SSO_ALLOW_PRIVATE/],
@@ -766,6 +768,15 @@ describe('single sign-on under production settings', () => {
   ])('an issuer at %s: 422 SSO_DISCOVERY_FAILED before any request is sent', async (issuer, reason) => {
     const res = await create(issuer);
     expect([res.status, res.body]).toEqual([422, refused('SSO_DISCOVERY_FAILED', expect.stringMatching(reason))]);
+    expect(await t.dataSource.getRepository(SsoConnectionEntity).countBy({ tenantId: org.tenant.id })).toBe(0);
+  });
+
+  it.each([
+    ['https://169.254.169.254/metadata', /169\.254\.169\.254.*link-local or private address.*SSO_ALLOW_PRIVATE/],
+    ['http://idp.example.com/metadata', /not https/],
+  ])('a SAML metadata URL at %s: 422 SSO_METADATA_INVALID before any request is sent', async (url, reason) => {
+    const res = await createSaml(url);
+    expect([res.status, res.body]).toEqual([422, refused('SSO_METADATA_INVALID', expect.stringMatching(reason))]);
     expect(await t.dataSource.getRepository(SsoConnectionEntity).countBy({ tenantId: org.tenant.id })).toBe(0);
   });
 });

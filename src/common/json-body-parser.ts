@@ -99,6 +99,19 @@ export function csvBodyParser(limitBytes: number): RequestHandler {
   return utf8BodyParser(limitBytes, ['text/csv'], CSV_NOT_UTF8, (text) => text);
 }
 
+/**
+ * Reads an `application/x-www-form-urlencoded` body as an object of its fields (the last of a
+ * repeated one), for the routes it is mounted on: a SAML provider's form POST. Same limits as JSON.
+ */
+export function formBodyParser(limitBytes: number): RequestHandler {
+  return utf8BodyParser(limitBytes, ['application/x-www-form-urlencoded'], FORM_NOT_UTF8, (text) =>
+    Object.fromEntries(new URLSearchParams(text)),
+  );
+}
+
+/** The form body parser's 415. */
+export const FORM_NOT_UTF8 = 'Unsupported charset: a form must be UTF-8';
+
 /** The CSV body parser's 415. */
 export const CSV_NOT_UTF8 = 'Unsupported charset: CSV must be UTF-8';
 

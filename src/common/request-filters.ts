@@ -23,10 +23,12 @@ export function allowedHostsFilter(allowedHosts: string[]): RequestHandler {
  * The public invitation routes are exempt: the API's accept reads no session, so there is none to
  * ride on, and the invitation page, which joins a signed-in visitor, refuses another site's
  * requests itself (isCrossSite): it posts from the service's own origin, which the list of
- * portals need not hold.
+ * portals need not hold. So are `sessionlessPrefixes`, routes that read no session (SAML's ACS, which
+ * an identity provider's page posts to from its own origin).
  */
-export function allowedOriginsFilter(allowedOrigins: string[]): RequestHandler {
+export function allowedOriginsFilter(allowedOrigins: string[], sessionlessPrefixes: string[] = []): RequestHandler {
   const allowed = new Set(allowedOrigins);
+  const sessionless = (path: string) => sessionlessPrefixes.some((prefix) => path.startsWith(`${prefix}/`));
   return (request: Request, response: Response, next: NextFunction) => {
     const origin = request.headers.origin;
     const refused =
@@ -34,7 +36,8 @@ export function allowedOriginsFilter(allowedOrigins: string[]): RequestHandler {
       !!request.headers.cookie &&
       !!origin &&
       !allowed.has(origin) &&
-      !isPublicInvitationPath(request.path);
+      !isPublicInvitationPath(request.path) &&
+      !sessionless(request.path);
     if (!refused) return next();
     response.status(403).json({ error: ORIGIN_NOT_ALLOWED });
   };

@@ -6,17 +6,31 @@ export const SSO_DEFAULT_ROLES = ['member', 'admin'] as const;
 const DEFAULT_SCOPES = ['openid', 'email', 'profile'];
 const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/;
 
-/** A new OIDC connection as an owner gives it. */
-export interface NewOidcConnection {
-  issuer: string;
-  clientId: string;
-  clientSecret: string;
-  scopes: string[];
+/** What every new connection has, whatever its protocol. */
+interface NewConnectionSettings {
   name: string | null;
   jit: boolean;
   defaultRole: string;
   allowIdpInitiated: boolean;
 }
+
+/** A new OIDC connection as an owner gives it. */
+export interface NewOidcConnection extends NewConnectionSettings {
+  type: 'oidc';
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  scopes: string[];
+}
+
+/** A new SAML connection: its provider's metadata pasted, or the address it is read from. */
+export interface NewSamlConnection extends NewConnectionSettings {
+  type: 'saml';
+  metadata: SamlMetadataSource;
+  wantAssertionsSigned: boolean;
+}
+
+export type SamlMetadataSource = { xml: string } | { url: string };
 
 /** What PATCH may change. */
 export interface ConnectionPatch {
@@ -29,7 +43,12 @@ export interface ConnectionPatch {
   primary?: true;
   clientSecret?: string;
   scopes?: string[];
+  metadata?: SamlMetadataSource;
+  wantAssertionsSigned?: boolean;
 }
+
+/** The most metadata an owner may paste (an IdP's with a few certificates is a few kilobytes). */
+const MAX_METADATA_CHARS = 512 * 1024;
 
 const invalid = (reason: string) => ssoRefusal(HttpStatus.BAD_REQUEST, SSO_ERRORS.invalid, reason);
 
@@ -77,11 +96,40 @@ function scopes(fields: Record<string, unknown>): string[] | undefined {
   return [...new Set(list as string[])];
 }
 
-/** POST /api/org/sso/connections' body: `type` "oidc" for now (SAML is not built yet). */
-export function readNewConnection(body: unknown): NewOidcConnection {
+/** SAML's metadata: `metadataXml` or `metadataUrl`, not both; undefined when neither is given. */
+function metadataSource(fields: Record<string, unknown>): SamlMetadataSource | undefined {
+  const xml = text(fields, 'metadataXml', MAX_METADATA_CHARS);
+  const url = text(fields, 'metadataUrl', 2048);
+  if (xml !== undefined && url !== undefined) throw invalid('give metadataXml or metadataUrl, not both');
+  if (url !== undefined && (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)))
+    throw invalid('metadataUrl must be an http or https URL');
+  return xml !== undefined ? { xml } : url !== undefined ? { url } : undefined;
+}
+
+/** The settings that both protocols share, with their defaults. */
+function settingsOf(fields: Record<string, unknown>): NewConnectionSettings {
+  return {
+    name: text(fields, 'name', 200) ?? null,
+    jit: flag(fields, 'jit') ?? true,
+    defaultRole: role(fields) ?? 'member',
+    allowIdpInitiated: flag(fields, 'allowIdpInitiated') ?? false,
+  };
+}
+
+/** POST /api/org/sso/connections' body: `type` "oidc" or "saml", and that protocol's fields. */
+export function readNewConnection(body: unknown): NewOidcConnection | NewSamlConnection {
   const fields = objectOf(body);
-  if (fields.type === 'saml') throw invalid('type "saml" is not supported yet: only "oidc"');
-  if (fields.type !== 'oidc') throw invalid('type must be "oidc"');
+  if (fields.type === 'saml') {
+    const metadata = metadataSource(fields);
+    if (metadata === undefined) throw invalid('a SAML connection needs metadataXml or metadataUrl');
+    return {
+      type: 'saml',
+      metadata,
+      wantAssertionsSigned: flag(fields, 'wantAssertionsSigned') ?? true,
+      ...settingsOf(fields),
+    };
+  }
+  if (fields.type !== 'oidc') throw invalid('type must be "oidc" or "saml"');
   const issuer = text(fields, 'issuer', 500);
   if (issuer === undefined || !URL.canParse(issuer) || !/^https?:$/.test(new URL(issuer).protocol))
     throw invalid('issuer must be an http or https URL');
@@ -90,14 +138,12 @@ export function readNewConnection(body: unknown): NewOidcConnection {
   const clientSecret = text(fields, 'clientSecret', 1000);
   if (clientSecret === undefined) throw invalid('clientSecret is required');
   return {
+    type: 'oidc',
     issuer,
     clientId,
     clientSecret,
     scopes: scopes(fields) ?? DEFAULT_SCOPES,
-    name: text(fields, 'name', 200) ?? null,
-    jit: flag(fields, 'jit') ?? true,
-    defaultRole: role(fields) ?? 'member',
-    allowIdpInitiated: flag(fields, 'allowIdpInitiated') ?? false,
+    ...settingsOf(fields),
   };
 }
 
@@ -118,11 +164,14 @@ export function readConnectionPatch(body: unknown): ConnectionPatch {
     primary: fields.primary as ConnectionPatch['primary'],
     clientSecret: text(fields, 'clientSecret', 1000),
     scopes: scopes(fields),
+    metadata: metadataSource(fields),
+    wantAssertionsSigned: flag(fields, 'wantAssertionsSigned'),
   };
   for (const key of Object.keys(patch) as (keyof ConnectionPatch)[]) if (patch[key] === undefined) delete patch[key];
   if (Object.keys(patch).length === 0)
     throw invalid(
-      'give at least one of name, jit, defaultRole, allowIdpInitiated, status, primary, clientSecret, scopes',
+      'give at least one of name, jit, defaultRole, allowIdpInitiated, status, primary, clientSecret, scopes, ' +
+        'metadataXml, metadataUrl, wantAssertionsSigned',
     );
   return patch;
 }

@@ -8,7 +8,16 @@ import { FORBIDDEN } from '../common/messages';
 import { AppConfig } from '../config/app-config';
 import { SsoConnectionEntity } from '../database/entities';
 import { OidcCheckFailed, OidcClient } from './oidc-client';
-import { readConnectionPatch, readNewConnection } from './sso-connection-body';
+import { SamlClient } from './saml/saml-client';
+import { IdpMetadata } from './saml/saml-metadata';
+import { SamlRefused } from './saml/saml-xml';
+import {
+  NewOidcConnection,
+  NewSamlConnection,
+  readConnectionPatch,
+  readNewConnection,
+  SamlMetadataSource,
+} from './sso-connection-body';
 import { ConnectionChanges, SsoConnectionsStore } from './sso-connections.store';
 import { connectionEvent } from './sso-events';
 import { sealSecret } from './sso-secrets';
@@ -26,6 +35,7 @@ export class SsoConnectionsService {
   constructor(
     private readonly store: SsoConnectionsStore,
     private readonly oidc: OidcClient,
+    private readonly saml: SamlClient,
     private readonly signIns: SsoSignInService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
@@ -48,32 +58,74 @@ export class SsoConnectionsService {
         `an organisation has at most ${connectionsPerOrg} connections (SSO_CONNECTIONS_PER_ORG)`,
       );
     if ((await this.store.countOwn(caller.tenantId)) >= connectionsPerOrg) throw limitReached();
+    const connection = input.type === 'oidc' ? await this.newOidc(caller, input) : await this.newSaml(caller, input);
+    const event = connectionEvent('sso.connection_created', connection, auditActor(caller), { name: connection.name });
+    if (!(await this.store.insert(connection, [event], connectionsPerOrg))) throw limitReached();
+    return { success: true, connection: await this.answer(connection, base) };
+  }
+
+  /** An OIDC connection: the provider's discovery document read, the client secret sealed. */
+  private async newOidc(caller: OrgCaller, input: NewOidcConnection): Promise<SsoConnectionEntity> {
     const discovery = await this.discover(input.issuer);
-    const now = this.clock.now();
     const id = this.ids.uuid();
-    const connection: SsoConnectionEntity = {
-      id,
-      tenantId: caller.tenantId,
+    return {
+      ...this.newConnection(caller, id, input),
       type: 'oidc',
       name: input.name ?? `OIDC ${new URL(input.issuer).host}`,
-      status: 'draft',
-      jit: input.jit ? 1 : 0,
-      defaultRole: input.defaultRole,
-      allowIdpInitiated: input.allowIdpInitiated ? 1 : 0,
       issuer: input.issuer,
       clientId: input.clientId,
       clientSecret: sealSecret(this.secretsKey(), id, input.clientSecret),
       scopes: input.scopes.join(' '),
       discovery: JSON.stringify(discovery),
+    };
+  }
+
+  /** A SAML connection: the provider's metadata read; no client, no secret. */
+  private async newSaml(caller: OrgCaller, input: NewSamlConnection): Promise<SsoConnectionEntity> {
+    const metadata = await this.samlMetadata(input.metadata);
+    return {
+      ...this.newConnection(caller, this.ids.uuid(), input),
+      type: 'saml',
+      name: input.name ?? `SAML ${hostOf(metadata.entityId)}`,
+      ...this.samlColumns(metadata, input.metadata),
+      wantAssertionsSigned: input.wantAssertionsSigned ? 1 : 0,
+    };
+  }
+
+  private newConnection(
+    caller: OrgCaller,
+    id: string,
+    input: NewOidcConnection | NewSamlConnection,
+  ): Omit<SsoConnectionEntity, 'type' | 'name' | 'issuer' | 'clientId' | 'clientSecret' | 'scopes' | 'discovery'> {
+    const now = this.clock.now();
+    return {
+      id,
+      tenantId: caller.tenantId,
+      status: 'draft',
+      jit: input.jit ? 1 : 0,
+      defaultRole: input.defaultRole,
+      allowIdpInitiated: input.allowIdpInitiated ? 1 : 0,
+      metadataUrl: null,
+      wantAssertionsSigned: 1,
       discoveredAt: now,
       activatedAt: null,
       primaryAt: null,
       createdAt: now,
       updatedAt: now,
     };
-    const event = connectionEvent('sso.connection_created', connection, auditActor(caller), { name: connection.name });
-    if (!(await this.store.insert(connection, [event], connectionsPerOrg))) throw limitReached();
-    return { success: true, connection: await this.answer(connection, base) };
+  }
+
+  /** A SAML connection's columns for its provider's metadata: the entity ID is the issuer its assertions name. */
+  private samlColumns(metadata: IdpMetadata, source: SamlMetadataSource) {
+    return {
+      issuer: metadata.entityId,
+      clientId: '',
+      clientSecret: '',
+      scopes: '',
+      discovery: JSON.stringify(metadata),
+      discoveredAt: this.clock.now(),
+      metadataUrl: 'url' in source ? source.url : null,
+    };
   }
 
   /** GET /api/org/sso/connections. */
@@ -105,6 +157,28 @@ export class SsoConnectionsService {
     if (patch.jit !== undefined) changes.jit = patch.jit ? 1 : 0;
     if (patch.defaultRole !== undefined) changes.defaultRole = patch.defaultRole;
     if (patch.allowIdpInitiated !== undefined) changes.allowIdpInitiated = patch.allowIdpInitiated ? 1 : 0;
+    const otherProtocol =
+      connection.type === 'saml'
+        ? (['clientSecret', 'scopes'] as const).filter((key) => patch[key] !== undefined)
+        : (['metadata', 'wantAssertionsSigned'] as const).filter((key) => patch[key] !== undefined);
+    if (otherProtocol.length)
+      throw ssoRefusal(
+        HttpStatus.BAD_REQUEST,
+        SSO_ERRORS.invalid,
+        connection.type === 'saml'
+          ? 'clientSecret and scopes belong to OIDC connections'
+          : 'metadataXml, metadataUrl and wantAssertionsSigned belong to SAML connections',
+      );
+    if (patch.metadata !== undefined) {
+      const { discoveredAt, ...columns } = this.samlColumns(await this.samlMetadata(patch.metadata), patch.metadata);
+      Object.assign(changes, {
+        discovery: columns.discovery,
+        issuer: columns.issuer,
+        metadataUrl: columns.metadataUrl,
+        discoveredAt,
+      });
+    }
+    if (patch.wantAssertionsSigned !== undefined) changes.wantAssertionsSigned = patch.wantAssertionsSigned ? 1 : 0;
     if (patch.scopes !== undefined) changes.scopes = patch.scopes.join(' ');
     if (patch.clientSecret !== undefined)
       changes.clientSecret = sealSecret(this.secretsKey(), connection.id, patch.clientSecret);
@@ -119,8 +193,8 @@ export class SsoConnectionsService {
     const actor = auditActor(caller);
     // What changed, never the secret itself.
     const changed = Object.keys(changes)
-      .filter((key) => key !== 'updatedAt' && key !== 'activatedAt')
-      .map((key) => (key === 'primaryAt' ? 'primary' : key));
+      .filter((key) => !['updatedAt', 'activatedAt', 'discoveredAt', 'issuer', 'metadataUrl'].includes(key))
+      .map((key) => (key === 'primaryAt' ? 'primary' : key === 'discovery' ? 'metadata' : key));
     const events = [
       ...(activates ? [connectionEvent('sso.connection_activated', connection, actor)] : []),
       ...(changed.some((key) => key !== 'status' || !activates)
@@ -138,20 +212,31 @@ export class SsoConnectionsService {
     await this.store.remove(connection, [connectionEvent('sso.connection_deleted', connection, auditActor(caller))]);
   }
 
-  /** POST /api/org/sso/connections/{id}/refresh: the discovery document read again. */
+  /**
+   * POST /api/org/sso/connections/{id}/refresh: the discovery document, or the SAML metadata at its
+   * address, read again (a provider's new signing certificate is taken so, ahead of its roll-over).
+   */
   async refresh(caller: OrgCaller, id: string, base: string): Promise<{ success: true; connection: ConnectionAnswer }> {
     ownerOnly(caller);
     const connection = await this.own(caller, id);
-    const discovery = await this.discover(connection.issuer);
     const now = this.clock.now();
-    const event = connectionEvent('sso.connection_updated', connection, auditActor(caller), { changed: ['discovery'] });
-    if (
-      !(await this.store.update(
-        connection,
-        { discovery: JSON.stringify(discovery), discoveredAt: now, updatedAt: now },
-        [event],
-      ))
-    )
+    let changes: ConnectionChanges;
+    if (connection.type === 'oidc')
+      changes = { discovery: JSON.stringify(await this.discover(connection.issuer)), discoveredAt: now };
+    else if (connection.metadataUrl === null)
+      throw ssoRefusal(
+        HttpStatus.UNPROCESSABLE_ENTITY,
+        SSO_ERRORS.metadataInvalid,
+        'the metadata was pasted, not read from an address: PATCH the new metadataXml',
+      );
+    else {
+      const source = { url: connection.metadataUrl };
+      const { discovery, issuer, discoveredAt } = this.samlColumns(await this.samlMetadata(source), source);
+      changes = { discovery, issuer, discoveredAt };
+    }
+    const changed = [connection.type === 'oidc' ? 'discovery' : 'metadata'];
+    const event = connectionEvent('sso.connection_updated', connection, auditActor(caller), { changed });
+    if (!(await this.store.update(connection, { ...changes, updatedAt: now }, [event])))
       return this.refresh(caller, id, base);
     return { success: true, connection: await this.answer(await this.own(caller, id), base) };
   }
@@ -234,6 +319,16 @@ export class SsoConnectionsService {
     }
   }
 
+  private async samlMetadata(source: SamlMetadataSource): Promise<IdpMetadata> {
+    try {
+      return await this.saml.metadata(source);
+    } catch (error) {
+      if (error instanceof SamlRefused)
+        throw ssoRefusal(HttpStatus.UNPROCESSABLE_ENTITY, SSO_ERRORS.metadataInvalid, error.message);
+      throw error;
+    }
+  }
+
   private async own(caller: OrgCaller, id: string): Promise<SsoConnectionEntity> {
     const connection = await this.store.findOwn(caller.tenantId, id);
     if (!connection)
@@ -251,6 +346,10 @@ export class SsoConnectionsService {
     return this.config.sso.secretsKey!;
   }
 }
+
+/** An entity ID's host when it is a URL (most are), else the ID itself. */
+const hostOf = (entityId: string) =>
+  (URL.canParse(entityId) ? new URL(entityId).host || entityId : entityId).slice(0, 150);
 
 /** Owners only: the org guard let owners and admins through; an admin is refused as the spec's Forbidden. */
 function ownerOnly(caller: OrgCaller): void {

@@ -56,9 +56,19 @@ export class SsoHttp {
 
   /** GET `url` as JSON, following up to 3 redirects (each checked). */
   async getJson(url: URL): Promise<unknown> {
+    const { text, at } = await this.get(url, 'application/json');
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new SsoFetchError(`${at.href} did not answer JSON`);
+    }
+  }
+
+  /** GET `url`'s body as text, following up to 3 redirects (each checked); where it was read at last. */
+  async get(url: URL, accept: string): Promise<{ text: string; at: URL }> {
     let current = url;
     for (let hop = 0; ; hop++) {
-      const response = await this.fetch(current.href, { method: 'GET', headers: { accept: 'application/json' } });
+      const response = await this.fetch(current.href, { method: 'GET', headers: { accept } });
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location) {
         if (hop >= MAX_REDIRECTS) throw new SsoFetchError(`more than ${MAX_REDIRECTS} redirects from ${url.href}`);
@@ -66,12 +76,7 @@ export class SsoHttp {
         continue;
       }
       if (response.status !== 200) throw new SsoFetchError(`${current.href} answered ${response.status}`);
-      const text = await response.text();
-      try {
-        return JSON.parse(text);
-      } catch {
-        throw new SsoFetchError(`${current.href} did not answer JSON`);
-      }
+      return { text: await response.text(), at: current };
     }
   }
 
@@ -86,7 +91,10 @@ export class SsoHttp {
     const body = options.body === undefined || options.body === null ? undefined : String(options.body);
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     const { status, responseHeaders, content } = await this.send(url, options.method ?? 'GET', headers, body);
-    return new Response(status === 204 || status === 304 ? null : content, { status, headers: responseHeaders });
+    return new Response(status === 204 || status === 304 ? null : new Uint8Array(content), {
+      status,
+      headers: responseHeaders,
+    });
   };
 
   private send(

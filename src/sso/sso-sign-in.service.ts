@@ -6,7 +6,7 @@ import { sameEmail } from '../common/email-comparison';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { SsoConnectionEntity, SsoIdentityEntity, SsoRequestEntity } from '../database/entities';
-import { SsoRequestPurpose } from '../database/entities/sso.entity';
+import { SsoConnectionType, SsoRequestPurpose } from '../database/entities/sso.entity';
 import { emailDomain } from '../domains/domain-name';
 import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
@@ -16,12 +16,14 @@ import { JoiningService } from '../joining/joining.service';
 import { ScimRoleMappingsStore } from '../scim/scim-role-mappings.store';
 import { customRolesFor, roleFor } from '../scim/scim-roles';
 import { Discovery, OidcCheckFailed, OidcClient, OidcClientSettings } from './oidc-client';
+import { SamlCheckFailed, SamlClient, SamlSettings } from './saml/saml-client';
+import { IdpMetadata } from './saml/saml-metadata';
 import { acceptedReturnTo } from './return-to';
 import { SsoConnectionsStore } from './sso-connections.store';
 import { connectionEvent } from './sso-events';
 import { openSecret } from './sso-secrets';
 import { SsoSignInsStore } from './sso-sign-ins.store';
-import { redirectUriOf } from './sso-views';
+import { redirectUriOf, samlEndpointsOf } from './sso-views';
 import { SSO_ERRORS, SsoErrorCode, ssoRefusal } from './sso.messages';
 
 /** How long a sign-in sent to the provider may take to come back. */
@@ -35,7 +37,7 @@ export type DiscoverAnswer =
   | {
       sso: true;
       organisation: { id: string; name: string };
-      connection: { id: string; type: 'oidc' };
+      connection: { id: string; type: SsoConnectionType };
       startUrl: string;
     };
 
@@ -71,6 +73,20 @@ class SignInRefused extends Error {
   }
 }
 
+/** What the provider proved of the person, whatever the protocol. */
+interface ProvenPerson {
+  subject: string;
+  /** Lower case, an address. */
+  email: string;
+  groups: string[];
+}
+
+/** The provider's answer, checked: the sign-in it answers (an unsolicited SAML response: made up of RelayState), and the person. */
+interface ProviderAnswer {
+  request: Pick<SsoRequestEntity, 'purpose' | 'returnTo'>;
+  person: ProvenPerson;
+}
+
 /** What is known of the sign-in while the checks run, for the attempt. */
 interface AttemptSubject {
   email: string | null;
@@ -94,6 +110,7 @@ export class SsoSignInService {
     private readonly signIns: SsoSignInsStore,
     private readonly removals: MembershipRemovalsStore,
     private readonly oidc: OidcClient,
+    private readonly saml: SamlClient,
     private readonly identity: IdentityStore,
     private readonly joining: JoiningService,
     private readonly mappings: ScimRoleMappingsStore,
@@ -119,13 +136,11 @@ export class SsoSignInService {
 
   /** GET /sso/start: where the browser goes, the provider's authorisation endpoint. */
   async start(query: Record<string, unknown>, base: string): Promise<string> {
-    const returnTo = acceptedReturnTo(query.returnTo, [new URL(base).origin, ...this.config.sso.returnOrigins]);
-    if (returnTo === null)
-      throw ssoRefusal(
-        HttpStatus.BAD_REQUEST,
-        SSO_ERRORS.returnRefused,
-        'returnTo must be a path on this service or an address on an origin of SSO_RETURN_ORIGINS',
-      );
+    const returnTo = acceptedReturnTo(query.returnTo, this.returnOrigins(base));
+    if (returnTo === null) {
+      const { status, code, reason } = returnRefused();
+      throw ssoRefusal(status, code, reason);
+    }
     let connection: SsoConnectionEntity | null = null;
     let loginHint: string | undefined;
     if (typeof query.connection === 'string' && query.connection !== '') {
@@ -147,22 +162,69 @@ export class SsoSignInService {
   }
 
   /** GET /sso/oidc/{id}/callback: a session, or a test sign-in's outcome. */
-  async callback(
+  async oidcCallback(
     id: string,
     query: Record<string, unknown>,
     base: string,
     secure: boolean,
   ): Promise<SignedIn | TestedSignIn> {
+    const connection = await this.answeringConnection(id, 'oidc', single(query.state));
+    return this.callback(connection, base, secure, (known) => this.oidcAnswer(connection, query, base, known));
+  }
+
+  /** POST /sso/saml/{id}/acs: a session, or a test sign-in's outcome. */
+  async samlCallback(
+    id: string,
+    body: Record<string, unknown>,
+    base: string,
+    secure: boolean,
+  ): Promise<SignedIn | TestedSignIn> {
+    const samlResponse = single(body.SAMLResponse);
+    const claimed = samlResponse === undefined ? undefined : (this.saml.claimedRequest(samlResponse) ?? undefined);
+    const connection = await this.answeringConnection(id, 'saml', claimed);
+    return this.callback(connection, base, secure, (known) => this.samlAnswer(connection, body, base, known));
+  }
+
+  /** GET /sso/saml/{id}/metadata: the SP metadata an owner gives the provider, whatever the connection's status. */
+  async serviceProviderMetadata(id: string, base: string): Promise<string> {
     const connection = await this.connections.findById(id);
-    // A connection that is not active answers only the test sign-ins sent for it.
+    if (connection?.type !== 'saml')
+      throw ssoRefusal(HttpStatus.NOT_FOUND, SSO_ERRORS.notFound, 'no SAML connection with this id');
+    return this.saml.serviceProviderMetadata(this.samlSettings(connection, base));
+  }
+
+  /**
+   * The connection a callback names, of the callback's protocol; one that is not active answers only
+   * the test sign-ins sent for it (`pending`: the state or InResponseTo that the message names).
+   */
+  private async answeringConnection(
+    id: string,
+    type: SsoConnectionType,
+    pending: string | undefined,
+  ): Promise<SsoConnectionEntity> {
+    const connection = await this.connections.findById(id);
     if (
-      !connection ||
-      (connection.status !== 'active' && !(await this.signIns.isPendingTest(single(query.state), connection.id)))
+      connection?.type !== type ||
+      (connection.status !== 'active' && !(await this.signIns.isPendingTest(pending, connection.id)))
     )
-      throw ssoRefusal(HttpStatus.NOT_FOUND, SSO_ERRORS.notFound, 'no active connection with this id');
+      throw ssoRefusal(
+        HttpStatus.NOT_FOUND,
+        SSO_ERRORS.notFound,
+        `no active ${type.toUpperCase()} connection with this id`,
+      );
+    return connection;
+  }
+
+  /** A callback's checks, then the session or the test's outcome; the attempt recorded either way. */
+  private async callback(
+    connection: SsoConnectionEntity,
+    base: string,
+    secure: boolean,
+    verify: (known: AttemptSubject) => Promise<ProviderAnswer>,
+  ): Promise<SignedIn | TestedSignIn> {
     const known: AttemptSubject = { email: null, subject: null, test: false };
     try {
-      const outcome = await this.signIn(connection, query, base, secure, known);
+      const outcome = await this.signIn(connection, base, secure, known, verify);
       if ('test' in outcome) return await this.tested(connection, outcome);
       await this.record(connection, 'ok', known, 'signed in', [
         connectionEvent('sso.login_succeeded', connection, null, { userId: outcome.user.id, email: known.email }),
@@ -192,7 +254,10 @@ export class SsoSignInService {
     base: string,
     loginHint?: string,
   ): Promise<string> {
-    const secrets = this.oidc.newRequestSecrets();
+    const secrets =
+      connection.type === 'saml'
+        ? { state: this.saml.newRequestId(), nonce: '', codeVerifier: '' }
+        : this.oidc.newRequestSecrets();
     const now = this.clock.now();
     const request: SsoRequestEntity = {
       ...secrets,
@@ -204,6 +269,9 @@ export class SsoSignInService {
       usedAt: null,
     };
     await this.signIns.insertRequest(request);
+    // SAML: the AuthnRequest's ID is the request's key, which the response's InResponseTo names.
+    if (connection.type === 'saml')
+      return (await this.saml.authorizeUrl(this.samlSettings(connection, base), secrets.state, secrets.state)).href;
     const url = await this.oidc.authorizationUrl(this.clientSettings(connection, base), {
       ...secrets,
       scopes: connection.scopes,
@@ -237,13 +305,69 @@ export class SsoSignInService {
   /** The checks in order; `known` is filled in as the person becomes known, for the attempt. */
   private async signIn(
     connection: SsoConnectionEntity,
-    query: Record<string, unknown>,
     base: string,
     secure: boolean,
     known: AttemptSubject,
+    verify: (known: AttemptSubject) => Promise<ProviderAnswer>,
   ): Promise<(SignedIn & { user: IdentityUser }) | TestedSignIn> {
     if (!(await this.signIns.tenantActive(connection.tenantId)))
       throw new SignInRefused(HttpStatus.NOT_FOUND, SSO_ERRORS.notFound, 'the organisation is not active');
+    const { request, person } = await verify(known);
+    const { email, subject, groups } = person;
+    // The provider is trusted for its organisation's proven domains only.
+    const domain = emailDomain(email);
+    const holder = domain ? await this.signIns.holderOf(domain, this.clock.now()) : null;
+    if (!holder || holder.tenantId !== connection.tenantId)
+      throw new SignInRefused(
+        HttpStatus.FORBIDDEN,
+        SSO_ERRORS.domainMismatch,
+        `${domain ?? email} is not a verified domain of this organisation`,
+      );
+    const { user, link } = await this.person(connection, subject, email);
+    const joining = await this.joiningRoles(connection, groups);
+    if (request.purpose === 'test') {
+      const membership = await this.admission(connection, user, email);
+      const roles = membership === 'member' ? { role: user!.role!, roles: [] } : joining;
+      return { test: { result: 'ok', email, subject, membership, ...roles, activated: false } };
+    }
+    const member = await this.membership(connection, user, email, joining);
+    // A returning person whose provider now gives another address: their account's address follows, as SCIM's change does.
+    const moves = link !== null && !sameEmail(member.email, email);
+    if (moves && (await this.identity.findByEmail(email)).some((other) => other.id !== member.id)) throw emailInUse();
+    if (moves && this.config.identityStore === 'cognito') await this.identity.changeEmail(member.id, email);
+    const now = this.clock.now();
+    const identity: SsoIdentityEntity = {
+      connectionId: connection.id,
+      subject,
+      userId: member.id,
+      email,
+      createdAt: link?.createdAt ?? now,
+      lastLoginAt: now,
+    };
+    try {
+      await this.signIns.signedIn(identity, link !== null, moves && this.config.identityStore !== 'cognito');
+    } catch (error) {
+      // The address's unique index: an account made for it meanwhile.
+      if (isUniqueViolation(error)) throw emailInUse();
+      throw error;
+    }
+    const token = this.tokens.issue(moves ? { ...member, email } : member, SSO_SESSION_TTL_SECONDS, {
+      emailVerified: true,
+      ssoConnection: connection.id,
+    });
+    const cookie =
+      `${this.config.sessionCookieName}=${token}; Path=/; Max-Age=${SSO_SESSION_TTL_SECONDS}; HttpOnly; SameSite=Lax` +
+      (secure ? '; Secure' : '');
+    return { location: absolute(request.returnTo, base), cookie, user: member };
+  }
+
+  /** OIDC: the state used once, the code exchanged, the ID token's checks (openid-client). */
+  private async oidcAnswer(
+    connection: SsoConnectionEntity,
+    query: Record<string, unknown>,
+    base: string,
+    known: AttemptSubject,
+  ): Promise<ProviderAnswer> {
     // The pending request: known, of this connection, unused, unexpired; used now, once.
     const state = single(query.state);
     if (!state) throw new SignInRefused(HttpStatus.BAD_REQUEST, SSO_ERRORS.stateInvalid, 'state missing');
@@ -283,52 +407,82 @@ export class SsoSignInService {
       throw new SignInRefused(HttpStatus.BAD_REQUEST, SSO_ERRORS.tokenInvalid, 'the ID token has no email claim');
     if (verified.emailVerified === false)
       throw new SignInRefused(HttpStatus.BAD_REQUEST, SSO_ERRORS.tokenInvalid, 'email_verified is false');
-    const email = verified.email.toLowerCase();
-    // The provider is trusted for its organisation's proven domains only.
-    const domain = emailDomain(email);
-    const holder = domain ? await this.signIns.holderOf(domain, this.clock.now()) : null;
-    if (!holder || holder.tenantId !== connection.tenantId)
-      throw new SignInRefused(
-        HttpStatus.FORBIDDEN,
-        SSO_ERRORS.domainMismatch,
-        `${domain ?? email} is not a verified domain of this organisation`,
-      );
-    const { user, link } = await this.person(connection, verified.subject, email);
-    const joining = await this.joiningRoles(connection, verified.groups);
-    if (request.purpose === 'test') {
-      const membership = await this.admission(connection, user, email);
-      const roles = membership === 'member' ? { role: user!.role!, roles: [] } : joining;
-      return { test: { result: 'ok', email, subject: verified.subject, membership, ...roles, activated: false } };
-    }
-    const member = await this.membership(connection, user, email, joining);
-    // A returning person whose provider now gives another address: their account's address follows, as SCIM's change does.
-    const moves = link !== null && !sameEmail(member.email, email);
-    if (moves && (await this.identity.findByEmail(email)).some((other) => other.id !== member.id)) throw emailInUse();
-    if (moves && this.config.identityStore === 'cognito') await this.identity.changeEmail(member.id, email);
-    const now = this.clock.now();
-    const identity: SsoIdentityEntity = {
-      connectionId: connection.id,
-      subject: verified.subject,
-      userId: member.id,
-      email,
-      createdAt: link?.createdAt ?? now,
-      lastLoginAt: now,
+    return {
+      request,
+      person: { subject: verified.subject, email: verified.email.toLowerCase(), groups: verified.groups },
     };
+  }
+
+  /**
+   * SAML: the response's checks (SamlClient), the assertion remembered on every instance (a replay,
+   * or the second of two copies at once: 409 SSO_REPLAYED), then the request it answers used once; an
+   * unsolicited response, where the connection allows one, returns to its RelayState by the returnTo rule.
+   */
+  private async samlAnswer(
+    connection: SsoConnectionEntity,
+    body: Record<string, unknown>,
+    base: string,
+    known: AttemptSubject,
+  ): Promise<ProviderAnswer> {
+    const samlResponse = single(body.SAMLResponse);
+    if (!samlResponse)
+      throw new SignInRefused(HttpStatus.BAD_REQUEST, SSO_ERRORS.assertionInvalid, 'SAMLResponse missing');
+    let assertion;
     try {
-      await this.signIns.signedIn(identity, link !== null, moves && this.config.identityStore !== 'cognito');
+      assertion = await this.saml.validate(this.samlSettings(connection, base), samlResponse, async (requestId) => {
+        const request = await this.signIns.findRequest(requestId);
+        if (request?.connectionId !== connection.id) return null;
+        known.test = request.purpose === 'test';
+        return request.createdAt;
+      });
     } catch (error) {
-      // The address's unique index: an account made for it meanwhile.
-      if (isUniqueViolation(error)) throw emailInUse();
+      if (error instanceof SamlCheckFailed)
+        throw new SignInRefused(
+          HttpStatus.BAD_REQUEST,
+          error.idpError ? SSO_ERRORS.idpError : SSO_ERRORS.assertionInvalid,
+          error.message.slice(0, 900),
+        );
       throw error;
     }
-    const token = this.tokens.issue(moves ? { ...member, email } : member, SSO_SESSION_TTL_SECONDS, {
-      emailVerified: true,
-      ssoConnection: connection.id,
-    });
-    const cookie =
-      `${this.config.sessionCookieName}=${token}; Path=/; Max-Age=${SSO_SESSION_TTL_SECONDS}; HttpOnly; SameSite=Lax` +
-      (secure ? '; Secure' : '');
-    return { location: absolute(request.returnTo, base), cookie, user: member };
+    known.subject = assertion.subject;
+    known.email = assertion.email;
+    const expiresAt = new Date(assertion.notOnOrAfter.getTime() + this.config.sso.clockSkewSeconds * 1000);
+    if (
+      !(await this.signIns.rememberAssertion(
+        { connectionId: connection.id, assertionId: assertion.id, expiresAt },
+        this.clock.now(),
+      ))
+    )
+      throw new SignInRefused(
+        HttpStatus.CONFLICT,
+        SSO_ERRORS.replayed,
+        `assertion ${assertion.id.slice(0, 100)} was used already`,
+      );
+    let request: ProviderAnswer['request'];
+    if (assertion.inResponseTo !== null) {
+      const used = await this.signIns.useRequest(assertion.inResponseTo, connection.id, this.clock.now());
+      if ('unusable' in used)
+        throw new SignInRefused(
+          HttpStatus.BAD_REQUEST,
+          SSO_ERRORS.assertionInvalid,
+          `InResponseTo ${assertion.inResponseTo.slice(0, 100)} ${used.unusable}`,
+        );
+      request = used.request;
+    } else {
+      const returnTo = acceptedReturnTo(single(body.RelayState), this.returnOrigins(base));
+      if (returnTo === null) throw returnRefused();
+      request = { purpose: 'sign_in', returnTo };
+    }
+    if (!assertion.email || !EMAIL.test(assertion.email))
+      throw new SignInRefused(
+        HttpStatus.BAD_REQUEST,
+        SSO_ERRORS.assertionInvalid,
+        'the assertion has no e-mail: a NameID in e-mail format or an email attribute',
+      );
+    return {
+      request,
+      person: { subject: assertion.subject, email: assertion.email.toLowerCase(), groups: assertion.groups },
+    };
   }
 
   /**
@@ -438,6 +592,24 @@ export class SsoSignInService {
     return holder && connection ? { connection, tenantName: holder.tenantName } : null;
   }
 
+  private samlSettings(connection: SsoConnectionEntity, base: string): SamlSettings {
+    const { entityId, acsUrl } = samlEndpointsOf(base, connection.id);
+    return {
+      idp: JSON.parse(connection.discovery) as IdpMetadata,
+      spEntityId: entityId,
+      acsUrl,
+      wantAssertionsSigned: connection.wantAssertionsSigned === 1,
+      allowIdpInitiated: connection.allowIdpInitiated === 1,
+      clockSkewMs: this.config.sso.clockSkewSeconds * 1000,
+      requestTtlMs: REQUEST_TTL_MS,
+    };
+  }
+
+  /** Where a sign-in may return: this service, and SSO_RETURN_ORIGINS. */
+  private returnOrigins(base: string): string[] {
+    return [new URL(base).origin, ...this.config.sso.returnOrigins];
+  }
+
   private clientSettings(connection: SsoConnectionEntity, base: string): OidcClientSettings {
     return {
       discovery: JSON.parse(connection.discovery) as Discovery,
@@ -472,6 +644,13 @@ export class SsoSignInService {
 
 const emailInUse = () =>
   new SignInRefused(HttpStatus.CONFLICT, SSO_ERRORS.emailInUse, 'another account holds this address');
+
+const returnRefused = () =>
+  new SignInRefused(
+    HttpStatus.BAD_REQUEST,
+    SSO_ERRORS.returnRefused,
+    'returnTo must be a path on this service or an address on an origin of SSO_RETURN_ORIGINS',
+  );
 
 const memberOfAnother = () =>
   new SignInRefused(

@@ -3,7 +3,7 @@ import { NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { AtomicWriter } from '../database/atomic-writer';
 import { localUserRows } from '../identity/local/local-identity-store';
-import { SsoAttemptEntity, SsoIdentityEntity, SsoRequestEntity } from '../database/entities';
+import { SsoAssertionEntity, SsoAttemptEntity, SsoIdentityEntity, SsoRequestEntity } from '../database/entities';
 import { SqlStore } from '../database/sql-store';
 import { PreparedStatements, sqlTimestamp } from '../database/prepared-statements';
 import { isUniqueViolation } from '../database/unique-violation';
@@ -53,6 +53,27 @@ export class SsoSignInsStore {
     const dayAgo = new Date(request.createdAt.getTime() - 86_400_000);
     await this.statements.changes('DELETE FROM sso_requests WHERE expires_at < ?', [sqlTimestamp(dayAgo)]);
     await this.writer.insert([[SsoRequestEntity, request]]);
+  }
+
+  /** The sign-in sent with this state (a SAML AuthnRequest's ID), used or not. */
+  findRequest(state: string): Promise<SsoRequestEntity | null> {
+    return this.dataSource.getRepository(SsoRequestEntity).findOneBy({ state });
+  }
+
+  /**
+   * A SAML assertion remembered until it expires; false when it was already (a replay, here or on
+   * another instance, or the second of two copies at once: the primary key lets one in). Assertions
+   * that expired go meanwhile.
+   */
+  async rememberAssertion(assertion: SsoAssertionEntity, now: Date): Promise<boolean> {
+    await this.statements.changes('DELETE FROM sso_assertions WHERE expires_at < ?', [sqlTimestamp(now)]);
+    try {
+      await this.writer.insert([[SsoAssertionEntity, assertion]]);
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
   }
 
   /** Whether `state` names a test sign-in sent for this connection and not yet answered. */

@@ -1,10 +1,12 @@
 import { SsoAttemptEntity } from '../database/entities';
+import { SsoConnectionType } from '../database/entities/sso.entity';
+import { IdpMetadata } from './saml/saml-metadata';
 import { ConnectionView } from './sso-connections.store';
 
 /** A connection as the API answers it (docs/sso.md): never its client secret. */
 export interface ConnectionAnswer {
   id: string;
-  type: 'oidc';
+  type: SsoConnectionType;
   name: string;
   status: string;
   jit: boolean;
@@ -12,14 +14,28 @@ export interface ConnectionAnswer {
   allowIdpInitiated: boolean;
   primary: boolean;
   createdAt: string;
-  oidc: { issuer: string; clientId: string; scopes: string[] };
-  sp: { redirectUri: string };
+  oidc?: { issuer: string; clientId: string; scopes: string[] };
+  saml?: {
+    idpEntityId: string;
+    idpSsoUrl: string;
+    metadataUrl: string | null;
+    wantAssertionsSigned: boolean;
+    certificates: { fingerprint: string; notAfter: string }[];
+  };
+  /** What an owner enters at the provider: OIDC's redirect URI; SAML's entity ID, ACS and metadata address. */
+  sp: { redirectUri: string } | { entityId: string; acsUrl: string; metadataUrl: string };
   lastLogin: { at: string; result: string } | null;
 }
 
 /** The redirect URI that an owner registers at the provider: one per connection. */
 export const redirectUriOf = (base: string, connectionId: string) =>
   `${base}/sso/oidc/${encodeURIComponent(connectionId)}/callback`;
+
+/** A SAML connection's own entity ID (its SP metadata's address) and ACS: one per connection. */
+export const samlEndpointsOf = (base: string, connectionId: string) => {
+  const path = `${base}/sso/saml/${encodeURIComponent(connectionId)}`;
+  return { entityId: `${path}/metadata`, acsUrl: `${path}/acs`, metadataUrl: `${path}/metadata` };
+};
 
 export function connectionAnswer({ connection, lastLogin, primary }: ConnectionView, base: string): ConnectionAnswer {
   return {
@@ -32,9 +48,30 @@ export function connectionAnswer({ connection, lastLogin, primary }: ConnectionV
     allowIdpInitiated: connection.allowIdpInitiated === 1,
     primary,
     createdAt: connection.createdAt.toISOString(),
-    oidc: { issuer: connection.issuer, clientId: connection.clientId, scopes: connection.scopes.split(' ') },
-    sp: { redirectUri: redirectUriOf(base, connection.id) },
+    ...protocolAnswer(connection, base),
     lastLogin: lastLogin && { at: lastLogin.at.toISOString(), result: lastLogin.result },
+  };
+}
+
+function protocolAnswer(
+  connection: ConnectionView['connection'],
+  base: string,
+): Pick<ConnectionAnswer, 'oidc' | 'saml' | 'sp'> {
+  if (connection.type === 'oidc')
+    return {
+      oidc: { issuer: connection.issuer, clientId: connection.clientId, scopes: connection.scopes.split(' ') },
+      sp: { redirectUri: redirectUriOf(base, connection.id) },
+    };
+  const idp = JSON.parse(connection.discovery) as IdpMetadata;
+  return {
+    saml: {
+      idpEntityId: idp.entityId,
+      idpSsoUrl: idp.ssoUrl,
+      metadataUrl: connection.metadataUrl,
+      wantAssertionsSigned: connection.wantAssertionsSigned === 1,
+      certificates: idp.certificates.map(({ fingerprint, notAfter }) => ({ fingerprint, notAfter })),
+    },
+    sp: samlEndpointsOf(base, connection.id),
   };
 }
 

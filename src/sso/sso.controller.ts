@@ -6,9 +6,13 @@ import { RequestOrigin } from '../common/request-origin';
 import { AppConfig } from '../config/app-config';
 import { SsoConfiguredGuard } from './sso-configured.guard';
 import { SsoDiscoverLimitGuard } from './sso-discover-limit.guard';
-import { SsoSignInService } from './sso-sign-in.service';
+import { SignedIn, SsoSignInService, TestedSignIn } from './sso-sign-in.service';
 import { ApiDiscover, ApiSsoDiscovery } from './sso.docs';
 import { SSO_FAILURES } from './sso.messages';
+
+/** Where SAML's routes live: the ACS reads a form body, which app.setup parses on this path only. */
+export const SAML_BASE_PATH = '/sso/saml';
+export const SAML_FORM_LIMIT_BYTES = 1024 * 1024;
 
 /** Which organisation signs an e-mail in by single sign-on: no session. */
 @Controller('api/sso')
@@ -59,13 +63,41 @@ export class SsoBrowserController {
     @Req() request: Request,
     @Res() response: Response,
   ) {
-    const outcome = await this.signIns.callback(id, query, this.config.publicBaseUrl ?? origin, request.secure);
-    response.setHeader('Cache-Control', 'no-store');
-    if ('test' in outcome) {
-      response.status(HttpStatus.OK).json({ success: true, ...outcome });
-      return;
-    }
-    response.setHeader('Set-Cookie', outcome.cookie);
-    response.redirect(HttpStatus.FOUND, outcome.location);
+    const base = this.config.publicBaseUrl ?? origin;
+    answer(response, await this.signIns.oidcCallback(id, query, base, request.secure));
   }
+
+  /** The SP metadata that an owner gives the provider (or the provider reads). */
+  @Get('saml/:id/metadata')
+  @FailureResponse({ error: SSO_FAILURES.signIn })
+  async samlMetadata(@Param('id') id: string, @RequestOrigin() origin: string, @Res() response: Response) {
+    const xml = await this.signIns.serviceProviderMetadata(id, this.config.publicBaseUrl ?? origin);
+    response.type('application/samlmetadata+xml').send(xml);
+  }
+
+  /** The assertion consumer service: the provider's form POST (the one form body this service reads). */
+  @Post('saml/:id/acs')
+  @FailureResponse({ error: SSO_FAILURES.signIn })
+  async samlAcs(
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @RequestOrigin() origin: string,
+    @Req() request: Request,
+    @Res() response: Response,
+  ) {
+    const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+    const base = this.config.publicBaseUrl ?? origin;
+    answer(response, await this.signIns.samlCallback(id, fields, base, request.secure));
+  }
+}
+
+/** A test sign-in's outcome as JSON; a sign-in's redirect with the session cookie. */
+function answer(response: Response, outcome: SignedIn | TestedSignIn): void {
+  response.setHeader('Cache-Control', 'no-store');
+  if ('test' in outcome) {
+    response.status(HttpStatus.OK).json({ success: true, ...outcome });
+    return;
+  }
+  response.setHeader('Set-Cookie', outcome.cookie);
+  response.redirect(HttpStatus.FOUND, outcome.location);
 }

@@ -41,12 +41,12 @@ const connectionBody = (required: boolean) =>
     required: true,
     schema: {
       type: 'object',
-      ...(required && { required: ['type', 'issuer', 'clientId', 'clientSecret'] }),
+      ...(required && { required: ['type'] }),
       properties: {
         ...(required && {
-          type: { type: 'string', enum: ['oidc'] },
-          issuer: { type: 'string', example: 'https://acme.okta.com' },
-          clientId: { type: 'string' },
+          type: { type: 'string', enum: ['oidc', 'saml'] },
+          issuer: { type: 'string', example: 'https://acme.okta.com', description: 'OIDC: required' },
+          clientId: { type: 'string', description: 'OIDC: required' },
         }),
         ...(!required && {
           status: { type: 'string', enum: ['active', 'inactive'] },
@@ -56,8 +56,17 @@ const connectionBody = (required: boolean) =>
             description: 'true: this active connection becomes the primary (the one discovery uses)',
           },
         }),
-        clientSecret: { type: 'string', description: 'Stored encrypted (AES-256-GCM), never returned' },
-        scopes: { type: 'array', items: { type: 'string' }, description: 'Default openid email profile' },
+        clientSecret: {
+          type: 'string',
+          description: 'OIDC (required at creation): stored encrypted (AES-256-GCM), never returned',
+        },
+        scopes: { type: 'array', items: { type: 'string' }, description: 'OIDC: default openid email profile' },
+        metadataXml: { type: 'string', description: 'SAML: the IdP’s metadata, pasted (this or metadataUrl)' },
+        metadataUrl: { type: 'string', description: 'SAML: where the IdP’s metadata is read (refresh reads it again)' },
+        wantAssertionsSigned: {
+          type: 'boolean',
+          description: 'SAML: the assertion itself must be signed; default true',
+        },
         name: { type: 'string' },
         jit: { type: 'boolean', description: 'Default true' },
         defaultRole: { type: 'string', enum: ['member', 'admin'], description: 'Default member' },
@@ -115,11 +124,12 @@ export const ApiSetEnforcement = () =>
 export const ApiCreateConnection = () =>
   applyDecorators(
     ApiOperation({
-      summary: 'Connect the organisation’s OpenID provider: a draft connection',
+      summary: 'Connect the organisation’s identity provider (OIDC or SAML): a draft connection',
       description:
-        'The discovery document is read from {issuer}/.well-known/openid-configuration (its issuer must equal the one ' +
-        'given, exactly). Rules in order: owner, SSO_CONNECTION_INVALID (400), SSO_CONNECTION_LIMIT (422, ' +
-        'SSO_CONNECTIONS_PER_ORG), SSO_DISCOVERY_FAILED (422). Event sso.connection_created.' +
+        'OIDC: the discovery document is read from {issuer}/.well-known/openid-configuration (its issuer must equal ' +
+        'the one given, exactly). SAML: the IdP’s metadata (entity ID, HTTP-Redirect SSO URL, signing certificates). ' +
+        'Rules in order: owner, SSO_CONNECTION_INVALID (400), SSO_CONNECTION_LIMIT (422, SSO_CONNECTIONS_PER_ORG), ' +
+        'SSO_DISCOVERY_FAILED or SSO_METADATA_INVALID (422). Event sso.connection_created.' +
         NOT_CONFIGURED,
     }),
     connectionBody(true),
@@ -128,6 +138,7 @@ export const ApiCreateConnection = () =>
     refusals(HttpStatus.UNPROCESSABLE_ENTITY, 'Too many connections, or the provider’s document cannot be used', [
       SSO_ERRORS.limit,
       SSO_ERRORS.discoveryFailed,
+      SSO_ERRORS.metadataInvalid,
     ]),
   );
 
@@ -151,16 +162,18 @@ export const ApiGetConnection = () =>
 export const ApiUpdateConnection = () =>
   applyDecorators(
     ApiOperation({
-      summary: 'Change a connection: activate it, turn it off, its settings or its secret',
+      summary: 'Change a connection: activate it, turn it off, its settings, its secret or its metadata',
       description:
         'status "active" makes a draft or inactive connection active (sso.connection_activated); the first active ' +
-        'connection is the primary, which discovery uses. Other changes: sso.connection_updated.' +
+        'connection is the primary, which discovery uses. Other changes: sso.connection_updated. clientSecret and ' +
+        'scopes are OIDC’s, metadataXml, metadataUrl and wantAssertionsSigned SAML’s (the other kind: 400).' +
         NOT_CONFIGURED,
     }),
     idParam(),
     connectionBody(false),
     ApiResponse({ status: HttpStatus.OK, type: SsoConnectionChanged, description: 'The connection as changed' }),
     refusals(HttpStatus.BAD_REQUEST, 'The body breaks a rule', [SSO_ERRORS.invalid]),
+    refusals(HttpStatus.UNPROCESSABLE_ENTITY, 'The new metadata cannot be used', [SSO_ERRORS.metadataInvalid]),
     notFound(),
   );
 
@@ -177,11 +190,17 @@ export const ApiDeleteConnection = () =>
 
 export const ApiRefreshConnection = () =>
   applyDecorators(
-    ApiOperation({ summary: 'Read the provider’s discovery document again', description: NOT_CONFIGURED.trim() }),
+    ApiOperation({
+      summary: 'Read the provider’s discovery document (OIDC) or metadata at its address (SAML) again',
+      description: 'SAML metadata that was pasted: 422 SSO_METADATA_INVALID (PATCH new metadataXml).' + NOT_CONFIGURED,
+    }),
     idParam(),
     ApiResponse({ status: HttpStatus.OK, type: SsoConnectionChanged, description: 'The connection' }),
     notFound(),
-    refusals(HttpStatus.UNPROCESSABLE_ENTITY, 'The provider’s document cannot be used', [SSO_ERRORS.discoveryFailed]),
+    refusals(HttpStatus.UNPROCESSABLE_ENTITY, 'The provider’s document cannot be used', [
+      SSO_ERRORS.discoveryFailed,
+      SSO_ERRORS.metadataInvalid,
+    ]),
   );
 
 export const ApiTestConnection = () =>

@@ -4,6 +4,7 @@ import { JoiningModule } from '../joining/joining.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ScimRoleMappingsStore } from '../scim/scim-role-mappings.store';
 import { OidcClient } from './oidc-client';
+import { SamlClient } from './saml/saml-client';
 import { SsoConfiguredGuard } from './sso-configured.guard';
 import { SsoDiscoverLimitGuard } from './sso-discover-limit.guard';
 import { SsoConnectionsController, SsoEnforcementController } from './sso-connections.controller';
@@ -15,8 +16,8 @@ import { SsoSignInsStore } from './sso-sign-ins.store';
 import { SsoBrowserController, SsoDiscoveryController } from './sso.controller';
 
 /**
- * Single sign-on per organisation (docs/sso.md): OIDC connections, discovery, the start and the
- * callback. RateLimitModule brings the counters of the discovery limit.
+ * Single sign-on per organisation (docs/sso.md): OIDC and SAML connections, discovery, the start and
+ * the callbacks. RateLimitModule brings the counters of the discovery limit.
  * Joins go through JoiningService, the path of invitations and domains; a removal is read from the
  * removal facts (MembershipRemovalsStore, global), as the domain join reads it; a joining person's
  * roles from their groups by SCIM's role mappings (ScimRoleMappingsStore).
@@ -29,6 +30,7 @@ import { SsoBrowserController, SsoDiscoveryController } from './sso.controller';
     SsoDiscoverLimitGuard,
     SsoHttp,
     OidcClient,
+    SamlClient,
     SsoConnectionsStore,
     SsoSignInsStore,
     SsoConnectionsService,

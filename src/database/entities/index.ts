@@ -23,6 +23,7 @@ import {
   ScimUserEntity,
 } from './scim.entity';
 import {
+  SsoAssertionEntity,
   SsoAttemptEntity,
   SsoConnectionEntity,
   SsoEnforcementEntity,
@@ -55,6 +56,7 @@ export {
   ScimRoleMappingRoleEntity,
   ScimTokenEntity,
   ScimUserEntity,
+  SsoAssertionEntity,
   SsoAttemptEntity,
   SsoConnectionEntity,
   SsoEnforcementEntity,
@@ -93,5 +95,6 @@ export const ENTITIES = [
   SsoRequestEntity,
   SsoIdentityEntity,
   SsoAttemptEntity,
+  SsoAssertionEntity,
   SsoEnforcementEntity,
 ];

@@ -4,7 +4,9 @@ import { IdColumn, TimestampColumn, VarcharColumn } from '../columns';
 export const SSO_CONNECTION_STATUSES = ['draft', 'active', 'inactive'] as const;
 export type SsoConnectionStatus = (typeof SSO_CONNECTION_STATUSES)[number];
 
-/** An organisation's connection to its identity provider (docs/sso.md); OIDC for now. */
+export type SsoConnectionType = 'oidc' | 'saml';
+
+/** An organisation's connection to its identity provider (docs/sso.md): OIDC or SAML. */
 @Entity({ name: 'sso_connections' })
 export class SsoConnectionEntity {
   @IdColumn()
@@ -14,7 +16,7 @@ export class SsoConnectionEntity {
   tenantId: string;
 
   @VarcharColumn(8)
-  type: 'oidc';
+  type: SsoConnectionType;
 
   @VarcharColumn(200)
   name: string;
@@ -33,9 +35,11 @@ export class SsoConnectionEntity {
   @Column({ type: 'int', name: 'allow_idp_initiated' })
   allowIdpInitiated: number;
 
+  /** OIDC: the issuer as discovered; SAML: the IdP's entity ID, which its assertions' Issuer must equal. */
   @VarcharColumn(500)
   issuer: string;
 
+  /** OIDC only ('' for SAML), as are the secret and the scopes. */
   @VarcharColumn(255, { name: 'client_id' })
   clientId: string;
 
@@ -47,9 +51,20 @@ export class SsoConnectionEntity {
   @VarcharColumn(500)
   scopes: string;
 
-  /** The fields of the provider's discovery document that a sign-in uses, as JSON. */
+  /**
+   * What the provider says of itself, as JSON: OIDC, the fields of its discovery document that a
+   * sign-in uses; SAML, what its metadata gives (saml/saml-metadata.ts: SSO URL, certificates).
+   */
   @Column({ type: 'text' })
   discovery: string;
+
+  /** SAML: the address an owner gave for the metadata, read again by refresh; null when pasted, and for OIDC. */
+  @VarcharColumn(2048, { name: 'metadata_url', nullable: true })
+  metadataUrl: string | null;
+
+  /** 1 or 0, SAML: the assertion itself must be signed, not only the response around it. */
+  @Column({ type: 'int', name: 'want_assertions_signed', default: 1 })
+  wantAssertionsSigned: number;
 
   @TimestampColumn('discovered_at')
   discoveredAt: Date;
@@ -165,4 +180,17 @@ export class SsoEnforcementEntity {
   /** The owner who turned it on. */
   @VarcharColumn(128, { name: 'enforced_by', nullable: true })
   enforcedBy: string | null;
+}
+
+/** An assertion a SAML connection accepted: kept until it expires, so that a replay is refused on every instance. */
+@Entity({ name: 'sso_assertions' })
+export class SsoAssertionEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36, name: 'connection_id' })
+  connectionId: string;
+
+  @PrimaryColumn({ type: 'varchar', length: 255, name: 'assertion_id' })
+  assertionId: string;
+
+  @TimestampColumn('expires_at')
+  expiresAt: Date;
 }

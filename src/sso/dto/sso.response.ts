@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 
 export class OidcSettings {
   @ApiProperty({ example: 'https://acme.okta.com' }) issuer: string;
@@ -14,15 +14,45 @@ export class OidcServiceProvider {
   redirectUri: string;
 }
 
+export class SamlCertificate {
+  @ApiProperty({ description: 'SHA-256 of the certificate, colon-separated hex' }) fingerprint: string;
+  @ApiProperty({ format: 'date-time' }) notAfter: string;
+}
+
+export class SamlSettings {
+  @ApiProperty({ description: 'The IdP’s entity ID: its assertions’ Issuer must equal it' }) idpEntityId: string;
+  @ApiProperty({ description: 'Where AuthnRequests go (HTTP-Redirect)' }) idpSsoUrl: string;
+  @ApiProperty({
+    nullable: true,
+    description: 'Where the metadata is read from (refresh reads it again); null: pasted',
+  })
+  metadataUrl: string | null;
+  @ApiProperty({ description: 'The assertion itself must be signed (default true)' }) wantAssertionsSigned: boolean;
+  @ApiProperty({
+    type: [SamlCertificate],
+    description: 'Every valid signing certificate: a roll-over never breaks sign-in',
+  })
+  certificates: SamlCertificate[];
+}
+
+export class SamlServiceProvider {
+  @ApiProperty({ description: 'This connection’s own SP entity ID: {PUBLIC_BASE_URL}/sso/saml/{id}/metadata' })
+  entityId: string;
+  @ApiProperty({ description: 'Its assertion consumer service (HTTP-POST): {PUBLIC_BASE_URL}/sso/saml/{id}/acs' })
+  acsUrl: string;
+  @ApiProperty({ description: 'Its SP metadata, for the IdP to read' }) metadataUrl: string;
+}
+
 export class LastLogin {
   @ApiProperty({ format: 'date-time' }) at: string;
   @ApiProperty({ description: '`ok` or the refusal’s code', example: 'ok' }) result: string;
 }
 
 /** A connection as the API shows it: never its client secret. */
+@ApiExtraModels(OidcServiceProvider, SamlServiceProvider)
 export class SsoConnection {
   @ApiProperty() id: string;
-  @ApiProperty({ enum: ['oidc'] }) type: string;
+  @ApiProperty({ enum: ['oidc', 'saml'] }) type: string;
   @ApiProperty() name: string;
   @ApiProperty({ enum: ['draft', 'active', 'inactive'] }) status: string;
   @ApiProperty({ description: 'A person in no organisation joins at their first sign-in' }) jit: boolean;
@@ -33,8 +63,13 @@ export class SsoConnection {
   })
   primary: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ type: OidcSettings }) oidc: OidcSettings;
-  @ApiProperty({ type: OidcServiceProvider }) sp: OidcServiceProvider;
+  @ApiPropertyOptional({ type: OidcSettings, description: 'OIDC connections' }) oidc?: OidcSettings;
+  @ApiPropertyOptional({ type: SamlSettings, description: 'SAML connections' }) saml?: SamlSettings;
+  @ApiProperty({
+    oneOf: [{ $ref: getSchemaPath(OidcServiceProvider) }, { $ref: getSchemaPath(SamlServiceProvider) }],
+    description: 'What to enter at the provider',
+  })
+  sp: OidcServiceProvider | SamlServiceProvider;
   @ApiProperty({ type: LastLogin, nullable: true }) lastLogin: LastLogin | null;
 }
 
@@ -71,7 +106,7 @@ export class DiscoveredOrganisation {
 
 export class DiscoveredConnection {
   @ApiProperty() id: string;
-  @ApiProperty({ enum: ['oidc'] }) type: string;
+  @ApiProperty({ enum: ['oidc', 'saml'] }) type: string;
 }
 
 export class SsoDiscovery {

@@ -1,0 +1,65 @@
+import { DOMParser } from '@xmldom/xmldom';
+
+/** Why a SAML document was refused, in words an owner can act on. */
+export class SamlRefused extends Error {}
+
+/**
+ * A SAML document parsed, or refused before any other check: a DTD (entity expansion, external
+ * entities) or a processing instruction has no place in metadata or a response, and xmldom would
+ * otherwise read past both. Parse errors are refusals too, never a 500.
+ */
+export function parseSaml(xml: string, what: string): Document {
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new SamlRefused(`${what} holds a DTD, which is refused`);
+  if (/<\?(?!xml\s)/i.test(xml.replace(/^\uFEFF?\s*<\?xml\s[^?]*\?>/, '')))
+    throw new SamlRefused(`${what} holds a processing instruction, which is refused`);
+  let failure: string | null = null;
+  const document = new DOMParser({
+    locator: {},
+    errorHandler: {
+      warning: () => undefined,
+      error: (message: string) => void (failure ??= message),
+      fatalError: (message: string) => void (failure ??= message),
+    },
+  }).parseFromString(xml, 'text/xml');
+  if (failure !== null || !document?.documentElement)
+    throw new SamlRefused(`${what} is not well-formed XML${failure ? `: ${String(failure).split('\n')[0]}` : ''}`);
+  return document as unknown as Document;
+}
+
+/** The elements below `node` (itself included when it matches) of a local name in a namespace. */
+export function elements(node: Node, namespace: string, localName: string): Element[] {
+  const found: Element[] = [];
+  const visit = (current: Node) => {
+    if (current.nodeType === 1) {
+      const element = current as Element;
+      if (element.localName === localName && element.namespaceURI === namespace) found.push(element);
+    }
+    for (let child = current.firstChild; child; child = child.nextSibling) visit(child);
+  };
+  visit(node);
+  return found;
+}
+
+/** The child elements of `node` of a local name in a namespace. */
+export function children(node: Node, namespace: string, localName: string): Element[] {
+  const found: Element[] = [];
+  for (let child = node.firstChild; child; child = child.nextSibling)
+    if (
+      child.nodeType === 1 &&
+      (child as Element).localName === localName &&
+      (child as Element).namespaceURI === namespace
+    )
+      found.push(child as Element);
+  return found;
+}
+
+export const SAML_NS = {
+  metadata: 'urn:oasis:names:tc:SAML:2.0:metadata',
+  assertion: 'urn:oasis:names:tc:SAML:2.0:assertion',
+  protocol: 'urn:oasis:names:tc:SAML:2.0:protocol',
+  dsig: 'http://www.w3.org/2000/09/xmldsig#',
+} as const;
+
+export const HTTP_REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
+
+export const NAMEID_EMAIL = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';

@@ -1,0 +1,678 @@
+import http from 'node:http';
+import { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import {
+  AuditEventEntity,
+  MemberRoleEntity,
+  OrgDomainEntity,
+  SsoAssertionEntity,
+  SsoAttemptEntity,
+  SsoConnectionEntity,
+  SsoIdentityEntity,
+  SsoRequestEntity,
+  TenantEntity,
+} from '../src/database/entities';
+import { useDomainsSuite } from './support/domains';
+import { newInviter } from './support/inviting';
+import { ResponseOptions, signingKey, TestSamlIdp } from './support/saml-idp';
+import { useTwoInstances } from './support/suites';
+
+const BASE = 'http://tenants.test';
+const PORTAL = 'https://portal.example.com';
+const refused = (error: string, reason: unknown = expect.any(String)) => ({ success: false, error, reason });
+const decode = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+const endpoints = (id: string) => ({
+  entityId: `${BASE}/sso/saml/${id}/metadata`,
+  acsUrl: `${BASE}/sso/saml/${id}/acs`,
+  metadataUrl: `${BASE}/sso/saml/${id}/metadata`,
+});
+
+/** A server on the loopback that serves whatever metadata the test sets. */
+class MetadataServer {
+  body = '';
+  private server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/samlmetadata+xml' });
+    response.end(this.body);
+  });
+  url = '';
+  async start() {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/metadata`;
+  }
+  stop() {
+    return new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+/**
+ * Single sign-on by SAML 2.0 (docs/sso.md, "SAML"): connections from an IdP's metadata, the SP
+ * metadata, the start's AuthnRequest, sign-ins through an Okta-shaped and an Entra-shaped provider
+ * whose responses the test signs with xml-crypto, and every forged or stale response refused.
+ */
+describe('single sign-on: SAML', () => {
+  let okta: TestSamlIdp;
+  let entra: TestSamlIdp;
+  const metadataServer = new MetadataServer();
+  beforeAll(async () => {
+    [okta, entra] = await Promise.all([
+      TestSamlIdp.create('okta'),
+      TestSamlIdp.create('entra'),
+      metadataServer.start(),
+    ]);
+  });
+  afterAll(() => metadataServer.stop());
+  const { t, factory, org, verified, person } = useDomainsSuite({
+    PUBLIC_BASE_URL: BASE,
+    SSO_RETURN_ORIGINS: PORTAL,
+    SSO_HTTP_TIMEOUT_MS: '2000',
+  });
+  const connections = () => t.dataSource.getRepository(SsoConnectionEntity);
+  const attempts = (connectionId: string) =>
+    t.dataSource.getRepository(SsoAttemptEntity).find({ where: { connectionId }, order: { at: 'DESC' } });
+  const events = (type: string, tenantId = org.tenant.id) =>
+    t.dataSource.getRepository(AuditEventEntity).findBy({ type, tenantId });
+
+  const create = (body: object = {}, idp = okta) =>
+    t.http
+      .post('/api/org/sso/connections')
+      .set('Cookie', org.ownerCookie)
+      .send({ type: 'saml', metadataXml: idp.metadata(), ...body });
+  const patch = (id: string, body: object) =>
+    t.http.patch(`/api/org/sso/connections/${id}`).set('Cookie', org.ownerCookie).send(body);
+  /** An active connection of the organisation to `idp`, and a verified domain of it. */
+  const activeConnection = async (body: object = {}, idp = okta) => {
+    const domain = await verified();
+    const created = await create(body, idp);
+    expect(created.status).toBe(201);
+    const id = created.body.connection.id as string;
+    expect((await patch(id, { status: 'active' })).status).toBe(200);
+    return { id, domain, ...endpoints(id) };
+  };
+  /** The browser's start: the AuthnRequest's ID, which the response answers. */
+  const start = async (id: string, returnTo?: string) => {
+    const res = await t.http.get('/sso/start').query({ connection: id, ...(returnTo && { returnTo }) });
+    expect(res.status).toBe(302);
+    return TestSamlIdp.authnRequest(res.headers.location);
+  };
+  const post = (id: string, samlResponse: string, relayState?: string) =>
+    t.http
+      .post(`/sso/saml/${id}/acs`)
+      .type('form')
+      .send({ SAMLResponse: samlResponse, ...(relayState !== undefined && { RelayState: relayState }) });
+  /** A sign-in from the start: the provider answers the request with `options`. */
+  const signIn = async (
+    id: string,
+    email: string,
+    options: Partial<ResponseOptions> = {},
+    idp = okta,
+    returnTo?: string,
+  ) => {
+    const request = await start(id, returnTo);
+    const response = idp.response({
+      ...endpoints(id),
+      audience: endpoints(id).entityId,
+      email,
+      inResponseTo: request.id,
+      ...options,
+    });
+    return post(id, response, request.relayState ?? undefined);
+  };
+  const cookieOf = (res: { headers: Record<string, unknown> }) =>
+    (res.headers['set-cookie'] as string[])[0].split(';')[0];
+  /** A refused response: the status and body, no cookie, an attempt and an sso.login_failed event with the code. */
+  const expectRefused = async (
+    res: { status: number; body: unknown; headers: Record<string, unknown> },
+    connectionId: string,
+    status: number,
+    error: string,
+    reason: unknown = expect.any(String),
+  ) => {
+    expect([res.status, res.body]).toEqual([status, refused(error, reason)]);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    const [attempt] = await attempts(connectionId);
+    expect(attempt).toMatchObject({ result: error, detail: (res.body as { reason: string }).reason });
+    const failed = await events('sso.login_failed');
+    expect(failed.some((event) => JSON.parse(event.data).reason === error)).toBe(true);
+  };
+
+  describe('POST /api/org/sso/connections (SAML)', () => {
+    it('pasted metadata: 201, a draft with the IdP’s entity ID, SSO URL and every signing certificate; the SP side per connection', async () => {
+      const next = await signingKey();
+      const res = await create({ name: 'Okta', metadataXml: okta.metadata([okta.key.cert, next.cert]) });
+      expect(res.status).toBe(201);
+      const { id } = res.body.connection;
+      expect(res.body).toEqual({
+        success: true,
+        connection: {
+          id,
+          type: 'saml',
+          name: 'Okta',
+          status: 'draft',
+          jit: true,
+          defaultRole: 'member',
+          allowIdpInitiated: false,
+          primary: false,
+          createdAt: expect.any(String),
+          saml: {
+            idpEntityId: okta.entityId,
+            idpSsoUrl: okta.ssoUrl,
+            metadataUrl: null,
+            wantAssertionsSigned: true,
+            certificates: [
+              { fingerprint: expect.stringMatching(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/), notAfter: expect.any(String) },
+              { fingerprint: expect.stringMatching(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/), notAfter: expect.any(String) },
+            ],
+          },
+          sp: endpoints(id),
+          lastLogin: null,
+        },
+      });
+      expect(await connections().findOneByOrFail({ id })).toMatchObject({
+        type: 'saml',
+        issuer: okta.entityId,
+        clientSecret: '',
+        metadataUrl: null,
+      });
+      expect(await events('sso.connection_created')).toHaveLength(1);
+    });
+
+    it('metadata at an address: read, kept, and read again by refresh (the provider’s new certificate taken)', async () => {
+      metadataServer.body = okta.metadata();
+      const res = await create({ metadataXml: undefined, metadataUrl: metadataServer.url });
+      expect(res.status).toBe(201);
+      expect(res.body.connection.saml).toMatchObject({ metadataUrl: metadataServer.url, idpEntityId: okta.entityId });
+      expect(res.body.connection.saml.certificates).toHaveLength(1);
+      const next = await signingKey();
+      metadataServer.body = okta.metadata([okta.key.cert, next.cert]);
+      const { id } = res.body.connection;
+      const refreshed = await t.http.post(`/api/org/sso/connections/${id}/refresh`).set('Cookie', org.ownerCookie);
+      expect(refreshed.status).toBe(200);
+      expect(refreshed.body.connection.saml.certificates).toHaveLength(2);
+      const [updated] = (await events('sso.connection_updated')).map((event) => JSON.parse(event.data));
+      expect(updated.changed).toEqual(['metadata']);
+    });
+
+    it('refresh of pasted metadata: 422 SSO_METADATA_INVALID; PATCH takes new metadata', async () => {
+      const { id } = (await create()).body.connection;
+      const refresh = await t.http.post(`/api/org/sso/connections/${id}/refresh`).set('Cookie', org.ownerCookie);
+      expect([refresh.status, refresh.body]).toEqual([
+        422,
+        refused('SSO_METADATA_INVALID', expect.stringMatching(/pasted/)),
+      ]);
+      const next = await signingKey();
+      const res = await patch(id, { metadataXml: okta.metadata([next.cert]), wantAssertionsSigned: false });
+      expect(res.status).toBe(200);
+      expect(res.body.connection.saml).toMatchObject({ wantAssertionsSigned: false });
+      expect(await connections().findOneByOrFail({ id })).toMatchObject({ wantAssertionsSigned: 0 });
+      const oidcOnly = await patch(id, { clientSecret: 'x' });
+      expect([oidcOnly.status, oidcOnly.body]).toEqual([
+        400,
+        refused('SSO_CONNECTION_INVALID', expect.stringMatching(/OIDC/)),
+      ]);
+    });
+
+    it.each([
+      ['not XML', () => 'not xml <', /not well-formed XML/],
+      ['a DTD', () => `<!DOCTYPE x [<!ENTITY e "e">]>${okta.metadata()}`, /DTD/],
+      ['no certificate', () => okta.metadata([]), /no signing certificate/],
+      [
+        'an HTTP-POST binding only',
+        () => okta.metadata().replace(/<md:SingleSignOnService Binding="[^"]*HTTP-Redirect"[^>]*>/, ''),
+        /HTTP-Redirect/,
+      ],
+      [
+        'not an identity provider’s',
+        () => okta.metadata().replace(/IDPSSODescriptor/g, 'SPSSODescriptor'),
+        /IDPSSODescriptor/,
+      ],
+    ])('422 SSO_METADATA_INVALID: %s, and nothing stored', async (_, metadata, reason) => {
+      const res = await create({ metadataXml: metadata() });
+      expect([res.status, res.body]).toEqual([422, refused('SSO_METADATA_INVALID', expect.stringMatching(reason))]);
+      expect(await connections().countBy({ tenantId: org.tenant.id })).toBe(0);
+    });
+
+    it('422 SSO_METADATA_INVALID: only expired certificates; an address that does not answer', async () => {
+      const old = await signingKey(new Date(Date.now() - 400 * 86_400_000), new Date(Date.now() - 86_400_000));
+      const expired = await create({ metadataXml: okta.metadata([old.cert]) });
+      expect([expired.status, expired.body]).toEqual([
+        422,
+        refused('SSO_METADATA_INVALID', expect.stringMatching(/every signing certificate has expired/)),
+      ]);
+      const closed = await create({ metadataXml: undefined, metadataUrl: 'http://127.0.0.1:1/metadata' });
+      expect([closed.status, closed.body]).toEqual([
+        422,
+        refused('SSO_METADATA_INVALID', expect.stringContaining('unreachable')),
+      ]);
+      expect(await connections().countBy({ tenantId: org.tenant.id })).toBe(0);
+    });
+
+    it('400 SSO_CONNECTION_INVALID: no metadata, or both kinds', async () => {
+      for (const body of [{ metadataXml: undefined }, { metadataUrl: metadataServer.url }]) {
+        const res = await create(body);
+        expect([res.status, res.body]).toEqual([
+          400,
+          refused('SSO_CONNECTION_INVALID', expect.stringMatching(/metadata/)),
+        ]);
+      }
+    });
+  });
+
+  describe('GET /sso/saml/{id}/metadata', () => {
+    it('the SP metadata: this connection’s entity ID, its ACS (HTTP-POST), NameID e-mail, assertions signed', async () => {
+      const { id } = (await create()).body.connection;
+      const res = await t.http.get(`/sso/saml/${id}/metadata`);
+      expect(res.status).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/samlmetadata\+xml/);
+      const xml = res.text;
+      expect(xml).toContain(`entityID="${endpoints(id).entityId}"`);
+      expect(xml).toMatch(/WantAssertionsSigned="true"/);
+      expect(xml).toContain('urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress');
+      expect(xml).toMatch(
+        new RegExp(`Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST" Location="${endpoints(id).acsUrl}"`),
+      );
+      const unknown = await t.http.get(`/sso/saml/${randomUUID()}/metadata`);
+      expect([unknown.status, unknown.body]).toEqual([404, refused('SSO_NOT_FOUND')]);
+    });
+  });
+
+  describe('GET /sso/start (SAML)', () => {
+    it('302 to the IdP’s SSO URL with an AuthnRequest over HTTP-Redirect; its ID stored as the pending request', async () => {
+      const { id, acsUrl, entityId } = await activeConnection();
+      const res = await t.http.get('/sso/start').query({ connection: id, returnTo: '/after' });
+      expect(res.status).toBe(302);
+      const location = new URL(res.headers.location);
+      expect(location.origin + location.pathname).toBe(okta.ssoUrl);
+      const request = TestSamlIdp.authnRequest(res.headers.location);
+      expect(request.xml).toContain(`AssertionConsumerServiceURL="${acsUrl}"`);
+      expect(request.xml).toContain(`Destination="${okta.ssoUrl}"`);
+      expect(request.xml).toContain(`>${entityId}</saml:Issuer>`);
+      expect(request.relayState).toBe(request.id);
+      const stored = await t.dataSource.getRepository(SsoRequestEntity).findOneByOrFail({ state: request.id });
+      expect(stored).toMatchObject({ connectionId: id, returnTo: '/after', usedAt: null, purpose: 'sign_in' });
+    });
+  });
+
+  describe('POST /sso/saml/{id}/acs', () => {
+    it('Okta-shaped: a person in no organisation joins (jit), 302 to returnTo with the session cookie (amr sso); the assertion remembered', async () => {
+      const { id, domain } = await activeConnection();
+      const email = `okta-${Date.now()}@${domain}`;
+      const res = await signIn(id, email, {}, okta, `${PORTAL}/home`);
+      expect([res.status, res.headers.location]).toEqual([302, `${PORTAL}/home`]);
+      const [cookie] = res.headers['set-cookie'] as unknown as string[];
+      expect(cookie).toMatch(/^id_token=[^;]+; Path=\/; Max-Age=28800; HttpOnly; SameSite=Lax$/);
+      const [user] = await t.identity.findByEmail(email);
+      expect(user).toMatchObject({ tenantId: org.tenant.id, role: 'member' });
+      expect(decode(cookieOf(res).slice('id_token='.length))).toMatchObject({
+        sub: user.id,
+        email,
+        amr: ['sso'],
+        sso_connection: id,
+        'custom:tenant_id': org.tenant.id,
+      });
+      expect((await t.http.get('/api/me').set('Cookie', cookieOf(res))).body.organisation).toMatchObject({
+        id: org.tenant.id,
+      });
+      expect(
+        await t.dataSource.getRepository(SsoIdentityEntity).findOneBy({ connectionId: id, subject: email }),
+      ).toMatchObject({
+        userId: user.id,
+      });
+      expect(await t.dataSource.getRepository(SsoAssertionEntity).countBy({ connectionId: id })).toBe(1);
+      const joined = (await events('member.joined')).map((event) => JSON.parse(event.data));
+      expect(joined).toContainEqual({ role: 'member', via: 'sso', connection: id });
+      expect(await attempts(id)).toMatchObject([{ result: 'ok', email, subject: email, detail: 'signed in' }]);
+    });
+
+    it('Entra-shaped: groups map roles; a returning person is found by subject after an e-mail change', async () => {
+      const { id, domain } = await activeConnection({}, entra);
+      const role = await t.http
+        .post('/api/org/roles')
+        .set('Cookie', org.ownerCookie)
+        .send({ key: 'recruiter', name: 'Recruiter', permissions: ['invitations:create'] });
+      expect(role.status).toBe(201);
+      const mapped = await t.http
+        .put('/api/org/scim/role-mapping')
+        .set('Cookie', org.ownerCookie)
+        .send({ Engineering: 'admin', Hiring: { roles: ['recruiter'] } });
+      expect(mapped.status).toBe(200);
+      const email = `entra-${Date.now()}@${domain}`;
+      const subject = `entra-${email}`;
+      const res = await signIn(id, email, { groups: ['Engineering', 'Hiring'] }, entra);
+      expect(res.status).toBe(302);
+      const [user] = await t.identity.findByEmail(email);
+      expect(user).toMatchObject({ tenantId: org.tenant.id, role: 'admin' });
+      const held = await t.dataSource
+        .getRepository(MemberRoleEntity)
+        .findBy({ tenantId: org.tenant.id, userId: user.id });
+      expect(held.map((row) => row.roleKey)).toEqual(['recruiter']);
+      // The same persistent NameID, another address at the domain: the same account, which takes it.
+      const renamed = `renamed-${email}`;
+      const again = await signIn(
+        id,
+        renamed,
+        {
+          nameIdXml: `<saml:NameID Format="urn:oasis:names:tc:SAML:2.0:nameid-format:persistent">${subject}</saml:NameID>`,
+        },
+        entra,
+      );
+      expect(again.status).toBe(302);
+      expect(decode(cookieOf(again).slice('id_token='.length))).toMatchObject({ sub: user.id, email: renamed });
+      expect(await t.identity.findById(user.id)).toMatchObject({ email: renamed, role: 'admin' });
+      expect(
+        await t.dataSource.getRepository(SsoIdentityEntity).findOneBy({ connectionId: id, subject }),
+      ).toMatchObject({
+        userId: user.id,
+        email: renamed,
+      });
+    });
+
+    it('a test sign-in activates a draft: 200 with what a sign-in would do; nobody joined, no session', async () => {
+      const domain = await verified();
+      const { id } = (await create()).body.connection;
+      const { user } = await person(domain);
+      const started = await t.http.post(`/api/org/sso/connections/${id}/test`).set('Cookie', org.ownerCookie);
+      expect(started.status).toBe(200);
+      const request = TestSamlIdp.authnRequest(started.body.startUrl);
+      const res = await post(
+        id,
+        okta.response({
+          ...endpoints(id),
+          audience: endpoints(id).entityId,
+          email: user.email,
+          inResponseTo: request.id,
+        }),
+      );
+      expect([res.status, res.body]).toEqual([
+        200,
+        {
+          success: true,
+          test: {
+            result: 'ok',
+            email: user.email,
+            subject: user.email,
+            membership: 'joins',
+            role: 'member',
+            roles: [],
+            activated: true,
+          },
+        },
+      ]);
+      expect(res.headers['set-cookie']).toBeUndefined();
+      expect(await t.identity.findById(user.id)).toMatchObject({ tenantId: null });
+      expect(await connections().findOneByOrFail({ id })).toMatchObject({ status: 'active' });
+    });
+
+    it('enforcement: a member’s SAML session passes the org routes; their session made otherwise is 403 SSO_REQUIRED; the owner keeps access', async () => {
+      const { id, domain } = await activeConnection();
+      const member = await factory.member(org.tenant.id, { role: 'member', email: `mo@${domain}` });
+      const sso = await signIn(id, member.email);
+      expect(sso.status).toBe(302);
+      expect((await t.http.patch('/api/org/sso').set('Cookie', org.ownerCookie).send({ enforced: true })).status).toBe(
+        200,
+      );
+      expect((await t.http.get('/api/org/members').set('Cookie', cookieOf(sso))).status).toBe(200);
+      const { sessionCookie } = await import('./support/factories');
+      const other = await t.http.get('/api/org/members').set('Cookie', await sessionCookie(t, member));
+      expect([other.status, other.body.error]).toEqual([403, 'SSO_REQUIRED']);
+      expect((await t.http.get('/api/org/members').set('Cookie', org.ownerCookie)).status).toBe(200);
+    });
+
+    describe('refusals: 400 SSO_ASSERTION_INVALID with the check, an attempt, no cookie, nobody joined', () => {
+      const forged: [
+        string,
+        (ctx: { id: string; email: string; otherId: string }) => Partial<ResponseOptions>,
+        RegExp,
+      ][] = [
+        ['an unsigned response', () => ({ sign: 'none' }), /Invalid signature/],
+        ['a signed response around an unsigned assertion', () => ({ sign: 'response' }), /Invalid signature/],
+        [
+          'a signature by a key that is not the connection’s (its certificate in KeyInfo)',
+          () => ({ sign: 'both', key: foreignKey }),
+          /Invalid (document )?signature/,
+        ],
+        ['SHA-1', () => ({ sign: 'both', algorithm: 'sha1' }), /algorithm refused/],
+        ['a DTD', () => ({ sign: 'both', prolog: '<!DOCTYPE samlp:Response [<!ENTITY e "x">]>' }), /DTD/],
+        ['a wrong audience', () => ({ sign: 'both', audience: 'https://evil.example/sp' }), /audience mismatch/],
+        [
+          'a prefixed audience',
+          ({ id }) => ({ sign: 'both', audience: `${endpoints(id).entityId}x` }),
+          /audience mismatch/,
+        ],
+        ['a missing audience', () => ({ sign: 'both', audience: '' }), /Audience/],
+        [
+          'a wrong Destination',
+          () => ({ sign: 'both', destination: 'https://evil.example/acs' }),
+          /Destination mismatch/,
+        ],
+        ['a missing Destination', () => ({ sign: 'both', destination: null }), /Destination missing/],
+        [
+          'another connection’s ACS',
+          ({ otherId }) => ({ sign: 'both', ...endpoints(otherId), audience: endpoints(otherId).entityId }),
+          /Destination mismatch/,
+        ],
+        [
+          'another connection’s Recipient',
+          ({ otherId }) => ({ sign: 'both', recipient: endpoints(otherId).acsUrl }),
+          /Recipient mismatch/,
+        ],
+        ['a wrong Issuer', () => ({ sign: 'both', issuer: 'http://www.okta.com/other' }), /Issuer mismatch/],
+        [
+          'expired beyond the skew',
+          () => ({
+            sign: 'both',
+            notBefore: new Date(Date.now() - 3_600_000),
+            notOnOrAfter: new Date(Date.now() - 600_000),
+          }),
+          /expired|no valid subject confirmation/i,
+        ],
+        [
+          'not yet valid beyond the skew',
+          () => ({
+            sign: 'both',
+            notBefore: new Date(Date.now() + 600_000),
+            notOnOrAfter: new Date(Date.now() + 900_000),
+          }),
+          /not yet valid/,
+        ],
+        [
+          'an unknown InResponseTo',
+          () => ({ sign: 'both', inResponseTo: '_unknown' }),
+          /InResponseTo _unknown is unknown/,
+        ],
+        [
+          'an unsolicited response, IdP-initiated sign-ins off',
+          () => ({ sign: 'both', inResponseTo: null }),
+          /unsolicited/,
+        ],
+      ];
+      let foreignKey: Awaited<ReturnType<typeof signingKey>>;
+      beforeAll(async () => {
+        foreignKey = await signingKey();
+      });
+
+      it.each(forged)('%s', async (_, options, reason) => {
+        const { id, domain } = await activeConnection();
+        const otherId = (await create()).body.connection.id;
+        const email = `forged-${Date.now()}@${domain}`;
+        const res = await signIn(id, email, options({ id, email, otherId }));
+        await expectRefused(res, id, 400, 'SSO_ASSERTION_INVALID', expect.stringMatching(reason));
+        expect(await t.identity.findByEmail(email)).toEqual([]);
+        expect(await t.dataSource.getRepository(SsoIdentityEntity).countBy({ connectionId: id })).toBe(0);
+      });
+
+      it('XSW: the signed assertion moved aside, an unsigned one in its place', async () => {
+        const { id, domain } = await activeConnection();
+        const request = await start(id);
+        const victim = await factory.member(org.tenant.id, { role: 'admin', email: `boss@${domain}` });
+        const xml = okta.responseXml({
+          ...endpoints(id),
+          audience: endpoints(id).entityId,
+          email: `eve@${domain}`,
+          inResponseTo: request.id,
+          sign: 'assertion',
+        });
+        const signedAssertion = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)![0];
+        const evil = signedAssertion.replace(`eve@${domain}`, victim.email).replace(`eve@${domain}`, victim.email);
+        const wrapped = xml.replace(signedAssertion, `<samlp:Extensions>${signedAssertion}</samlp:Extensions>${evil}`);
+        const res = await post(id, Buffer.from(wrapped).toString('base64'));
+        await expectRefused(res, id, 400, 'SSO_ASSERTION_INVALID', expect.stringMatching(/signature/i));
+      });
+
+      it('two assertions in one response', async () => {
+        const { id, domain } = await activeConnection();
+        const request = await start(id);
+        const xml = okta.responseXml({
+          ...endpoints(id),
+          audience: endpoints(id).entityId,
+          email: `two@${domain}`,
+          inResponseTo: request.id,
+          sign: 'assertion',
+        });
+        const assertion = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)![0];
+        const res = await post(id, Buffer.from(xml.replace(assertion, assertion + assertion)).toString('base64'));
+        await expectRefused(res, id, 400, 'SSO_ASSERTION_INVALID', expect.stringMatching(/multiple assertions/));
+      });
+
+      it('comment injection in the NameID: read as the IdP signed it, whole, and refused as outside the domains', async () => {
+        const { id, domain } = await activeConnection();
+        const victim = await factory.member(org.tenant.id, { role: 'admin', email: `boss@${domain}` });
+        const nameIdXml = `<saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${victim.email}<!---->.evil.test</saml:NameID>`;
+        const res = await signIn(id, `${victim.email}.evil.test`, { nameIdXml, sign: 'both' });
+        await expectRefused(
+          res,
+          id,
+          403,
+          'SSO_DOMAIN_MISMATCH',
+          `${domain}.evil.test is not a verified domain of this organisation`,
+        );
+        expect((await attempts(id))[0]).toMatchObject({ subject: `${victim.email}.evil.test` });
+      });
+
+      it('a reused InResponseTo (a new assertion for a request already answered)', async () => {
+        const { id, domain } = await activeConnection();
+        const request = await start(id);
+        const base = {
+          ...endpoints(id),
+          audience: endpoints(id).entityId,
+          email: `re@${domain}`,
+          inResponseTo: request.id,
+        };
+        expect((await post(id, okta.response(base))).status).toBe(302);
+        const res = await post(id, okta.response(base));
+        await expectRefused(res, id, 400, 'SSO_ASSERTION_INVALID', `InResponseTo ${request.id} already used`);
+      });
+
+      it('a replay: 409 SSO_REPLAYED', async () => {
+        const { id, domain } = await activeConnection();
+        const request = await start(id);
+        const response = okta.response({
+          ...endpoints(id),
+          audience: endpoints(id).entityId,
+          email: `rp@${domain}`,
+          inResponseTo: request.id,
+        });
+        expect((await post(id, response)).status).toBe(302);
+        await expectRefused(await post(id, response), id, 409, 'SSO_REPLAYED');
+      });
+
+      it('an e-mail in another organisation’s domain: 403 SSO_DOMAIN_MISMATCH', async () => {
+        const { id } = await activeConnection();
+        const other = await newInviter(t);
+        const otherDomain = `other-${Date.now()}.test`;
+        await t.dataSource.getRepository(OrgDomainEntity).insert({
+          id: randomUUID(),
+          tenantId: other.tenant.id,
+          name: otherDomain,
+          heldName: otherDomain,
+          status: 'verified',
+          joinMode: 'off',
+          token: 'x',
+          tokenIssuedAt: new Date(),
+          lastCheckAt: null,
+          lastCheckResult: null,
+          verifiedAt: new Date(),
+          graceEndsAt: null,
+          nextCheckAt: null,
+          createdAt: new Date(),
+        });
+        const res = await signIn(id, `kim@${otherDomain}`);
+        await expectRefused(res, id, 403, 'SSO_DOMAIN_MISMATCH');
+      });
+
+      it('a person SCIM deactivated (a removal): 403 REMOVED_BY_ORGANISATION', async () => {
+        const { id, domain } = await activeConnection();
+        const member = await factory.member(org.tenant.id, { role: 'member', email: `gone@${domain}` });
+        expect((await t.http.delete(`/api/org/users/${member.id}`).set('Cookie', org.ownerCookie)).status).toBe(200);
+        await expectRefused(await signIn(id, member.email), id, 403, 'REMOVED_BY_ORGANISATION');
+        expect(await t.identity.findById(member.id)).toMatchObject({ tenantId: null });
+      });
+    });
+
+    describe('IdP-initiated (allowIdpInitiated true)', () => {
+      it('an unsolicited response signs in and returns to its RelayState by the returnTo rule; a foreign one is 400 SSO_RETURN_REFUSED', async () => {
+        const { id, domain } = await activeConnection({ allowIdpInitiated: true });
+        const member = await factory.member(org.tenant.id, { role: 'member', email: `idp@${domain}` });
+        const unsolicited = () =>
+          okta.response({
+            ...endpoints(id),
+            audience: endpoints(id).entityId,
+            email: member.email,
+            inResponseTo: null,
+          });
+        const res = await post(id, unsolicited(), `${PORTAL}/from-idp`);
+        expect([res.status, res.headers.location]).toEqual([302, `${PORTAL}/from-idp`]);
+        await expectRefused(await post(id, unsolicited(), '//evil.example'), id, 400, 'SSO_RETURN_REFUSED');
+      });
+    });
+  });
+});
+
+/** The assertion cache is the fleet's: a replay on another instance, and two copies at once, are refused. */
+describe('single sign-on: SAML replays across instances', () => {
+  const fleet = useTwoInstances(() => ({ env: { PUBLIC_BASE_URL: BASE } }));
+  let okta: TestSamlIdp;
+  beforeAll(async () => {
+    okta = await TestSamlIdp.create('okta');
+  });
+
+  it('a replay on the second instance: 409 SSO_REPLAYED; of two copies at once, one signs in', async () => {
+    const { first, second } = fleet;
+    const owner = await newInviter(first);
+    await first.dataSource.getRepository(TenantEntity).update({ id: owner.tenant.id }, { status: 'active' });
+    const domain = `fleet-${Date.now()}.test`;
+    await first.dataSource.getRepository(OrgDomainEntity).insert({
+      id: randomUUID(),
+      tenantId: owner.tenant.id,
+      name: domain,
+      heldName: domain,
+      status: 'verified',
+      joinMode: 'off',
+      token: 'x',
+      tokenIssuedAt: new Date(),
+      lastCheckAt: null,
+      lastCheckResult: null,
+      verifiedAt: new Date(),
+      graceEndsAt: null,
+      nextCheckAt: null,
+      createdAt: new Date(),
+    });
+    const created = await first.http
+      .post('/api/org/sso/connections')
+      .set('Cookie', owner.cookie)
+      .send({ type: 'saml', metadataXml: okta.metadata(), allowIdpInitiated: true });
+    const { id } = created.body.connection;
+    await first.http.patch(`/api/org/sso/connections/${id}`).set('Cookie', owner.cookie).send({ status: 'active' });
+    const response = (email: string) =>
+      okta.response({ ...endpoints(id), audience: endpoints(id).entityId, email, inResponseTo: null });
+    const acs = (app: typeof first, samlResponse: string) =>
+      app.http.post(`/sso/saml/${id}/acs`).type('form').send({ SAMLResponse: samlResponse });
+    const once = response(`one@${domain}`);
+    expect((await acs(first, once)).status).toBe(302);
+    const replay = await acs(second, once);
+    expect([replay.status, replay.body]).toEqual([409, refused('SSO_REPLAYED')]);
+    const copy = response(`two@${domain}`);
+    const both = await Promise.all([acs(first, copy), acs(second, copy)]);
+    expect(both.map((res) => res.status).sort()).toEqual([302, 409]);
+    expect(await first.identity.findByEmail(`two@${domain}`)).toMatchObject([{ tenantId: owner.tenant.id }]);
+  });
+});
