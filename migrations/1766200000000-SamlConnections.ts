@@ -2,7 +2,8 @@ import { MigrationInterface, QueryRunner, Table, TableColumn } from 'typeorm';
 
 /**
  * SAML connections (docs/sso.md, "SAML"): where an owner's metadata came from (its URL, read again by
- * refresh) and whether the assertion itself must be signed; and the assertions already used, each
+ * refresh), whether the assertion itself must be signed and which certificate expiry was warned
+ * about; and the assertions already used, each
  * kept until it could no longer be accepted anyway (its NotOnOrAfter plus the clock skew), so that a
  * replay is refused on every instance: the primary key lets one of two copies in at once.
  */
@@ -15,6 +16,8 @@ export class SamlConnections1766200000000 implements MigrationInterface {
     await queryRunner.addColumns('sso_connections', [
       new TableColumn({ name: 'metadata_url', type: 'varchar', length: '2048', isNullable: true }),
       new TableColumn({ name: 'want_assertions_signed', type: 'int', default: 1 }),
+      // The notAfter of the last valid certificate that sso.certificate_expiring warned about: once each.
+      new TableColumn({ name: 'expiry_warned_for', type: 'datetime', precision: 3, isNullable: true }),
     ]);
     await queryRunner.createTable(
       new Table({
@@ -31,6 +34,7 @@ export class SamlConnections1766200000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.dropTable('sso_assertions');
+    await queryRunner.dropColumn('sso_connections', 'expiry_warned_for');
     await queryRunner.dropColumn('sso_connections', 'want_assertions_signed');
     await queryRunner.dropColumn('sso_connections', 'metadata_url');
   }

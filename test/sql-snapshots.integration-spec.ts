@@ -250,6 +250,9 @@ const ssoConnection: SsoConnectionEntity = {
   clientSecret: 'sealed',
   scopes: 'openid email profile',
   discovery: '{}',
+  metadataUrl: null,
+  wantAssertionsSigned: 1,
+  expiryWarnedFor: null,
   discoveredAt: EARLIER,
   activatedAt: EARLIER,
   primaryAt: null,
@@ -766,6 +769,11 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
       (s) => s.ssoConnections.update(ssoConnection, { name: 'Okta EU', updatedAt: NOW }, []),
     ],
     ['SsoConnectionsStore.attempts', (s) => s.ssoConnections.attempts('connection-1')],
+    ['SsoConnectionsStore.samlConnections', (s) => s.ssoConnections.samlConnections()],
+    [
+      'SsoConnectionsStore.warnCertificateExpiry, once per certificate',
+      (s) => s.ssoConnections.warnCertificateExpiry(ssoConnection, NOW, []),
+    ],
     [
       'SsoConnectionsStore.enforce, unless no connection is active',
       (s) => s.ssoConnections.enforce({ tenantId: 'tenant-1', enforcedAt: NOW, enforcedBy: 'owner-1' }, []),
@@ -786,6 +794,11 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     ],
     ['SsoSignInsStore.isPendingTest', (s) => s.ssoSignIns.isPendingTest('state-1', 'connection-1')],
     ['SsoSignInsStore.useRequest, once', (s) => s.ssoSignIns.useRequest('state-1', 'connection-1', NOW)],
+    ['SsoSignInsStore.findRequest', (s) => s.ssoSignIns.findRequest('state-1')],
+    [
+      'SsoSignInsStore.rememberAssertion, expired ones gone meanwhile',
+      (s) => s.ssoSignIns.rememberAssertion({ connectionId: 'connection-1', assertionId: '_a1', expiresAt: NOW }, NOW),
+    ],
     ['SsoSignInsStore.findIdentity', (s) => s.ssoSignIns.findIdentity('connection-1', 'subject-1')],
     [
       'SsoSignInsStore.signedIn, a first sign-in',

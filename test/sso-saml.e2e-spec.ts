@@ -12,6 +12,7 @@ import {
   SsoRequestEntity,
   TenantEntity,
 } from '../src/database/entities';
+import { CertificateExpiryWarnings } from '../src/sso/saml/certificate-expiry-warnings';
 import { useDomainsSuite } from './support/domains';
 import { newInviter } from './support/inviting';
 import { ResponseOptions, signingKey, TestSamlIdp } from './support/saml-idp';
@@ -254,6 +255,34 @@ describe('single sign-on: SAML', () => {
           refused('SSO_CONNECTION_INVALID', expect.stringMatching(/metadata/)),
         ]);
       }
+    });
+  });
+
+  describe('sso.certificate_expiring, checked daily', () => {
+    it('a connection whose last certificate expires within 30 days is warned of once, whichever instance checks', async () => {
+      const soon = await signingKey(new Date(Date.now() - 86_400_000), new Date(Date.now() + 10 * 86_400_000));
+      const { id } = (await create({ metadataXml: okta.metadata([soon.cert]) })).body.connection;
+      const later = (await create({ metadataXml: okta.metadata([okta.key.cert]) })).body.connection.id;
+      const warnings = t.app.get(CertificateExpiryWarnings);
+      await warnings.check();
+      const warned = (await events('sso.certificate_expiring')).map((event) => [
+        event.targetId,
+        JSON.parse(event.data),
+      ]);
+      expect(warned).toEqual([
+        [
+          id,
+          expect.objectContaining({
+            type: 'saml',
+            daysLeft: 9,
+            notAfter: expect.any(String),
+            fingerprint: expect.any(String),
+          }),
+        ],
+      ]);
+      expect(warned.some(([target]) => target === later)).toBe(false);
+      expect(await warnings.check()).toBe(0);
+      expect(await events('sso.certificate_expiring')).toHaveLength(1);
     });
   });
 

@@ -70,6 +70,7 @@ export const SSO_EVENT_TYPES = [
   'sso.enforced',
   'sso.login_succeeded',
   'sso.login_failed',
+  'sso.certificate_expiring',
 ] as const;
 /** Every event type that the trail may hold. */
 export const EVERY_AUDIT_EVENT_TYPE = [

@@ -107,6 +107,7 @@ export class SsoConnectionsService {
       allowIdpInitiated: input.allowIdpInitiated ? 1 : 0,
       metadataUrl: null,
       wantAssertionsSigned: 1,
+      expiryWarnedFor: null,
       discoveredAt: now,
       activatedAt: null,
       primaryAt: null,

@@ -160,6 +160,30 @@ export class SsoConnectionsStore {
     );
   }
 
+  /** Every SAML connection that is not off: a few per organisation that uses SAML, read once a day. */
+  samlConnections(): Promise<SsoConnectionEntity[]> {
+    return this.connections.find({
+      where: [
+        { type: 'saml', status: 'active' },
+        { type: 'saml', status: 'draft' },
+      ],
+    });
+  }
+
+  /**
+   * The warning that the connection's last certificate expires at `notAfter`, with its events, unless
+   * it was given already (by this instance or another): false then, and nothing written.
+   */
+  warnCertificateExpiry(connection: SsoConnectionEntity, notAfter: Date, events: NewAuditEvent[]): Promise<boolean> {
+    const at = sqlTimestamp(notAfter);
+    return this.writer.insertIfAll(this.eventRows(events), [
+      [
+        'UPDATE sso_connections SET expiry_warned_for = ? WHERE id = ? AND (expiry_warned_for IS NULL OR expiry_warned_for <> ?)',
+        [at, connection.id, at],
+      ],
+    ]);
+  }
+
   /** Whether the organisation requires single sign-on of its members. */
   async isEnforced(tenantId: string): Promise<boolean> {
     return (

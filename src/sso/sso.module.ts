@@ -4,6 +4,7 @@ import { JoiningModule } from '../joining/joining.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ScimRoleMappingsStore } from '../scim/scim-role-mappings.store';
 import { OidcClient } from './oidc-client';
+import { CertificateExpiryWarnings } from './saml/certificate-expiry-warnings';
 import { SamlClient } from './saml/saml-client';
 import { SsoConfiguredGuard } from './sso-configured.guard';
 import { SsoDiscoverLimitGuard } from './sso-discover-limit.guard';
@@ -31,6 +32,7 @@ import { SsoBrowserController, SsoDiscoveryController } from './sso.controller';
     SsoHttp,
     OidcClient,
     SamlClient,
+    CertificateExpiryWarnings,
     SsoConnectionsStore,
     SsoSignInsStore,
     SsoConnectionsService,

@@ -66,6 +66,10 @@ export class SsoConnectionEntity {
   @Column({ type: 'int', name: 'want_assertions_signed', default: 1 })
   wantAssertionsSigned: number;
 
+  /** SAML: the notAfter of the last valid certificate that sso.certificate_expiring warned about (once each). */
+  @TimestampColumn('expiry_warned_for', { nullable: true })
+  expiryWarnedFor: Date | null;
+
   @TimestampColumn('discovered_at')
   discoveredAt: Date;
 

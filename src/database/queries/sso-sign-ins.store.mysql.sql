@@ -22,6 +22,16 @@ UPDATE sso_requests SET used_at = ? WHERE state = ? AND connection_id = ? AND us
 
 SELECT `SsoRequestEntity`.`state` AS `SsoRequestEntity_state`, `SsoRequestEntity`.`connection_id` AS `SsoRequestEntity_connection_id`, `SsoRequestEntity`.`nonce` AS `SsoRequestEntity_nonce`, `SsoRequestEntity`.`code_verifier` AS `SsoRequestEntity_code_verifier`, `SsoRequestEntity`.`return_to` AS `SsoRequestEntity_return_to`, `SsoRequestEntity`.`purpose` AS `SsoRequestEntity_purpose`, `SsoRequestEntity`.`expires_at` AS `SsoRequestEntity_expires_at`, `SsoRequestEntity`.`created_at` AS `SsoRequestEntity_created_at`, `SsoRequestEntity`.`used_at` AS `SsoRequestEntity_used_at` FROM `sso_requests` `SsoRequestEntity` WHERE ((`SsoRequestEntity`.`state` = ?)) LIMIT 1;
 
+-- SsoSignInsStore.findRequest
+SELECT `SsoRequestEntity`.`state` AS `SsoRequestEntity_state`, `SsoRequestEntity`.`connection_id` AS `SsoRequestEntity_connection_id`, `SsoRequestEntity`.`nonce` AS `SsoRequestEntity_nonce`, `SsoRequestEntity`.`code_verifier` AS `SsoRequestEntity_code_verifier`, `SsoRequestEntity`.`return_to` AS `SsoRequestEntity_return_to`, `SsoRequestEntity`.`purpose` AS `SsoRequestEntity_purpose`, `SsoRequestEntity`.`expires_at` AS `SsoRequestEntity_expires_at`, `SsoRequestEntity`.`created_at` AS `SsoRequestEntity_created_at`, `SsoRequestEntity`.`used_at` AS `SsoRequestEntity_used_at` FROM `sso_requests` `SsoRequestEntity` WHERE ((`SsoRequestEntity`.`state` = ?)) LIMIT 1;
+
+-- SsoSignInsStore.rememberAssertion, expired ones gone meanwhile
+DELETE FROM sso_assertions WHERE expires_at < ?;
+
+START TRANSACTION;
+INSERT INTO `sso_assertions` (`connection_id`, `assertion_id`, `expires_at`) VALUES (?, ?, ?);
+COMMIT;
+
 -- SsoSignInsStore.findIdentity
 SELECT `SsoIdentityEntity`.`connection_id` AS `SsoIdentityEntity_connection_id`, `SsoIdentityEntity`.`subject` AS `SsoIdentityEntity_subject`, `SsoIdentityEntity`.`user_id` AS `SsoIdentityEntity_user_id`, `SsoIdentityEntity`.`email` AS `SsoIdentityEntity_email`, `SsoIdentityEntity`.`created_at` AS `SsoIdentityEntity_created_at`, `SsoIdentityEntity`.`last_login_at` AS `SsoIdentityEntity_last_login_at` FROM `sso_identities` `SsoIdentityEntity` WHERE ((`SsoIdentityEntity`.`connection_id` = ?) AND (`SsoIdentityEntity`.`subject` = ?)) LIMIT 1;
 
