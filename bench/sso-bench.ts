@@ -1,7 +1,7 @@
 /**
- * Single sign-on benchmark (docs/benchmark.md, "Single sign-on"): the cost of an OIDC callback, the
- * request that checks the provider's answer and signs a person in, on an organisation of 10,000
- * members among 1,000 other tenants.
+ * Single sign-on benchmark (docs/benchmark.md, "Single sign-on"): the cost of an OIDC callback and of
+ * a SAML ACS, the requests that check the provider's answer and sign a person in, on an organisation
+ * of 10,000 members among 1,000 other tenants.
  *   npm run bench:sso                          # MariaDB, then SQLite
  *   BENCH_DATABASES=sqlite npm run bench:sso   # one of them (mariadb, sqlite)
  *   BENCH_SAMPLES=300 npm run bench:sso
@@ -10,8 +10,10 @@
  * refuses. Each sample takes the browser's way: the start and the provider's redirects untimed,
  * then the callback timed (time to the last byte), one at a time. Three scenarios: a member's first
  * sign-in (the account linked to the subject), the same members again (found by the subject), and a
- * person new to the service who joins (jit: the account, the membership, the events). The callback
- * includes the code exchange with the provider, on this machine's cores too; the service's own CPU
+ * person new to the service who joins (jit: the account, the membership, the events), for each
+ * protocol. The OIDC callback includes the code exchange with the provider, on this machine's cores
+ * too; a SAML response is built and signed (test/support/saml-idp.ts) before its timed POST, whose
+ * checks include the signature's verification (RSA-SHA256, 2048 bits). The service's own CPU
  * per callback is read from /proc (user + system time of its process around each timed request).
  * Numbers depend on the machine: compare runs on the same one, never assert on them in tests.
  */
@@ -22,6 +24,7 @@ import { SessionTokenIssuer } from '../src/auth/session-token-issuer';
 import { AppConfig, parseConfig } from '../src/config/app-config';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { TestOidcProvider } from '../test/support/oidc-provider';
+import { TestSamlIdp } from '../test/support/saml-idp';
 import { ROOT, ServerProcess, startServerProcess } from '../test/support/server-process';
 import { Dialect, percentile, prepareSqliteSeed, runOnEach, seedSql, startNodeOptions } from './support/seed-database';
 
@@ -95,6 +98,53 @@ async function signIn(
   return { ms, cpu: cpuMs(server.child.pid!) - cpuBefore, status: res.status };
 }
 
+/** One SAML sign-in: the start and the provider's signed response untimed, the ACS timed. */
+async function samlSignIn(
+  server: ServerProcess,
+  idp: TestSamlIdp,
+  connection: Connection,
+  email: string,
+): Promise<{ ms: number; cpu: number; status: number }> {
+  const started = await fetch(`${server.url}/sso/start?connection=${connection.id}`, { redirect: 'manual' });
+  const request = TestSamlIdp.authnRequest(started.headers.get('location')!);
+  // The SP's addresses as the service names them (its origin as it sees it), posted to on the loopback.
+  const { acsUrl, entityId } = connection.sp as { acsUrl: string; entityId: string };
+  const body = new URLSearchParams({
+    SAMLResponse: idp.response({ acsUrl, audience: entityId, email, inResponseTo: request.id }),
+  });
+  const cpuBefore = cpuMs(server.child.pid!);
+  const before = process.hrtime.bigint();
+  const res = await fetch(`${server.url}/sso/saml/${connection.id}/acs`, { method: 'POST', body, redirect: 'manual' });
+  await res.arrayBuffer();
+  const ms = Number(process.hrtime.bigint() - before) / 1e6;
+  return { ms, cpu: cpuMs(server.child.pid!) - cpuBefore, status: res.status };
+}
+
+interface Connection {
+  id: string;
+  sp: Record<string, string>;
+}
+
+/** A connection made active by the owner. */
+async function activeConnection(
+  server: ServerProcess,
+  asOwner: Record<string, string>,
+  body: object,
+): Promise<Connection> {
+  const created = await fetch(`${server.url}/api/org/sso/connections`, {
+    method: 'POST',
+    headers: asOwner,
+    body: JSON.stringify(body),
+  });
+  const { connection } = (await created.json()) as { connection: Connection };
+  await fetch(`${server.url}/api/org/sso/connections/${connection.id}`, {
+    method: 'PATCH',
+    headers: asOwner,
+    body: JSON.stringify({ status: 'active' }),
+  });
+  return connection;
+}
+
 async function time(sign: (i: number) => Promise<{ ms: number; cpu: number; status: number }>, from: number) {
   const ms: number[] = [];
   let cpu = 0;
@@ -136,42 +186,46 @@ async function measure(url: string): Promise<void> {
       7_200,
     );
     const asOwner = { cookie: `id_token=${owner}`, 'content-type': 'application/json' };
-    const created = await fetch(`${server.url}/api/org/sso/connections`, {
-      method: 'POST',
-      headers: asOwner,
-      body: JSON.stringify({
-        type: 'oidc',
-        issuer: provider.issuer,
-        clientId: provider.clientId,
-        clientSecret: provider.clientSecret,
-      }),
+    const oidc = await activeConnection(server, asOwner, {
+      type: 'oidc',
+      issuer: provider.issuer,
+      clientId: provider.clientId,
+      clientSecret: provider.clientSecret,
     });
-    const { connection } = (await created.json()) as { connection: { id: string } };
-    await fetch(`${server.url}/api/org/sso/connections/${connection.id}`, {
-      method: 'PATCH',
-      headers: asOwner,
-      body: JSON.stringify({ status: 'active' }),
-    });
+    const idp = await TestSamlIdp.create('okta');
+    const saml = await activeConnection(server, asOwner, { type: 'saml', metadataXml: idp.metadata() });
     const member = (n: number) => ({ sub: `subject-${n}`, email: `member-${n}@${DOMAIN}` });
     const sign = (who: (n: number) => { sub: string; email: string }) => (n: number) =>
-      signIn(server, provider, connection.id, who(n));
+      signIn(server, provider, oidc.id, who(n));
+    const signSaml = (who: (n: number) => string) => (n: number) => samlSignIn(server, idp, saml, who(n));
+    const samlMember = (n: number) => `member-${n + MEMBERS / 2}@${DOMAIN}`;
     // Warm up on members that the timed scenarios leave alone.
     for (let i = 0; i < WARM_UP; i++) await sign(member)(MEMBERS - i);
-    const first = SAMPLES < MEMBERS / 2 ? 2 : 1;
+    for (let i = 0; i < WARM_UP; i++) await signSaml(samlMember)(MEMBERS / 2 - 1 - i);
+    const first = SAMPLES < MEMBERS / 4 ? 2 : 1;
     const scenarios: [string, Timing][] = [
-      ['a member’s first sign-in (the account linked)', await time(sign(member), first)],
-      ['the same members again (found by subject)', await time(sign(member), first)],
+      ['OIDC: a member’s first sign-in (the account linked)', await time(sign(member), first)],
+      ['OIDC: the same members again (found by subject)', await time(sign(member), first)],
       [
-        'a person new to the service joins (jit)',
+        'OIDC: a person new to the service joins (jit)',
         await time(
           sign((n) => ({ sub: `new-${n}`, email: `new-${n}@${DOMAIN}` })),
+          1,
+        ),
+      ],
+      ['SAML: a member’s first sign-in (the account linked)', await time(signSaml(samlMember), first)],
+      ['SAML: the same members again (found by subject)', await time(signSaml(samlMember), first)],
+      [
+        'SAML: a person new to the service joins (jit)',
+        await time(
+          signSaml((n) => `saml-new-${n}@${DOMAIN}`),
           1,
         ),
       ],
     ];
     for (const [name, timing] of scenarios)
       console.log(
-        `${name.padEnd(48)} p50 ${timing.p50.toFixed(2)} ms  p95 ${timing.p95.toFixed(2)} ms  ` +
+        `${name.padEnd(54)} p50 ${timing.p50.toFixed(2)} ms  p95 ${timing.p95.toFixed(2)} ms  ` +
           `one at a time ${(1000 / timing.p50).toFixed(0)}/s  service CPU ${timing.cpu.toFixed(2)} ms  ` +
           `status ${[...timing.statuses].join(',')}`,
       );

@@ -168,7 +168,7 @@ export class SsoSignInService {
     base: string,
     secure: boolean,
   ): Promise<SignedIn | TestedSignIn> {
-    const connection = await this.answeringConnection(id, 'oidc', single(query.state));
+    const connection = await this.answeringConnection(id, 'oidc', () => single(query.state));
     return this.callback(connection, base, secure, (known) => this.oidcAnswer(connection, query, base, known));
   }
 
@@ -180,8 +180,9 @@ export class SsoSignInService {
     secure: boolean,
   ): Promise<SignedIn | TestedSignIn> {
     const samlResponse = single(body.SAMLResponse);
-    const claimed = samlResponse === undefined ? undefined : (this.saml.claimedRequest(samlResponse) ?? undefined);
-    const connection = await this.answeringConnection(id, 'saml', claimed);
+    const connection = await this.answeringConnection(id, 'saml', () =>
+      samlResponse === undefined ? undefined : (this.saml.claimedRequest(samlResponse) ?? undefined),
+    );
     return this.callback(connection, base, secure, (known) => this.samlAnswer(connection, body, base, known));
   }
 
@@ -195,17 +196,18 @@ export class SsoSignInService {
 
   /**
    * The connection a callback names, of the callback's protocol; one that is not active answers only
-   * the test sign-ins sent for it (`pending`: the state or InResponseTo that the message names).
+   * the test sign-ins sent for it (`pending`: the state or InResponseTo that the message names, read
+   * only then).
    */
   private async answeringConnection(
     id: string,
     type: SsoConnectionType,
-    pending: string | undefined,
+    pending: () => string | undefined,
   ): Promise<SsoConnectionEntity> {
     const connection = await this.connections.findById(id);
     if (
       connection?.type !== type ||
-      (connection.status !== 'active' && !(await this.signIns.isPendingTest(pending, connection.id)))
+      (connection.status !== 'active' && !(await this.signIns.isPendingTest(pending(), connection.id)))
     )
       throw ssoRefusal(
         HttpStatus.NOT_FOUND,
