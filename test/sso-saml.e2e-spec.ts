@@ -16,6 +16,7 @@ import { CertificateExpiryWarnings } from '../src/sso/saml/certificate-expiry-wa
 import { useDomainsSuite } from './support/domains';
 import { newInviter } from './support/inviting';
 import { ResponseOptions, signingKey, TestSamlIdp } from './support/saml-idp';
+import { oktaUser, PATCH_OP, scimClient, scimToken } from './support/scim';
 import { useTwoInstances } from './support/suites';
 
 const BASE = 'http://tenants.test';
@@ -628,12 +629,20 @@ describe('single sign-on: SAML', () => {
         await expectRefused(res, id, 403, 'SSO_DOMAIN_MISMATCH');
       });
 
-      it('a person SCIM deactivated (a removal): 403 REMOVED_BY_ORGANISATION', async () => {
+      it('a person SCIM deactivated: 403 REMOVED_BY_ORGANISATION (a sign-in never brings back whom SCIM took out)', async () => {
         const { id, domain } = await activeConnection();
-        const member = await factory.member(org.tenant.id, { role: 'member', email: `gone@${domain}` });
-        expect((await t.http.delete(`/api/org/users/${member.id}`).set('Cookie', org.ownerCookie)).status).toBe(200);
-        await expectRefused(await signIn(id, member.email), id, 403, 'REMOVED_BY_ORGANISATION');
-        expect(await t.identity.findById(member.id)).toMatchObject({ tenantId: null });
+        const scim = scimClient(t.http, (await scimToken(t, org.ownerCookie)).secret);
+        const email = `scim-${Date.now()}@${domain}`;
+        const created = await scim.post('/Users', oktaUser(email));
+        expect(created.status).toBe(201);
+        const deactivated = await scim.patch(`/Users/${created.body.id}`, {
+          schemas: [PATCH_OP],
+          Operations: [{ op: 'replace', value: { active: false } }],
+        });
+        expect([deactivated.status, deactivated.body.active]).toEqual([200, false]);
+        await expectRefused(await signIn(id, email), id, 403, 'REMOVED_BY_ORGANISATION');
+        const [user] = await t.identity.findByEmail(email);
+        expect(user).toMatchObject({ tenantId: null });
       });
     });
 
