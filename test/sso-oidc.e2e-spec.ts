@@ -1,15 +1,14 @@
 import { sign } from 'jsonwebtoken';
 import { randomUUID } from 'node:crypto';
 import {
-  AuditEventEntity,
   MemberRoleEntity,
-  SsoAttemptEntity,
   SsoConnectionEntity,
   SsoEnforcementEntity,
   SsoIdentityEntity,
   SsoRequestEntity,
 } from '../src/database/entities';
 import { refused as domainRefused, useDomainsSuite } from './support/domains';
+import { claimsOf, mapGroupsToRoles, SSO_BASE, SSO_PORTAL, ssoRecords, ssoRefused } from './support/sso';
 import { sessionCookie } from './support/factories';
 import { PROVIDER_HOOK_TIMEOUT_MS, TestOidcProvider } from './support/oidc-provider';
 import { useOrganisationSuite, useTestApp } from './support/suites';
@@ -17,10 +16,10 @@ import { TEST_JWT_SECRET } from './support/test-app';
 import { describeCognitoOnly } from './support/test-identity';
 import { cognitoIssuer } from '../src/identity/cognito/cognito-endpoints';
 
-const BASE = 'http://tenants.test';
-const PORTAL = 'https://portal.example.com';
-const refused = (error: string, reason: unknown = expect.any(String)) => ({ success: false, error, reason });
-const decode = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+const BASE = SSO_BASE;
+const PORTAL = SSO_PORTAL;
+const refused = ssoRefused;
+const decode = claimsOf;
 
 /**
  * Single sign-on by OpenID Connect (docs/sso.md), against oidc-provider on the loopback: connections,
@@ -37,10 +36,7 @@ describe('single sign-on: OIDC', () => {
     SSO_HTTP_TIMEOUT_MS: '2000',
   });
   const connections = () => t.dataSource.getRepository(SsoConnectionEntity);
-  const attempts = (connectionId: string) =>
-    t.dataSource.getRepository(SsoAttemptEntity).find({ where: { connectionId }, order: { at: 'DESC' } });
-  const events = (type: string, tenantId = org.tenant.id) =>
-    t.dataSource.getRepository(AuditEventEntity).findBy({ type, tenantId });
+  const { attempts, events, expectRefused } = ssoRecords(t, org);
 
   const create = (body: object = {}, cookie = org.ownerCookie) =>
     t.http
@@ -75,21 +71,6 @@ describe('single sign-on: OIDC', () => {
   const callback = (url: URL) => t.http.get(url.pathname + url.search);
   const signIn = async (connectionId: string, who: { sub: string; email: string }, returnTo?: string) =>
     callback(await callbackFor(connectionId, who, returnTo));
-  /** A refused callback: the status and body, no cookie, an attempt and an sso.login_failed event with the code. */
-  const expectRefused = async (
-    res: { status: number; body: unknown; headers: Record<string, unknown> },
-    connectionId: string,
-    status: number,
-    error: string,
-    reason: unknown = expect.any(String),
-  ) => {
-    expect([res.status, res.body]).toEqual([status, refused(error, reason)]);
-    expect(res.headers['set-cookie']).toBeUndefined();
-    const [attempt] = await attempts(connectionId);
-    expect(attempt).toMatchObject({ result: error, detail: (res.body as { reason: string }).reason });
-    const failed = await events('sso.login_failed');
-    expect(failed.some((event) => JSON.parse(event.data).reason === error)).toBe(true);
-  };
 
   describe('POST /api/org/sso/connections', () => {
     it('an owner connects the provider: 201, a draft with the redirect URI; the secret never returned, stored sealed', async () => {
@@ -556,16 +537,7 @@ describe('single sign-on: OIDC', () => {
 
     it('a person in groups that the role mappings map joins with their roles: the highest base role, the custom roles mapped', async () => {
       const { id, domain } = await activeConnection({ scopes: ['openid', 'email', 'groups'], defaultRole: 'member' });
-      const role = await t.http
-        .post('/api/org/roles')
-        .set('Cookie', org.ownerCookie)
-        .send({ key: 'recruiter', name: 'Recruiter', permissions: ['invitations:create'] });
-      expect(role.status).toBe(201);
-      const mapped = await t.http
-        .put('/api/org/scim/role-mapping')
-        .set('Cookie', org.ownerCookie)
-        .send({ Engineering: 'admin', Hiring: { roles: ['recruiter'] } });
-      expect(mapped.status).toBe(200);
+      await mapGroupsToRoles(t, org.ownerCookie);
       const email = `grace@${domain}`;
       await provider.nextLogin({ sub: 'grace', email, groups: [' engineering', 'Hiring', 'Unmapped'] });
       const started = await t.http.get('/sso/start').query({ connection: id });

@@ -2,11 +2,8 @@ import http from 'node:http';
 import { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import {
-  AuditEventEntity,
   MemberRoleEntity,
-  OrgDomainEntity,
   SsoAssertionEntity,
-  SsoAttemptEntity,
   SsoConnectionEntity,
   SsoIdentityEntity,
   SsoRequestEntity,
@@ -14,15 +11,16 @@ import {
 } from '../src/database/entities';
 import { CertificateExpiryWarnings } from '../src/sso/saml/certificate-expiry-warnings';
 import { useDomainsSuite } from './support/domains';
+import { claimsOf, heldDomain, mapGroupsToRoles, SSO_BASE, SSO_PORTAL, ssoRecords, ssoRefused } from './support/sso';
 import { newInviter } from './support/inviting';
 import { ResponseOptions, signingKey, TestSamlIdp } from './support/saml-idp';
 import { oktaUser, PATCH_OP, scimClient, scimToken } from './support/scim';
 import { useTwoInstances } from './support/suites';
 
-const BASE = 'http://tenants.test';
-const PORTAL = 'https://portal.example.com';
-const refused = (error: string, reason: unknown = expect.any(String)) => ({ success: false, error, reason });
-const decode = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+const BASE = SSO_BASE;
+const PORTAL = SSO_PORTAL;
+const refused = ssoRefused;
+const decode = claimsOf;
 const endpoints = (id: string) => ({
   entityId: `${BASE}/sso/saml/${id}/metadata`,
   acsUrl: `${BASE}/sso/saml/${id}/acs`,
@@ -69,10 +67,7 @@ describe('single sign-on: SAML', () => {
     SSO_HTTP_TIMEOUT_MS: '2000',
   });
   const connections = () => t.dataSource.getRepository(SsoConnectionEntity);
-  const attempts = (connectionId: string) =>
-    t.dataSource.getRepository(SsoAttemptEntity).find({ where: { connectionId }, order: { at: 'DESC' } });
-  const events = (type: string, tenantId = org.tenant.id) =>
-    t.dataSource.getRepository(AuditEventEntity).findBy({ type, tenantId });
+  const { attempts, events, expectRefused } = ssoRecords(t, org);
 
   const create = (body: object = {}, idp = okta) =>
     t.http
@@ -121,21 +116,6 @@ describe('single sign-on: SAML', () => {
   };
   const cookieOf = (res: { headers: Record<string, unknown> }) =>
     (res.headers['set-cookie'] as string[])[0].split(';')[0];
-  /** A refused response: the status and body, no cookie, an attempt and an sso.login_failed event with the code. */
-  const expectRefused = async (
-    res: { status: number; body: unknown; headers: Record<string, unknown> },
-    connectionId: string,
-    status: number,
-    error: string,
-    reason: unknown = expect.any(String),
-  ) => {
-    expect([res.status, res.body]).toEqual([status, refused(error, reason)]);
-    expect(res.headers['set-cookie']).toBeUndefined();
-    const [attempt] = await attempts(connectionId);
-    expect(attempt).toMatchObject({ result: error, detail: (res.body as { reason: string }).reason });
-    const failed = await events('sso.login_failed');
-    expect(failed.some((event) => JSON.parse(event.data).reason === error)).toBe(true);
-  };
 
   describe('POST /api/org/sso/connections (SAML)', () => {
     it('pasted metadata: 201, a draft with the IdP’s entity ID, SSO URL and every signing certificate; the SP side per connection', async () => {
@@ -355,16 +335,7 @@ describe('single sign-on: SAML', () => {
 
     it('Entra-shaped: groups map roles; a returning person is found by subject after an e-mail change', async () => {
       const { id, domain } = await activeConnection({}, entra);
-      const role = await t.http
-        .post('/api/org/roles')
-        .set('Cookie', org.ownerCookie)
-        .send({ key: 'recruiter', name: 'Recruiter', permissions: ['invitations:create'] });
-      expect(role.status).toBe(201);
-      const mapped = await t.http
-        .put('/api/org/scim/role-mapping')
-        .set('Cookie', org.ownerCookie)
-        .send({ Engineering: 'admin', Hiring: { roles: ['recruiter'] } });
-      expect(mapped.status).toBe(200);
+      await mapGroupsToRoles(t, org.ownerCookie);
       const email = `entra-${Date.now()}@${domain}`;
       const subject = `entra-${email}`;
       const res = await signIn(id, email, { groups: ['Engineering', 'Hiring'] }, entra);
@@ -609,22 +580,7 @@ describe('single sign-on: SAML', () => {
         const { id } = await activeConnection();
         const other = await newInviter(t);
         const otherDomain = `other-${Date.now()}.test`;
-        await t.dataSource.getRepository(OrgDomainEntity).insert({
-          id: randomUUID(),
-          tenantId: other.tenant.id,
-          name: otherDomain,
-          heldName: otherDomain,
-          status: 'verified',
-          joinMode: 'off',
-          token: 'x',
-          tokenIssuedAt: new Date(),
-          lastCheckAt: null,
-          lastCheckResult: null,
-          verifiedAt: new Date(),
-          graceEndsAt: null,
-          nextCheckAt: null,
-          createdAt: new Date(),
-        });
+        await heldDomain(t, other.tenant.id, otherDomain);
         const res = await signIn(id, `kim@${otherDomain}`);
         await expectRefused(res, id, 403, 'SSO_DOMAIN_MISMATCH');
       });
@@ -678,22 +634,7 @@ describe('single sign-on: SAML replays across instances', () => {
     const owner = await newInviter(first);
     await first.dataSource.getRepository(TenantEntity).update({ id: owner.tenant.id }, { status: 'active' });
     const domain = `fleet-${Date.now()}.test`;
-    await first.dataSource.getRepository(OrgDomainEntity).insert({
-      id: randomUUID(),
-      tenantId: owner.tenant.id,
-      name: domain,
-      heldName: domain,
-      status: 'verified',
-      joinMode: 'off',
-      token: 'x',
-      tokenIssuedAt: new Date(),
-      lastCheckAt: null,
-      lastCheckResult: null,
-      verifiedAt: new Date(),
-      graceEndsAt: null,
-      nextCheckAt: null,
-      createdAt: new Date(),
-    });
+    await heldDomain(first, owner.tenant.id, domain);
     const created = await first.http
       .post('/api/org/sso/connections')
       .set('Cookie', owner.cookie)
