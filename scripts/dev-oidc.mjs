@@ -12,7 +12,13 @@
 import { createHmac, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { SignJWT, importJWK } from 'jose';
-import Provider from 'oidc-provider';
+
+// oidc-provider warns that it wants Node.js 22 and that its in-memory store is for development only:
+// both are what this development provider is, and on stderr they would bury its one line of output.
+const warn = console.warn;
+const EXPECTED_WARNINGS = /^oidc-provider WARNING: .*(Unsupported runtime|in-memory adapter)/;
+console.warn = (...args) => (EXPECTED_WARNINGS.test(String(args[0])) ? undefined : warn(...args));
+const { default: Provider } = await import('oidc-provider');
 
 const options = {
   port: '0',
