@@ -198,9 +198,9 @@ describe('single sign-on: SAML', () => {
       ['a DTD', () => `<!DOCTYPE x [<!ENTITY e "e">]>${okta.metadata()}`, /DTD/],
       ['no certificate', () => okta.metadata([]), /no signing certificate/],
       [
-        'an HTTP-POST binding only',
-        () => okta.metadata().replace(/<md:SingleSignOnService Binding="[^"]*HTTP-Redirect"[^>]*>/, ''),
-        /HTTP-Redirect/,
+        'no SSO URL of either binding',
+        () => okta.metadata().replace(/<md:SingleSignOnService [^>]*>/g, ''),
+        /HTTP-Redirect or HTTP-POST/,
       ],
       [
         'not an identity provider’s',
@@ -299,6 +299,37 @@ describe('single sign-on: SAML', () => {
       expect(request.relayState).toBe(request.id);
       const stored = await t.dataSource.getRepository(SsoRequestEntity).findOneByOrFail({ state: request.id });
       expect(stored).toMatchObject({ connectionId: id, returnTo: '/after', usedAt: null, purpose: 'sign_in' });
+    });
+  });
+
+  describe('GET /sso/saml/{id}/requests/{requestId}: a provider that takes HTTP-POST only', () => {
+    it('the start leads to a page that posts the AuthnRequest (its ID the pending request’s); answered, it signs in; then 404', async () => {
+      const postOnly = okta.metadata().replace(/<md:SingleSignOnService [^>]*HTTP-Redirect"[^>]*>/, '');
+      const { id, domain, acsUrl, entityId } = await activeConnection({ metadataXml: postOnly });
+      const started = await t.http.get('/sso/start').query({ connection: id });
+      expect(started.status).toBe(302);
+      const pagePath = new URL(started.headers.location).pathname;
+      expect(pagePath).toMatch(new RegExp(`^/sso/saml/${id}/requests/_[0-9a-f]{40}$`));
+      const page = await t.http.get(pagePath);
+      expect(page.status).toBe(200);
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['content-security-policy']).toMatch(
+        new RegExp(`script-src 'nonce-[^']+'; form-action ${new URL(okta.ssoUrl).origin}`),
+      );
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.text).toContain(`<form method="post" action="${okta.ssoUrl}">`);
+      const field = (name: string) => new RegExp(`name="${name}" value="([^"]+)"`).exec(page.text)![1];
+      const request = Buffer.from(field('SAMLRequest'), 'base64').toString('utf8');
+      const requestId = /\sID="([^"]+)"/.exec(request)![1];
+      expect(pagePath.endsWith(`/${requestId}`)).toBe(true);
+      expect(request).toContain(`AssertionConsumerServiceURL="${acsUrl}"`);
+      expect(field('RelayState')).toBe(requestId);
+      const email = `post-${Date.now()}@${domain}`;
+      const res = await post(id, okta.response({ acsUrl, audience: entityId, email, inResponseTo: requestId }));
+      expect(res.status).toBe(302);
+      expect((await t.identity.findByEmail(email))[0]).toMatchObject({ tenantId: org.tenant.id });
+      const used = await t.http.get(pagePath);
+      expect([used.status, used.body]).toEqual([404, refused('SSO_NOT_FOUND')]);
     });
   });
 

@@ -23,7 +23,7 @@ import { SsoConnectionsStore } from './sso-connections.store';
 import { connectionEvent } from './sso-events';
 import { openSecret } from './sso-secrets';
 import { SsoSignInsStore } from './sso-sign-ins.store';
-import { redirectUriOf, samlEndpointsOf } from './sso-views';
+import { redirectUriOf, samlEndpointsOf, samlPostPageOf } from './sso-views';
 import { SSO_ERRORS, SsoErrorCode, ssoRefusal } from './sso.messages';
 
 /** How long a sign-in sent to the provider may take to come back. */
@@ -186,6 +186,22 @@ export class SsoSignInService {
     return this.callback(connection, base, secure, (known) => this.samlAnswer(connection, body, base, known));
   }
 
+  /**
+   * GET /sso/saml/{id}/requests/{requestId}: the page that posts a pending sign-in's AuthnRequest to a
+   * provider that takes HTTP-POST only; 404 once the request is used or expired, or for another connection's.
+   */
+  async samlPost(
+    id: string,
+    requestId: string,
+    base: string,
+  ): Promise<{ action: string; fields: Record<string, string> }> {
+    const connection = await this.connections.findById(id);
+    const request = connection?.type === 'saml' ? await this.signIns.findRequest(requestId) : null;
+    if (!connection || request?.connectionId !== id || request.usedAt !== null || request.expiresAt <= this.clock.now())
+      throw ssoRefusal(HttpStatus.NOT_FOUND, SSO_ERRORS.notFound, 'no pending sign-in with this id');
+    return this.saml.authorizeForm(this.samlSettings(connection, base), request.state, request.state);
+  }
+
   /** GET /sso/saml/{id}/metadata: the SP metadata an owner gives the provider, whatever the connection's status. */
   async serviceProviderMetadata(id: string, base: string): Promise<string> {
     const connection = await this.connections.findById(id);
@@ -271,9 +287,13 @@ export class SsoSignInService {
       usedAt: null,
     };
     await this.signIns.insertRequest(request);
-    // SAML: the AuthnRequest's ID is the request's key, which the response's InResponseTo names.
-    if (connection.type === 'saml')
-      return (await this.saml.authorizeUrl(this.samlSettings(connection, base), secrets.state, secrets.state)).href;
+    // SAML: the AuthnRequest's ID is the request's key, which the response's InResponseTo names. A
+    // provider that takes it over HTTP-POST only gets it from a page of ours that posts it (samlPost).
+    if (connection.type === 'saml') {
+      const settings = this.samlSettings(connection, base);
+      if (settings.idp.ssoBinding === 'post') return samlPostPageOf(base, connection.id, secrets.state);
+      return (await this.saml.authorizeUrl(settings, secrets.state, secrets.state)).href;
+    }
     const url = await this.oidc.authorizationUrl(this.clientSettings(connection, base), {
       ...secrets,
       scopes: connection.scopes,

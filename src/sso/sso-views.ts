@@ -37,6 +37,10 @@ export const samlEndpointsOf = (base: string, connectionId: string) => {
   return { entityId: `${path}/metadata`, acsUrl: `${path}/acs`, metadataUrl: `${path}/metadata` };
 };
 
+/** The page that posts a pending sign-in's AuthnRequest to a provider that takes HTTP-POST only. */
+export const samlPostPageOf = (base: string, connectionId: string, requestId: string) =>
+  `${base}/sso/saml/${encodeURIComponent(connectionId)}/requests/${encodeURIComponent(requestId)}`;
+
 export function connectionAnswer({ connection, lastLogin, primary }: ConnectionView, base: string): ConnectionAnswer {
   return {
     id: connection.id,

@@ -6,6 +6,7 @@ import { RequestOrigin } from '../common/request-origin';
 import { AppConfig } from '../config/app-config';
 import { SsoConfiguredGuard } from './sso-configured.guard';
 import { SsoDiscoverLimitGuard } from './sso-discover-limit.guard';
+import { sendSamlPostPage } from './saml/saml-post-page';
 import { SignedIn, SsoSignInService, TestedSignIn } from './sso-sign-in.service';
 import { ApiDiscover, ApiSsoDiscovery } from './sso.docs';
 import { SSO_FAILURES } from './sso.messages';
@@ -65,6 +66,18 @@ export class SsoBrowserController {
   ) {
     const base = this.config.publicBaseUrl ?? origin;
     answer(response, await this.signIns.oidcCallback(id, query, base, request.secure));
+  }
+
+  /** The page that posts a pending sign-in's AuthnRequest to a provider that takes HTTP-POST only. */
+  @Get('saml/:id/requests/:requestId')
+  @FailureResponse({ error: SSO_FAILURES.signIn })
+  async samlPostPage(
+    @Param('id') id: string,
+    @Param('requestId') requestId: string,
+    @RequestOrigin() origin: string,
+    @Res() response: Response,
+  ) {
+    sendSamlPostPage(response, await this.signIns.samlPost(id, requestId, this.config.publicBaseUrl ?? origin));
   }
 
   /** The SP metadata that an owner gives the provider (or the provider reads). */

@@ -67,7 +67,7 @@ const MAX_RESPONSE_CHARS = 512 * 1024;
 
 /**
  * SAML 2.0 for single sign-on (docs/sso.md, "SAML"), through @node-saml/node-saml: the AuthnRequest
- * over HTTP-Redirect, the SP metadata, and a response's checks. node-saml verifies the signature with
+ * over HTTP-Redirect (or HTTP-POST), the SP metadata, and a response's checks. node-saml verifies the signature with
  * the connection's certificates only (never a key carried in the message), one assertion, the
  * conditions' times and the audience (exactly); the checks it leaves out are made here, on the bytes
  * that the signature covers: no DTD or processing instruction, no SHA-1, the Destination and the
@@ -104,6 +104,21 @@ export class SamlClient {
   async authorizeUrl(settings: SamlSettings, requestId: string, relayState: string): Promise<URL> {
     const saml = this.saml(settings, async () => null, requestId);
     return new URL(await saml.getAuthorizeUrlAsync(relayState, undefined, {}));
+  }
+
+  /**
+   * The form that carries a new sign-in's AuthnRequest to a provider that takes it over HTTP-POST
+   * only: its action (the provider's SSO URL) and its fields (SAMLRequest, RelayState).
+   */
+  async authorizeForm(
+    settings: SamlSettings,
+    requestId: string,
+    relayState: string,
+  ): Promise<{ action: string; fields: Record<string, string> }> {
+    const saml = this.saml(settings, async () => null, requestId);
+    const message = await saml.getAuthorizeMessageAsync(relayState, undefined, {});
+    const fields = Object.fromEntries(Object.entries(message).map(([name, value]) => [name, String(value)]));
+    return { action: settings.idp.ssoUrl, fields };
   }
 
   /** This connection's SP metadata: its entity ID, its ACS (HTTP-POST), NameID e-mail, assertions signed. */
@@ -243,6 +258,9 @@ export class SamlClient {
       cacheProvider,
       disableRequestedAuthnContext: true,
       signatureAlgorithm: 'sha256',
+      authnRequestBinding: settings.idp.ssoBinding === 'post' ? 'HTTP-POST' : 'HTTP-Redirect',
+      // HTTP-POST carries the request base64-encoded only: deflate belongs to HTTP-Redirect (SAML bindings 3.5.4).
+      skipRequestCompression: settings.idp.ssoBinding === 'post',
       ...(requestId && { generateUniqueId: () => requestId }),
     };
     return new SAML(config);

@@ -57,6 +57,11 @@ describe('readIdpMetadata', () => {
     expect(read.certificates[0].fingerprint).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
   });
 
+  it('HTTP-Redirect first; HTTP-POST when the provider publishes only that', () => {
+    expect(readIdpMetadata(metadata([current], ['HTTP-POST', 'HTTP-Redirect']), NOW).ssoBinding).toBe('redirect');
+    expect(readIdpMetadata(metadata([current], ['HTTP-POST']), NOW).ssoBinding).toBe('post');
+  });
+
   it('an encryption key is not a signing certificate', () => {
     expect(readIdpMetadata(metadata([current, next], ['HTTP-Redirect'], 1), NOW).certificates).toHaveLength(1);
   });
@@ -67,7 +72,11 @@ describe('readIdpMetadata', () => {
     ['a processing instruction', () => `<?xml-stylesheet href="x"?>${metadata([current])}`, /processing instruction/],
     ['no certificate', () => metadata([]), /no signing certificate/],
     ['only expired certificates', () => metadata([expired]), /every signing certificate has expired/],
-    ['no HTTP-Redirect binding', () => metadata([current], ['HTTP-POST']), /HTTP-Redirect/],
+    [
+      'no SingleSignOnService of either binding',
+      () => metadata([current], ['HTTP-Artifact']),
+      /HTTP-Redirect or HTTP-POST/,
+    ],
     ['a certificate that is not one', () => metadata(['bm90IGEgY2VydA==']), /not a certificate/],
   ])('refused: %s', (_, xml, reason) => {
     expect(() => readIdpMetadata(xml(), NOW)).toThrow(SamlRefused);

@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { children, elements, HTTP_REDIRECT_BINDING, parseSaml, SAML_NS, SamlRefused } from './saml-xml';
+import { children, elements, parseSaml, SAML_BINDINGS, SAML_NS, SamlRefused } from './saml-xml';
 
 /** A signing certificate of the identity provider, as the connection keeps it. */
 export interface IdpCertificate {
@@ -13,14 +13,16 @@ export interface IdpCertificate {
 /** What a SAML connection keeps of the identity provider's metadata (its `discovery` column). */
 export interface IdpMetadata {
   entityId: string;
-  /** Where AuthnRequests go, over HTTP-Redirect. */
+  /** Where AuthnRequests go. */
   ssoUrl: string;
+  /** How: HTTP-Redirect (a 302), or HTTP-POST (a page that posts a form) when the provider publishes only that. */
+  ssoBinding: 'redirect' | 'post';
   certificates: IdpCertificate[];
 }
 
 /**
  * The identity provider's metadata read (docs/sso.md, "SAML"): its entity ID, its SSO URL (the
- * HTTP-Redirect binding) and every signing certificate, so that a roll-over, when the
+ * HTTP-Redirect binding, else HTTP-POST) and every signing certificate, so that a roll-over, when the
  * provider publishes the next certificate beside the current one, never breaks a sign-in. Refused with
  * a reason: not XML, a DTD, no IDPSSODescriptor, no SSO URL, no certificate, only expired ones.
  */
@@ -34,12 +36,11 @@ export function readIdpMetadata(xml: string, now: Date): IdpMetadata {
   const [idp] = children(entity, SAML_NS.metadata, 'IDPSSODescriptor');
   if (!idp) throw new SamlRefused('the metadata has no IDPSSODescriptor: it is not an identity provider’s');
   const services = children(idp, SAML_NS.metadata, 'SingleSignOnService');
-  const service = services.find((s) => s.getAttribute('Binding') === HTTP_REDIRECT_BINDING);
+  const service =
+    services.find((s) => s.getAttribute('Binding') === SAML_BINDINGS.redirect) ??
+    services.find((s) => s.getAttribute('Binding') === SAML_BINDINGS.post);
   const ssoUrl = service?.getAttribute('Location')?.trim();
-  if (!service || !ssoUrl)
-    throw new SamlRefused(
-      'no SingleSignOnService with the HTTP-Redirect binding (Okta, Entra ID and Google Workspace publish one)',
-    );
+  if (!service || !ssoUrl) throw new SamlRefused('no SingleSignOnService with the HTTP-Redirect or HTTP-POST binding');
   if (!URL.canParse(ssoUrl) || !/^https?:$/.test(new URL(ssoUrl).protocol))
     throw new SamlRefused(`the SingleSignOnService Location is not an http or https URL: ${ssoUrl.slice(0, 200)}`);
   const signing = children(idp, SAML_NS.metadata, 'KeyDescriptor').filter(
@@ -60,7 +61,8 @@ export function readIdpMetadata(xml: string, now: Date): IdpMetadata {
         .sort()
         .at(-1)})`,
     );
-  return { entityId, ssoUrl, certificates: valid };
+  const ssoBinding = service.getAttribute('Binding') === SAML_BINDINGS.redirect ? 'redirect' : 'post';
+  return { entityId, ssoUrl, ssoBinding, certificates: valid };
 }
 
 function certificateOf(base64: string): IdpCertificate {

@@ -60,6 +60,9 @@ export const SAML_NS = {
   dsig: 'http://www.w3.org/2000/09/xmldsig#',
 } as const;
 
-export const HTTP_REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
+export const SAML_BINDINGS = {
+  redirect: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect',
+  post: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST',
+} as const;
 
 export const NAMEID_EMAIL = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
