@@ -108,7 +108,7 @@ function storesOn(dataSource: DataSource) {
     roles: new RolesStore(statements, writer, auditRows),
     scimRoleMappings: new ScimRoleMappingsStore(statements, writer, auditRows),
     scimGroups: new ScimGroupsStore(statements, writer, auditRows),
-    scimUsers: new ScimUsersStore(statements),
+    scimUsers: new ScimUsersStore(statements, writer, auditRows),
     scimTokens: new ScimTokensStore(statements, writer, auditRows, new TestClock(NOW), new IdGenerator()),
     domains: new DomainsStore(dataSource, statements, writer, auditRows, leasesOn(statements)),
     memberships: new MembershipsRepository(writer, auditRows),
@@ -681,6 +681,11 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     [
       'ScimUsersStore.updateAsRead, the user pool’s address change',
       (s) => s.scimUsers.updateAsRead({ ...scimUser, userName: 'ann@example.org', lastModified: LATER }, NOW),
+    ],
+    [
+      'ScimUsersStore.saveChanges, a change that moves no membership',
+      (s) =>
+        s.scimUsers.saveChanges([], [s.scimUsers.updated({ ...scimUser, externalId: 'okta-2', lastModified: LATER })]),
     ],
   ],
   'scim-tokens.store': [

@@ -1,9 +1,9 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { AuditRows } from '../audit/audit-rows';
+import { NewAuditEvent } from '../audit/audit-event';
 import { Clock } from '../common/clock';
 import { sameEmail } from '../common/email-comparison';
 import { IdGenerator } from '../common/id-generator';
-import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
+import { RequiredUpdate } from '../database/atomic-writer';
 import { ScimUserEntity } from '../database/entities';
 import { JoiningService } from '../joining/joining.service';
 import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
@@ -51,8 +51,6 @@ export class ScimUsersService {
     private readonly store: ScimUsersStore,
     private readonly identity: IdentityStore,
     private readonly memberships: ScimMemberships,
-    private readonly writer: AtomicWriter,
-    private readonly auditRows: AuditRows,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
     private readonly ownerLock: ScimOwnerLock,
@@ -88,8 +86,10 @@ export class ScimUsersService {
       lastModified: now,
     };
     const member = { id: row.userId, email: person.kind === 'existing' ? person.user.email : row.emailKey };
-    const inserts: Insert[] = [[ScimUserEntity, row]];
-    if (input.active) inserts.push(...this.auditRows.of(scimEvents.memberJoined(tenantId, scim.tokenId, member, role)));
+    const inserts = this.store.created(
+      row,
+      input.active ? [scimEvents.memberJoined(tenantId, scim.tokenId, member, role)] : [],
+    );
     let written: boolean;
     try {
       // SCIM provisioning the person brings them back: a removal of theirs is outweighed.
@@ -191,7 +191,7 @@ export class ScimUsersService {
       const removed = await this.memberships.detach(
         member,
         tenantId,
-        [...this.auditRows.of(event), ...removal.inserts],
+        [...this.store.eventRows([event]), ...removal.inserts],
         [this.store.deletion(row)],
         [
           this.store.groupMembershipsDeletion(row),
@@ -261,16 +261,14 @@ export class ScimUsersService {
     const shown = { id: user.id, email: updated.emailKey };
     const fact = { tenantId, userId: user.id, email: user.email, at: now };
     const changes = changedFields(row, updated);
-    const inserts: Insert[] = [];
-    if (changes.length)
-      inserts.push(...this.auditRows.of(scimEvents.memberUpdated(tenantId, tokenId, shown, { fields: changes })));
+    const events: NewAuditEvent[] = [];
+    if (changes.length) events.push(scimEvents.memberUpdated(tenantId, tokenId, shown, { fields: changes }));
     const rolesLost = deactivating ? await this.heldRoles(tenantId, member) : [];
     if (deactivating)
-      inserts.push(
-        ...this.auditRows.of(scimEvents.memberDeactivated(tenantId, tokenId, shown, member?.role ?? null, rolesLost)),
-      );
+      events.push(scimEvents.memberDeactivated(tenantId, tokenId, shown, member?.role ?? null, rolesLost));
     const role = row.role ?? 'member';
-    if (reactivating) inserts.push(...this.auditRows.of(scimEvents.memberReactivated(tenantId, tokenId, shown, role)));
+    if (reactivating) events.push(scimEvents.memberReactivated(tenantId, tokenId, shown, role));
+    const inserts = this.store.eventRows(events);
 
     // The address goes to the identity store with the SCIM row, so that a refusal of either leaves both as they were.
     const localAddress = addressChanged ? this.memberships.localAddressChange(user.id, input.address) : null;
@@ -290,7 +288,7 @@ export class ScimUsersService {
         const cleared = [this.removals.cleared(tenantId, user.id)];
         const person = { kind: 'existing' as const, user };
         written = await this.memberships.write(person, tenantId, role, inserts, required, now, [], cleared);
-      } else written = await this.writer.insertIfAll(inserts, required);
+      } else written = await this.store.saveChanges(events, required);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // The userName's index, or (local store) the address's: an account made for it meanwhile.

@@ -1,4 +1,6 @@
-import { RequiredUpdate, Statement } from '../database/atomic-writer';
+import { NewAuditEvent } from '../audit/audit-event';
+import { AuditRows } from '../audit/audit-rows';
+import { AtomicWriter, Insert, RequiredUpdate, Statement } from '../database/atomic-writer';
 import { ScimUserEntity } from '../database/entities';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
 import { EqConditions, UserFilterAttribute } from './scim-filter';
@@ -71,7 +73,26 @@ export function toScimUser(row: Row): ScimUserEntity {
  */
 @SqlStore()
 export class ScimUsersStore {
-  constructor(private readonly statements: PreparedStatements) {}
+  constructor(
+    private readonly statements: PreparedStatements,
+    private readonly writer: AtomicWriter,
+    private readonly auditRows: AuditRows,
+  ) {}
+
+  /** A new SCIM user's row with its events, for the membership's transaction. */
+  created(row: ScimUserEntity, events: NewAuditEvent[]): Insert[] {
+    return [[ScimUserEntity, row], ...this.eventRows(events)];
+  }
+
+  /** The events' rows, for the membership's transaction. */
+  eventRows(events: NewAuditEvent[]): Insert[] {
+    return events.flatMap((event) => this.auditRows.of(event));
+  }
+
+  /** A change that moves no membership: `required` with the events, in one transaction; false when a row changed meanwhile. */
+  saveChanges(events: NewAuditEvent[], required: RequiredUpdate[]): Promise<boolean> {
+    return this.writer.insertIfAll(this.eventRows(events), required);
+  }
 
   /** The row as a PUT or PATCH leaves it. */
   updated(row: ScimUserEntity): RequiredUpdate {

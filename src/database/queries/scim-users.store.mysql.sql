@@ -23,3 +23,9 @@ SELECT id, tenant_id AS tenantId, user_id AS userId, user_name AS userName, user
 
 -- ScimUsersStore.updateAsRead, the user pool’s address change
 UPDATE scim_users SET user_name = ?, user_name_key = ?, external_id = ?, email_key = ?, active = ?, role = ?, attributes = ?, last_modified = ? WHERE id = ? AND tenant_id = ? AND last_modified = ?;
+
+-- ScimUsersStore.saveChanges, a change that moves no membership
+START TRANSACTION;
+UPDATE scim_users SET user_name = ?, user_name_key = ?, external_id = ?, email_key = ?, active = ?, role = ?, attributes = ?, last_modified = ? WHERE id = ? AND tenant_id = ?;
+SET @changed = ROW_COUNT();
+COMMIT;
