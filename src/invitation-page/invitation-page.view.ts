@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
 import { html, SafeHtml } from '../common/html';
+import { pageHeaders, pageNonce } from '../common/page-headers';
 
 /**
  * What the invitation view offers: without `action`, the spec's accept (no session, no SIGN_IN_URL);
@@ -218,24 +218,16 @@ ${body}
  * page is neither cached nor indexed.
  */
 export function invitationPageHeaders(nonce: string): Record<string, string> {
-  return {
-    'Content-Security-Policy': [
-      "default-src 'none'",
-      `script-src 'nonce-${nonce}'`,
-      `style-src 'nonce-${nonce}'`,
-      "connect-src 'self'",
-      "form-action 'self'",
-      "base-uri 'none'",
-      "frame-ancestors 'none'",
-    ].join('; '),
-    'Referrer-Policy': 'no-referrer',
-    'Cache-Control': 'no-store',
-    'X-Robots-Tag': 'noindex',
-  };
+  return pageHeaders([
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    "connect-src 'self'",
+    "form-action 'self'",
+  ]);
 }
 
 export function sendInvitationPage(response: Response, page: InvitationPage): void {
-  const nonce = randomBytes(16).toString('base64');
+  const nonce = pageNonce();
   response
     .status(page.status)
     .set(invitationPageHeaders(nonce))

@@ -137,10 +137,7 @@ export class SsoSignInService {
   /** GET /sso/start: where the browser goes, the provider's authorisation endpoint. */
   async start(query: Record<string, unknown>, base: string): Promise<string> {
     const returnTo = acceptedReturnTo(query.returnTo, this.returnOrigins(base));
-    if (returnTo === null) {
-      const { status, code, reason } = returnRefused();
-      throw ssoRefusal(status, code, reason);
-    }
+    if (returnTo === null) throw ssoRefusal(HttpStatus.BAD_REQUEST, SSO_ERRORS.returnRefused, RETURN_REFUSED);
     let connection: SsoConnectionEntity | null = null;
     let loginHint: string | undefined;
     if (typeof query.connection === 'string' && query.connection !== '') {
@@ -667,12 +664,8 @@ export class SsoSignInService {
 const emailInUse = () =>
   new SignInRefused(HttpStatus.CONFLICT, SSO_ERRORS.emailInUse, 'another account holds this address');
 
-const returnRefused = () =>
-  new SignInRefused(
-    HttpStatus.BAD_REQUEST,
-    SSO_ERRORS.returnRefused,
-    'returnTo must be a path on this service or an address on an origin of SSO_RETURN_ORIGINS',
-  );
+const RETURN_REFUSED = 'returnTo must be a path on this service or an address on an origin of SSO_RETURN_ORIGINS';
+const returnRefused = () => new SignInRefused(HttpStatus.BAD_REQUEST, SSO_ERRORS.returnRefused, RETURN_REFUSED);
 
 const memberOfAnother = () =>
   new SignInRefused(

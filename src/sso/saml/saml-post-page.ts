@@ -1,6 +1,6 @@
 import type { Response } from 'express';
-import { randomBytes } from 'node:crypto';
 import { html } from '../../common/html';
+import { pageHeaders, pageNonce } from '../../common/page-headers';
 
 /** A form to post: the provider's SSO URL and the AuthnRequest's fields. */
 export interface SamlPostForm {
@@ -14,7 +14,7 @@ export interface SamlPostForm {
  * lets it run that script only and post only to the provider; nothing is cached.
  */
 export function sendSamlPostPage(response: Response, form: SamlPostForm): void {
-  const nonce = randomBytes(16).toString('base64');
+  const nonce = pageNonce();
   const inputs = Object.entries(form.fields).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`,
   );
@@ -32,18 +32,7 @@ export function sendSamlPostPage(response: Response, form: SamlPostForm): void {
 `;
   response
     .status(200)
-    .set({
-      'Content-Security-Policy': [
-        "default-src 'none'",
-        `script-src 'nonce-${nonce}'`,
-        `form-action ${new URL(form.action).origin}`,
-        "base-uri 'none'",
-        "frame-ancestors 'none'",
-      ].join('; '),
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-      'X-Robots-Tag': 'noindex',
-    })
+    .set(pageHeaders([`script-src 'nonce-${nonce}'`, `form-action ${new URL(form.action).origin}`]))
     .type('html')
     .send(page.markup);
 }
