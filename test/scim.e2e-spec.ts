@@ -512,6 +512,29 @@ describe('SCIM 2.0', () => {
       );
     });
 
+    it('a new address created inactive: an account in no organisation; activating it makes the member', async () => {
+      const scim = await client();
+      const email = address('inactive');
+      const created = await scim.post('/Users', oktaUser(email, { active: false }));
+      expect(created.status).toBe(201);
+      const resource = JSON.parse(created.text);
+      expect(resource).toMatchObject({ userName: email, active: false });
+      const row = (await storedUser(resource.id))!;
+      expect(row).toMatchObject({ active: 0, role: 'member' });
+      const [account] = await t.identity.findByEmail(email);
+      expect(account).toMatchObject({ id: row.userId, tenantId: null });
+      expect((await events('member.joined')).filter((event) => event.targetId === row.userId)).toEqual([]);
+
+      const activated = await scim.patch(
+        `/Users/${resource.id}`,
+        patchOp({ op: 'replace', path: 'active', value: true }),
+      );
+      expect(activated.status).toBe(200);
+      expect(JSON.parse(activated.text).active).toBe(true);
+      expect(await t.identity.findById(row.userId)).toMatchObject({ tenantId: org.tenant.id, role: 'member' });
+      expect((await events('member.reactivated')).filter((event) => event.targetId === row.userId)).toHaveLength(1);
+    });
+
     it('20 parallel creates of one userName give one member', async () => {
       const scim = await client();
       const email = address('parallel');

@@ -111,7 +111,7 @@ function storesOn(dataSource: DataSource) {
     scimUsers: new ScimUsersStore(statements, writer, auditRows),
     scimTokens: new ScimTokensStore(statements, writer, auditRows, new TestClock(NOW), new IdGenerator()),
     domains: new DomainsStore(dataSource, statements, writer, auditRows, leasesOn(statements)),
-    memberships: new MembershipsRepository(writer, auditRows),
+    memberships: new MembershipsRepository(writer, auditRows, statements),
     tenantStatus: new TenantStatusReader(statements),
     removals: new MembershipRemovalsStore(statements, writer),
     ssoConnections: new SsoConnectionsStore(dataSource, statements, writer, auditRows, leasesOn(statements)),
@@ -645,6 +645,51 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
           membership: { store: 'local', stored: null },
         }),
     ],
+    [
+      'MembershipsRepository.join, without an invitation (SCIM’s): the caller’s rows, a new users row, a removal outweighed',
+      (s) =>
+        s.memberships.join({
+          tenantId: 'tenant-1',
+          invitation: null,
+          invitee: { id: 'user-7', email: 'dora@example.com' },
+          role: 'member',
+          customRoles: [],
+          activatesTenant: false,
+          now: NOW,
+          membership: { store: 'local', stored: null },
+          alongside: {
+            required: [],
+            events: [],
+            inserts: s.scimUsers.created({ ...scimUser, id: 'scim-7', userId: 'user-7', userNameKey: 'dora' }, []),
+            deletes: [s.removals.cleared('tenant-1', 'user-7')],
+          },
+        }),
+    ],
+    [
+      'MembershipsRepository.takeBack, the pool refused the account that the join made',
+      (s) =>
+        s.memberships.takeBack(
+          {
+            tenantId: 'tenant-1',
+            invitation: null,
+            invitee: { id: 'user-9', email: 'bob@example.com' },
+            role: 'member',
+            customRoles: [],
+            activatesTenant: false,
+            now: NOW,
+            membership: { store: 'pool', grant: null, versionUnchanged: s.grants.versionUnchanged('user-9', 0) },
+            alongside: {
+              required: [],
+              events: [],
+              undo: [s.scimUsers.deletion({ id: 'scim-9', tenantId: 'tenant-1' })],
+            },
+          },
+          [
+            [MembershipGrantEntity, grantRow('grant-9', 'user-9', 'worker-1')],
+            [AuditEventEntity, { id: 'event-9' }],
+          ],
+        ),
+    ],
   ],
   'membership-removals.store': [
     [
@@ -686,6 +731,15 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
       'ScimUsersStore.saveChanges, a change that moves no membership',
       (s) =>
         s.scimUsers.saveChanges([], [s.scimUsers.updated({ ...scimUser, externalId: 'okta-2', lastModified: LATER })]),
+    ],
+    [
+      'ScimUsersStore.commit, an inactive person’s rows beside a removal',
+      (s) =>
+        s.scimUsers.commit(
+          s.scimUsers.created({ ...scimUser, id: 'scim-8', userId: 'user-8', userNameKey: 'carl' }, []),
+          [],
+          [s.removals.cleared('tenant-1', 'user-8')],
+        ),
     ],
   ],
   'scim-tokens.store': [

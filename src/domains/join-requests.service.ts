@@ -3,7 +3,7 @@ import { auditActor, auditEvents } from '../audit/audit-event';
 import { OrgCaller } from '../auth/caller';
 import { Clock } from '../common/clock';
 import { JoinRequestEntity } from '../database/entities';
-import { JoiningService } from '../joining/joining.service';
+import { JoiningService, JoinWithoutInvitationOutcome } from '../joining/joining.service';
 import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
 import { domainRefusal } from './domain-errors';
 import { DomainsStore } from './domains.store';
@@ -38,7 +38,7 @@ export class JoinRequestsService {
     const actor = auditActor(caller);
     // An operator deleted the account after the person asked (DELETE /api/admin/users/{id}): refused in
     // both stores, as the pool refuses an account gone from it (the local store would make a new users row).
-    let joined: Awaited<ReturnType<JoiningService['joinWithoutInvitation']>> = {
+    let joined: JoinWithoutInvitationOutcome = {
       joined: false,
       memberOf: '',
       accountDeleted: true,

@@ -58,8 +58,9 @@ class FakeTenants implements Pick<TenantStatusReader, 'statusOf'> {
 }
 
 /** The join's transaction: each join recorded; `outcomes` answers the next ones (true: written) before they are. */
-class FakeMemberships implements Pick<MembershipsRepository, 'join'> {
+class FakeMemberships implements Pick<MembershipsRepository, 'join' | 'takeBack'> {
   readonly written: Join[] = [];
+  readonly takenBack: Join[] = [];
   readonly attempted: Join[] = [];
   /** Per attempt, in order: whether it commits, or the error it throws; `before` runs first (a parallel change). */
   outcomes: { commits: boolean | Error; before?: () => void }[] = [];
@@ -68,8 +69,12 @@ class FakeMemberships implements Pick<MembershipsRepository, 'join'> {
     const next = this.outcomes.shift() ?? { commits: true };
     next.before?.();
     if (next.commits instanceof Error) throw next.commits;
-    if (next.commits) this.written.push(join);
-    return next.commits;
+    if (!next.commits) return null;
+    this.written.push(join);
+    return [];
+  }
+  async takeBack(join: Join) {
+    this.takenBack.push(join);
   }
 }
 
@@ -457,6 +462,77 @@ describe(JoiningService.name, () => {
         joined: true,
         inPool: false,
       });
+    });
+  });
+
+  describe('joinWithoutInvitation, as SCIM provisions', () => {
+    const member = { id: 'u-1', email: EMAIL };
+    const alongside = () => ({ required: [], events: [], undo: [['undo the SCIM row', []]] as RequiredUpdate[] });
+
+    it('setsRole: a member of this organisation takes the role given, in a join as read', async () => {
+      const stored = identity.add({ ...member, userType: ORG_USER_TYPE, tenantId: TENANT, role: 'member' });
+      expect(await service().joinWithoutInvitation(member, TENANT, 'admin', alongside, { setsRole: true })).toEqual({
+        joined: true,
+        inPool: true,
+      });
+      expect(memberships.written[0]).toMatchObject({ role: 'admin', membership: { store: 'local', stored } });
+    });
+
+    it('setsRole: a member of another organisation is still not joined', async () => {
+      identity.add({ ...member, userType: ORG_USER_TYPE, tenantId: OTHER_TENANT, role: 'member' });
+      expect(await service().joinWithoutInvitation(member, TENANT, 'admin', alongside, { setsRole: true })).toEqual({
+        joined: false,
+        memberOf: OTHER_TENANT,
+      });
+    });
+
+    it('once: a lost race is answered changed after one attempt; a failure is thrown at once', async () => {
+      memberships.outcomes = [{ commits: false }];
+      expect(await service().joinWithoutInvitation(member, TENANT, 'member', alongside, { once: true })).toEqual({
+        joined: false,
+        memberOf: '',
+        changed: true,
+      });
+      const failure = new Error('a unique index');
+      memberships.outcomes = [{ commits: failure }];
+      await expect(service().joinWithoutInvitation(member, TENANT, 'member', alongside, { once: true })).rejects.toBe(
+        failure,
+      );
+      expect(memberships.attempted).toHaveLength(2);
+    });
+
+    it('a new account on the local store: the users row is made by the join', async () => {
+      expect(await service().joinWithoutInvitation(member, TENANT, 'member', alongside, { account: 'new' })).toEqual({
+        joined: true,
+        inPool: true,
+      });
+      expect(memberships.written[0].membership).toEqual({ store: 'local', stored: null });
+    });
+
+    it('a new account on the pool: made once the rows are in, before the grant is sent', async () => {
+      const order: string[] = [];
+      identity.createAccount = async (id, email) => {
+        order.push(`account after ${memberships.written.length} join(s), ${worker.sent.length} grant(s) sent`);
+        identity.add({ id, email });
+        return id;
+      };
+      expect(
+        await service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside, { account: 'new' }),
+      ).toEqual({ joined: true, inPool: true });
+      expect(order).toEqual(['account after 1 join(s), 0 grant(s) sent']);
+      expect(worker.sent).toMatchObject([{ userId: member.id, tenantId: TENANT, role: 'member' }]);
+      expect(memberships.takenBack).toEqual([]);
+    });
+
+    it('a new account the pool refuses: the rows are taken back, no grant is sent, the refusal thrown', async () => {
+      const refused = new Error('UsernameExistsException');
+      identity.createAccount = () => Promise.reject(refused);
+      await expect(
+        service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside, { account: 'new', once: true }),
+      ).rejects.toBe(refused);
+      expect(memberships.takenBack).toEqual(memberships.written);
+      expect(memberships.takenBack).toHaveLength(1);
+      expect(worker.sent).toEqual([]);
     });
   });
 

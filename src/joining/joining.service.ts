@@ -15,10 +15,25 @@ import { JoinedResponse, JoinPendingResponse } from './dto/joined.response';
 import { JOIN_ERRORS, joinRefusal } from './join-errors';
 import { MembershipGrantsRepository } from './membership-grants.repository';
 import { MembershipGrantsWorker } from './membership-grants.worker';
-import { Join, MembershipChange, MembershipsRepository } from './memberships.repository';
+import { Alongside, Join, MembershipChange, MembershipsRepository } from './memberships.repository';
 
 /** How often a join is judged again after its transaction lost to a concurrent change. */
 export const JOIN_ATTEMPTS = 3;
+
+/** How a join without an invitation goes (JoiningService.joinWithoutInvitation). */
+export interface JoinOptions {
+  /** False: an account gone from the pool is answered `accountDeleted` (a request approved after an operator deleted it). */
+  mustExistInPool?: boolean;
+  customRoles?: string[];
+  account?: 'existing' | 'new';
+  setsRole?: boolean;
+  once?: boolean;
+}
+
+/** What a join without an invitation did. */
+export type JoinWithoutInvitationOutcome =
+  | { joined: true; inPool: boolean }
+  | { joined: false; memberOf: string; emailInUse?: boolean; accountDeleted?: boolean; changed?: boolean };
 
 /** The caller's membership as a join judges it. `pending`: a grant on its way to the user pool. */
 interface CurrentMembership {
@@ -116,30 +131,37 @@ export class JoiningService {
   }
 
   /**
-   * A join without an invitation (a domain's, an approved request's, single sign-on's): `member`
-   * becomes a user of `tenantId` with `role`, written as the invitation's join writes it (the users
-   * row, or a grant for the user pool), in one transaction with `alongside`'s compare-and-sets and
-   * events, and the custom roles `options.customRoles` names as they are defined then (one deleted
-   * is not granted). The caller's rules ran before;
-   * this judges the membership on what the store holds now, and again after a lost race. `current`:
-   * the tenant they were found in instead (nothing written); `joined`: whether the pool has it yet.
+   * A join without an invitation (a domain's, an approved request's, single sign-on's, SCIM's):
+   * `member` becomes a user of `tenantId` with `role`, written as the invitation's join writes it
+   * (the users row, or a grant for the user pool), in one transaction with `alongside`'s rows, and
+   * the custom roles `options.customRoles` names as they are defined then (one deleted is not
+   * granted). The caller's rules ran before; this judges the membership on what the store holds
+   * now, and again after a lost race. `memberOf`: the tenant they were found in instead (nothing
+   * written); `joined`: whether the pool has it yet. Options:
+   * - `account: 'new'`: the address has no account yet: the local store's users row is made by the
+   *   join; on the user pool the account is made once the rows are in (their unique indexes chose
+   *   this request), before the grant is sent, and the rows are taken back when the pool refuses it.
+   * - `setsRole`: a member of the tenant already takes `role` instead of being answered `memberOf`.
+   * - `once`: a lost race answers `changed` instead of being judged again (the caller's own
+   *   compare-and-sets would lose again).
    */
   async joinWithoutInvitation(
     member: { id: string; email: string },
     tenantId: string,
     role: string,
-    alongside: (now: Date) => NonNullable<Join['alongside']>,
-    options: { mustExistInPool?: boolean; customRoles?: string[] } = {},
-  ): Promise<
-    | { joined: true; inPool: boolean }
-    | { joined: false; memberOf: string; emailInUse?: boolean; accountDeleted?: boolean }
-  > {
+    alongside: (now: Date) => Alongside,
+    options: JoinOptions = {},
+  ): Promise<JoinWithoutInvitationOutcome> {
+    const makesAccount = options.account === 'new';
     let lastFailure: unknown = new Error(`The join lost to concurrent changes ${JOIN_ATTEMPTS} times`);
-    for (let attempt = 0; attempt < JOIN_ATTEMPTS; attempt++) {
+    for (let attempt = 0; attempt < (options.once ? 1 : JOIN_ATTEMPTS); attempt++) {
       const now = this.clock.now();
-      const current = await this.currentMembership(member.id, options.mustExistInPool ?? true);
+      const current = makesAccount
+        ? await this.noAccountYet(member.id)
+        : await this.currentMembership(member.id, options.mustExistInPool ?? true);
       if (!current) return { joined: false, memberOf: '', accountDeleted: true };
-      if (current.tenantId !== null) return { joined: false, memberOf: current.tenantId };
+      if (current.tenantId !== null && !(options.setsRole && current.tenantId === tenantId))
+        return { joined: false, memberOf: current.tenantId };
       if ((await this.identity.findByEmail(member.email)).some((user) => user.id !== member.id))
         return { joined: false, memberOf: '', emailInUse: true };
       const join: Join = {
@@ -154,12 +176,14 @@ export class JoiningService {
         alongside: alongside(now),
       };
       try {
-        const inPool = await this.commit(join, current.pending);
+        const inPool = await this.commit(join, current.pending, makesAccount);
         if (inPool !== null) return { joined: true, inPool };
       } catch (failure) {
+        if (options.once) throw failure;
         lastFailure = failure;
       }
     }
+    if (options.once) return { joined: false, memberOf: '', changed: true };
     throw lastFailure;
   }
 
@@ -183,6 +207,26 @@ export class JoiningService {
     if (this.config.identityStore !== 'cognito') return user.tenantId;
     const pending = await this.grants.pendingFor(user.id);
     return pending?.tenantId ?? (await this.identity.findById(user.id))?.tenantId ?? null;
+  }
+
+  /**
+   * The membership of an account that the join makes: none. On the user pool its version is read
+   * all the same, so that a grant written for the id meanwhile makes this join lose.
+   */
+  private async noAccountYet(userId: string): Promise<CurrentMembership> {
+    if (this.config.identityStore !== 'cognito')
+      return { tenantId: null, role: null, pending: false, change: () => ({ store: 'local', stored: null }) };
+    const version = await this.grants.versionOf(userId);
+    return {
+      tenantId: null,
+      role: null,
+      pending: false,
+      change: (role, tenantId, now) => ({
+        store: 'pool',
+        grant: this.grantsWorker.claimedGrant(userId, tenantId, role, now),
+        versionUnchanged: this.grants.versionUnchanged(userId, version),
+      }),
+    };
   }
 
   /**
@@ -228,15 +272,27 @@ export class JoiningService {
   }
 
   /**
-   * The join's transaction. In cognito mode its grant goes to the pool right after the commit. Null
-   * when nothing was written; else whether the pool has the membership: not when it did not take
-   * the grant, or when an earlier grant is still on its way.
+   * The join's transaction. In cognito mode its grant goes to the pool right after the commit, and
+   * an account the join makes (`makesAccount`) before that. Null when nothing was written; else
+   * whether the pool has the membership: not when it did not take the grant, or when an earlier
+   * grant is still on its way.
    */
-  private async commit(join: Join, alreadyPending: boolean): Promise<boolean | null> {
+  private async commit(join: Join, alreadyPending: boolean, makesAccount = false): Promise<boolean | null> {
     const { membership } = join;
-    if (membership.store === 'pool' && membership.grant)
-      return this.grantsWorker.joinAndWrite(membership.grant, () => this.memberships.join(join));
-    return (await this.memberships.join(join)) ? !alreadyPending : null;
+    const write = async () => {
+      const inserted = await this.memberships.join(join);
+      if (inserted && makesAccount && membership.store === 'pool') {
+        try {
+          await this.identity.createAccount(join.invitee.id, join.invitee.email);
+        } catch (error) {
+          await this.memberships.takeBack(join, inserted);
+          throw error;
+        }
+      }
+      return inserted !== null;
+    };
+    if (membership.store === 'pool' && membership.grant) return this.grantsWorker.joinAndWrite(membership.grant, write);
+    return (await write()) ? !alreadyPending : null;
   }
 
   /** After the commit: a membership not yet in the pool is pending, answered 202. */

@@ -1,6 +1,8 @@
 import { AuditActor, auditEvents, NewAuditEvent, roleEvents } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
-import { AtomicWriter, Insert, RequiredUpdate } from '../database/atomic-writer';
+import { auditRowDeletions } from '../audit/audit-recorder';
+import { AtomicWriter, Insert, RequiredUpdate, Statement } from '../database/atomic-writer';
+import { PreparedStatements } from '../database/prepared-statements';
 import { InvitationEntity, MembershipGrantEntity } from '../database/entities';
 import { IdentityUser } from '../identity/identity-store';
 import { localUserRows } from '../identity/local/local-identity-store';
@@ -8,6 +10,8 @@ import { acceptIfOpen } from '../invitations/invitations.store';
 import { memberRole, RoleDefinition, roleUnchanged } from '../permissions/grants.store';
 import { SqlStore } from '../database/sql-store';
 import { tenantActivation } from '../database/tenant-status-reader';
+
+const DELETE_GRANT = 'DELETE FROM membership_grants WHERE id = ?';
 
 /** Where the membership is written, by identity store. */
 export type MembershipChange =
@@ -36,10 +40,23 @@ export interface Join {
   now: Date;
   membership: MembershipChange;
   /**
-   * A join without an invitation (by a domain, a request, single sign-on): the caller's
-   * compare-and-sets and events, written beside the membership (the request approved, say).
+   * A join without an invitation (by a domain, a request, single sign-on, SCIM): the caller's rows,
+   * written beside the membership (the request approved, the SCIM user, a removal cleared, say).
    */
-  alongside?: { required: RequiredUpdate[]; events: NewAuditEvent[] };
+  alongside?: Alongside;
+}
+
+/** What a join without an invitation writes beside the membership, in its transaction. */
+export interface Alongside {
+  /** Compare-and-sets: one that finds its row changed writes nothing. */
+  required: RequiredUpdate[];
+  events: NewAuditEvent[];
+  /** Rows of the caller's own (a SCIM user). */
+  inserts?: Insert[];
+  /** Rows that the membership outweighs (a removal). */
+  deletes?: Statement[];
+  /** What deletes `inserts` again when the user pool refuses the account that the join makes. */
+  undo?: Statement[];
 }
 
 /**
@@ -52,17 +69,19 @@ export class MembershipsRepository {
   constructor(
     private readonly writer: AtomicWriter,
     private readonly auditRows: AuditRows,
+    private readonly statements: PreparedStatements,
   ) {}
 
   /**
-   * All or nothing: false, and nothing written, when the invitation, the users row or the tenant
-   * is no longer as the rules read it; a users row or grant made meanwhile fails the insert.
+   * All or nothing: null, and nothing written, when the invitation, the users row or the tenant
+   * is no longer as the rules read it; a users row or grant made meanwhile fails the insert. Else
+   * the rows inserted.
    */
-  async join(join: Join): Promise<boolean> {
+  async join(join: Join): Promise<Insert[] | null> {
     const { invitation, tenantId, invitee, role, now, membership } = join;
     const required: RequiredUpdate[] = invitation ? [acceptIfOpen(invitation.id, now)] : [];
     required.push(...(join.alongside?.required ?? []));
-    const inserts: Insert[] = [];
+    const inserts: Insert[] = [...(join.alongside?.inserts ?? [])];
     if (membership.store === 'local' && membership.stored) {
       required.push(localUserRows.joined(membership.stored, tenantId, role));
     } else if (membership.store === 'local') {
@@ -86,6 +105,21 @@ export class MembershipsRepository {
     }
     if (join.activatesTenant) events.push(auditEvents.tenantActivated(tenantId, invitee));
     for (const event of events) inserts.push(...this.auditRows.of(event));
-    return this.writer.insertIfAll(inserts, required);
+    return (await this.writer.insertIfAll(inserts, required, join.alongside?.deletes ?? [])) ? inserts : null;
+  }
+
+  /**
+   * Takes back a join without an invitation after its commit, when the user pool refused the
+   * account it makes: `inserted`'s events and grant (not sent: its writer holds the claim), and the
+   * caller's rows by `alongside.undo`. The compare-and-sets stay done.
+   */
+  async takeBack(join: Join, inserted: Insert[]): Promise<void> {
+    const grants = inserted.filter(([entity]) => entity === MembershipGrantEntity);
+    for (const [sql, parameters] of [
+      ...(join.alongside?.undo ?? []),
+      ...auditRowDeletions(inserted),
+      ...grants.map(([, grant]): Statement => [DELETE_GRANT, [(grant as MembershipGrantEntity).id]]),
+    ])
+      await this.statements.changes(sql, parameters).catch(() => 0);
   }
 }

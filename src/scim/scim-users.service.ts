@@ -13,7 +13,7 @@ import { SCIM_MESSAGES, ScimError } from './scim-errors';
 import { scimEvents, tokenActor } from './scim-events';
 import { userFilter } from './scim-filter';
 import { isUniqueViolation } from '../database/unique-violation';
-import { Person, ScimMemberships } from './scim-memberships';
+import { Person, ScimMemberships, ScimWrite } from './scim-memberships';
 import { applyPatch, patchOperations, Resource } from './scim-patch';
 import {
   ListResponse,
@@ -63,7 +63,8 @@ export class ScimUsersService {
     const input = readUser(body);
     const { tenantId } = scim;
     if (await this.store.findByUserName(tenantId, input.userNameKey)) throw userNameTaken();
-    const person = await this.memberships.prepared(await this.personFor(tenantId, input.address)).catch((error) => {
+    const found = await this.personFor(tenantId, input.address);
+    const person = await this.memberships.prepared(found, input.active).catch((error) => {
       // An account made for the address meanwhile (the pool refuses a second one).
       throw error instanceof AccountExistsError ? userNameTaken() : error;
     });
@@ -90,27 +91,25 @@ export class ScimUsersService {
       row,
       input.active ? [scimEvents.memberJoined(tenantId, scim.tokenId, member, role)] : [],
     );
-    let written: boolean;
+    let written: ScimWrite;
     try {
       // SCIM provisioning the person brings them back: a removal of theirs is outweighed.
-      const cleared = input.active ? [this.removals.cleared(tenantId, row.userId)] : [];
-      written = await this.memberships.write(
-        person,
-        tenantId,
-        input.active ? role : null,
+      const deletes = input.active ? [this.removals.cleared(tenantId, row.userId)] : [];
+      const undo = [this.store.deletion(row)];
+      written = await this.memberships.write(person, tenantId, input.active ? role : null, {
         inserts,
-        [],
-        now,
-        [this.store.deletion(row)],
-        cleared,
-      );
+        required: [],
+        deletes,
+        undo,
+      });
     } catch (error) {
       // A parallel create of this userName or person, or an account made for the address meanwhile.
       if (isUniqueViolation(error)) throw userNameTaken();
       throw error;
     }
+    if (written === 'emailInUse') throw userNameTaken();
     // The person joined another organisation between the look-up and the write.
-    if (!written) throw addressTaken();
+    if (written === 'refused') throw addressTaken();
     return toUserResource(row, base);
   }
 
@@ -285,9 +284,9 @@ export class ScimUsersService {
           this.grants.memberRolesDeletion(tenantId, user.id),
         ]);
       } else if (reactivating) {
-        const cleared = [this.removals.cleared(tenantId, user.id)];
+        const deletes = [this.removals.cleared(tenantId, user.id)];
         const person = { kind: 'existing' as const, user };
-        written = await this.memberships.write(person, tenantId, role, inserts, required, now, [], cleared);
+        written = (await this.memberships.write(person, tenantId, role, { inserts, required, deletes })) === 'written';
       } else written = await this.store.saveChanges(events, required);
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;

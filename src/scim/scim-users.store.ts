@@ -69,7 +69,7 @@ export function toScimUser(row: Row): ScimUserEntity {
 
 /**
  * The SQL of scim_users: its reads, the statements of its writes that the membership's transactions
- * carry (ScimMemberships, AtomicWriter), and the update that the pool's address change makes alone.
+ * carry (JoiningService's, or this store's own commit), and the update that the pool's address change makes alone.
  */
 @SqlStore()
 export class ScimUsersStore {
@@ -91,7 +91,15 @@ export class ScimUsersStore {
 
   /** A change that moves no membership: `required` with the events, in one transaction; false when a row changed meanwhile. */
   saveChanges(events: NewAuditEvent[], required: RequiredUpdate[]): Promise<boolean> {
-    return this.writer.insertIfAll(this.eventRows(events), required);
+    return this.commit(this.eventRows(events), required);
+  }
+
+  /**
+   * Rows of a change that joins nobody (an inactive person's, a detaching), in one transaction
+   * (AtomicWriter.insertIfAll); false when a compare-and-set found its row changed meanwhile.
+   */
+  commit(inserts: Insert[], required: RequiredUpdate[], deletes: Statement[] = []): Promise<boolean> {
+    return this.writer.insertIfAll(inserts, required, deletes);
   }
 
   /** The row as a PUT or PATCH leaves it. */

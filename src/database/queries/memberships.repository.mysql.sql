@@ -17,3 +17,17 @@ INSERT INTO `audit_events` (`id`, `type`, `occurred_at`, `tenant_id`, `actor_id`
 INSERT INTO `webhook_deliveries` (`id`, `status`, `attempts`, `next_attempt_at`, `claimed_by`, `claimed_until`, `last_error`, `created_at`, `event_id`, `url`, `payload`, `delivered_at`) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM DUAL WHERE @changed = 1;
 
 COMMIT;
+
+-- MembershipsRepository.join, without an invitation (SCIM’s): the caller’s rows, a new users row, a removal outweighed
+START TRANSACTION;
+DELETE FROM membership_removals WHERE tenant_id = ? AND user_id = ?;
+INSERT INTO `scim_users` (`id`, `tenant_id`, `user_id`, `user_name`, `user_name_key`, `external_id`, `email_key`, `active`, `role`, `attributes`, `created_at`, `last_modified`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+INSERT INTO `users` (`id`, `email`, `email_key`, `platform_role`, `user_type`, `tenant_id`, `role`, `created_at`) VALUES (?, ?, ?, ?, ?, ?, ?, ?);
+COMMIT;
+
+-- MembershipsRepository.takeBack, the pool refused the account that the join made
+DELETE FROM scim_users WHERE id = ? AND tenant_id = ?;
+
+DELETE FROM audit_events WHERE id IN (?);
+
+DELETE FROM membership_grants WHERE id = ?;

@@ -29,3 +29,9 @@ START TRANSACTION;
 UPDATE scim_users SET user_name = ?, user_name_key = ?, external_id = ?, email_key = ?, active = ?, role = ?, attributes = ?, last_modified = ? WHERE id = ? AND tenant_id = ?;
 SET @changed = ROW_COUNT();
 COMMIT;
+
+-- ScimUsersStore.commit, an inactive person’s rows beside a removal
+START TRANSACTION;
+DELETE FROM membership_removals WHERE tenant_id = ? AND user_id = ?;
+INSERT INTO `scim_users` (`id`, `tenant_id`, `user_id`, `user_name`, `user_name_key`, `external_id`, `email_key`, `active`, `role`, `attributes`, `created_at`, `last_modified`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+COMMIT;

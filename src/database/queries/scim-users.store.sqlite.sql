@@ -27,3 +27,9 @@ UPDATE scim_users SET user_name = ?, user_name_key = ?, external_id = ?, email_k
 BEGIN IMMEDIATE;
 UPDATE scim_users SET user_name = ?, user_name_key = ?, external_id = ?, email_key = ?, active = ?, role = ?, attributes = ?, last_modified = ? WHERE id = ? AND tenant_id = ?;
 COMMIT;
+
+-- ScimUsersStore.commit, an inactive person’s rows beside a removal
+BEGIN IMMEDIATE;
+DELETE FROM membership_removals WHERE tenant_id = ? AND user_id = ?;
+INSERT INTO "scim_users" ("id", "tenant_id", "user_id", "user_name", "user_name_key", "external_id", "email_key", "active", "role", "attributes", "created_at", "last_modified") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+COMMIT;
