@@ -1775,6 +1775,10 @@ export interface components {
             /** @description SSO_REQUIRED: where the person signs in by single sign-on instead */
             startUrl?: string;
         };
+        AddDomainBody: {
+            /** @example acme.com */
+            domain: string;
+        };
         DomainVerificationResponse: {
             /** @description Where to publish the TXT record: a name under the domain */
             recordName: string;
@@ -1815,6 +1819,12 @@ export interface components {
         };
         OneDomainResponse: {
             domain: components["schemas"]["DomainResponse"];
+        };
+        UpdateDomainBody: {
+            /** @enum {string} */
+            joinMode?: "off" | "request" | "auto";
+            /** @description Keys of custom roles */
+            defaultRoles?: string[];
         };
         RoleErrorBody: {
             /** @enum {boolean} */
@@ -1868,6 +1878,11 @@ export interface components {
         };
         AdminDomainsResponse: {
             domains: components["schemas"]["AdminDomainResponse"][];
+        };
+        ReleaseDomainBody: {
+            tenantId: string;
+            /** @description Why: kept in the audit trail */
+            reason: string;
         };
         ReleasedDomainResponse: {
             /** @enum {boolean} */
@@ -5151,10 +5166,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @example acme.com */
-                    domain?: string;
-                };
+                "application/json": components["schemas"]["AddDomainBody"];
             };
         };
         responses: {
@@ -5438,12 +5450,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    joinMode?: "off" | "request" | "auto";
-                    /** @description Keys of custom roles */
-                    defaultRoles?: string[];
-                };
+                "application/json": components["schemas"]["UpdateDomainBody"];
             };
         };
         responses: {
@@ -6093,10 +6100,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    tenantId?: string;
-                    reason?: string;
-                };
+                "application/json": components["schemas"]["ReleaseDomainBody"];
             };
         };
         responses: {

@@ -343,6 +343,52 @@ describe('verified domains', () => {
     });
   });
 
+  describe('the bodies of the domain routes: each refusal in the route’s own code, nothing changed', () => {
+    const json = (path: string, method: 'post' | 'patch', body: string, cookie = org.ownerCookie) =>
+      t.http[method](path).set('Cookie', cookie).set('Content-Type', 'application/json').send(body);
+
+    it('POST /api/org/domains: a body that is no JSON object, or none, is 400 DOMAIN_INVALID', async () => {
+      const before = await domains().countBy({ tenantId: org.tenant.id });
+      for (const body of ['["acme.test"]', '{}', '{"domain":null}', '{"domain":["acme.test"]}']) {
+        const res = await json('/api/org/domains', 'post', body);
+        expect([res.status, res.body]).toEqual([400, refused('DOMAIN_INVALID')]);
+      }
+      const none = await t.http.post('/api/org/domains').set('Cookie', org.ownerCookie);
+      expect([none.status, none.body]).toEqual([400, refused('DOMAIN_INVALID')]);
+      expect(await domains().countBy({ tenantId: org.tenant.id })).toBe(before);
+    });
+
+    it('PATCH /api/org/domains/{name}: an unknown name is 404 whatever the body; the join mode is checked first', async () => {
+      const unknown = await json(`/api/org/domains/${newName()}`, 'patch', '[]');
+      expect([unknown.status, unknown.body]).toEqual([404, refused('DOMAIN_NOT_FOUND')]);
+      const name = newName();
+      await claim(name);
+      for (const [body, code] of [
+        ['[]', 'INVALID_JOIN_MODE'],
+        ['{}', 'INVALID_JOIN_MODE'],
+        ['{"joinMode":null,"defaultRoles":[]}', 'INVALID_JOIN_MODE'],
+        ['{"joinMode":1,"defaultRoles":"x"}', 'INVALID_JOIN_MODE'],
+        ['{"defaultRoles":null}', 'INVALID_DEFAULT_ROLES'],
+        ['{"joinMode":"auto","defaultRoles":[1]}', 'INVALID_DEFAULT_ROLES'],
+      ]) {
+        const res = await json(`/api/org/domains/${name}`, 'patch', body);
+        expect([body, res.status, res.body]).toEqual([body, 400, refused(code)]);
+      }
+      expect((await stored(org.tenant.id, name))!.joinMode).toBe('off');
+    });
+
+    it('POST /api/admin/domains/{name}/release: no tenantId (or no object) is 400 TENANT_ID_REQUIRED, before the name is looked up', async () => {
+      const rootCookie = await sessionCookie(t, await factory.superAdmin());
+      const path = `/api/admin/domains/${newName()}/release`;
+      for (const body of ['[]', '{}', '{"tenantId":"  ","reason":"r"}', '{"tenantId":7,"reason":"r"}']) {
+        const res = await json(path, 'post', body, rootCookie);
+        expect([body, res.status, res.body]).toEqual([body, 400, refused('TENANT_ID_REQUIRED')]);
+      }
+      const unknown = await json(path, 'post', `{"tenantId":"${org.tenant.id}","reason":"r"}`, rootCookie);
+      expect([unknown.status, unknown.body]).toEqual([404, refused('DOMAIN_NOT_FOUND')]);
+    });
+  });
+
   describe('PATCH /api/org/domains/{name}: defaultRoles', () => {
     const defineRole = async (key: string, permissions: string[]) =>
       expect(

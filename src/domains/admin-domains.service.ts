@@ -7,6 +7,7 @@ import { domainRefusal } from './domain-errors';
 import { normaliseDomain } from './domain-name';
 import { RELEASE } from './domain-verification';
 import { DomainsStore } from './domains.store';
+import { ReleaseDomainBody } from './dto/domain-bodies';
 import { DOMAIN_ERRORS } from './domains.messages';
 import { AdminDomainResponse, AdminDomainsResponse, ReleasedDomainResponse } from './dto/domain.response';
 
@@ -35,15 +36,11 @@ export class AdminDomainsService {
   }
 
   /** The organisation's claim becomes lapsed: it no longer holds the name; audited with the reason. */
-  async release(caller: Caller, name: string, body: unknown): Promise<ReleasedDomainResponse> {
-    const { tenantId, reason } = (body && typeof body === 'object' ? body : {}) as {
-      tenantId?: unknown;
-      reason?: unknown;
-    };
-    if (typeof tenantId !== 'string' || tenantId.trim() === '')
-      throw domainRefusal(HttpStatus.BAD_REQUEST, DOMAIN_ERRORS.tenantRequired);
-    if (typeof reason !== 'string' || reason.trim() === '')
-      throw domainRefusal(HttpStatus.BAD_REQUEST, DOMAIN_ERRORS.reasonRequired);
+  async release(
+    caller: Caller,
+    name: string,
+    { tenantId, reason }: ReleaseDomainBody,
+  ): Promise<ReleasedDomainResponse> {
     const normalised = normaliseDomain(name);
     const domain = normalised && (await this.store.findOwn(tenantId, normalised));
     if (!domain) throw domainRefusal(HttpStatus.NOT_FOUND, DOMAIN_ERRORS.notFound);

@@ -35,7 +35,8 @@ import {
   ApiUpdateDomain,
   ApiVerifyDomain,
 } from './domains.docs';
-import { DOMAIN_FAILURES, DOMAIN_GUARD_MESSAGES } from './domains.messages';
+import { DOMAIN_ERRORS, DOMAIN_FAILURES, DOMAIN_GUARD_MESSAGES } from './domains.messages';
+import { AddDomainBody, DomainBodyPipe, ReleaseDomainBody } from './dto/domain-bodies';
 import { DomainsService } from './domains.service';
 import { JoinRequestsService } from './join-requests.service';
 import {
@@ -62,7 +63,10 @@ export class OrgDomainsController {
   @FailureResponse({ error: DOMAIN_FAILURES.domains })
   @Idempotent()
   @UseGuards(IdempotencyGuard)
-  addDomain(@CurrentOrgCaller() caller: OrgCaller, @Body() body: unknown) {
+  addDomain(
+    @CurrentOrgCaller() caller: OrgCaller,
+    @Body(DomainBodyPipe(AddDomainBody, DOMAIN_ERRORS.invalid)) body: AddDomainBody,
+  ) {
     return this.domains.add(caller, body);
   }
 
@@ -161,7 +165,11 @@ export class AdminDomainsController {
   @HttpCode(HttpStatus.OK)
   @ApiReleaseDomain(ReleasedDomainResponse)
   @FailureResponse({ error: DOMAIN_FAILURES.admin })
-  releaseDomainClaim(@CurrentCaller() caller: Caller, @Param('name') name: string, @Body() body: unknown) {
+  releaseDomainClaim(
+    @CurrentCaller() caller: Caller,
+    @Param('name') name: string,
+    @Body(DomainBodyPipe(ReleaseDomainBody, DOMAIN_ERRORS.tenantRequired)) body: ReleaseDomainBody,
+  ) {
     return this.admin.release(caller, name, body);
   }
 }

@@ -3,6 +3,7 @@ import { ApiBody, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from 
 import { ApiErrorResponse, ApiSession, FORBIDDEN_BODY, UNAUTHORIZED_BODY } from '../common/openapi';
 import { ROLE_ERRORS, RoleErrorBody, roleErrorBody } from '../permissions/role-errors';
 import { DomainErrorBody, domainErrorBody } from './domain-errors';
+import { AddDomainBody, ReleaseDomainBody, UpdateDomainBody } from './dto/domain-bodies';
 import { DOMAIN_ERRORS, DOMAIN_GUARD_MESSAGES, DomainErrorCode } from './domains.messages';
 
 /** A documented answer. */
@@ -37,7 +38,7 @@ export const ApiAddDomain = (type: unknown) =>
         'Rules in order: DOMAIN_INVALID (400), DOMAIN_PUBLIC_SUFFIX, DOMAIN_FREE_PROVIDER (422), DOMAIN_ALREADY_ADDED, ' +
         'DOMAIN_TAKEN (409: another organisation holds it verified or failing), DOMAIN_LIMIT (422, DOMAINS_PER_ORG). Event domain.added.',
     }),
-    ApiBody({ schema: { type: 'object', properties: { domain: { type: 'string', example: 'acme.com' } } } }),
+    ApiBody({ type: AddDomainBody }),
     ok(HttpStatus.CREATED, type, 'The claim, pending, join mode off'),
     refusals(HttpStatus.BAD_REQUEST, 'Not a domain name', [DOMAIN_ERRORS.invalid]),
     refusals(HttpStatus.CONFLICT, 'Claimed already', [DOMAIN_ERRORS.alreadyAdded, DOMAIN_ERRORS.taken]),
@@ -105,15 +106,7 @@ export const ApiUpdateDomain = (type: unknown) =>
         '(422), ROLE_ESCALATION (403: a permission of a role that the caller lacks). Event domain.updated.',
     }),
     nameParam(),
-    ApiBody({
-      schema: {
-        type: 'object',
-        properties: {
-          joinMode: { type: 'string', enum: ['off', 'request', 'auto'] },
-          defaultRoles: { type: 'array', items: { type: 'string' }, description: 'Keys of custom roles' },
-        },
-      },
-    }),
+    ApiBody({ type: UpdateDomainBody }),
     ok(HttpStatus.OK, type, 'The claim'),
     refusals(HttpStatus.BAD_REQUEST, 'Not a join mode, or default roles that are not a list of keys', [
       DOMAIN_ERRORS.invalidJoinMode,
@@ -246,9 +239,7 @@ export const ApiReleaseDomain = (type: unknown) =>
         "Release an organisation's claim: it becomes lapsed and no longer holds the name (event domain.released with the reason)",
     }),
     nameParam(),
-    ApiBody({
-      schema: { type: 'object', properties: { tenantId: { type: 'string' }, reason: { type: 'string' } } },
-    }),
+    ApiBody({ type: ReleaseDomainBody }),
     ok(HttpStatus.OK, type, 'The claim, lapsed'),
     refusals(HttpStatus.BAD_REQUEST, 'No tenantId, or no reason or a blank one', [
       DOMAIN_ERRORS.tenantRequired,

@@ -6,7 +6,6 @@ import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { OrgDomainEntity } from '../database/entities';
-import { JOIN_MODES, JoinMode } from '../database/entities/org-domain.entity';
 import { IdentityStore, MAX_PAGE_SIZE } from '../identity/identity-store';
 import { GrantsStore } from '../permissions/grants.store';
 import { MemberPermissions } from '../permissions/member-permissions';
@@ -28,6 +27,7 @@ import {
 import { isUniqueViolation } from '../database/unique-violation';
 import { DomainChanges, DomainsStore } from './domains.store';
 import { DOMAIN_ERRORS } from './domains.messages';
+import { AddDomainBody, UpdateDomainBody, validateDomainBody } from './dto/domain-bodies';
 import {
   CheckResult,
   DomainAnswer,
@@ -89,10 +89,7 @@ export class DomainsService {
   }
 
   /** POST /api/org/domains. */
-  async add(caller: OrgCaller, body: unknown): Promise<DomainAnswer> {
-    const raw = body && typeof body === 'object' ? (body as { domain?: unknown }).domain : undefined;
-    const name = normaliseDomain(raw);
-    if (!name) throw domainRefusal(HttpStatus.BAD_REQUEST, DOMAIN_ERRORS.invalid);
+  async add(caller: OrgCaller, { domain: name }: AddDomainBody): Promise<DomainAnswer> {
     const refusal = this.providers.refusal(name);
     if (refusal) throw domainRefusal(HttpStatus.UNPROCESSABLE_ENTITY, refusal);
     const alreadyAdded = domainRefusal(HttpStatus.CONFLICT, DOMAIN_ERRORS.alreadyAdded);
@@ -187,26 +184,18 @@ export class DomainsService {
   /**
    * PATCH /api/org/domains/{name}: the join mode, the default roles (the custom roles that joins by
    * the domain get), or both; the roles checked as an invitation's are (limit, known, no escalation).
+   * The body is validated after the look-up, not by a pipe: an unknown name is 404 whatever the body.
    */
   async update(caller: OrgCaller, name: string, body: unknown): Promise<DomainAnswer> {
     const domain = await this.own(caller, name);
-    const fields = body && typeof body === 'object' ? (body as { joinMode?: unknown; defaultRoles?: unknown }) : {};
-    const { joinMode, defaultRoles } = fields;
-    if (
-      (joinMode !== undefined || defaultRoles === undefined) &&
-      (typeof joinMode !== 'string' || !(JOIN_MODES as readonly string[]).includes(joinMode))
-    )
-      throw domainRefusal(HttpStatus.BAD_REQUEST, DOMAIN_ERRORS.invalidJoinMode);
-    if (defaultRoles !== undefined) {
-      if (!isKeyList(defaultRoles)) throw domainRefusal(HttpStatus.BAD_REQUEST, DOMAIN_ERRORS.invalidDefaultRoles);
-      await this.permissions.grantable(caller.tenantId, defaultRoles, caller);
-    }
+    const { joinMode, defaultRoles } = validateDomainBody(UpdateDomainBody, body, DOMAIN_ERRORS.invalidJoinMode);
+    if (defaultRoles !== undefined) await this.permissions.grantable(caller.tenantId, defaultRoles, caller);
     const actor = auditActor(caller);
-    if (typeof joinMode === 'string' && joinMode !== domain.joinMode) {
+    if (joinMode !== undefined && joinMode !== domain.joinMode) {
       const event = auditEvents.aboutDomain('domain.updated', domain, actor, {
         joinMode: { before: domain.joinMode, after: joinMode },
       });
-      await this.store.update(domain, { joinMode: joinMode as JoinMode }, [event]);
+      await this.store.update(domain, { joinMode }, [event]);
     }
     if (defaultRoles !== undefined) await this.replaceDefaultRoles(domain, [...new Set(defaultRoles)].sort(), actor);
     return { success: true, domain: await this.answer(await this.own(caller, name)) };
@@ -282,10 +271,6 @@ export class DomainsService {
     }
   }
 }
-
-/** A list of role keys (the checks of a grant judge them). */
-const isKeyList = (value: unknown): value is string[] =>
-  Array.isArray(value) && value.every((key) => typeof key === 'string');
 
 /** 256 random bits, URL-safe: the claim's own token. */
 const newToken = () => randomBytes(32).toString('base64url');
