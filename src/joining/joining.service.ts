@@ -24,9 +24,13 @@ export const JOIN_ATTEMPTS = 3;
 export interface JoinOptions {
   /** False: an account gone from the pool is answered `accountDeleted` (a request approved after an operator deleted it). */
   mustExistInPool?: boolean;
+  /** Keys of the custom roles to grant, as defined at the join. */
   customRoles?: string[];
+  /** 'new': the address has no account yet, and the join makes it. */
   account?: 'existing' | 'new';
+  /** A member of the tenant takes `role` (SCIM) rather than being answered `memberOf`. */
   setsRole?: boolean;
+  /** One attempt: a lost race is answered `changed` (the caller's compare-and-sets decide). */
   once?: boolean;
 }
 
