@@ -1,6 +1,8 @@
+import { Logger } from '@nestjs/common';
 import { AuditActor, auditEvents, NewAuditEvent, roleEvents } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { auditRowDeletions } from '../audit/audit-recorder';
+import { messageOf } from '../common/api-error';
 import { AtomicWriter, Insert, RequiredUpdate, Statement } from '../database/atomic-writer';
 import { PreparedStatements } from '../database/prepared-statements';
 import { InvitationEntity, MembershipGrantEntity } from '../database/entities';
@@ -66,6 +68,8 @@ export interface Alongside {
  */
 @SqlStore()
 export class MembershipsRepository {
+  private readonly logger = new Logger(MembershipsRepository.name);
+
   constructor(
     private readonly writer: AtomicWriter,
     private readonly auditRows: AuditRows,
@@ -120,6 +124,9 @@ export class MembershipsRepository {
       ...auditRowDeletions(inserted),
       ...grants.map(([, grant]): Statement => [DELETE_GRANT, [(grant as MembershipGrantEntity).id]]),
     ])
-      await this.statements.changes(sql, parameters).catch(() => 0);
+      // Each statement on its own: one that fails (the database gone meanwhile) leaves the others to go.
+      await this.statements.changes(sql, parameters).catch((error: unknown) => {
+        this.logger.warn(`A join of ${join.invitee.id} was not wholly taken back (${sql}): ${messageOf(error)}`);
+      });
   }
 }
