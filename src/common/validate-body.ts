@@ -16,6 +16,9 @@ import { ApiErrorResponse } from './openapi';
 
 const NOT_AN_OBJECT = 'Request body must be a JSON object';
 
+/** A DTO rule's pattern for a string that is not blank: some character other than white space. */
+export const SOMETHING_VISIBLE = /\S/;
+
 function firstMessage(error: ValidationError): string {
   const constraints = Object.values(error.constraints ?? {});
   if (constraints.length) return constraints[0];

@@ -225,11 +225,7 @@ export class JoiningService {
       tenantId: null,
       role: null,
       pending: false,
-      change: (role, tenantId, now) => ({
-        store: 'pool',
-        grant: this.grantsWorker.claimedGrant(userId, tenantId, role, now),
-        versionUnchanged: this.grants.versionUnchanged(userId, version),
-      }),
+      change: (role, tenantId, now) => this.poolChange(userId, version, { tenantId, role, now }),
     };
   }
 
@@ -266,12 +262,24 @@ export class JoiningService {
       change: (role, tenantId, now) => {
         const granted =
           held.tenantId === tenantId && held.role === role && (pending !== null || pooled.userType === ORG_USER_TYPE);
-        return {
-          store: 'pool',
-          grant: granted ? null : this.grantsWorker.claimedGrant(userId, tenantId, role, now),
-          versionUnchanged: this.grants.versionUnchanged(userId, version),
-        };
+        return this.poolChange(userId, version, granted ? null : { tenantId, role, now });
       },
+    };
+  }
+
+  /**
+   * The pool's side of a join: a grant of `granting` to queue (null when the pool, or a grant on its
+   * way, has the membership already), with the compare-and-set on the membership version read first.
+   */
+  private poolChange(
+    userId: string,
+    version: number,
+    granting: { tenantId: string; role: string; now: Date } | null,
+  ): MembershipChange {
+    return {
+      store: 'pool',
+      grant: granting && this.grantsWorker.claimedGrant(userId, granting.tenantId, granting.role, granting.now),
+      versionUnchanged: this.grants.versionUnchanged(userId, version),
     };
   }
 

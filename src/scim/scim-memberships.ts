@@ -7,6 +7,7 @@ import { Insert, RequiredUpdate, Statement } from '../database/atomic-writer';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
 import { localUserRows } from '../identity/local/local-identity-store';
 import { JoiningService } from '../joining/joining.service';
+import { Alongside } from '../joining/memberships.repository';
 import { SCIM_MESSAGES, ScimError } from './scim-errors';
 import { scimEvents } from './scim-events';
 import { ScimUsersStore } from './scim-users.store';
@@ -17,15 +18,11 @@ import { ScimUsersStore } from './scim-users.store';
  */
 export type Person = { kind: 'new' | 'made'; id: string; email: string } | { kind: 'existing'; user: IdentityUser };
 
-/** The SCIM rows that a provisioning writes with the membership, in its transaction. */
-export interface ScimRows {
-  inserts: Insert[];
-  required: RequiredUpdate[];
-  /** Rows the membership outweighs (a removal). */
-  deletes?: Statement[];
-  /** What deletes `inserts` again when the user pool refuses the account that the write makes. */
-  undo?: Statement[];
-}
+/**
+ * The SCIM rows that a provisioning writes with the membership, in its transaction (the join's
+ * Alongside): their events are among `inserts` already, rendered by ScimUsersStore.
+ */
+export type ScimRows = Omit<Alongside, 'events' | 'inserts'> & { inserts: Insert[] };
 
 /** How a provisioning went: `emailInUse`, another account took the address meanwhile. */
 export type ScimWrite = 'written' | 'refused' | 'emailInUse';
@@ -88,14 +85,16 @@ export class ScimMemberships {
   }
 
   private async join(person: Person, tenantId: string, role: string, rows: ScimRows): Promise<ScimWrite> {
-    const member = person.kind === 'existing' ? { id: person.user.id, email: person.user.email } : person;
-    const joined = await this.joining.joinWithoutInvitation(
-      { id: member.id, email: member.email },
-      tenantId,
-      role,
-      () => ({ required: rows.required, events: [], inserts: rows.inserts, deletes: rows.deletes, undo: rows.undo }),
-      { account: person.kind === 'new' ? 'new' : 'existing', setsRole: true, once: true, mustExistInPool: false },
-    );
+    const member =
+      person.kind === 'existing'
+        ? { id: person.user.id, email: person.user.email }
+        : { id: person.id, email: person.email };
+    const joined = await this.joining.joinWithoutInvitation(member, tenantId, role, () => ({ ...rows, events: [] }), {
+      account: person.kind === 'new' ? 'new' : 'existing',
+      setsRole: true,
+      once: true,
+      mustExistInPool: false,
+    });
     if (joined.joined) return 'written';
     return joined.emailInUse ? 'emailInUse' : 'refused';
   }

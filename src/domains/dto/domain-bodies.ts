@@ -3,6 +3,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsArray, IsIn, IsString, Matches, ValidateIf } from 'class-validator';
 import { CodedBodyPipe, validateCodedBody } from '../../common/coded-body';
+import { SOMETHING_VISIBLE } from '../../common/validate-body';
 import { JOIN_MODES, JoinMode } from '../../database/entities/org-domain.entity';
 import { normaliseDomain } from '../domain-name';
 import { DOMAIN_ERRORS, DomainErrorCode } from '../domains.messages';
@@ -11,8 +12,6 @@ import { DOMAIN_ERRORS, DomainErrorCode } from '../domains.messages';
  * The bodies of the domain routes (docs/domains.md). Rules on a property run bottom-up
  * (validateBody); each message is the refusal's code (DomainBodyPipe).
  */
-
-const SOMETHING_VISIBLE = /\S/;
 
 /** POST /api/org/domains. `domain` arrives in its one stored form (normaliseDomain), or is refused. */
 export class AddDomainBody {

@@ -12,6 +12,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
+import { SOMETHING_VISIBLE } from '../../common/validate-body';
 import { NO_CONTROL_CHARACTERS } from '../../invitations/invitation';
 import { PERMISSION_MAX_LENGTH, PERMISSION_PATTERN, ROLE_KEY_PATTERN } from '../../permissions/permission-catalogue';
 import { ROLE_ERRORS } from '../../permissions/role-errors';
@@ -24,7 +25,6 @@ export const MAX_CHECKED_PERMISSIONS = 100;
 export const MAX_PRODUCT_PERMISSIONS = 500;
 export const ROLE_NAME_MAX_LENGTH = 100;
 export const DESCRIPTION_MAX_LENGTH = 500;
-const SOMETHING_VISIBLE = /\S/;
 
 /*
  * The bodies of the role routes (docs/roles.md). Rules on a property run bottom-up (validateBody);
