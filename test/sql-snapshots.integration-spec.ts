@@ -43,6 +43,7 @@ import {
   SsoRequestEntity,
   TenantEntity,
   UserEntity,
+  WebhookDeliveryEntity,
 } from '../src/database/entities';
 import { MultiStatementPool } from '../src/database/multi-statement-pool';
 import { OutboxRows } from '../src/database/outbox-rows';
@@ -88,12 +89,13 @@ function storesOn(dataSource: DataSource) {
     WEBHOOK_SECRET: `whsec_${'A'.repeat(32)}`,
   });
   const auditRows = new AuditRows(new TestClock(NOW), new IdGenerator(), config);
+  const audit = new AuditRecorder(writer, auditRows);
   return {
     invitations: new InvitationsStore(dataSource, statements, writer, auditRows, new IdGenerator()),
     tenants: new TenantsStore(statements, writer, auditRows),
     identity: new LocalIdentityStore(dataSource.getRepository(UserEntity), statements),
     auditEvents: new AuditEventsStore(dataSource),
-    audit: new AuditRecorder(writer, auditRows),
+    audit,
     outbox: new OutboxRows(dataSource, statements, pool, InvitationEmailOutboxEntity, {
       status: 'sent',
       atColumn: 'sent_at',
@@ -111,7 +113,7 @@ function storesOn(dataSource: DataSource) {
     scimUsers: new ScimUsersStore(statements, writer, auditRows),
     scimTokens: new ScimTokensStore(statements, writer, auditRows, new TestClock(NOW), new IdGenerator()),
     domains: new DomainsStore(dataSource, statements, writer, auditRows, leasesOn(statements)),
-    memberships: new MembershipsRepository(writer, auditRows, statements),
+    memberships: new MembershipsRepository(writer, auditRows, statements, audit),
     tenantStatus: new TenantStatusReader(statements),
     removals: new MembershipRemovalsStore(statements, writer),
     ssoConnections: new SsoConnectionsStore(dataSource, statements, writer, auditRows, leasesOn(statements)),
@@ -500,6 +502,18 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
             { ...ACTOR, platformRole: null, userType: null, tenantId: null, role: null },
             ACTOR,
           ),
+        ),
+    ],
+    [
+      'AuditRecorder.deletions, of an event and its delivery, in a transaction',
+      (s) =>
+        s.writer.insertIfAll(
+          [],
+          [],
+          s.audit.deletions([
+            [AuditEventEntity, { id: 'event-8' }],
+            [WebhookDeliveryEntity, { id: 'delivery-8' }],
+          ]),
         ),
     ],
   ],

@@ -7,27 +7,10 @@ import { AuditRows } from './audit-rows';
 import { SqlStore } from '../database/sql-store';
 
 /**
- * The statements that delete the audit events (and their webhook deliveries) among `inserts`: the
- * undoing of rows that recorded a change the identity store then refused.
- */
-export function auditRowDeletions(inserts: Insert[]): Statement[] {
-  const ids = (target: unknown) =>
-    inserts.filter(([entity]) => entity === target).map(([, row]) => (row as { id: string }).id);
-  const deletions: Statement[] = [];
-  for (const [table, target] of [
-    ['audit_events', AuditEventEntity],
-    ['webhook_deliveries', WebhookDeliveryEntity],
-  ] as const) {
-    const found = ids(target);
-    if (found.length) deletions.push([`DELETE FROM ${table} WHERE id IN (${found.map(() => '?').join(', ')})`, found]);
-  }
-  return deletions;
-}
-
-/**
  * Records the events of changes made in the identity store. Such a change cannot join a database
  * transaction: its event is written on its own, right after the store confirmed it. (A change in
- * our database is written by its store, in one transaction with its AuditRows.)
+ * our database is written by its store, in one transaction with its AuditRows.) Also the undoing of
+ * events whose change the identity store refused after they were written.
  */
 @SqlStore()
 export class AuditRecorder {
@@ -41,6 +24,25 @@ export class AuditRecorder {
   /** Writes the event on its own: its rows, all or none. */
   async record(event: NewAuditEvent): Promise<void> {
     await this.writer.insert(this.rows.of(event));
+  }
+
+  /**
+   * The statements that delete the audit events (and their webhook deliveries) among `inserts`: the
+   * undoing of rows that recorded a change the identity store then refused.
+   */
+  deletions(inserts: Insert[]): Statement[] {
+    const ids = (target: unknown) =>
+      inserts.filter(([entity]) => entity === target).map(([, row]) => (row as { id: string }).id);
+    const deletions: Statement[] = [];
+    for (const [table, target] of [
+      ['audit_events', AuditEventEntity],
+      ['webhook_deliveries', WebhookDeliveryEntity],
+    ] as const) {
+      const found = ids(target);
+      if (found.length)
+        deletions.push([`DELETE FROM ${table} WHERE id IN (${found.map(() => '?').join(', ')})`, found]);
+    }
+    return deletions;
   }
 
   /**

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { AuditActor, auditEvents, NewAuditEvent, roleEvents } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
-import { auditRowDeletions } from '../audit/audit-recorder';
+import { AuditRecorder } from '../audit/audit-recorder';
 import { messageOf } from '../common/api-error';
 import { AtomicWriter, Insert, RequiredUpdate, Statement } from '../database/atomic-writer';
 import { PreparedStatements } from '../database/prepared-statements';
@@ -74,6 +74,7 @@ export class MembershipsRepository {
     private readonly writer: AtomicWriter,
     private readonly auditRows: AuditRows,
     private readonly statements: PreparedStatements,
+    private readonly audit: AuditRecorder,
   ) {}
 
   /**
@@ -121,7 +122,7 @@ export class MembershipsRepository {
     const grants = inserted.filter(([entity]) => entity === MembershipGrantEntity);
     for (const [sql, parameters] of [
       ...(join.alongside?.undo ?? []),
-      ...auditRowDeletions(inserted),
+      ...this.audit.deletions(inserted),
       ...grants.map(([, grant]): Statement => [DELETE_GRANT, [(grant as MembershipGrantEntity).id]]),
     ])
       // Each statement on its own: one that fails (the database gone meanwhile) leaves the others to go.

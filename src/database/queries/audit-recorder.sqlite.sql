@@ -6,3 +6,9 @@ BEGIN IMMEDIATE;
 INSERT INTO "audit_events" ("id", "type", "occurred_at", "tenant_id", "actor_id", "actor_email", "target_type", "target_id", "target_email", "data") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 INSERT INTO "webhook_deliveries" ("id", "status", "attempts", "next_attempt_at", "claimed_by", "claimed_until", "last_error", "created_at", "event_id", "url", "payload", "delivered_at") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 COMMIT;
+
+-- AuditRecorder.deletions, of an event and its delivery, in a transaction
+BEGIN IMMEDIATE;
+DELETE FROM audit_events WHERE id IN (?);
+DELETE FROM webhook_deliveries WHERE id IN (?);
+COMMIT;
