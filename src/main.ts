@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import type { Server } from 'node:http';
 import { DataSource } from 'typeorm';
-import { AppConfig, ConfigError } from './config/app-config';
+import { AppConfig } from './config/app-config';
+import { ConfigError } from './config/env-values';
 import { describeConfiguration } from './config/config-summary';
 import { createApp } from './create-app';
 import { ClusteredDataSource } from './database/clustered-data-source';

@@ -1,4 +1,6 @@
-import { DEFAULT_SQLITE_FILE, DEVELOPMENT_SSO_SECRETS_KEY, jwtSecretWarning, parseConfig } from './app-config';
+import { parseConfig } from './app-config';
+import { jwtSecretWarning } from './config-summary';
+import { DEFAULT_SQLITE_FILE } from './database-config';
 
 describe(parseConfig.name, () => {
   it('gives the documented defaults for an empty environment', () => {
@@ -213,119 +215,6 @@ describe(parseConfig.name, () => {
     });
   });
 
-  describe('webhooks', () => {
-    const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
-
-    it('are off by default, with the documented timings', () => {
-      expect(parseConfig({}).webhooks).toEqual({
-        urls: [],
-        secret: undefined,
-        refusePrivateAddresses: false,
-        timeoutMs: 5_000,
-        pollIntervalMs: 1_000,
-        maxAttempts: 12,
-        retryBaseMs: 5_000,
-        retryMaxMs: 3_600_000,
-      });
-    });
-
-    it('read WEBHOOK_URLS (comma-separated, duplicates once) and a whsec_ secret, with or without its prefix', () => {
-      const config = parseConfig({
-        WEBHOOK_URLS: 'https://a.example/hook, http://b.example:8080/x,https://a.example/hook',
-        WEBHOOK_SECRET: SECRET,
-      });
-      expect(config.webhooks).toMatchObject({
-        urls: ['https://a.example/hook', 'http://b.example:8080/x'],
-        secret: SECRET,
-      });
-      expect(parseConfig({ WEBHOOK_SECRET: SECRET.slice('whsec_'.length) }).webhooks.secret).toBe(
-        SECRET.slice('whsec_'.length),
-      );
-    });
-
-    it('refuse WEBHOOK_URLS without WEBHOOK_SECRET, and a secret that is not 24 to 64 bytes of base64', () => {
-      expect(() => parseConfig({ WEBHOOK_URLS: 'https://a.example/hook' })).toThrow(
-        /^Invalid configuration: WEBHOOK_SECRET must be set when WEBHOOK_URLS is$/,
-      );
-      for (const secret of [
-        'whsec_short',
-        `whsec_${Buffer.alloc(16).toString('base64')}`,
-        `whsec_${Buffer.alloc(65).toString('base64')}`,
-        'whsec_not base64 at all!!!!!!!!!!!!!!!!',
-      ]) {
-        expect(() => parseConfig({ WEBHOOK_SECRET: secret })).toThrow(
-          /^Invalid configuration: WEBHOOK_SECRET must be a Standard Webhooks secret/,
-        );
-      }
-    });
-
-    it('allow http(s) URLs only, without credentials', () => {
-      expect(() => parseConfig({ WEBHOOK_URLS: 'ftp://a.example/x', WEBHOOK_SECRET: SECRET })).toThrow(
-        /^Invalid configuration: WEBHOOK_URLS must use http or https/,
-      );
-      expect(() => parseConfig({ WEBHOOK_URLS: 'file:///etc/passwd', WEBHOOK_SECRET: SECRET })).toThrow(
-        /^Invalid configuration: WEBHOOK_URLS must use http or https/,
-      );
-      expect(() => parseConfig({ WEBHOOK_URLS: 'not a url', WEBHOOK_SECRET: SECRET })).toThrow(
-        /^Invalid configuration: WEBHOOK_URLS must be a URL/,
-      );
-      expect(() => parseConfig({ WEBHOOK_URLS: 'https://user:pw@a.example/x', WEBHOOK_SECRET: SECRET })).toThrow(
-        /^Invalid configuration: WEBHOOK_URLS must not carry credentials/,
-      );
-    });
-
-    it('in production, refuse private addresses unless WEBHOOK_ALLOW_PRIVATE=true; elsewhere allow them', () => {
-      const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: 'k'.repeat(32), WEBHOOK_SECRET: SECRET };
-      expect(
-        parseConfig({ ...production, WEBHOOK_URLS: 'https://hooks.example/x' }).webhooks.refusePrivateAddresses,
-      ).toBe(true);
-      for (const url of [
-        'http://127.0.0.1:9000/x',
-        'http://localhost/x',
-        'http://[::1]/x',
-        'http://10.0.0.5/x',
-        'http://169.254.169.254/latest',
-      ]) {
-        expect(() => parseConfig({ ...production, WEBHOOK_URLS: url })).toThrow(
-          /^Invalid configuration: WEBHOOK_URLS must not name a loopback, link-local or private address in production/,
-        );
-      }
-      expect(
-        parseConfig({ ...production, WEBHOOK_URLS: 'http://10.0.0.5/x', WEBHOOK_ALLOW_PRIVATE: 'true' }).webhooks,
-      ).toMatchObject({
-        urls: ['http://10.0.0.5/x'],
-        refusePrivateAddresses: false,
-      });
-      expect(
-        parseConfig({ WEBHOOK_URLS: 'http://127.0.0.1:9000/x', WEBHOOK_SECRET: SECRET }).webhooks
-          .refusePrivateAddresses,
-      ).toBe(false);
-    });
-
-    it('read the timings, within bounds', () => {
-      const env = {
-        WEBHOOK_TIMEOUT_MS: '300',
-        WEBHOOK_POLL_INTERVAL_MS: '50',
-        WEBHOOK_MAX_ATTEMPTS: '3',
-        WEBHOOK_RETRY_BASE_MS: '100',
-        WEBHOOK_RETRY_MAX_MS: '400',
-      };
-      expect(parseConfig(env).webhooks).toMatchObject({
-        timeoutMs: 300,
-        pollIntervalMs: 50,
-        maxAttempts: 3,
-        retryBaseMs: 100,
-        retryMaxMs: 400,
-      });
-      expect(() => parseConfig({ WEBHOOK_TIMEOUT_MS: '60000' })).toThrow(
-        /^Invalid configuration: WEBHOOK_TIMEOUT_MS must be a whole number from 100 to 30000/,
-      );
-      expect(() => parseConfig({ WEBHOOK_RETRY_BASE_MS: '5000', WEBHOOK_RETRY_MAX_MS: '1000' })).toThrow(
-        /^Invalid configuration: WEBHOOK_RETRY_MAX_MS must not be less than WEBHOOK_RETRY_BASE_MS/,
-      );
-    });
-  });
-
   it('reads the log level and the shutdown timings, with defaults per NODE_ENV', () => {
     expect(parseConfig({})).toMatchObject({ logLevel: 'info', shutdown: { drainMs: 0, graceMs: 25_000 } });
     expect(parseConfig({ NODE_ENV: 'test' }).logLevel).toBe('silent');
@@ -373,98 +262,11 @@ describe(parseConfig.name, () => {
   it('treats empty values as unset', () => {
     expect(parseConfig({ PORT: '', SMTP_URL: '  ' })).toMatchObject({ port: 3000, smtpUrl: undefined });
   });
-});
-
-describe(`${parseConfig.name}: verified domains`, () => {
-  it('defaults', () => {
-    expect(parseConfig({}).domains).toEqual({
-      perOrg: 10,
-      denylist: [],
-      allowlist: [],
-      verificationTtlSeconds: 604_800,
-      recheckSeconds: 86_400,
-      graceSeconds: 604_800,
-      resolverServers: [],
-      dnsTimeoutMs: 5_000,
-    });
-  });
-
-  it.each(['127.0.0.1:5353', '127.0.0.1', '[::1]:53', '::1'])('DNS_RESOLVER_SERVERS takes %s', (server) => {
-    expect(parseConfig({ DNS_RESOLVER_SERVERS: server }).domains.resolverServers).toEqual([server]);
-  });
-
-  it.each(['127.0.0.1:0', 'dns.local:53', '127.0.0.1:99999', 'not an address'])(
-    'DNS_RESOLVER_SERVERS refuses %s, naming the variable',
-    (server) => {
-      expect(() => parseConfig({ DNS_RESOLVER_SERVERS: server })).toThrow(/DNS_RESOLVER_SERVERS/);
-    },
-  );
 
   it('ROLES_PER_ORG and ROLES_PER_MEMBER default to 25 and 10, and are bounded', () => {
     expect(parseConfig({}).roles).toEqual({ perOrg: 25, perMember: 10 });
     expect(parseConfig({ ROLES_PER_ORG: '3', ROLES_PER_MEMBER: '2' }).roles).toEqual({ perOrg: 3, perMember: 2 });
     expect(() => parseConfig({ ROLES_PER_ORG: '0' })).toThrow(/ROLES_PER_ORG/);
     expect(() => parseConfig({ ROLES_PER_MEMBER: '101' })).toThrow(/ROLES_PER_MEMBER/);
-  });
-
-  it('DOMAINS_PER_ORG and DNS_TIMEOUT_MS are bounded', () => {
-    expect(() => parseConfig({ DOMAINS_PER_ORG: '0' })).toThrow(/DOMAINS_PER_ORG/);
-    expect(() => parseConfig({ DNS_TIMEOUT_MS: 'soon' })).toThrow(/DNS_TIMEOUT_MS/);
-  });
-
-  describe('single sign-on (docs/sso.md)', () => {
-    const key = Buffer.alloc(32, 7);
-
-    it('defaults: 3 connections, 5 s, 120 s of skew, no return origins; private addresses and http allowed outside production', () => {
-      expect(parseConfig({}).sso).toEqual({
-        secretsKey: DEVELOPMENT_SSO_SECRETS_KEY,
-        usingDevelopmentSecretsKey: true,
-        connectionsPerOrg: 3,
-        refusePrivateAddresses: false,
-        httpsOnly: false,
-        httpTimeoutMs: 5_000,
-        clockSkewSeconds: 120,
-        returnOrigins: [],
-        discoverRateLimit: 60,
-      });
-    });
-
-    it('SSO_SECRETS_KEY: 32 bytes in hex or base64; anything else stops start-up naming it', () => {
-      expect(parseConfig({ SSO_SECRETS_KEY: key.toString('hex') }).sso.secretsKey).toEqual(key);
-      expect(parseConfig({ SSO_SECRETS_KEY: key.toString('base64') }).sso.secretsKey).toEqual(key);
-      for (const malformed of ['short', 'a'.repeat(63), Buffer.alloc(31).toString('base64'), 'z'.repeat(64)])
-        expect(() => parseConfig({ SSO_SECRETS_KEY: malformed })).toThrow(/^Invalid configuration: SSO_SECRETS_KEY /);
-    });
-
-    it('production without SSO_SECRETS_KEY starts with single sign-on off; with it, https and public addresses only', () => {
-      const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: 'k'.repeat(32) };
-      expect(parseConfig(production).sso).toMatchObject({ secretsKey: null, usingDevelopmentSecretsKey: false });
-      expect(parseConfig({ ...production, SSO_SECRETS_KEY: key.toString('hex') }).sso).toMatchObject({
-        secretsKey: key,
-        refusePrivateAddresses: true,
-        httpsOnly: true,
-      });
-      expect(parseConfig({ ...production, SSO_ALLOW_PRIVATE: 'true' }).sso.refusePrivateAddresses).toBe(false);
-    });
-
-    it('SSO_RETURN_ORIGINS lists origins; a path, a query or another scheme is refused', () => {
-      expect(
-        parseConfig({ SSO_RETURN_ORIGINS: 'https://portal.example.com, http://localhost:5173' }).sso.returnOrigins,
-      ).toEqual(['https://portal.example.com', 'http://localhost:5173']);
-      for (const bad of ['https://portal.example.com/app', 'javascript:alert(1)', 'https://x.test/?a=1'])
-        expect(() => parseConfig({ SSO_RETURN_ORIGINS: bad })).toThrow(/SSO_RETURN_ORIGINS/);
-    });
-
-    it.each([
-      ['SSO_CONNECTIONS_PER_ORG', '0'],
-      ['SSO_HTTP_TIMEOUT_MS', 'soon'],
-      ['SSO_CLOCK_SKEW_SECONDS', '601'],
-      ['SSO_ALLOW_PRIVATE', 'perhaps'],
-      ['SSO_DISCOVER_RATE_LIMIT', '0'],
-    ])('stops on a malformed %s', (variable, value) => {
-      expect(() => parseConfig({ NODE_ENV: 'production', AUTH_JWT_SECRET: 'k'.repeat(32), [variable]: value })).toThrow(
-        new RegExp(`^Invalid configuration: ${variable} `),
-      );
-    });
   });
 });

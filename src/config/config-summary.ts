@@ -1,4 +1,8 @@
-import { AppConfig, DatabaseConfig, jwtSecretWarning, ssoSecretsKeyWarning } from './app-config';
+/** The start-up summary: the one line that says how this instance is configured, and the warnings a start logs. */
+
+import { AppConfig } from './app-config';
+import { DatabaseConfig } from './database-config';
+import { MIN_JWT_SECRET_BYTES } from './identity-config';
 
 /** Where a URL points, without its user, password or query: safe to log. */
 function hostOf(url: string): string {
@@ -51,6 +55,25 @@ export function describeConfiguration(config: AppConfig, appliedMigrations?: str
     `DNS resolvers ${resolvers.length ? resolvers.join(',') : "the system's"}`,
     ...(config.testMode.enabled ? ['TEST MODE on (routes under /api/test/)'] : []),
   ].join('; ');
+}
+
+/** The start-up warning about the local-mode session key, if any: none set, or one too short for production. */
+export function jwtSecretWarning(config: AppConfig): string | null {
+  if (config.identityStore !== 'local') return null;
+  if (config.usingDevelopmentJwtSecret)
+    return 'AUTH_JWT_SECRET is not set: using the development key. Never do this in production.';
+  const bytes = Buffer.byteLength(config.authJwtSecret);
+  if (bytes >= MIN_JWT_SECRET_BYTES) return null;
+  return `AUTH_JWT_SECRET is ${bytes} bytes, under the ${MIN_JWT_SECRET_BYTES} of an HS256 key: NODE_ENV=production refuses it.`;
+}
+
+/** The start-up warning about the SSO secrets key, if any. */
+function ssoSecretsKeyWarning(config: AppConfig): string | null {
+  if (config.sso.usingDevelopmentSecretsKey)
+    return 'SSO_SECRETS_KEY is not set: client secrets are encrypted with the development key. Never do this in production.';
+  if (config.sso.secretsKey === null)
+    return 'SSO_SECRETS_KEY is not set: single sign-on is off (its routes answer 503 SSO_NOT_CONFIGURED)';
+  return null;
 }
 
 /** What a start must warn about: the session key, the SSO secrets key, and invitation e-mails that production would not send. */

@@ -1,4 +1,4 @@
-import { DatabaseConfig } from '../config/app-config';
+import { DatabaseConfig } from '../config/database-config';
 import { describeDatabase } from '../config/config-summary';
 
 /** The SQLite file's directory cannot be made, or the file cannot be created, opened or written. */

@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSourceOptions } from 'typeorm';
-import { AppConfig, DatabaseConfig } from '../config/app-config';
+import { AppConfig } from '../config/app-config';
+import { DatabaseConfig } from '../config/database-config';
 import { AtomicWriter } from './atomic-writer';
 import { ClusteredDataSource } from './clustered-data-source';
 import { dataSourceOptions } from './data-source-options';

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { blacklist as disposableDomains } from 'mailchecker';
 import { parse } from 'tldts';
-import { DomainsConfig } from '../config/app-config';
+import { DomainsConfig } from '../config/domains-config';
 
 /** Why a name cannot be claimed, as the claim route answers it (docs/domains.md). */
 export type DomainRefusal = 'DOMAIN_INVALID' | 'DOMAIN_PUBLIC_SUFFIX' | 'DOMAIN_FREE_PROVIDER';

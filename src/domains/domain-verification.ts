@@ -1,4 +1,4 @@
-import { DomainsConfig } from '../config/app-config';
+import { DomainsConfig } from '../config/domains-config';
 import { OrgDomainEntity } from '../database/entities';
 import { DomainStatus } from '../database/entities/org-domain.entity';
 import { CheckResult } from './dto/domain.response';

@@ -1,7 +1,7 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import type { Server } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ShutdownConfig } from '../config/app-config';
+import { ShutdownConfig } from '../config/server-config';
 import { HttpLogger } from '../logging/http-logger';
 import { ShutdownState } from './shutdown-state';
 

@@ -5,7 +5,7 @@ import { ObjectLiteral } from 'typeorm';
 import { messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { PollingLoop } from '../common/polling-loop';
-import { OutboxConfig } from '../config/app-config';
+import { OutboxConfig } from '../config/mail-config';
 import { OutboxRowColumns } from '../database/outbox-row-columns';
 import { isMissingTable } from '../database/missing-table';
 import { OutboxRows } from '../database/outbox-rows';

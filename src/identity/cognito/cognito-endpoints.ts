@@ -1,4 +1,4 @@
-import { CognitoConfig } from '../../config/app-config';
+import { CognitoConfig } from '../../config/identity-config';
 
 /**
  * Where the pool's id tokens come from. With COGNITO_ENDPOINT set

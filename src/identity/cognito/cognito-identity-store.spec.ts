@@ -25,7 +25,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { CognitoConfig } from '../../config/app-config';
+import { CognitoConfig } from '../../config/identity-config';
 import { AccountExistsError, InvalidPageTokenError } from '../identity-store';
 import {
   CognitoIdentityStore,

@@ -23,7 +23,7 @@ import {
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import { comparableEmail, sameEmail } from '../../common/email-comparison';
 import { compareKeys } from '../../common/paging';
-import { CognitoConfig } from '../../config/app-config';
+import { CognitoConfig } from '../../config/identity-config';
 import {
   AccountExistsError,
   IdentityStore,
