@@ -1,6 +1,6 @@
 import { AdminUpdateUserAttributesCommand, ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { spawnSync } from 'node:child_process';
-import { tenantGroupName } from '../src/identity/cognito/cognito-identity-store';
+import { tenantGroupName } from '../src/identity/cognito/cognito-groups';
 import { emulatorClient } from './support/cognito-emulator';
 import { CognitoTestIdentity } from './support/cognito-test-identity';
 import { useOrganisationSuite } from './support/suites';

@@ -1,7 +1,8 @@
 import { AdminUpdateUserAttributesCommand, ListUsersInGroupCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { toAuditEvent } from '../src/audit/audit-event';
 import { AuditEventEntity } from '../src/database/entities';
-import { COGNITO_ATTRIBUTES, tenantGroupName } from '../src/identity/cognito/cognito-identity-store';
+import { COGNITO_ATTRIBUTES } from '../src/identity/cognito/cognito-attributes';
+import { tenantGroupName } from '../src/identity/cognito/cognito-groups';
 import { emulatorClient } from './support/cognito-emulator';
 import { CognitoTestIdentity } from './support/cognito-test-identity';
 import { sessionCookie } from './support/factories';

@@ -24,7 +24,8 @@ import { LocalIdentityStore } from './local/local-identity-store';
       ): Promise<IdentityStore> => {
         if (config.identityStore !== 'cognito')
           return new LocalIdentityStore(dataSource.getRepository(UserEntity), statements);
-        const { CognitoIdentityStore, createCognitoClient } = await import('./cognito/cognito-identity-store');
+        const { CognitoIdentityStore } = await import('./cognito/cognito-identity-store');
+        const { createCognitoClient } = await import('./cognito/cognito-pool');
         return new CognitoIdentityStore(createCognitoClient(config.cognito), config.cognito);
       },
     },

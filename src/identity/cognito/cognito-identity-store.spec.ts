@@ -27,14 +27,11 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { CognitoConfig } from '../../config/identity-config';
 import { AccountExistsError, InvalidPageTokenError } from '../identity-store';
-import {
-  CognitoIdentityStore,
-  createCognitoClient,
-  decodePageToken,
-  encodePageToken,
-  equalsFilter,
-  tenantGroupName,
-} from './cognito-identity-store';
+import { tenantGroupName } from './cognito-groups';
+import { CognitoIdentityStore } from './cognito-identity-store';
+import { equalsFilter } from './cognito-lookups';
+import { createCognitoClient } from './cognito-pool';
+import { decodePageToken, encodePageToken } from './cognito-super-admin-listing';
 
 const POOL = 'eu-west-1_TestPool';
 const config: CognitoConfig = {
