@@ -43,8 +43,20 @@ const MARIADB_ONLY = '\\.mariadb\\.e2e-spec\\.ts$';
  * generated portal client, the log pipe, the documents' walks): what they check does not depend on
  * the database behind the server, so they run once, on SQLite, and CI's time goes to what does.
  */
-const ONCE_ON_SQLITE = ['build-and-develop', 'typed-client', 'portal-client', 'log-reader-stall', 'docs'].map(
-  (name) => `/test/${name}\\.local\\.e2e-spec\\.ts$`,
+const ONCE_ON_SQLITE = [
+  ...['build-and-develop', 'typed-client', 'portal-client', 'log-reader-stall', 'docs', 'cli-process'].map(
+    (name) => `/test/${name}\\.local\\.e2e-spec\\.ts$`,
+  ),
+  // The API document: generated from the code and linted, whatever the database.
+  '/test/api-docs\\.e2e-spec\\.ts$',
+];
+/**
+ * Suites of the service's plumbing rather than of its people (the HTTP surface, headers and limits,
+ * logs, metrics, webhooks' delivery, the API document): no identity store decides what they check, so
+ * e2e:cognito leaves them to the local runs.
+ */
+const NOT_OF_THE_IDENTITY_STORE = ['http', 'hardening', 'logging', 'metrics', 'webhooks', 'api-docs'].map(
+  (name) => `/test/${name}\\.e2e-spec\\.ts$`,
 );
 
 const e2e = (database) => ({
@@ -76,7 +88,7 @@ const e2eCognito = {
   ...common,
   displayName: 'e2e:cognito',
   testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', LOCAL_ONLY, MARIADB_ONLY],
+  testPathIgnorePatterns: ['/node_modules/', LOCAL_ONLY, MARIADB_ONLY, ...NOT_OF_THE_IDENTITY_STORE],
   setupFiles: ['<rootDir>/test/support/use-cognito.ts'],
   globalSetup: '<rootDir>/test/support/cognito-global-setup.ts',
   globalTeardown: '<rootDir>/test/support/cognito-global-teardown.ts',

@@ -5,6 +5,7 @@ import { IdentityStore } from '../src/identity/identity-store';
 import { cognitoOnly, localOnly } from './support/test-identity';
 import { TEST_REDIS_URL } from './support/test-redis';
 import { createTestApp, TestApp } from './support/test-app';
+import { createTestDatabase } from './support/test-database';
 
 /** The first arguments of a Logger method's calls made by loggers of `context`. */
 const linesOf = (method: jest.SpyInstance, context: string) =>
@@ -143,7 +144,8 @@ describe('health (GET /health/live, GET /health/ready)', () => {
     it('ready: 503 naming the pending migrations until applied; one warn line (not error) at start and one at the first 503', async () => {
       const warnings = jest.spyOn(Logger.prototype, 'warn');
       const errors = jest.spyOn(Logger.prototype, 'error');
-      const t = await createTestApp({ env: { DB_MIGRATIONS_RUN: 'false' } });
+      const database = await createTestDatabase({ empty: true });
+      const t = await createTestApp({ database, env: { DB_MIGRATIONS_RUN: 'false' } });
       try {
         // Every migration, by name, in order (MIGRATIONS lists them all).
         const pending = MIGRATIONS.map((migration) => migration.name);
@@ -179,6 +181,7 @@ describe('health (GET /health/live, GET /health/ready)', () => {
       } finally {
         jest.restoreAllMocks();
         await t.close();
+        await database.drop();
       }
     });
   });

@@ -225,7 +225,7 @@ onMysql('The migration lock (MySQL)', () => {
   let sources: [DataSource, DataSource];
 
   beforeEach(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase({ empty: true });
     sources = await twoDataSources(database.url);
   });
   afterEach(async () => {

@@ -3,7 +3,7 @@ import { ServerProcess, startServerProcess } from './support/server-process';
 import { createTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 
-/** Two server processes (ts-node) start one after the other: seconds each. */
+/** Two server processes start one after the other: seconds each. */
 const PROCESS_TEST_MS = 120_000;
 const INVITES = 50;
 

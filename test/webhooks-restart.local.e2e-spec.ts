@@ -6,7 +6,7 @@ import { createTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { TEST_WEBHOOK_SECRET, WebhookReceiver } from './support/webhook-receiver';
 
-/** Each test starts two server processes (ts-node): seconds each. */
+/** Each test starts two server processes: seconds each. */
 const PROCESS_TEST_MS = 90_000;
 
 /**
@@ -61,8 +61,12 @@ describe('webhook deliveries across a crash and a restart', () => {
     helper = await createTestApp({ database });
     cookie = await sessionCookie(helper, await factories(helper).superAdmin());
   });
+  // Each test's instances are its own: one left running would claim the next test's rows, and a row
+  // read while that instance sends it is 'sending' under its claim.
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.kill()));
+  });
   afterAll(async () => {
-    await Promise.all(servers.map((server) => server.kill()));
     await helper.close();
     await receiver.stop();
     await database.drop();

@@ -5,8 +5,9 @@ import { existsSync } from 'node:fs';
 
 /**
  * The service as a real process, for what only a process shows: signals, exit codes, its stdout.
- * It listens on a free loopback port. By default `src/main.ts` through ts-node; `command` runs
- * what operators run instead (`npm start`, `node dist/src/main.js`: see builtCommand).
+ * It listens on a free loopback port. By default `node dist/src/main.js`, the build that `npm test`
+ * makes first (alone, a suite needs `npm run build`); `command` runs what operators run instead
+ * (`npm start`: see builtCommand).
  */
 export interface ServerProcess {
   port: number;
@@ -84,12 +85,7 @@ export async function startServerProcess(
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let output = '';
-  const [program, ...args] = options.command ?? [
-    process.execPath,
-    '-r',
-    'ts-node/register/transpile-only',
-    'src/main.ts',
-  ];
+  const [program, ...args] = options.command ?? builtCommand([process.execPath, 'dist/src/main.js']);
   const child = spawn(program, args, {
     cwd: ROOT,
     env: serviceEnv({ PORT: String(port), ...env }),
