@@ -15,25 +15,6 @@ import { FailedCheck, failedCheck, VerifiedPerson } from './sso-protocol';
 import { SsoSignInsStore } from './sso-sign-ins.store';
 import { SSO_ERRORS } from './sso.messages';
 
-/** A sign-in refused after the provider's answer passed: thrown from the person's checks, recorded by the sign-in. */
-export class SignInRefused extends Error {
-  constructor(readonly check: FailedCheck) {
-    super(check.reason);
-  }
-}
-
-/** The person as this service knows them: the account (null when they have none yet) and the link to their subject. */
-export interface KnownPerson {
-  user: IdentityUser | null;
-  link: SsoIdentityEntity | null;
-}
-
-/** The roles a person joins with. */
-export interface JoiningRoles {
-  role: string;
-  roles: string[];
-}
-
 /**
  * A verified person and the organisation (docs/sso.md, "Signing in", steps 4 and 5): who they are
  * here (by subject, else by address), whether they may sign in or join, the roles their groups give,
@@ -194,3 +175,22 @@ const memberOfAnother = () =>
       'the person is a member of another organisation',
     ),
   );
+
+/** A sign-in refused after the provider's answer passed: thrown from the person's checks, recorded by the sign-in. */
+export class SignInRefused extends Error {
+  constructor(readonly check: FailedCheck) {
+    super(check.reason);
+  }
+}
+
+/** The person as this service knows them: the account (null when they have none yet) and the link to their subject. */
+export interface KnownPerson {
+  user: IdentityUser | null;
+  link: SsoIdentityEntity | null;
+}
+
+/** The roles a person joins with. */
+export interface JoiningRoles {
+  role: string;
+  roles: string[];
+}

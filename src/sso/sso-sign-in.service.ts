@@ -23,33 +23,6 @@ import {
 import { SsoSignInsStore } from './sso-sign-ins.store';
 import { SSO_ERRORS, ssoRefusal } from './sso.messages';
 
-/** How long the session of a single sign-on lasts (the id token's exp). */
-export const SSO_SESSION_TTL_SECONDS = 8 * 3600;
-
-/** What the callback answers: a redirect with the session cookie. */
-export interface SignedIn {
-  location: string;
-  cookie: string;
-}
-
-/** What a test sign-in's callback answers: every check passed, and what a sign-in would do. */
-export interface TestedSignIn {
-  test: {
-    result: 'ok';
-    email: string;
-    subject: string;
-    /** `member`: signs in as a member; `joins`: would join with `role` and the custom `roles` at a sign-in. */
-    membership: 'member' | 'joins';
-    role: string;
-    roles: string[];
-    /** A draft connection becomes active when its test sign-in succeeds. */
-    activated: boolean;
-  };
-}
-
-/** What an attempt records of the person. */
-type AttemptPerson = Pick<CallbackRefusal, 'email' | 'subject'>;
-
 /**
  * Single sign-on's sign-in, whatever the protocol (docs/sso.md, "Signing in", steps 3 to 6): the
  * protocol's adapter checks the provider's answer; then the e-mail's domain, the person, the
@@ -233,6 +206,33 @@ export class SsoSignInService {
     );
   }
 }
+
+/** How long the session of a single sign-on lasts (the id token's exp). */
+export const SSO_SESSION_TTL_SECONDS = 8 * 3600;
+
+/** What the callback answers: a redirect with the session cookie. */
+export interface SignedIn {
+  location: string;
+  cookie: string;
+}
+
+/** What a test sign-in's callback answers: every check passed, and what a sign-in would do. */
+export interface TestedSignIn {
+  test: {
+    result: 'ok';
+    email: string;
+    subject: string;
+    /** `member`: signs in as a member; `joins`: would join with `role` and the custom `roles` at a sign-in. */
+    membership: 'member' | 'joins';
+    role: string;
+    roles: string[];
+    /** A draft connection becomes active when its test sign-in succeeds. */
+    activated: boolean;
+  };
+}
+
+/** What an attempt records of the person. */
+type AttemptPerson = Pick<CallbackRefusal, 'email' | 'subject'>;
 
 /** returnTo as stored: a path of this service, made absolute on its base. */
 const absolute = (returnTo: string, base: string) => (returnTo.startsWith('/') ? `${base}${returnTo}` : returnTo);

@@ -9,9 +9,6 @@ import { redirectUriOf } from '../sso-views';
 import { SSO_ERRORS } from '../sso.messages';
 import { Discovery, OidcCheckFailed, OidcClient, OidcClientSettings } from './oidc-client';
 
-/** The callback's query as the browser brought it. */
-export type OidcCallbackQuery = Record<string, unknown>;
-
 /**
  * OpenID Connect's side of a sign-in (docs/sso.md, "Signing in", step 3): the authorisation request,
  * and the callback's checks in order: the state used once, the provider's error, the code exchanged
@@ -98,3 +95,6 @@ export class OidcSignIn implements SsoProtocol<OidcCallbackQuery> {
     };
   }
 }
+
+/** The callback's query as the browser brought it. */
+export type OidcCallbackQuery = Record<string, unknown>;

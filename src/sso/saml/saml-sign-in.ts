@@ -23,9 +23,6 @@ import { SamlAssertion, SamlCheckFailed, SamlClient, SamlSettings } from './saml
 import { IdpMetadata } from './saml-metadata';
 import { SamlPostForm } from './saml-post-page';
 
-/** The assertion consumer service's form as the browser posted it. */
-export type SamlAcsForm = Record<string, unknown>;
-
 const assertionInvalid = (reason: string) => failedCheck(HttpStatus.BAD_REQUEST, SSO_ERRORS.assertionInvalid, reason);
 
 /**
@@ -136,3 +133,6 @@ export class SamlSignIn implements SsoProtocol<SamlAcsForm> {
     };
   }
 }
+
+/** The assertion consumer service's form as the browser posted it. */
+export type SamlAcsForm = Record<string, unknown>;
