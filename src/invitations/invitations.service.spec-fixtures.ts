@@ -5,6 +5,7 @@
 
 import { Logger } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
+import { invitationRow } from '../../test/support/invitation-row';
 import { TestClock } from '../../test/support/test-clock';
 import { Clock } from '../common/clock';
 import { InvitationEntity } from '../database/entities';
@@ -31,17 +32,7 @@ class FakeInvitationsStore implements Pick<
   readonly closedTenants = new Set<string>();
 
   add(overrides: Partial<InvitationEntity> = {}): InvitationEntity {
-    const row: InvitationEntity = {
-      id: TOKEN,
-      tenantId: 'tenant-1',
-      email: 'invitee@example.com',
-      role: 'admin',
-      status: 'pending',
-      expiresAt: new Date(NOW.getTime() + 7 * DAY),
-      invitedBy: 'inviter',
-      createdAt: NOW,
-      ...overrides,
-    };
+    const row = invitationRow(TOKEN, NOW, overrides);
     this.rows.set(row.id, row);
     return { ...row };
   }

@@ -3,6 +3,7 @@
  * (JoiningFakes, fresh for each test), and the service over them.
  */
 
+import { invitationRow } from '../../test/support/invitation-row';
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
 import { TestClock } from '../../test/support/test-clock';
 import { Caller } from '../auth/caller';
@@ -30,17 +31,7 @@ export const refused = (error: string) => ({ success: false, error });
 class FakeInvitations implements Pick<InvitationsStore, 'findById'> {
   readonly rows = new Map<string, InvitationEntity>();
   add(overrides: Partial<InvitationEntity> = {}): InvitationEntity {
-    const row: InvitationEntity = {
-      id: TOKEN,
-      tenantId: TENANT,
-      email: EMAIL,
-      role: 'admin',
-      status: 'pending',
-      expiresAt: new Date(NOW.getTime() + 7 * DAY),
-      invitedBy: 'inviter',
-      createdAt: NOW,
-      ...overrides,
-    };
+    const row = invitationRow(TOKEN, NOW, { tenantId: TENANT, email: EMAIL, ...overrides });
     this.rows.set(row.id, row);
     return row;
   }
