@@ -11,7 +11,7 @@ import {
   ApiPutScimRoleMapping,
   ApiRevokeScimToken,
   ApiScimAdmin,
-} from './scim.docs';
+} from './scim-tokens.docs';
 
 /** The organisation's SCIM set-up, for its owners (docs/scim.md): tokens and the role mapping. */
 @Controller('api/org/scim')

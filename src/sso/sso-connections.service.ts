@@ -7,7 +7,7 @@ import { IdGenerator } from '../common/id-generator';
 import { FORBIDDEN } from '../common/messages';
 import { AppConfig } from '../config/app-config';
 import { SsoConnectionEntity } from '../database/entities';
-import { OidcCheckFailed, OidcClient } from './oidc-client';
+import { OidcCheckFailed, OidcClient } from './oidc/oidc-client';
 import { SamlClient } from './saml/saml-client';
 import { IdpMetadata } from './saml/saml-metadata';
 import { SamlRefused } from './saml/saml-xml';
@@ -21,7 +21,7 @@ import {
 import { ConnectionChanges, SsoConnectionsStore } from './sso-connections.store';
 import { connectionEvent } from './sso-events';
 import { sealSecret } from './sso-secrets';
-import { SsoSignInService } from './sso-sign-in.service';
+import { SsoStartService } from './sso-start.service';
 import { attemptAnswer, AttemptAnswer, connectionAnswer, ConnectionAnswer, SsoEnforcementAnswer } from './sso-views';
 import { SSO_ERRORS, ssoRefusal } from './sso.messages';
 
@@ -36,7 +36,7 @@ export class SsoConnectionsService {
     private readonly store: SsoConnectionsStore,
     private readonly oidc: OidcClient,
     private readonly saml: SamlClient,
-    private readonly signIns: SsoSignInService,
+    private readonly starts: SsoStartService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -248,7 +248,7 @@ export class SsoConnectionsService {
    */
   async test(caller: OrgCaller, id: string, base: string): Promise<{ startUrl: string }> {
     ownerOnly(caller);
-    return { startUrl: await this.signIns.startTest(await this.own(caller, id), base) };
+    return { startUrl: await this.starts.startTest(await this.own(caller, id), base) };
   }
 
   /** GET /api/org/sso: whether single sign-on is required, the connections, and who keeps access without it. */

@@ -8,6 +8,7 @@ import { SsoConfiguredGuard } from './sso-configured.guard';
 import { SsoDiscoverLimitGuard } from './sso-discover-limit.guard';
 import { sendSamlPostPage } from './saml/saml-post-page';
 import { SignedIn, SsoSignInService, TestedSignIn } from './sso-sign-in.service';
+import { SsoStartService } from './sso-start.service';
 import { ApiDiscover, ApiSsoDiscovery } from './sso.docs';
 import { SSO_FAILURES } from './sso.messages';
 
@@ -21,7 +22,7 @@ export const SAML_FORM_LIMIT_BYTES = 1024 * 1024;
 @UseGuards(SsoConfiguredGuard)
 export class SsoDiscoveryController {
   constructor(
-    private readonly signIns: SsoSignInService,
+    private readonly starts: SsoStartService,
     private readonly config: AppConfig,
   ) {}
 
@@ -31,7 +32,7 @@ export class SsoDiscoveryController {
   @ApiDiscover()
   @FailureResponse({ error: SSO_FAILURES.signIn })
   discoverSso(@Body() body: unknown, @RequestOrigin() origin: string) {
-    return this.signIns.discover(body, this.config.publicBaseUrl ?? origin);
+    return this.starts.discover(body, this.config.publicBaseUrl ?? origin);
   }
 }
 
@@ -44,6 +45,7 @@ export class SsoDiscoveryController {
 @UseGuards(SsoConfiguredGuard)
 export class SsoBrowserController {
   constructor(
+    private readonly starts: SsoStartService,
     private readonly signIns: SsoSignInService,
     private readonly config: AppConfig,
   ) {}
@@ -51,7 +53,7 @@ export class SsoBrowserController {
   @Get('start')
   @FailureResponse({ error: SSO_FAILURES.signIn })
   async startSso(@Query() query: Record<string, unknown>, @RequestOrigin() origin: string, @Res() response: Response) {
-    const location = await this.signIns.start(query, this.config.publicBaseUrl ?? origin);
+    const location = await this.starts.start(query, this.config.publicBaseUrl ?? origin);
     response.redirect(HttpStatus.FOUND, location);
   }
 
@@ -77,14 +79,14 @@ export class SsoBrowserController {
     @RequestOrigin() origin: string,
     @Res() response: Response,
   ) {
-    sendSamlPostPage(response, await this.signIns.samlPost(id, requestId, this.config.publicBaseUrl ?? origin));
+    sendSamlPostPage(response, await this.starts.samlPost(id, requestId, this.config.publicBaseUrl ?? origin));
   }
 
   /** The SP metadata that an owner gives the provider (or the provider reads). */
   @Get('saml/:id/metadata')
   @FailureResponse({ error: SSO_FAILURES.signIn })
   async samlMetadata(@Param('id') id: string, @RequestOrigin() origin: string, @Res() response: Response) {
-    const xml = await this.signIns.serviceProviderMetadata(id, this.config.publicBaseUrl ?? origin);
+    const xml = await this.starts.serviceProviderMetadata(id, this.config.publicBaseUrl ?? origin);
     response.type('application/samlmetadata+xml').send(xml);
   }
 

@@ -13,6 +13,7 @@ import { GrantsStore } from '../../src/permissions/grants.store';
 import { MembershipRemovalsStore } from '../../src/memberships/membership-removals.store';
 import { MemberPermissions } from '../../src/permissions/member-permissions';
 import { ProductCatalogue } from '../../src/permissions/product-catalogue';
+import { SsoSignInsStore } from '../../src/sso/sso-sign-ins.store';
 
 /** An in-memory SQLite database on the real migrations, for unit tests of the stores. */
 export function memoryDataSource(): Promise<DataSource> {
@@ -55,4 +56,10 @@ export function membershipRemovalsOn(dataSource: DataSource): MembershipRemovals
 export function memberPermissionsOn(dataSource: DataSource, env: Record<string, string> = {}): MemberPermissions {
   const grants = grantsStoreOn(dataSource);
   return new MemberPermissions(grants, new ProductCatalogue(grants), parseConfig(env));
+}
+
+/** The real SsoSignInsStore on `dataSource`: pending sign-ins, assertions used, attempts. */
+export function ssoSignInsStoreOn(dataSource: DataSource): SsoSignInsStore {
+  const { writer, auditRows } = writesOn(dataSource, new Clock());
+  return new SsoSignInsStore(dataSource, new PreparedStatements(dataSource), writer, auditRows);
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type * as OpenId from 'openid-client';
-import { messageOf } from '../common/api-error';
-import { AppConfig } from '../config/app-config';
-import { SsoFetchError, SsoHttp } from './sso-http';
+import { messageOf } from '../../common/api-error';
+import { AppConfig } from '../../config/app-config';
+import { SsoFetchError, SsoHttp } from '../sso-http';
 
 /**
  * openid-client is an ES module only: Node requires it as it is (require(esm)), but a test runner's
