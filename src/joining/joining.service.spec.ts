@@ -2,7 +2,6 @@ import { apiFailure } from '../../test/support/api-failure';
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
 import { TestClock } from '../../test/support/test-clock';
 import { Caller } from '../auth/caller';
-import { AppConfig } from '../config/app-config';
 import { RequiredUpdate } from '../database/atomic-writer';
 import { InvitationEntity, MembershipGrantEntity } from '../database/entities';
 import { TenantStatus } from '../database/entities/tenant.entity';
@@ -12,6 +11,7 @@ import { InvitationsStore } from '../invitations/invitations.store';
 import { Metrics } from '../metrics/metrics';
 import { GrantsStore, RoleDefinition } from '../permissions/grants.store';
 import { JOIN_ATTEMPTS, JoiningService } from './joining.service';
+import { LocalMembershipBackend, PoolMembershipBackend } from './membership-backend';
 import { MembershipGrantsRepository } from './membership-grants.repository';
 import { MembershipGrantsWorker } from './membership-grants.worker';
 import { Join, MembershipsRepository } from './memberships.repository';
@@ -138,17 +138,23 @@ describe(JoiningService.name, () => {
   let customRoles: FakeCustomRoles;
   let accepted: number;
 
-  const service = (identityStore: 'local' | 'cognito' = 'local') =>
+  /** The join over the local store's users rows, or over a user pool's grants. */
+  const service = (store: 'local' | 'pool' = 'local') =>
     new JoiningService(
       invitations as unknown as InvitationsStore,
       identity,
       memberships as unknown as MembershipsRepository,
       tenants as unknown as TenantStatusReader,
-      grants as unknown as MembershipGrantsRepository,
+      store === 'local'
+        ? new LocalMembershipBackend(identity)
+        : new PoolMembershipBackend(
+            identity,
+            grants as unknown as MembershipGrantsRepository,
+            worker as unknown as MembershipGrantsWorker,
+          ),
       worker as unknown as MembershipGrantsWorker,
       customRoles as unknown as GrantsStore,
       new TestClock(NOW),
-      { identityStore } as AppConfig,
       { invitationAccepted: () => accepted++ } as unknown as Metrics,
     );
   const caller = (overrides: Partial<Caller> = {}) =>
@@ -217,18 +223,14 @@ describe(JoiningService.name, () => {
       expect(await service().join(caller({ email: 'Invitee@Example.com' }), TOKEN)).toMatchObject({ success: true });
     });
 
-    it('rule 4: an address not verified is 403 EMAIL_NOT_VERIFIED; a local issuer may leave the claim out, Cognito may not', async () => {
+    it('rule 4: an address not verified is 403 EMAIL_NOT_VERIFIED, as the store judges the claim; a local issuer may leave it out', async () => {
       invitations.add();
-      const unverified = refused('EMAIL_NOT_VERIFIED');
-      expect(await apiFailure(service().join(caller({ emailVerified: false }), TOKEN))).toEqual({
-        status: 403,
-        body: unverified,
-      });
-      identity.add({ id: 'u-1', email: EMAIL });
-      expect(await apiFailure(service('cognito').join(caller({ emailVerified: undefined }), TOKEN))).toEqual({
-        status: 403,
-        body: unverified,
-      });
+      const unverified = { status: 403, body: refused('EMAIL_NOT_VERIFIED') };
+      expect(await apiFailure(service().join(caller({ emailVerified: false }), TOKEN))).toEqual(unverified);
+      // A user pool's sessions always carry the claim: there one without it is unverified.
+      const judge = jest.spyOn(identity, 'claimDeniesVerification').mockReturnValueOnce(true);
+      expect(await apiFailure(service('pool').join(caller({ emailVerified: undefined }), TOKEN))).toEqual(unverified);
+      expect(judge).toHaveBeenLastCalledWith(undefined);
       expect(await service().join(caller({ emailVerified: undefined }), TOKEN)).toMatchObject({ success: true });
     });
 
@@ -332,7 +334,7 @@ describe(JoiningService.name, () => {
       it('a grant on its way to another organisation counts as a membership: 409 MEMBER_OF_ANOTHER_ORGANISATION', async () => {
         invitations.add();
         grants.pending.set('u-1', { tenantId: OTHER_TENANT, role: 'member' });
-        expect(await apiFailure(service('cognito').join(caller(), TOKEN))).toEqual({
+        expect(await apiFailure(service('pool').join(caller(), TOKEN))).toEqual({
           status: 409,
           body: refused('MEMBER_OF_ANOTHER_ORGANISATION'),
         });
@@ -341,14 +343,14 @@ describe(JoiningService.name, () => {
       it('an account gone from the pool is 401', async () => {
         invitations.add();
         identity.users.delete('u-1');
-        expect((await apiFailure(service('cognito').join(caller(), TOKEN))).status).toBe(401);
+        expect((await apiFailure(service('pool').join(caller(), TOKEN))).status).toBe(401);
         expect(memberships.attempted).toEqual([]);
       });
 
       it('the membership is a grant; while the pool has yet to take it the answer is pending', async () => {
         invitations.add({ role: 'member' });
         worker.poolTakes = false;
-        expect(await service('cognito').join(caller(), TOKEN)).toEqual({
+        expect(await service('pool').join(caller(), TOKEN)).toEqual({
           success: true,
           tenantId: TENANT,
           role: 'member',
@@ -361,7 +363,7 @@ describe(JoiningService.name, () => {
       it('a member the pool has already, in this role: no new grant, and joined at once', async () => {
         invitations.add({ role: 'member' });
         identity.add({ id: 'u-1', email: EMAIL, userType: ORG_USER_TYPE, tenantId: TENANT, role: 'member' });
-        expect(await service('cognito').join(caller(), TOKEN)).not.toHaveProperty('pending');
+        expect(await service('pool').join(caller(), TOKEN)).not.toHaveProperty('pending');
         expect(worker.sent).toEqual([]);
         expect(memberships.written[0].membership).toMatchObject({ store: 'pool', grant: null });
       });
@@ -428,10 +430,10 @@ describe(JoiningService.name, () => {
 
     it('an account gone from the pool: account deleted when it need not exist there, else 401', async () => {
       expect(
-        await service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside, { mustExistInPool: false }),
+        await service('pool').joinWithoutInvitation(member, TENANT, 'member', alongside, { mustExistInPool: false }),
       ).toEqual({ joined: false, memberOf: '', accountDeleted: true });
       expect(
-        (await apiFailure(service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside))).status,
+        (await apiFailure(service('pool').joinWithoutInvitation(member, TENANT, 'member', alongside))).status,
       ).toBe(401);
       expect(memberships.attempted).toEqual([]);
     });
@@ -441,7 +443,7 @@ describe(JoiningService.name, () => {
       memberships.outcomes = [
         { commits: false, before: () => grants.pending.set(member.id, { tenantId: OTHER_TENANT, role: 'member' }) },
       ];
-      expect(await service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside)).toEqual({
+      expect(await service('pool').joinWithoutInvitation(member, TENANT, 'member', alongside)).toEqual({
         joined: false,
         memberOf: OTHER_TENANT,
       });
@@ -458,7 +460,7 @@ describe(JoiningService.name, () => {
     it('on the pool: joined, not yet in the pool while the grant is on its way', async () => {
       identity.add(member);
       worker.poolTakes = false;
-      expect(await service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside)).toEqual({
+      expect(await service('pool').joinWithoutInvitation(member, TENANT, 'member', alongside)).toEqual({
         joined: true,
         inPool: false,
       });
@@ -517,7 +519,7 @@ describe(JoiningService.name, () => {
         return id;
       };
       expect(
-        await service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside, { account: 'new' }),
+        await service('pool').joinWithoutInvitation(member, TENANT, 'member', alongside, { account: 'new' }),
       ).toEqual({ joined: true, inPool: true });
       expect(order).toEqual(['account after 1 join(s), 0 grant(s) sent']);
       expect(worker.sent).toMatchObject([{ userId: member.id, tenantId: TENANT, role: 'member' }]);
@@ -528,7 +530,7 @@ describe(JoiningService.name, () => {
       const refused = new Error('UsernameExistsException');
       identity.createAccount = () => Promise.reject(refused);
       await expect(
-        service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside, { account: 'new', once: true }),
+        service('pool').joinWithoutInvitation(member, TENANT, 'member', alongside, { account: 'new', once: true }),
       ).rejects.toBe(refused);
       expect(memberships.takenBack).toEqual(memberships.written);
       expect(memberships.takenBack).toHaveLength(1);
@@ -544,10 +546,10 @@ describe(JoiningService.name, () => {
     it('user pool: a grant on its way counts first, then the pool, then none', async () => {
       identity.add({ id: 'u-1', userType: ORG_USER_TYPE, tenantId: TENANT, role: 'member' });
       grants.pending.set('u-1', { tenantId: OTHER_TENANT, role: 'member' });
-      expect(await service('cognito').organisationOf({ id: 'u-1', tenantId: null })).toBe(OTHER_TENANT);
+      expect(await service('pool').organisationOf({ id: 'u-1', tenantId: null })).toBe(OTHER_TENANT);
       grants.pending.clear();
-      expect(await service('cognito').organisationOf({ id: 'u-1', tenantId: null })).toBe(TENANT);
-      expect(await service('cognito').organisationOf({ id: 'u-unknown', tenantId: TENANT })).toBeNull();
+      expect(await service('pool').organisationOf({ id: 'u-1', tenantId: null })).toBe(TENANT);
+      expect(await service('pool').organisationOf({ id: 'u-unknown', tenantId: TENANT })).toBeNull();
     });
   });
 });
