@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import { AppConfig } from '../config/app-config';
+import { userPoolOf } from '../config/identity-config';
 
 /** Local mode signs and verifies HS256 with AUTH_JWT_SECRET; Cognito signs its id tokens RS256. */
 export const SESSION_ALGORITHM = 'HS256';
@@ -11,7 +12,7 @@ export const COGNITO_SESSION_ALGORITHM = 'RS256';
  * the pool's tokens alone are sessions. Local mode's tokens carry no `iss`.
  */
 export function ssoSessionIssuer(config: AppConfig): string | undefined {
-  if (config.identityStore !== 'cognito' || config.publicBaseUrl === undefined) return undefined;
+  if (userPoolOf(config) === null || config.publicBaseUrl === undefined) return undefined;
   if (config.nodeEnv === 'production' && config.usingDevelopmentJwtSecret) return undefined;
   return config.publicBaseUrl;
 }
@@ -65,9 +66,10 @@ export function sessionTokenFromRequest(config: AppConfig, request: Request): Se
   const cookies = parseCookieHeader(request.headers.cookie ?? '');
   const own = single(cookies, config.sessionCookieName, 'session');
   if (own) return own;
-  if (config.identityStore === 'cognito' && config.cognito.clientId) {
+  const clientId = userPoolOf(config)?.clientId;
+  if (clientId) {
     // The cookies that Amplify sets: LastAuthUser names the user whose idToken to read.
-    const prefix = `CognitoIdentityServiceProvider.${config.cognito.clientId}`;
+    const prefix = `CognitoIdentityServiceProvider.${clientId}`;
     const user = single(cookies, `${prefix}.LastAuthUser`, 'LastAuthUser');
     if (user && 'refused' in user) return user;
     if (user)

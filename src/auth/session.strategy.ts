@@ -5,6 +5,7 @@ import type * as JwksRsa from 'jwks-rsa';
 import { createSecretKey } from 'node:crypto';
 import { Strategy, StrategyOptionsWithoutRequest } from 'passport-jwt';
 import { AppConfig } from '../config/app-config';
+import { userPoolOf } from '../config/identity-config';
 import { cognitoIssuer, cognitoJwksUri } from '../identity/cognito/cognito-endpoints';
 import { Caller, callerFromClaims, SessionClaims } from './caller';
 import {
@@ -51,11 +52,12 @@ function tokenFromRequest(config: AppConfig, request: Request): string | null {
  */
 export function sessionStrategyOptions(config: AppConfig): StrategyOptionsWithoutRequest {
   const jwtFromRequest = (request: Request) => tokenFromRequest(config, request);
-  if (config.identityStore === 'cognito') {
+  const pool = userPoolOf(config);
+  if (pool) {
     // Loaded in Cognito mode only: local mode never fetches a key.
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load, by design
     const { passportJwtSecret } = require('jwks-rsa') as typeof JwksRsa;
-    const jwksUri = cognitoJwksUri(config.cognito);
+    const jwksUri = cognitoJwksUri(pool);
     const poolKeys = passportJwtSecret({
       jwksUri,
       cache: true,
@@ -78,8 +80,8 @@ export function sessionStrategyOptions(config: AppConfig): StrategyOptionsWithou
       return {
         jwtFromRequest,
         secretOrKeyProvider: poolKeys,
-        issuer: cognitoIssuer(config.cognito),
-        audience: config.cognito.clientId,
+        issuer: cognitoIssuer(pool),
+        audience: pool.clientId,
         algorithms: [COGNITO_SESSION_ALGORITHM],
         ignoreExpiration: false,
       };
@@ -88,8 +90,8 @@ export function sessionStrategyOptions(config: AppConfig): StrategyOptionsWithou
       jwtFromRequest,
       secretOrKeyProvider: (request, rawJwtToken: string, done) =>
         issuerOf(rawJwtToken) === ownIssuer ? done(null, ownKey as never) : poolKeys(request, rawJwtToken, done),
-      issuer: [cognitoIssuer(config.cognito), ownIssuer],
-      audience: config.cognito.clientId,
+      issuer: [cognitoIssuer(pool), ownIssuer],
+      audience: pool.clientId,
       algorithms: [COGNITO_SESSION_ALGORITHM, SESSION_ALGORITHM],
       ignoreExpiration: false,
     };

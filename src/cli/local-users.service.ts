@@ -4,6 +4,7 @@ import { SessionTokenIssuer } from '../auth/session-token-issuer';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
+import { userPoolOf } from '../config/identity-config';
 import { TenantStatusReader } from '../database/tenant-status-reader';
 import { IdentityStore, IdentityUser, SUPER_ADMIN_ROLE, TENANT_ROLES } from '../identity/identity-store';
 import { LocalIdentityStore } from '../identity/local/local-identity-store';
@@ -112,8 +113,8 @@ export class LocalUsersService {
 }
 
 /** The CLI's commands manage the `local` store only; in cognito mode users live in the pool. */
-export function requireLocalStore(config: Pick<AppConfig, 'identityStore'>, command: string): void {
-  if (config.identityStore !== 'local') {
+export function requireLocalStore(config: Pick<AppConfig, 'identityStore' | 'cognito'>, command: string): void {
+  if (userPoolOf(config)) {
     throw new CliInputError(
       `${command} works only with IDENTITY_STORE=local; in cognito mode manage users in the pool and sign in to get a token`,
     );

@@ -18,6 +18,14 @@ export interface CognitoConfig {
   superAdminGroup: string;
 }
 
+/**
+ * The Cognito user pool that holds the accounts and signs the sessions (IDENTITY_STORE=cognito); null
+ * when the users table holds them and the service signs the sessions itself.
+ */
+export function userPoolOf(config: { identityStore: IdentityStoreKind; cognito: CognitoConfig }): CognitoConfig | null {
+  return config.identityStore === 'cognito' ? config.cognito : null;
+}
+
 /** The local store's session key when AUTH_JWT_SECRET is unset outside production: known to all. */
 export const DEVELOPMENT_JWT_SECRET = 'development-only-insecure-key-change-me';
 

@@ -57,7 +57,7 @@ export class HealthController {
     // Run at start-up otherwise (DB_MIGRATIONS_RUN): then none can be pending.
     if (!this.config.migrationsRun) checks.push(() => this.migrations.check('migrations'));
     if (this.redis.configured) checks.push(() => this.redis.check('redis'));
-    if (this.config.identityStore === 'cognito') checks.push(() => this.identityStore.check('identityStore'));
+    if (this.identityStore.needed) checks.push(() => this.identityStore.check('identityStore'));
     try {
       const result = await this.health.check(checks);
       this.log.ready();

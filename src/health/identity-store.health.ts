@@ -5,13 +5,21 @@ import { publicFailureMessage, withTimeout } from '../common/with-timeout';
 
 export const IDENTITY_STORE_PING_TIMEOUT_MS = 2_000;
 
-/** Readiness of the identity store (Cognito): without it no session can be checked against a user record. */
+/**
+ * Readiness of an identity store beside the database (Cognito): without it no session can be checked
+ * against a user record. One in the database is checked with it.
+ */
 @Injectable()
 export class IdentityStoreHealthIndicator {
   constructor(
     private readonly identity: IdentityStore,
     private readonly indicator: HealthIndicatorService,
   ) {}
+
+  /** Whether the store is a dependency of its own, to be checked. */
+  get needed(): boolean {
+    return this.identity.pingedForReadiness;
+  }
 
   async check(key: string) {
     const indicator = this.indicator.check(key);

@@ -1,4 +1,4 @@
-import { HoldingQuery } from '../database/atomic-writer';
+import { HoldingQuery, Insert, RequiredUpdate } from '../database/atomic-writer';
 import { TenantGate, TenantStatusReader } from '../database/tenant-status-reader';
 
 /** A user as the service sees it, whichever backend holds it. */
@@ -37,8 +37,7 @@ export interface MemberKey {
 
 export const INVALID_PAGE_TOKEN = 'Invalid pagination token';
 
-/** A page token that the store cannot read: bad input, not a fault. */
-/** The store refused a new account: the address (or the id) has one already. */
+/** The store refused an address (a new account's, or a change's): another account has it already, or the id. */
 export class AccountExistsError extends Error {
   constructor() {
     super('An account with this address exists already');
@@ -46,11 +45,47 @@ export class AccountExistsError extends Error {
   }
 }
 
+/** The store has no account with the id (one deleted from the user pool): a write for it can never succeed. */
+export class AccountNotFoundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AccountNotFoundError';
+  }
+}
+
+/** A page token that the store cannot read: bad input, not a fault. */
 export class InvalidPageTokenError extends Error {
   constructor() {
     super(INVALID_PAGE_TOKEN);
     this.name = 'InvalidPageTokenError';
   }
+}
+
+/**
+ * The account's writes that a transaction of the service's database carries (the local store's
+ * users rows), so that they go in, or fail, with the caller's rows beside them.
+ */
+export interface AccountRows {
+  /** A new account (the address stored lower-cased), in an organisation or in none. */
+  created(id: string, email: string, tenantId: string | null, role: string | null, now: Date): Insert;
+  /** The account `read` joins `tenantId` with `role`, only while its tenant and role are as read. */
+  joined(read: Pick<IdentityUser, 'id' | 'tenantId' | 'role'>, tenantId: string, role: string): RequiredUpdate;
+  /** The account's address, judged by the address's unique index in the writer's transaction. */
+  addressChanged(userId: string, address: string): RequiredUpdate;
+  /** The account leaves the tenant; it stays. */
+  detached(userId: string, tenantId: string): RequiredUpdate;
+}
+
+/**
+ * The memberships of a user pool, which no transaction of the service's database can carry: the
+ * joins' grants, that MembershipGrantsWorker writes once their transaction has committed.
+ */
+export abstract class PoolMemberships {
+  /**
+   * Makes the user an org user of the tenant with the role; safe to repeat. AccountNotFoundError
+   * when the pool no longer has the user.
+   */
+  abstract grantMembership(id: string, tenantId: string, role: string): Promise<void>;
 }
 
 /**
@@ -72,12 +107,20 @@ export abstract class IdentityStore {
     return Promise.all([this.findById(id), tenants.gateOf(tenantId)]);
   }
   /**
-   * Whether the store marks the user's e-mail verified: Cognito's `email_verified` attribute
-   * (cognito-local sets the claim true whenever the attribute exists, even "false"); null for a
-   * store that keeps no such mark (the session's claim then decides) or a user it does not have.
+   * Whether the user's e-mail is verified, now: the store's own mark where it keeps one (Cognito's
+   * `email_verified` attribute, false for a user it does not have: cognito-local sets the claim true
+   * whenever the attribute exists, even "false"); else the session's `claim`, present and true.
    */
-  emailVerified(_id: string): Promise<boolean | null> {
-    return Promise.resolve(null);
+  emailVerified(_id: string, claim: boolean | undefined): Promise<boolean> {
+    return Promise.resolve(claim === true);
+  }
+  /**
+   * Whether a session's `email_verified` claim leaves the address unverified: `false` does; so does
+   * a missing claim where every session carries one (a user pool's id tokens), while a local
+   * issuer may leave it out.
+   */
+  claimDeniesVerification(claim: boolean | undefined): boolean {
+    return claim === false;
   }
   /**
    * Exactly the users whose e-mail is the same address under sameEmail (common/email-comparison),
@@ -118,6 +161,19 @@ export abstract class IdentityStore {
   abstract detachTenantMembers(tenantId: string, limit: number): Promise<number>;
   /** Cheap round trip for readiness checks. */
   abstract ping(): Promise<void>;
+  /** Whether readiness pings the store: false for one in the service's database, whose own check covers it. */
+  readonly pingedForReadiness: boolean = false;
+  /**
+   * The account's writes for the service's own transactions; null for a store outside its database,
+   * whose accounts are written before or after them (createAccount, changeEmail, removeFromTenant).
+   */
+  accountRows(): AccountRows | null {
+    return null;
+  }
+  /** The memberships written after a join's transaction; null for a store whose accountRows the join writes. */
+  poolMemberships(): PoolMemberships | null {
+    return null;
+  }
   /** Whether createAccount's account gets an id of the store's choosing rather than the one given. */
   namesNewAccounts(): Promise<boolean> {
     return Promise.resolve(false);
@@ -134,6 +190,7 @@ export abstract class IdentityStore {
   /**
    * Changes the account's address (stored lower-cased), marked verified: SCIM's change of userName in
    * a store outside the service's database (the local store's rows change in the SCIM row's transaction).
+   * AccountExistsError when another account has the address.
    */
   changeEmail(_id: string, _email: string): Promise<void> {
     return Promise.reject(new Error('This identity store does not change addresses'));

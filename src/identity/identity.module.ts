@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { userPoolOf } from '../config/identity-config';
 import { UserEntity } from '../database/entities';
 import { PreparedStatements } from '../database/prepared-statements';
 import { IdentityStore } from './identity-store';
@@ -22,11 +23,11 @@ import { LocalIdentityStore } from './local/local-identity-store';
         dataSource: DataSource,
         statements: PreparedStatements,
       ): Promise<IdentityStore> => {
-        if (config.identityStore !== 'cognito')
-          return new LocalIdentityStore(dataSource.getRepository(UserEntity), statements);
+        const pool = userPoolOf(config);
+        if (!pool) return new LocalIdentityStore(dataSource.getRepository(UserEntity), statements);
         const { CognitoIdentityStore } = await import('./cognito/cognito-identity-store');
         const { createCognitoClient } = await import('./cognito/cognito-pool');
-        return new CognitoIdentityStore(createCognitoClient(config.cognito), config.cognito);
+        return new CognitoIdentityStore(createCognitoClient(pool), pool);
       },
     },
   ],

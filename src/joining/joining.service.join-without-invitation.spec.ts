@@ -8,7 +8,7 @@ import { EMAIL, JoiningFakes, NOW, OTHER_TENANT, role, TENANT } from './joining.
 
 describe(JoiningService.name, () => {
   let fakes: JoiningFakes;
-  const service = (identityStore?: 'local' | 'cognito') => fakes.service(identityStore);
+  const service = (store?: 'local' | 'pool') => fakes.service(store);
   beforeEach(() => (fakes = new JoiningFakes()));
 
   describe('joinWithoutInvitation', () => {
@@ -71,10 +71,10 @@ describe(JoiningService.name, () => {
 
     it('an account gone from the pool: account deleted when it need not exist there, else 401', async () => {
       expect(
-        await service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside, { mustExistInPool: false }),
+        await service('pool').joinWithoutInvitation(member, TENANT, 'member', alongside, { mustExistInPool: false }),
       ).toEqual({ joined: false, memberOf: '', accountDeleted: true });
       expect(
-        (await apiFailure(service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside))).status,
+        (await apiFailure(service('pool').joinWithoutInvitation(member, TENANT, 'member', alongside))).status,
       ).toBe(401);
       expect(fakes.memberships.attempted).toEqual([]);
     });
@@ -87,7 +87,7 @@ describe(JoiningService.name, () => {
           before: () => fakes.grants.pending.set(member.id, { tenantId: OTHER_TENANT, role: 'member' }),
         },
       ];
-      expect(await service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside)).toEqual({
+      expect(await service('pool').joinWithoutInvitation(member, TENANT, 'member', alongside)).toEqual({
         joined: false,
         memberOf: OTHER_TENANT,
       });
@@ -104,7 +104,7 @@ describe(JoiningService.name, () => {
     it('on the pool: joined, not yet in the pool while the grant is on its way', async () => {
       fakes.identity.add(member);
       fakes.worker.poolTakes = false;
-      expect(await service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside)).toEqual({
+      expect(await service('pool').joinWithoutInvitation(member, TENANT, 'member', alongside)).toEqual({
         joined: true,
         inPool: false,
       });
@@ -165,7 +165,7 @@ describe(JoiningService.name, () => {
         return id;
       };
       expect(
-        await service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside, { account: 'new' }),
+        await service('pool').joinWithoutInvitation(member, TENANT, 'member', alongside, { account: 'new' }),
       ).toEqual({ joined: true, inPool: true });
       expect(order).toEqual(['account after 1 join(s), 0 grant(s) sent']);
       expect(fakes.worker.sent).toMatchObject([{ userId: member.id, tenantId: TENANT, role: 'member' }]);
@@ -176,7 +176,7 @@ describe(JoiningService.name, () => {
       const refused = new Error('UsernameExistsException');
       fakes.identity.createAccount = () => Promise.reject(refused);
       await expect(
-        service('cognito').joinWithoutInvitation(member, TENANT, 'member', alongside, { account: 'new', once: true }),
+        service('pool').joinWithoutInvitation(member, TENANT, 'member', alongside, { account: 'new', once: true }),
       ).rejects.toBe(refused);
       expect(fakes.memberships.takenBack).toEqual(fakes.memberships.written);
       expect(fakes.memberships.takenBack).toHaveLength(1);

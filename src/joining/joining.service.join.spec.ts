@@ -18,7 +18,7 @@ import {
 
 describe(JoiningService.name, () => {
   let fakes: JoiningFakes;
-  const service = (identityStore?: 'local' | 'cognito') => fakes.service(identityStore);
+  const service = (store?: 'local' | 'pool') => fakes.service(store);
   beforeEach(() => (fakes = new JoiningFakes()));
 
   describe('join by invitation', () => {
@@ -73,18 +73,14 @@ describe(JoiningService.name, () => {
       expect(await service().join(caller({ email: 'Invitee@Example.com' }), TOKEN)).toMatchObject({ success: true });
     });
 
-    it('rule 4: an address not verified is 403 EMAIL_NOT_VERIFIED; a local issuer may leave the claim out, Cognito may not', async () => {
+    it('rule 4: an address not verified is 403 EMAIL_NOT_VERIFIED, as the store judges the claim; a local issuer may leave it out', async () => {
       fakes.invitations.add();
-      const unverified = refused('EMAIL_NOT_VERIFIED');
-      expect(await apiFailure(service().join(caller({ emailVerified: false }), TOKEN))).toEqual({
-        status: 403,
-        body: unverified,
-      });
-      fakes.identity.add({ id: 'u-1', email: EMAIL });
-      expect(await apiFailure(service('cognito').join(caller({ emailVerified: undefined }), TOKEN))).toEqual({
-        status: 403,
-        body: unverified,
-      });
+      const unverified = { status: 403, body: refused('EMAIL_NOT_VERIFIED') };
+      expect(await apiFailure(service().join(caller({ emailVerified: false }), TOKEN))).toEqual(unverified);
+      // A user pool's sessions always carry the claim: there one without it is unverified.
+      const judge = jest.spyOn(fakes.identity, 'claimDeniesVerification').mockReturnValueOnce(true);
+      expect(await apiFailure(service('pool').join(caller({ emailVerified: undefined }), TOKEN))).toEqual(unverified);
+      expect(judge).toHaveBeenLastCalledWith(undefined);
       expect(await service().join(caller({ emailVerified: undefined }), TOKEN)).toMatchObject({ success: true });
     });
 
@@ -189,7 +185,7 @@ describe(JoiningService.name, () => {
       it('a grant on its way to another organisation counts as a membership: 409 MEMBER_OF_ANOTHER_ORGANISATION', async () => {
         fakes.invitations.add();
         fakes.grants.pending.set('u-1', { tenantId: OTHER_TENANT, role: 'member' });
-        expect(await apiFailure(service('cognito').join(caller(), TOKEN))).toEqual({
+        expect(await apiFailure(service('pool').join(caller(), TOKEN))).toEqual({
           status: 409,
           body: refused('MEMBER_OF_ANOTHER_ORGANISATION'),
         });
@@ -198,14 +194,14 @@ describe(JoiningService.name, () => {
       it('an account gone from the pool is 401', async () => {
         fakes.invitations.add();
         fakes.identity.users.delete('u-1');
-        expect((await apiFailure(service('cognito').join(caller(), TOKEN))).status).toBe(401);
+        expect((await apiFailure(service('pool').join(caller(), TOKEN))).status).toBe(401);
         expect(fakes.memberships.attempted).toEqual([]);
       });
 
       it('the membership is a grant; while the pool has yet to take it the answer is pending', async () => {
         fakes.invitations.add({ role: 'member' });
         fakes.worker.poolTakes = false;
-        expect(await service('cognito').join(caller(), TOKEN)).toEqual({
+        expect(await service('pool').join(caller(), TOKEN)).toEqual({
           success: true,
           tenantId: TENANT,
           role: 'member',
@@ -218,7 +214,7 @@ describe(JoiningService.name, () => {
       it('a member the pool has already, in this role: no new grant, and joined at once', async () => {
         fakes.invitations.add({ role: 'member' });
         fakes.identity.add({ id: 'u-1', email: EMAIL, userType: ORG_USER_TYPE, tenantId: TENANT, role: 'member' });
-        expect(await service('cognito').join(caller(), TOKEN)).not.toHaveProperty('pending');
+        expect(await service('pool').join(caller(), TOKEN)).not.toHaveProperty('pending');
         expect(fakes.worker.sent).toEqual([]);
         expect(fakes.memberships.written[0].membership).toMatchObject({ store: 'pool', grant: null });
       });

@@ -6,7 +6,7 @@ import { JoiningFakes, OTHER_TENANT, TENANT } from './joining.service.spec-fixtu
 
 describe(JoiningService.name, () => {
   let fakes: JoiningFakes;
-  const service = (identityStore?: 'local' | 'cognito') => fakes.service(identityStore);
+  const service = (store?: 'local' | 'pool') => fakes.service(store);
   beforeEach(() => (fakes = new JoiningFakes()));
 
   describe('organisationOf', () => {
@@ -17,10 +17,10 @@ describe(JoiningService.name, () => {
     it('user pool: a grant on its way counts first, then the pool, then none', async () => {
       fakes.identity.add({ id: 'u-1', userType: ORG_USER_TYPE, tenantId: TENANT, role: 'member' });
       fakes.grants.pending.set('u-1', { tenantId: OTHER_TENANT, role: 'member' });
-      expect(await service('cognito').organisationOf({ id: 'u-1', tenantId: null })).toBe(OTHER_TENANT);
+      expect(await service('pool').organisationOf({ id: 'u-1', tenantId: null })).toBe(OTHER_TENANT);
       fakes.grants.pending.clear();
-      expect(await service('cognito').organisationOf({ id: 'u-1', tenantId: null })).toBe(TENANT);
-      expect(await service('cognito').organisationOf({ id: 'u-unknown', tenantId: TENANT })).toBeNull();
+      expect(await service('pool').organisationOf({ id: 'u-1', tenantId: null })).toBe(TENANT);
+      expect(await service('pool').organisationOf({ id: 'u-unknown', tenantId: TENANT })).toBeNull();
     });
   });
 });

@@ -7,7 +7,6 @@ import { invitationRow } from '../../test/support/invitation-row';
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
 import { TestClock } from '../../test/support/test-clock';
 import { Caller } from '../auth/caller';
-import { AppConfig } from '../config/app-config';
 import { RequiredUpdate } from '../database/atomic-writer';
 import { InvitationEntity, MembershipGrantEntity } from '../database/entities';
 import { TenantStatus } from '../database/entities/tenant.entity';
@@ -16,6 +15,7 @@ import { InvitationsStore } from '../invitations/invitations.store';
 import { Metrics } from '../metrics/metrics';
 import { GrantsStore, RoleDefinition } from '../permissions/grants.store';
 import { JoiningService } from './joining.service';
+import { LocalMembershipBackend, PoolMembershipBackend } from './membership-backend';
 import { MembershipGrantsRepository } from './membership-grants.repository';
 import { MembershipGrantsWorker } from './membership-grants.worker';
 import { Join, MembershipsRepository } from './memberships.repository';
@@ -133,17 +133,23 @@ export class JoiningFakes {
   readonly customRoles = new FakeCustomRoles();
   accepted = 0;
 
-  service(identityStore: 'local' | 'cognito' = 'local'): JoiningService {
+  /** The join over the local store's users rows, or over a user pool's grants. */
+  service(store: 'local' | 'pool' = 'local'): JoiningService {
     return new JoiningService(
       this.invitations as unknown as InvitationsStore,
       this.identity,
       this.memberships as unknown as MembershipsRepository,
       this.tenants as unknown as TenantStatusReader,
-      this.grants as unknown as MembershipGrantsRepository,
+      store === 'local'
+        ? new LocalMembershipBackend(this.identity)
+        : new PoolMembershipBackend(
+            this.identity,
+            this.grants as unknown as MembershipGrantsRepository,
+            this.worker as unknown as MembershipGrantsWorker,
+          ),
       this.worker as unknown as MembershipGrantsWorker,
       this.customRoles as unknown as GrantsStore,
       new TestClock(NOW),
-      { identityStore } as AppConfig,
       { invitationAccepted: () => this.accepted++ } as unknown as Metrics,
     );
   }

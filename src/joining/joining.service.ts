@@ -4,18 +4,17 @@ import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { sameEmail } from '../common/email-comparison';
 import { UNAUTHORIZED } from '../common/messages';
-import { AppConfig } from '../config/app-config';
 import { TenantStatusReader } from '../database/tenant-status-reader';
-import { IdentityStore, IdentityUser, ORG_USER_TYPE } from '../identity/identity-store';
+import { IdentityStore, IdentityUser } from '../identity/identity-store';
 import { INVITATION_ERRORS } from '../invitations/dto/invitation-error';
 import { InvitationsStore } from '../invitations/invitations.store';
 import { Metrics } from '../metrics/metrics';
 import { GrantsStore, RoleDefinition } from '../permissions/grants.store';
 import { JoinedResponse, JoinPendingResponse } from './dto/joined.response';
 import { JOIN_ERRORS, joinRefusal } from './join-errors';
-import { MembershipGrantsRepository } from './membership-grants.repository';
+import { MembershipBackend } from './membership-backend';
 import { MembershipGrantsWorker } from './membership-grants.worker';
-import { Alongside, Join, MembershipChange, MembershipsRepository } from './memberships.repository';
+import { Alongside, Join, MembershipsRepository } from './memberships.repository';
 
 /** How often a join is judged again after its transaction lost to a concurrent change. */
 export const JOIN_ATTEMPTS = 3;
@@ -39,14 +38,6 @@ export type JoinWithoutInvitationOutcome =
   | { joined: true; inPool: boolean }
   | { joined: false; memberOf: string; emailInUse?: boolean; accountDeleted?: boolean; changed?: boolean };
 
-/** The caller's membership as a join judges it. `pending`: a grant on its way to the user pool. */
-interface CurrentMembership {
-  tenantId: string | null;
-  role: string | null;
-  pending: boolean;
-  change: (role: string, tenantId: string, now: Date) => MembershipChange;
-}
-
 /**
  * POST /api/invitations/{token}/join: the signed-in invitee becomes a member of the invitation's
  * tenant. The rules run in order, each on what the store holds now; the write is one transaction
@@ -61,11 +52,10 @@ export class JoiningService {
     private readonly identity: IdentityStore,
     private readonly memberships: MembershipsRepository,
     private readonly tenants: TenantStatusReader,
-    private readonly grants: MembershipGrantsRepository,
+    private readonly backend: MembershipBackend,
     private readonly grantsWorker: MembershipGrantsWorker,
     private readonly customRoles: GrantsStore,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
     private readonly metrics: Metrics,
   ) {}
 
@@ -105,12 +95,10 @@ export class JoiningService {
     if (!email || !sameEmail(email, invitation.email))
       throw joinRefusal(HttpStatus.FORBIDDEN, JOIN_ERRORS.emailMismatch);
     // Rule 4: a local issuer may leave the claim out; Cognito always sets it.
-    const mustBeVerified = this.config.identityStore === 'cognito';
-    if (caller.emailVerified === false || (mustBeVerified && caller.emailVerified !== true)) {
+    if (this.identity.claimDeniesVerification(caller.emailVerified))
       throw joinRefusal(HttpStatus.FORBIDDEN, JOIN_ERRORS.emailNotVerified);
-    }
     // Rule 5.
-    const current = (await this.currentMembership(caller.id))!;
+    const current = (await this.backend.current(caller.id, true))!;
     if (current.tenantId !== null && current.tenantId !== invitation.tenantId) {
       throw joinRefusal(HttpStatus.CONFLICT, JOIN_ERRORS.memberOfAnotherOrganisation);
     }
@@ -161,8 +149,8 @@ export class JoiningService {
     for (let attempt = 0; attempt < (options.once ? 1 : JOIN_ATTEMPTS); attempt++) {
       const now = this.clock.now();
       const current = makesAccount
-        ? await this.noAccountYet(member.id)
-        : await this.currentMembership(member.id, options.mustExistInPool ?? true);
+        ? await this.backend.none(member.id)
+        : await this.backend.current(member.id, options.mustExistInPool ?? true);
       if (!current) return { joined: false, memberOf: '', accountDeleted: true };
       if (current.tenantId !== null && !(options.setsRole && current.tenantId === tenantId))
         return { joined: false, memberOf: current.tenantId };
@@ -204,87 +192,14 @@ export class JoiningService {
 
   /**
    * The organisation the person is in, as a join judges it ("one organisation at most"): on the
-   * user pool a grant still on its way there counts first (read before the pool, so that a grant
-   * written to the pool meanwhile is seen in one or the other); `user` as the store read it.
+   * user pool a grant still on its way there counts first; `user` as the store read it.
    */
-  async organisationOf(user: Pick<IdentityUser, 'id' | 'tenantId'>): Promise<string | null> {
-    if (this.config.identityStore !== 'cognito') return user.tenantId;
-    const pending = await this.grants.pendingFor(user.id);
-    return pending?.tenantId ?? (await this.identity.findById(user.id))?.tenantId ?? null;
+  organisationOf(user: Pick<IdentityUser, 'id' | 'tenantId'>): Promise<string | null> {
+    return this.backend.organisationOf(user);
   }
 
   /**
-   * The membership of an account that the join makes: none. On the user pool its version is read
-   * all the same, so that a grant written for the id meanwhile makes this join lose.
-   */
-  private async noAccountYet(userId: string): Promise<CurrentMembership> {
-    if (this.config.identityStore !== 'cognito')
-      return { tenantId: null, role: null, pending: false, change: () => ({ store: 'local', stored: null }) };
-    const version = await this.grants.versionOf(userId);
-    return {
-      tenantId: null,
-      role: null,
-      pending: false,
-      change: (role, tenantId, now) => this.poolChange(userId, version, { tenantId, role, now }),
-    };
-  }
-
-  /**
-   * Local store: the users row. User pool: a grant still on its way there counts first (read before
-   * the pool, so that a grant written to the pool meanwhile is seen in one or the other). An account
-   * gone from the pool: 401 for the session's own join; null when `mustExistInPool` is false (a
-   * request approved after an operator deleted the account).
-   */
-  private async currentMembership(userId: string, mustExistInPool = true): Promise<CurrentMembership | null> {
-    if (this.config.identityStore !== 'cognito') {
-      const stored = await this.identity.findById(userId);
-      return {
-        tenantId: stored?.tenantId ?? null,
-        role: stored?.role ?? null,
-        pending: false,
-        change: () => ({ store: 'local', stored }),
-      };
-    }
-    // Read first: a grant written for them after this read (by a parallel join or SCIM) makes this one's write lose.
-    const version = await this.grants.versionOf(userId);
-    const pending = await this.grants.pendingFor(userId);
-    const pooled = await this.identity.findById(userId);
-    // The account is gone from the pool: nobody to make a member.
-    if (!pooled) {
-      if (mustExistInPool) throw new ApiError(HttpStatus.UNAUTHORIZED, UNAUTHORIZED);
-      return null;
-    }
-    const held: Pick<IdentityUser, 'tenantId' | 'role'> = pending ?? pooled;
-    return {
-      tenantId: held.tenantId,
-      role: held.role,
-      pending: pending !== null,
-      change: (role, tenantId, now) => {
-        const granted =
-          held.tenantId === tenantId && held.role === role && (pending !== null || pooled.userType === ORG_USER_TYPE);
-        return this.poolChange(userId, version, granted ? null : { tenantId, role, now });
-      },
-    };
-  }
-
-  /**
-   * The pool's side of a join: a grant of `granting` to queue (null when the pool, or a grant on its
-   * way, has the membership already), with the compare-and-set on the membership version read first.
-   */
-  private poolChange(
-    userId: string,
-    version: number,
-    granting: { tenantId: string; role: string; now: Date } | null,
-  ): MembershipChange {
-    return {
-      store: 'pool',
-      grant: granting && this.grantsWorker.claimedGrant(userId, granting.tenantId, granting.role, granting.now),
-      versionUnchanged: this.grants.versionUnchanged(userId, version),
-    };
-  }
-
-  /**
-   * The join's transaction. In cognito mode its grant goes to the pool right after the commit, and
+   * The join's transaction. On the user pool its grant goes there right after the commit, and
    * an account the join makes (`makesAccount`) before that. Null when nothing was written; else
    * whether the pool has the membership: not when it did not take the grant, or when an earlier
    * grant is still on its way.

@@ -7,8 +7,9 @@ import { parseConfig } from '../config/app-config';
 import { MembershipGrantEntity } from '../database/entities';
 import { MultiStatementPool } from '../database/multi-statement-pool';
 import { PreparedStatements } from '../database/prepared-statements';
+import { AccountNotFoundError, PoolMemberships } from '../identity/identity-store';
 import { MembershipGrantsRepository } from './membership-grants.repository';
-import { GRANT_BATCH_SIZE, GRANT_CLAIM_MS, MembershipGrantsWorker, PoolMemberships } from './membership-grants.worker';
+import { GRANT_BATCH_SIZE, GRANT_CLAIM_MS, MembershipGrantsWorker } from './membership-grants.worker';
 
 const NOW = new Date('2026-03-01T12:00:00.000Z');
 const GRANT_ID = '00000000-0000-4000-8000-000000000001';
@@ -159,7 +160,7 @@ describe(MembershipGrantsWorker.name, () => {
   });
 
   it('a user that the pool no longer has ends the grant: marked failed, no longer on its way', async () => {
-    pool.failure = Object.assign(new Error('User does not exist.'), { name: 'UserNotFoundException' });
+    pool.failure = new AccountNotFoundError('User does not exist.');
     expect(await join()).toBe(false);
     expect(await only()).toMatchObject({ status: 'failed', claimedBy: null });
     expect(await new MembershipGrantsRepository(statements).pendingFor('u-1')).toBeNull();

@@ -8,12 +8,8 @@ import { MembershipGrantEntity } from '../database/entities';
 import { MultiStatementPool } from '../database/multi-statement-pool';
 import { OutboxRows } from '../database/outbox-rows';
 import { PreparedStatements } from '../database/prepared-statements';
+import { AccountNotFoundError, PoolMemberships } from '../identity/identity-store';
 import { AttemptResult, OutboxDeliveryLoop } from '../outbox/outbox-delivery-loop';
-
-/** What the grants need of the user pool: CognitoIdentityStore has it. Provided in cognito mode only. */
-export abstract class PoolMemberships {
-  abstract grantMembership(id: string, tenantId: string, role: string): Promise<void>;
-}
 
 /** Grants claimed per round; a full round is followed at once by another. */
 export const GRANT_BATCH_SIZE = 10;
@@ -40,7 +36,7 @@ export class MembershipGrantsWorker extends OutboxDeliveryLoop<MembershipGrantEn
     clock: Clock,
     config: AppConfig,
     private readonly ids: IdGenerator,
-    // In local mode the provider is null: no pool to write to.
+    // Null for a store whose users rows the join's transaction writes: no pool to write to.
     @Inject(PoolMemberships) private readonly poolMemberships: PoolMemberships | null,
   ) {
     super({
@@ -62,7 +58,7 @@ export class MembershipGrantsWorker extends OutboxDeliveryLoop<MembershipGrantEn
     });
   }
 
-  /** Runs in cognito mode only: the local store has no pool to write to. */
+  /** Runs only for a user pool: the local store has no pool to write to. */
   override onApplicationBootstrap(): void {
     if (this.poolMemberships) super.onApplicationBootstrap();
   }
@@ -100,7 +96,7 @@ async function writeGrant(grant: MembershipGrantEntity, pool: PoolMemberships): 
     await pool.grantMembership(grant.userId, grant.tenantId, grant.role);
     return { outcome: 'delivered' };
   } catch (error) {
-    if ((error as Error).name === 'UserNotFoundException')
+    if (error instanceof AccountNotFoundError)
       return { outcome: 'failed', reason: `the user pool no longer has the user: ${messageOf(error)}` };
     return { outcome: 'retry', reason: messageOf(error) };
   }

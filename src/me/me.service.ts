@@ -4,7 +4,6 @@ import { Caller } from '../auth/caller';
 import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { UNAUTHORIZED } from '../common/messages';
-import { AppConfig } from '../config/app-config';
 import { DomainJoin, DomainJoinsService, SignedInPerson } from '../domains/domain-joins.service';
 import { JoinableOrganisationsResponse } from '../domains/dto/domain.response';
 import { IdentityStore } from '../identity/identity-store';
@@ -24,7 +23,6 @@ export class MeService {
     private readonly identity: IdentityStore,
     private readonly joins: DomainJoinsService,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
   ) {}
 
   /** GET /api/me: from the store as it is now, not from the session's claims. */
@@ -91,8 +89,7 @@ export class MeService {
   }
 
   /** The session's `email_verified` claim is present and true; in cognito mode, the user's attribute. */
-  private async emailVerified(caller: Caller): Promise<boolean> {
-    if (this.config.identityStore === 'cognito') return (await this.identity.emailVerified(caller.id)) === true;
-    return caller.emailVerified === true;
+  private emailVerified(caller: Caller): Promise<boolean> {
+    return this.identity.emailVerified(caller.id, caller.emailVerified);
   }
 }

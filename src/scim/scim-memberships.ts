@@ -2,10 +2,8 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { AuditActor } from '../audit/audit-event';
 import { AuditRecorder } from '../audit/audit-recorder';
 import { Clock } from '../common/clock';
-import { AppConfig } from '../config/app-config';
 import { Insert, RequiredUpdate, Statement } from '../database/atomic-writer';
-import { IdentityStore, IdentityUser } from '../identity/identity-store';
-import { localUserRows } from '../identity/local/local-identity-store';
+import { AccountRows, IdentityStore, IdentityUser } from '../identity/identity-store';
 import { JoiningService } from '../joining/joining.service';
 import { Alongside } from '../joining/memberships.repository';
 import { SCIM_MESSAGES, ScimError } from './scim-errors';
@@ -34,22 +32,22 @@ export type ScimWrite = 'written' | 'refused' | 'emailInUse';
  */
 @Injectable()
 export class ScimMemberships {
+  /** The account's writes in the SCIM rows' transaction; null for a user pool, written before or after them. */
+  private readonly accountRows: AccountRows | null;
+
   constructor(
-    private readonly config: AppConfig,
     private readonly identity: IdentityStore,
     private readonly audit: AuditRecorder,
     private readonly joining: JoiningService,
     private readonly users: ScimUsersStore,
     private readonly clock: Clock,
-  ) {}
-
-  get pooled(): boolean {
-    return this.config.identityStore === 'cognito';
+  ) {
+    this.accountRows = identity.accountRows();
   }
 
   /** The local store's address change, as a compare-and-set of the SCIM row's transaction; null on the pool. */
   localAddressChange(userId: string, address: string): RequiredUpdate | null {
-    return this.pooled ? null : localUserRows.addressChanged(userId, address);
+    return this.accountRows?.addressChanged(userId, address) ?? null;
   }
 
   /**
@@ -79,7 +77,7 @@ export class ScimMemberships {
    * person as found: a new account is made by the join.
    */
   async prepared(person: Person, active: boolean): Promise<Person> {
-    if (!this.pooled || person.kind !== 'new') return person;
+    if (this.accountRows || person.kind !== 'new') return person;
     if (active && !(await this.identity.namesNewAccounts())) return person;
     return { kind: 'made', id: await this.identity.createAccount(person.id, person.email), email: person.email };
   }
@@ -102,8 +100,8 @@ export class ScimMemberships {
   /** An inactive person's rows: on the local store with the account's users row when it is new. */
   private async accountOnly(person: Person, rows: ScimRows): Promise<ScimWrite> {
     const inserts =
-      person.kind === 'new'
-        ? [...rows.inserts, localUserRows.created(person.id, person.email, null, null, this.clock.now())]
+      person.kind === 'new' && this.accountRows
+        ? [...rows.inserts, this.accountRows.created(person.id, person.email, null, null, this.clock.now())]
         : rows.inserts;
     return (await this.users.commit(inserts, rows.required, rows.deletes)) ? 'written' : 'refused';
   }
@@ -127,8 +125,8 @@ export class ScimMemberships {
     deletes: Statement[] = [],
   ) {
     const member = user !== null && user.tenantId === tenantId;
-    if (!this.pooled) {
-      if (member) required.push(localUserRows.detached(user.id, tenantId));
+    if (this.accountRows) {
+      if (member) required.push(this.accountRows.detached(user.id, tenantId));
       return this.users.commit(inserts, required, deletes);
     }
     if (member) await this.identity.removeFromTenant(user.id);

@@ -325,7 +325,7 @@ export class ScimUsersService {
       await this.identity.changeEmail(userId, input.address);
     } catch (error) {
       await this.store.updateAsRead(row, now);
-      if (isUniqueViolation(error) || (error as Error).name === 'AliasExistsException') throw addressTaken();
+      if (isUniqueViolation(error) || error instanceof AccountExistsError) throw addressTaken();
       throw error;
     }
     return after(now, this.clock.now());

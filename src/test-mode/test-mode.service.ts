@@ -7,6 +7,7 @@ import { Clock } from '../common/clock';
 import { sameEmail } from '../common/email-comparison';
 import { USER_NOT_FOUND } from '../common/messages';
 import { AppConfig } from '../config/app-config';
+import { userPoolOf } from '../config/identity-config';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
 import { buildInvitationMessage } from '../mail/invitation-message';
 import { storedEmailOf } from '../mail/outbox/invitation-outbox';
@@ -61,7 +62,7 @@ export class TestModeService {
 
   /** A session for a user of the local store, or for claims that need no user record. */
   async session({ userId, sub, email }: TestSessionRequest): Promise<TestSessionResponse> {
-    if (this.config.identityStore !== 'local') {
+    if (userPoolOf(this.config)) {
       throw new ApiError(HttpStatus.BAD_REQUEST, TEST_MODE_ERRORS.sessionsNeedLocalStore);
     }
     const byId = userId !== undefined && sub === undefined && email === undefined;

@@ -3,6 +3,8 @@ import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import { compareKeys } from '../../common/paging';
 import { CognitoConfig } from '../../config/identity-config';
 import {
+  AccountExistsError,
+  AccountNotFoundError,
   IdentityStore,
   IdentityUser,
   MAX_PAGE_SIZE,
@@ -10,6 +12,7 @@ import {
   MemberKey,
   ORG_USER_TYPE,
   noMembers,
+  PoolMemberships,
   SUPER_ADMIN_ROLE,
   TenantRole,
   UserPage,
@@ -40,13 +43,17 @@ const memberKey = (user: { email: string; id: string }) => [user.email, user.id]
  * given a tenant outside the service join the group through the CLI's back-fill
  * (syncTenantGroups; README "Managing an organisation").
  *
- * SDK errors bubble up as they are; the services turn them into the spec's 500 bodies.
+ * SDK errors bubble up as they are, and the services turn them into the spec's 500 bodies, but for
+ * those that mean something to them: a user the pool does not have (AccountNotFoundError from a
+ * grant), an address another account has (AccountExistsError).
  *
  * Its parts each do one thing on the pool: CognitoLookups reads users, CognitoAttributes writes
  * their attributes, CognitoGroups their groups, CognitoAccounts makes and deletes accounts, and
  * CognitoSuperAdminListing pages the super-admin group. The orders above are kept here.
  */
-export class CognitoIdentityStore extends IdentityStore implements OnApplicationShutdown {
+export class CognitoIdentityStore extends IdentityStore implements PoolMemberships, OnApplicationShutdown {
+  /** The pool is a dependency of its own, beside the database. */
+  override readonly pingedForReadiness = true;
   private readonly userPoolId: string;
   private readonly superAdminGroup: string;
   private readonly lookups: CognitoLookups;
@@ -78,8 +85,19 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
     return this.lookups.findById(id);
   }
 
-  override emailVerified(id: string): Promise<boolean | null> {
+  /** The user's `email_verified` attribute, whatever the session says. */
+  override emailVerified(id: string): Promise<boolean> {
     return this.lookups.emailVerified(id);
+  }
+
+  /** The pool's id tokens always carry `email_verified`: one without it is not verified. */
+  override claimDeniesVerification(claim: boolean | undefined): boolean {
+    return claim !== true;
+  }
+
+  /** The joins' grants are written here, after their transaction (MembershipGrantsWorker). */
+  override poolMemberships(): PoolMemberships {
+    return this;
   }
 
   findByEmail(email: string): Promise<IdentityUser[]> {
@@ -144,12 +162,17 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
    * Safe to repeat: the join's grants are retried until the pool takes them.
    */
   async grantMembership(id: string, tenantId: string, role: string): Promise<void> {
-    await this.joinTenantGroup(id, tenantId);
-    await this.attributes.set(id, [
-      { Name: COGNITO_ATTRIBUTES.userType, Value: ORG_USER_TYPE },
-      { Name: COGNITO_ATTRIBUTES.tenantId, Value: tenantId },
-      { Name: COGNITO_ATTRIBUTES.role, Value: role },
-    ]);
+    try {
+      await this.joinTenantGroup(id, tenantId);
+      await this.attributes.set(id, [
+        { Name: COGNITO_ATTRIBUTES.userType, Value: ORG_USER_TYPE },
+        { Name: COGNITO_ATTRIBUTES.tenantId, Value: tenantId },
+        { Name: COGNITO_ATTRIBUTES.role, Value: role },
+      ]);
+    } catch (error) {
+      if ((error as Error).name === 'UserNotFoundException') throw new AccountNotFoundError((error as Error).message);
+      throw error;
+    }
   }
 
   /** The tenant's group, read whole: Cognito counts nothing for us. */
@@ -241,11 +264,17 @@ export class CognitoIdentityStore extends IdentityStore implements OnApplication
     return this.accounts.signsInByEmail();
   }
 
+  /** A pool that signs in by e-mail refuses an address that is another user's (AliasExistsException). */
   override async changeEmail(id: string, email: string): Promise<void> {
-    await this.attributes.set(id, [
-      { Name: COGNITO_ATTRIBUTES.email, Value: email.toLowerCase() },
-      { Name: 'email_verified', Value: 'true' },
-    ]);
+    try {
+      await this.attributes.set(id, [
+        { Name: COGNITO_ATTRIBUTES.email, Value: email.toLowerCase() },
+        { Name: 'email_verified', Value: 'true' },
+      ]);
+    } catch (error) {
+      if ((error as Error).name === 'AliasExistsException') throw new AccountExistsError();
+      throw error;
+    }
   }
 
   async ping(): Promise<void> {

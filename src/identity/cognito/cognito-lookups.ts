@@ -46,9 +46,10 @@ export class CognitoLookups {
     return user && toIdentityUser(user.Username ?? id, user.UserAttributes);
   }
 
-  async emailVerified(id: string): Promise<boolean | null> {
+  /** Whether the user's `email_verified` attribute is "true"; false for a user the pool does not have. */
+  async emailVerified(id: string): Promise<boolean> {
     const user = await this.getUser(id);
-    return user && attributeValue(user.UserAttributes, 'email_verified') === 'true';
+    return attributeValue(user?.UserAttributes, 'email_verified') === 'true';
   }
 
   /**

@@ -4,7 +4,7 @@ import { UserEntity } from '../../database/entities';
 import { emailKey } from '../../common/email-comparison';
 import { PreparedStatements } from '../../database/prepared-statements';
 import { InvalidPageTokenError } from '../identity-store';
-import { LocalIdentityStore } from './local-identity-store';
+import { LocalIdentityStore, localUserRows } from './local-identity-store';
 import { undoMigrationsThrough } from '../../../test/support/undo-migrations';
 
 /** The local store against a real (in-memory SQLite) database, on the real migrations. */
@@ -116,5 +116,16 @@ describe(LocalIdentityStore.name, () => {
     expect(await store.findById('u')).toMatchObject({ tenantId: null, role: null, userType: 'org' });
     await store.deleteUser('u');
     expect(await store.findById('u')).toBeNull();
+  });
+
+  it("where the stores differ: the session's claim decides verification, and may be absent; the users rows go in the callers' transactions", async () => {
+    await user('u');
+    expect(await store.emailVerified('u', true)).toBe(true);
+    expect(await store.emailVerified('u', undefined)).toBe(false);
+    expect(store.claimDeniesVerification(undefined)).toBe(false);
+    expect(store.claimDeniesVerification(false)).toBe(true);
+    expect(store.accountRows()).toBe(localUserRows);
+    expect(store.poolMemberships()).toBeNull();
+    expect(store.pingedForReadiness).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import { TenantStatus } from '../../database/entities/tenant.entity';
 import { SSO_ENFORCED_COLUMN, TenantGate, toTenantGate } from '../../database/tenant-status-reader';
 import { PreparedStatements } from '../../database/prepared-statements';
 import {
+  AccountRows,
   IdentityStore,
   IdentityUser,
   InvalidPageTokenError,
@@ -84,7 +85,7 @@ const DETACH = 'UPDATE users SET tenant_id = NULL, role = NULL WHERE id = ? AND 
  * The users row in another store's transaction (a join, SCIM's writes), so that the users table is
  * written here only: the statements and rows that AtomicWriter.insertIfAll takes.
  */
-export const localUserRows = {
+export const localUserRows: AccountRows = {
   /** A new row (the address stored lower-cased, as the CLI stores it), in an organisation or in none. */
   created(id: string, email: string, tenantId: string | null, role: string | null, now: Date): Insert {
     const row: UserEntity = {
@@ -258,5 +259,10 @@ export class LocalIdentityStore extends IdentityStore {
 
   async ping(): Promise<void> {
     await this.users.query('SELECT 1');
+  }
+
+  /** The users rows: in the service's database, so every change goes with its caller's rows. */
+  override accountRows(): AccountRows {
+    return localUserRows;
   }
 }
