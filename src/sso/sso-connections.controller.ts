@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
-import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { OrgAdminGuard, OrgAdminMessagesFor, RequirePermission } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
 import { RequestOrigin } from '../common/request-origin';
@@ -23,11 +23,11 @@ import {
 } from './sso.docs';
 import { SSO_FAILURES, SSO_GUARD_MESSAGES } from './sso.messages';
 
-/** An organisation's single sign-on connections (docs/sso.md): owners only. */
+/** An organisation's single sign-on connections (docs/sso.md): `sso:manage`, which only owners hold. */
 @Controller('api/org/sso/connections')
 @ApiSsoConnections()
 @UseGuards(SessionGuard, OrgAdminGuard, SsoConfiguredGuard)
-@OrgAdminMessagesFor(SSO_GUARD_MESSAGES)
+@RequirePermission('sso:manage', SSO_GUARD_MESSAGES)
 export class SsoConnectionsController {
   constructor(
     private readonly connections: SsoConnectionsService,
@@ -108,15 +108,18 @@ export class SsoConnectionsController {
   }
 }
 
-/** Whether the organisation requires single sign-on of its members (docs/sso.md, "Enforcement"). */
+/**
+ * Whether the organisation requires single sign-on of its members (docs/sso.md, "Enforcement"):
+ * owners and admins read it, by the base roles alone; changing it is `sso:manage`.
+ */
 @Controller('api/org/sso')
 @ApiSsoEnforcement()
 @UseGuards(SessionGuard, OrgAdminGuard, SsoConfiguredGuard)
-@OrgAdminMessagesFor(SSO_GUARD_MESSAGES)
 export class SsoEnforcementController {
   constructor(private readonly connections: SsoConnectionsService) {}
 
   @Get()
+  @OrgAdminMessagesFor(SSO_GUARD_MESSAGES)
   @ApiGetEnforcement()
   @FailureResponse({ error: SSO_FAILURES.connections })
   getSsoEnforcement(@CurrentOrgCaller() caller: OrgCaller) {
@@ -124,6 +127,7 @@ export class SsoEnforcementController {
   }
 
   @Patch()
+  @RequirePermission('sso:manage', SSO_GUARD_MESSAGES)
   @ApiSetEnforcement()
   @FailureResponse({ error: SSO_FAILURES.connections })
   setSsoEnforcement(@CurrentOrgCaller() caller: OrgCaller, @Body() body: unknown) {

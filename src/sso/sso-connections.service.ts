@@ -1,10 +1,8 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { auditActor, NewAuditEvent } from '../audit/audit-event';
 import { OrgCaller } from '../auth/caller';
-import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
-import { FORBIDDEN } from '../common/messages';
 import { AppConfig } from '../config/app-config';
 import { SsoConnectionEntity } from '../database/entities';
 import { OidcCheckFailed, OidcClient } from './oidc-client';
@@ -26,8 +24,8 @@ import { attemptAnswer, AttemptAnswer, connectionAnswer, ConnectionAnswer, SsoEn
 import { SSO_ERRORS, ssoRefusal } from './sso.messages';
 
 /**
- * An organisation's single sign-on connections (docs/sso.md), for its owners: the rules in order,
- * owner, body, limit, then the provider's discovery document; a connection starts draft and becomes
+ * An organisation's single sign-on connections (docs/sso.md), for its owners (the guard's
+ * `sso:manage`): the rules in order, body, limit, then the provider's discovery document; a connection starts draft and becomes
  * active by an owner's PATCH or a successful test sign-in.
  */
 @Injectable()
@@ -48,7 +46,6 @@ export class SsoConnectionsService {
     body: unknown,
     base: string,
   ): Promise<{ success: true; connection: ConnectionAnswer }> {
-    ownerOnly(caller);
     const input = readNewConnection(body);
     const { connectionsPerOrg } = this.config.sso;
     const limitReached = () =>
@@ -131,14 +128,12 @@ export class SsoConnectionsService {
 
   /** GET /api/org/sso/connections. */
   async list(caller: OrgCaller, base: string): Promise<{ connections: ConnectionAnswer[] }> {
-    ownerOnly(caller);
     const views = await this.store.views(await this.store.listOwn(caller.tenantId));
     return { connections: views.map((view) => connectionAnswer(view, base)) };
   }
 
   /** GET /api/org/sso/connections/{id}. */
   async get(caller: OrgCaller, id: string, base: string): Promise<{ connection: ConnectionAnswer }> {
-    ownerOnly(caller);
     return { connection: await this.answer(await this.own(caller, id), base) };
   }
 
@@ -149,7 +144,6 @@ export class SsoConnectionsService {
     body: unknown,
     base: string,
   ): Promise<{ success: true; connection: ConnectionAnswer }> {
-    ownerOnly(caller);
     const connection = await this.own(caller, id);
     const patch = readConnectionPatch(body);
     const now = this.clock.now();
@@ -208,7 +202,6 @@ export class SsoConnectionsService {
 
   /** DELETE /api/org/sso/connections/{id}: 204. */
   async remove(caller: OrgCaller, id: string): Promise<void> {
-    ownerOnly(caller);
     const connection = await this.own(caller, id);
     await this.store.remove(connection, [connectionEvent('sso.connection_deleted', connection, auditActor(caller))]);
   }
@@ -218,7 +211,6 @@ export class SsoConnectionsService {
    * address, read again (a provider's new signing certificate is taken so, ahead of its roll-over).
    */
   async refresh(caller: OrgCaller, id: string, base: string): Promise<{ success: true; connection: ConnectionAnswer }> {
-    ownerOnly(caller);
     const connection = await this.own(caller, id);
     const now = this.clock.now();
     let changes: ConnectionChanges;
@@ -247,7 +239,6 @@ export class SsoConnectionsService {
    * the connection's status; its callback runs every check, then neither joins nor signs in.
    */
   async test(caller: OrgCaller, id: string, base: string): Promise<{ startUrl: string }> {
-    ownerOnly(caller);
     return { startUrl: await this.signIns.startTest(await this.own(caller, id), base) };
   }
 
@@ -271,7 +262,6 @@ export class SsoConnectionsService {
    * SSO_NO_ACTIVE_CONNECTION without an active connection. Event sso.enforced.
    */
   async setEnforcement(caller: OrgCaller, body: unknown): Promise<SsoEnforcementAnswer & { success: true }> {
-    ownerOnly(caller);
     const enforced = (body as { enforced?: unknown } | null)?.enforced;
     if (typeof enforced !== 'boolean' || Object.keys(body as object).some((key) => key !== 'enforced'))
       throw ssoRefusal(
@@ -305,7 +295,6 @@ export class SsoConnectionsService {
 
   /** GET /api/org/sso/connections/{id}/attempts. */
   async attempts(caller: OrgCaller, id: string): Promise<{ attempts: AttemptAnswer[] }> {
-    ownerOnly(caller);
     const connection = await this.own(caller, id);
     return { attempts: (await this.store.attempts(connection.id)).map(attemptAnswer) };
   }
@@ -351,8 +340,3 @@ export class SsoConnectionsService {
 /** An entity ID's host when it is a URL (most are), else the ID itself. */
 const hostOf = (entityId: string) =>
   (URL.canParse(entityId) ? new URL(entityId).host || entityId : entityId).slice(0, 150);
-
-/** Owners only: the org guard let owners and admins through; an admin is refused as the spec's Forbidden. */
-function ownerOnly(caller: OrgCaller): void {
-  if (caller.role !== 'owner') throw new ApiError(HttpStatus.FORBIDDEN, FORBIDDEN);
-}
