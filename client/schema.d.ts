@@ -2219,6 +2219,38 @@ export interface components {
             /** @description How many roles lost a removed permission (`force=true`) */
             rolesChanged: number;
         };
+        CreateConnectionBody: {
+            /** @enum {string} */
+            type: "oidc" | "saml";
+            /**
+             * @description OIDC: required
+             * @example https://acme.okta.com
+             */
+            issuer?: string;
+            /** @description OIDC: required */
+            clientId?: string;
+            /** @description OIDC: stored encrypted (AES-256-GCM), never returned; OIDC: required */
+            clientSecret?: string;
+            /** @description OIDC: default openid email profile; or one space-separated string */
+            scopes?: string[];
+            /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
+            metadataXml?: string;
+            /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
+            metadataUrl?: string;
+            /** @description SAML: the assertion itself must be signed; default true */
+            wantAssertionsSigned?: boolean;
+            /** @description Default from the provider */
+            name?: string;
+            /** @description Default true */
+            jit?: boolean;
+            /**
+             * @description Default member
+             * @enum {string}
+             */
+            defaultRole?: "member" | "admin";
+            /** @description Default false */
+            allowIdpInitiated?: boolean;
+        };
         OidcServiceProvider: {
             /**
              * @description The redirect URI to register at the provider: {PUBLIC_BASE_URL}/sso/oidc/{id}/callback
@@ -2317,6 +2349,36 @@ export interface components {
         OneSsoConnection: {
             connection: components["schemas"]["SsoConnection"];
         };
+        UpdateConnectionBody: {
+            /** @enum {string} */
+            status?: "active" | "inactive";
+            /**
+             * @description true: this active connection becomes the primary (the one discovery uses)
+             * @enum {boolean}
+             */
+            primary?: true;
+            /** @description Default from the provider */
+            name?: string;
+            /** @description Default true */
+            jit?: boolean;
+            /**
+             * @description Default member
+             * @enum {string}
+             */
+            defaultRole?: "member" | "admin";
+            /** @description Default false */
+            allowIdpInitiated?: boolean;
+            /** @description OIDC: stored encrypted (AES-256-GCM), never returned */
+            clientSecret?: string;
+            /** @description OIDC: default openid email profile; or one space-separated string */
+            scopes?: string[];
+            /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
+            metadataXml?: string;
+            /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
+            metadataUrl?: string;
+            /** @description SAML: the assertion itself must be signed; default true */
+            wantAssertionsSigned?: boolean;
+        };
         SsoTestStart: {
             /** @description The provider’s sign-in address for a test: open it in a browser; the callback answers 200 with every check passed (and activates a draft connection) or the refusal that names the failed check, and neither joins nor signs in */
             startUrl: string;
@@ -2351,6 +2413,9 @@ export interface components {
             activeConnections: number;
             /** @description The roles that keep access without single sign-on while it is enforced (the break-glass) */
             breakGlass: "owner"[];
+        };
+        SetEnforcementBody: {
+            enforced: boolean;
         };
         SsoEnforcementChanged: {
             /** @description Members must sign in by single sign-on; a session made otherwise is refused 403 SSO_REQUIRED */
@@ -11264,37 +11329,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    type: "oidc" | "saml";
-                    /**
-                     * @description OIDC: required
-                     * @example https://acme.okta.com
-                     */
-                    issuer?: string;
-                    /** @description OIDC: required */
-                    clientId?: string;
-                    /** @description OIDC (required at creation): stored encrypted (AES-256-GCM), never returned */
-                    clientSecret?: string;
-                    /** @description OIDC: default openid email profile */
-                    scopes?: string[];
-                    /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
-                    metadataXml?: string;
-                    /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
-                    metadataUrl?: string;
-                    /** @description SAML: the assertion itself must be signed; default true */
-                    wantAssertionsSigned?: boolean;
-                    name?: string;
-                    /** @description Default true */
-                    jit?: boolean;
-                    /**
-                     * @description Default member
-                     * @enum {string}
-                     */
-                    defaultRole?: "member" | "admin";
-                    /** @description Default false */
-                    allowIdpInitiated?: boolean;
-                };
+                "application/json": components["schemas"]["CreateConnectionBody"];
             };
         };
         responses: {
@@ -11558,35 +11593,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    status?: "active" | "inactive";
-                    /**
-                     * @description true: this active connection becomes the primary (the one discovery uses)
-                     * @enum {boolean}
-                     */
-                    primary?: true;
-                    /** @description OIDC (required at creation): stored encrypted (AES-256-GCM), never returned */
-                    clientSecret?: string;
-                    /** @description OIDC: default openid email profile */
-                    scopes?: string[];
-                    /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
-                    metadataXml?: string;
-                    /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
-                    metadataUrl?: string;
-                    /** @description SAML: the assertion itself must be signed; default true */
-                    wantAssertionsSigned?: boolean;
-                    name?: string;
-                    /** @description Default true */
-                    jit?: boolean;
-                    /**
-                     * @description Default member
-                     * @enum {string}
-                     */
-                    defaultRole?: "member" | "admin";
-                    /** @description Default false */
-                    allowIdpInitiated?: boolean;
-                };
+                "application/json": components["schemas"]["UpdateConnectionBody"];
             };
         };
         responses: {
@@ -12024,9 +12031,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    enforced: boolean;
-                };
+                "application/json": components["schemas"]["SetEnforcementBody"];
             };
         };
         responses: {

@@ -5,6 +5,7 @@ import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
 import { RequestOrigin } from '../common/request-origin';
 import { AppConfig } from '../config/app-config';
+import { CreateConnectionBody, CreateConnectionPipe, SetEnforcementBody, SetEnforcementPipe } from './dto/sso-bodies';
 import { SsoConfiguredGuard } from './sso-configured.guard';
 import { SsoConnectionsService } from './sso-connections.service';
 import {
@@ -37,7 +38,11 @@ export class SsoConnectionsController {
   @Post()
   @ApiCreateConnection()
   @FailureResponse({ error: SSO_FAILURES.connections })
-  createSsoConnection(@CurrentOrgCaller() caller: OrgCaller, @Body() body: unknown, @RequestOrigin() origin: string) {
+  createSsoConnection(
+    @CurrentOrgCaller() caller: OrgCaller,
+    @Body(CreateConnectionPipe) body: CreateConnectionBody,
+    @RequestOrigin() origin: string,
+  ) {
     return this.connections.create(caller, body, this.base(origin));
   }
 
@@ -130,7 +135,7 @@ export class SsoEnforcementController {
   @RequirePermission('sso:manage', SSO_GUARD_MESSAGES)
   @ApiSetEnforcement()
   @FailureResponse({ error: SSO_FAILURES.connections })
-  setSsoEnforcement(@CurrentOrgCaller() caller: OrgCaller, @Body() body: unknown) {
+  setSsoEnforcement(@CurrentOrgCaller() caller: OrgCaller, @Body(SetEnforcementPipe) body: SetEnforcementBody) {
     return this.connections.setEnforcement(caller, body);
   }
 }

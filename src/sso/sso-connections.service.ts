@@ -9,11 +9,13 @@ import { OidcCheckFailed, OidcClient } from './oidc-client';
 import { SamlClient } from './saml/saml-client';
 import { IdpMetadata } from './saml/saml-metadata';
 import { SamlRefused } from './saml/saml-xml';
+import { CreateConnectionBody, SetEnforcementBody, validateConnectionPatch } from './dto/sso-bodies';
 import {
+  distinctScopes,
+  metadataSourceOf,
   NewOidcConnection,
   NewSamlConnection,
-  readConnectionPatch,
-  readNewConnection,
+  newConnectionOf,
   SamlMetadataSource,
 } from './sso-connection-body';
 import { ConnectionChanges, SsoConnectionsStore } from './sso-connections.store';
@@ -43,10 +45,10 @@ export class SsoConnectionsService {
   /** POST /api/org/sso/connections. */
   async create(
     caller: OrgCaller,
-    body: unknown,
+    body: CreateConnectionBody,
     base: string,
   ): Promise<{ success: true; connection: ConnectionAnswer }> {
-    const input = readNewConnection(body);
+    const input = newConnectionOf(body);
     const { connectionsPerOrg } = this.config.sso;
     const limitReached = () =>
       ssoRefusal(
@@ -145,7 +147,14 @@ export class SsoConnectionsService {
     base: string,
   ): Promise<{ success: true; connection: ConnectionAnswer }> {
     const connection = await this.own(caller, id);
-    const patch = readConnectionPatch(body);
+    const patch = validateConnectionPatch(body);
+    if (Object.values(patch).every((value) => value === undefined))
+      throw ssoRefusal(
+        HttpStatus.BAD_REQUEST,
+        SSO_ERRORS.invalid,
+        'give at least one of name, jit, defaultRole, allowIdpInitiated, status, primary, clientSecret, scopes, ' +
+          'metadataXml, metadataUrl, wantAssertionsSigned',
+      );
     const now = this.clock.now();
     const changes: ConnectionChanges = { updatedAt: now };
     if (patch.name !== undefined) changes.name = patch.name;
@@ -155,7 +164,7 @@ export class SsoConnectionsService {
     const otherProtocol =
       connection.type === 'saml'
         ? (['clientSecret', 'scopes'] as const).filter((key) => patch[key] !== undefined)
-        : (['metadata', 'wantAssertionsSigned'] as const).filter((key) => patch[key] !== undefined);
+        : (['metadataXml', 'metadataUrl', 'wantAssertionsSigned'] as const).filter((key) => patch[key] !== undefined);
     if (otherProtocol.length)
       throw ssoRefusal(
         HttpStatus.BAD_REQUEST,
@@ -164,8 +173,9 @@ export class SsoConnectionsService {
           ? 'clientSecret and scopes belong to OIDC connections'
           : 'metadataXml, metadataUrl and wantAssertionsSigned belong to SAML connections',
       );
-    if (patch.metadata !== undefined) {
-      const { discoveredAt, ...columns } = this.samlColumns(await this.samlMetadata(patch.metadata), patch.metadata);
+    const metadata = metadataSourceOf(patch);
+    if (metadata !== undefined) {
+      const { discoveredAt, ...columns } = this.samlColumns(await this.samlMetadata(metadata), metadata);
       Object.assign(changes, {
         discovery: columns.discovery,
         issuer: columns.issuer,
@@ -174,7 +184,7 @@ export class SsoConnectionsService {
       });
     }
     if (patch.wantAssertionsSigned !== undefined) changes.wantAssertionsSigned = patch.wantAssertionsSigned ? 1 : 0;
-    if (patch.scopes !== undefined) changes.scopes = patch.scopes.join(' ');
+    if (patch.scopes !== undefined) changes.scopes = distinctScopes(patch.scopes).join(' ');
     if (patch.clientSecret !== undefined)
       changes.clientSecret = sealSecret(this.secretsKey(), connection.id, patch.clientSecret);
     const activates = patch.status === 'active' && connection.status !== 'active';
@@ -261,14 +271,10 @@ export class SsoConnectionsService {
    * member's session that single sign-on did not make (owners keep access); 409
    * SSO_NO_ACTIVE_CONNECTION without an active connection. Event sso.enforced.
    */
-  async setEnforcement(caller: OrgCaller, body: unknown): Promise<SsoEnforcementAnswer & { success: true }> {
-    const enforced = (body as { enforced?: unknown } | null)?.enforced;
-    if (typeof enforced !== 'boolean' || Object.keys(body as object).some((key) => key !== 'enforced'))
-      throw ssoRefusal(
-        HttpStatus.BAD_REQUEST,
-        SSO_ERRORS.enforcementInvalid,
-        'the body must be {"enforced": true|false}',
-      );
+  async setEnforcement(
+    caller: OrgCaller,
+    { enforced }: SetEnforcementBody,
+  ): Promise<SsoEnforcementAnswer & { success: true }> {
     const actor = auditActor(caller);
     if (enforced !== (await this.store.isEnforced(caller.tenantId))) {
       const event: NewAuditEvent = {
