@@ -2220,6 +2220,17 @@ export interface components {
             rolesChanged: number;
         };
         CreateConnectionBody: {
+            /** @description Default from the provider */
+            name?: string;
+            /** @description Default true */
+            jit?: boolean;
+            /**
+             * @description Default member
+             * @enum {string}
+             */
+            defaultRole?: "member" | "admin";
+            /** @description Default false */
+            allowIdpInitiated?: boolean;
             /** @enum {string} */
             type: "oidc" | "saml";
             /**
@@ -2239,17 +2250,6 @@ export interface components {
             metadataUrl?: string;
             /** @description SAML: the assertion itself must be signed; default true */
             wantAssertionsSigned?: boolean;
-            /** @description Default from the provider */
-            name?: string;
-            /** @description Default true */
-            jit?: boolean;
-            /**
-             * @description Default member
-             * @enum {string}
-             */
-            defaultRole?: "member" | "admin";
-            /** @description Default false */
-            allowIdpInitiated?: boolean;
         };
         OidcServiceProvider: {
             /**
@@ -2350,13 +2350,6 @@ export interface components {
             connection: components["schemas"]["SsoConnection"];
         };
         UpdateConnectionBody: {
-            /** @enum {string} */
-            status?: "active" | "inactive";
-            /**
-             * @description true: this active connection becomes the primary (the one discovery uses)
-             * @enum {boolean}
-             */
-            primary?: true;
             /** @description Default from the provider */
             name?: string;
             /** @description Default true */
@@ -2378,6 +2371,13 @@ export interface components {
             metadataUrl?: string;
             /** @description SAML: the assertion itself must be signed; default true */
             wantAssertionsSigned?: boolean;
+            /** @enum {string} */
+            status?: "active" | "inactive";
+            /**
+             * @description true: this active connection becomes the primary (the one discovery uses)
+             * @enum {boolean}
+             */
+            primary?: true;
         };
         SsoTestStart: {
             /** @description The provider’s sign-in address for a test: open it in a browser; the callback answers 200 with every check passed (and activates a draft connection) or the refusal that names the failed check, and neither joins nor signs in */

@@ -152,8 +152,26 @@ interface SamlMetadataFields {
 const ForOidc = () => ValidateIf((body: CreateConnectionBody) => body.type !== 'saml');
 const ForSaml = () => ValidateIf((body: CreateConnectionBody) => body.type === 'saml');
 
+/**
+ * What both protocols' connections have. A class's own fields are checked before those it
+ * inherits, and the inherited in the order their classes were declared.
+ */
+class ConnectionSettings {
+  @NameField()
+  name?: string;
+
+  @JitField()
+  jit?: boolean;
+
+  @DefaultRoleField()
+  defaultRole?: (typeof SSO_DEFAULT_ROLES)[number];
+
+  @AllowIdpInitiatedField()
+  allowIdpInitiated?: boolean;
+}
+
 /** POST /api/org/sso/connections: `type` "oidc" or "saml", and that protocol's fields; the other's are not read. */
-export class CreateConnectionBody implements SamlMetadataFields {
+export class CreateConnectionBody extends ConnectionSettings implements SamlMetadataFields {
   @ApiProperty({ enum: CONNECTION_TYPES })
   @IsIn(CONNECTION_TYPES, { message: 'type must be "oidc" or "saml"' })
   type: (typeof CONNECTION_TYPES)[number];
@@ -191,48 +209,10 @@ export class CreateConnectionBody implements SamlMetadataFields {
   @ForSaml()
   @WantAssertionsSignedField()
   wantAssertionsSigned?: boolean;
-
-  @NameField()
-  name?: string;
-
-  @JitField()
-  jit?: boolean;
-
-  @DefaultRoleField()
-  defaultRole?: (typeof SSO_DEFAULT_ROLES)[number];
-
-  @AllowIdpInitiatedField()
-  allowIdpInitiated?: boolean;
 }
 
-/** PATCH /api/org/sso/connections/{id}: the fields given change (at least one, the service's rule). */
-export class UpdateConnectionBody implements SamlMetadataFields {
-  @ApiPropertyOptional({ enum: ['active', 'inactive'] })
-  @WhenGiven()
-  @IsIn(['active', 'inactive'], { message: 'status must be "active" or "inactive"' })
-  status?: 'active' | 'inactive';
-
-  @ApiPropertyOptional({
-    type: 'boolean',
-    enum: [true],
-    description: 'true: this active connection becomes the primary (the one discovery uses)',
-  })
-  @WhenGiven()
-  @Equals(true, { message: 'primary must be true: to change the primary, make another connection primary' })
-  primary?: true;
-
-  @NameField()
-  name?: string;
-
-  @JitField()
-  jit?: boolean;
-
-  @DefaultRoleField()
-  defaultRole?: (typeof SSO_DEFAULT_ROLES)[number];
-
-  @AllowIdpInitiatedField()
-  allowIdpInitiated?: boolean;
-
+/** What PATCH may change beside the status and the primary: the settings first, then each protocol's. */
+class ConnectionChanges extends ConnectionSettings implements SamlMetadataFields {
   @ApiPropertyOptional(clientSecretDoc)
   @WhenGiven()
   @ClientSecretRule()
@@ -251,6 +231,23 @@ export class UpdateConnectionBody implements SamlMetadataFields {
 
   @WantAssertionsSignedField()
   wantAssertionsSigned?: boolean;
+}
+
+/** PATCH /api/org/sso/connections/{id}: the fields given change (at least one, the service's rule). */
+export class UpdateConnectionBody extends ConnectionChanges {
+  @ApiPropertyOptional({ enum: ['active', 'inactive'] })
+  @WhenGiven()
+  @IsIn(['active', 'inactive'], { message: 'status must be "active" or "inactive"' })
+  status?: 'active' | 'inactive';
+
+  @ApiPropertyOptional({
+    type: 'boolean',
+    enum: [true],
+    description: 'true: this active connection becomes the primary (the one discovery uses)',
+  })
+  @WhenGiven()
+  @Equals(true, { message: 'primary must be true: to change the primary, make another connection primary' })
+  primary?: true;
 }
 
 export const ENFORCEMENT_REFUSAL = 'the body must be {"enforced": true|false}';
