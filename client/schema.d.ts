@@ -737,12 +737,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organisation’s SCIM tokens (owners), without their secrets */
+        /**
+         * The organisation’s SCIM tokens (owners), without their secrets
+         * @description Permission: `scim:manage` (held by owner only; docs/roles.md).
+         */
         get: operations["listScimTokens"];
         put?: never;
         /**
          * Make a SCIM token (owners): the secret is shown once
          * @description Event: scim.token_created.
+         *
+         *     Permission: `scim:manage` (held by owner only; docs/roles.md).
          */
         post: operations["createScimToken"];
         delete?: never;
@@ -764,6 +769,8 @@ export interface paths {
         /**
          * Revoke a SCIM token (owners): refused at once on every instance
          * @description Event: scim.token_revoked.
+         *
+         *     Permission: `scim:manage` (held by owner only; docs/roles.md).
          */
         delete: operations["revokeScimToken"];
         options?: never;
@@ -778,11 +785,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The role mapping of SCIM groups (owners) */
+        /**
+         * The role mapping of SCIM groups (owners)
+         * @description Permission: `scim:manage` (held by owner only; docs/roles.md).
+         */
         get: operations["getScimRoleMapping"];
         /**
          * Replace the role mapping of SCIM groups (owners)
          * @description A SCIM member’s role is the highest that their groups map to, else member; a custom role that some group maps to is held exactly when one of their groups maps to it (others stay as given); every active SCIM member is recomputed. Events: scim.role_mapping_updated, member.updated per changed role, member.roles_changed per changed set of custom roles; a refused change: scim.change_refused.
+         *
+         *     Permission: `scim:manage` (held by owner only; docs/roles.md).
          */
         put: operations["putScimRoleMapping"];
         post?: never;
@@ -1215,12 +1227,16 @@ export interface paths {
         /**
          * The organisation’s single sign-on connections, oldest first
          * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
          */
         get: operations["listSsoConnections"];
         put?: never;
         /**
          * Connect the organisation’s identity provider (OIDC or SAML): a draft connection
          * @description OIDC: the discovery document is read from {issuer}/.well-known/openid-configuration (its issuer must equal the one given, exactly). SAML: the IdP’s metadata (entity ID, HTTP-Redirect SSO URL, signing certificates). Rules in order: owner, SSO_CONNECTION_INVALID (400), SSO_CONNECTION_LIMIT (422, SSO_CONNECTIONS_PER_ORG), SSO_DISCOVERY_FAILED or SSO_METADATA_INVALID (422). Event sso.connection_created. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
          */
         post: operations["createSsoConnection"];
         delete?: never;
@@ -1239,6 +1255,8 @@ export interface paths {
         /**
          * One connection
          * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
          */
         get: operations["getSsoConnection"];
         put?: never;
@@ -1246,6 +1264,8 @@ export interface paths {
         /**
          * Delete a connection, with its people’s links and attempts (members stay)
          * @description Event sso.connection_deleted. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
          */
         delete: operations["deleteSsoConnection"];
         options?: never;
@@ -1253,6 +1273,8 @@ export interface paths {
         /**
          * Change a connection: activate it, turn it off, its settings, its secret or its metadata
          * @description status "active" makes a draft or inactive connection active (sso.connection_activated); the first active connection is the primary, which discovery uses. Other changes: sso.connection_updated. clientSecret and scopes are OIDC’s, metadataXml, metadataUrl and wantAssertionsSigned SAML’s (the other kind: 400). Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
          */
         patch: operations["updateSsoConnection"];
         trace?: never;
@@ -1269,6 +1291,8 @@ export interface paths {
         /**
          * Read the provider’s discovery document (OIDC) or metadata at its address (SAML) again
          * @description SAML metadata that was pasted: 422 SSO_METADATA_INVALID (PATCH new metadataXml). Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
          */
         post: operations["refreshSsoConnection"];
         delete?: never;
@@ -1289,6 +1313,8 @@ export interface paths {
         /**
          * Start a test sign-in of the connection, whatever its status
          * @description The answer’s startUrl leads to the provider. Its callback runs every check of a sign-in, records the attempt, activates a draft connection when every check passed, and answers 200 {"success":true,"test":{"result":"ok","email","subject","membership":"member"|"joins","role","activated"}} without joining anyone or setting a session; a failed check answers as a sign-in’s refusal. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
          */
         post: operations["testSsoConnection"];
         delete?: never;
@@ -1307,6 +1333,8 @@ export interface paths {
         /**
          * The connection’s last 100 sign-in attempts, newest first, with the check that failed
          * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
          */
         get: operations["listSsoAttempts"];
         put?: never;
@@ -1337,6 +1365,8 @@ export interface paths {
         /**
          * Require single sign-on of the members (owners keep access: the break-glass), or stop requiring it
          * @description From then on every org route refuses a member’s session that single sign-on did not make with 403 {"success":false,"error":"SSO_REQUIRED","startUrl"}, and a domain join or join request for the organisation answers the same. Owners only. Event sso.enforced. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
          */
         patch: operations["setSsoEnforcement"];
         trace?: never;
@@ -2189,6 +2219,38 @@ export interface components {
             /** @description How many roles lost a removed permission (`force=true`) */
             rolesChanged: number;
         };
+        CreateConnectionBody: {
+            /** @description Default from the provider */
+            name?: string;
+            /** @description Default true */
+            jit?: boolean;
+            /**
+             * @description Default member
+             * @enum {string}
+             */
+            defaultRole?: "member" | "admin";
+            /** @description Default false */
+            allowIdpInitiated?: boolean;
+            /** @enum {string} */
+            type: "oidc" | "saml";
+            /**
+             * @description OIDC: required
+             * @example https://acme.okta.com
+             */
+            issuer?: string;
+            /** @description OIDC: required */
+            clientId?: string;
+            /** @description OIDC: stored encrypted (AES-256-GCM), never returned; OIDC: required */
+            clientSecret?: string;
+            /** @description OIDC: default openid email profile; or one space-separated string */
+            scopes?: string[];
+            /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
+            metadataXml?: string;
+            /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
+            metadataUrl?: string;
+            /** @description SAML: the assertion itself must be signed; default true */
+            wantAssertionsSigned?: boolean;
+        };
         OidcServiceProvider: {
             /**
              * @description The redirect URI to register at the provider: {PUBLIC_BASE_URL}/sso/oidc/{id}/callback
@@ -2287,6 +2349,36 @@ export interface components {
         OneSsoConnection: {
             connection: components["schemas"]["SsoConnection"];
         };
+        UpdateConnectionBody: {
+            /** @description Default from the provider */
+            name?: string;
+            /** @description Default true */
+            jit?: boolean;
+            /**
+             * @description Default member
+             * @enum {string}
+             */
+            defaultRole?: "member" | "admin";
+            /** @description Default false */
+            allowIdpInitiated?: boolean;
+            /** @description OIDC: stored encrypted (AES-256-GCM), never returned */
+            clientSecret?: string;
+            /** @description OIDC: default openid email profile; or one space-separated string */
+            scopes?: string[];
+            /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
+            metadataXml?: string;
+            /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
+            metadataUrl?: string;
+            /** @description SAML: the assertion itself must be signed; default true */
+            wantAssertionsSigned?: boolean;
+            /** @enum {string} */
+            status?: "active" | "inactive";
+            /**
+             * @description true: this active connection becomes the primary (the one discovery uses)
+             * @enum {boolean}
+             */
+            primary?: true;
+        };
         SsoTestStart: {
             /** @description The provider’s sign-in address for a test: open it in a browser; the callback answers 200 with every check passed (and activates a draft connection) or the refusal that names the failed check, and neither joins nor signs in */
             startUrl: string;
@@ -2321,6 +2413,9 @@ export interface components {
             activeConnections: number;
             /** @description The roles that keep access without single sign-on while it is enforced (the break-glass) */
             breakGlass: "owner"[];
+        };
+        SetEnforcementBody: {
+            enforced: boolean;
         };
         SsoEnforcementChanged: {
             /** @description Members must sign in by single sign-on; a session made otherwise is refused 403 SSO_REQUIRED */
@@ -11234,37 +11329,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    type: "oidc" | "saml";
-                    /**
-                     * @description OIDC: required
-                     * @example https://acme.okta.com
-                     */
-                    issuer?: string;
-                    /** @description OIDC: required */
-                    clientId?: string;
-                    /** @description OIDC (required at creation): stored encrypted (AES-256-GCM), never returned */
-                    clientSecret?: string;
-                    /** @description OIDC: default openid email profile */
-                    scopes?: string[];
-                    /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
-                    metadataXml?: string;
-                    /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
-                    metadataUrl?: string;
-                    /** @description SAML: the assertion itself must be signed; default true */
-                    wantAssertionsSigned?: boolean;
-                    name?: string;
-                    /** @description Default true */
-                    jit?: boolean;
-                    /**
-                     * @description Default member
-                     * @enum {string}
-                     */
-                    defaultRole?: "member" | "admin";
-                    /** @description Default false */
-                    allowIdpInitiated?: boolean;
-                };
+                "application/json": components["schemas"]["CreateConnectionBody"];
             };
         };
         responses: {
@@ -11528,35 +11593,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @enum {string} */
-                    status?: "active" | "inactive";
-                    /**
-                     * @description true: this active connection becomes the primary (the one discovery uses)
-                     * @enum {boolean}
-                     */
-                    primary?: true;
-                    /** @description OIDC (required at creation): stored encrypted (AES-256-GCM), never returned */
-                    clientSecret?: string;
-                    /** @description OIDC: default openid email profile */
-                    scopes?: string[];
-                    /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
-                    metadataXml?: string;
-                    /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
-                    metadataUrl?: string;
-                    /** @description SAML: the assertion itself must be signed; default true */
-                    wantAssertionsSigned?: boolean;
-                    name?: string;
-                    /** @description Default true */
-                    jit?: boolean;
-                    /**
-                     * @description Default member
-                     * @enum {string}
-                     */
-                    defaultRole?: "member" | "admin";
-                    /** @description Default false */
-                    allowIdpInitiated?: boolean;
-                };
+                "application/json": components["schemas"]["UpdateConnectionBody"];
             };
         };
         responses: {
@@ -11994,9 +12031,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    enforced: boolean;
-                };
+                "application/json": components["schemas"]["SetEnforcementBody"];
             };
         };
         responses: {

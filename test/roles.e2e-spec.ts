@@ -19,8 +19,10 @@ const SERVICE = [
   'members:set_role',
   'roles:manage',
   'scim:manage',
+  'sso:manage',
 ];
-const ADMIN = SERVICE.filter((key) => key !== 'roles:manage' && key !== 'scim:manage');
+const OWNERS_ONLY = ['roles:manage', 'scim:manage', 'sso:manage'];
+const ADMIN = SERVICE.filter((key) => !OWNERS_ONLY.includes(key));
 const MANAGE_ROLES = { error: 'Only owners can manage roles' };
 const refusal = (error: string, details: object = {}) => ({ success: false, error, ...details });
 
@@ -121,6 +123,12 @@ describe('custom roles and permissions', () => {
         { key: 'recruiter', name: 'x', permissions: ['scim:manage'] },
         422,
         refusal('PERMISSION_NOT_GRANTABLE', { permission: 'scim:manage' }),
+      ],
+      [
+        'single sign-on’s set-up',
+        { key: 'recruiter', name: 'x', permissions: ['sso:manage'] },
+        422,
+        refusal('PERMISSION_NOT_GRANTABLE', { permission: 'sso:manage' }),
       ],
     ])('%s is refused, and nothing is stored', async (_, body, status, expected) => {
       const res = await t.http.post('/api/org/roles').set('Cookie', ownerCookie).send(body);

@@ -14,7 +14,8 @@ import { ApiError } from './api-error';
 import { JSON_BODY_ERRORS, JSON_BODY_LIMIT_BYTES } from './json-body-parser';
 import { ApiErrorResponse } from './openapi';
 
-const NOT_AN_OBJECT = 'Request body must be a JSON object';
+/** validateBody's refusal of a body that is not a JSON object. */
+export const NOT_AN_OBJECT = 'Request body must be a JSON object';
 
 /** A DTO rule's pattern for a string that is not blank: some character other than white space. */
 export const SOMETHING_VISIBLE = /\S/;

@@ -23,7 +23,7 @@ export const isSystemRole = (key: string): key is SystemRole => (SYSTEM_ROLES as
 /**
  * The service's permissions, in the order the API lists them. `admin`: whether the admin role holds
  * it (the owner holds every one); `grantable`: whether a custom role may carry it (never for what
- * only an owner may do by the spec and its features: the SCIM set-up).
+ * only an owner may do by the spec and its features: the SCIM and single sign-on set-ups).
  */
 export const SERVICE_PERMISSIONS = {
   'members:read': {
@@ -58,6 +58,11 @@ export const SERVICE_PERMISSIONS = {
   },
   'scim:manage': {
     description: 'The SCIM set-up: tokens and the group-to-role mapping (owners only)',
+    admin: false,
+    grantable: false,
+  },
+  'sso:manage': {
+    description: 'Single sign-on: its connections, and whether the organisation requires it (owners only)',
     admin: false,
     grantable: false,
   },

@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Put, UseGuards } from '@nestjs/common';
 import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
-import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { OrgAdminGuard, RequirePermission } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
 import { ScimAdminService, SCIM_ADMIN_ERRORS } from './scim-admin.service';
@@ -13,11 +13,14 @@ import {
   ApiScimAdmin,
 } from './scim-tokens.docs';
 
-/** The organisation's SCIM set-up, for its owners (docs/scim.md): tokens and the role mapping. */
+/** The organisation's SCIM set-up (docs/scim.md), tokens and the role mapping: `scim:manage`, which only owners hold. */
 @Controller('api/org/scim')
 @ApiScimAdmin()
 @UseGuards(SessionGuard, OrgAdminGuard)
-@OrgAdminMessagesFor({ notOrgUser: SCIM_ADMIN_ERRORS.notOrgUser, notOwnerOrAdmin: SCIM_ADMIN_ERRORS.notOwner })
+@RequirePermission('scim:manage', {
+  notOrgUser: SCIM_ADMIN_ERRORS.notOrgUser,
+  notOwnerOrAdmin: SCIM_ADMIN_ERRORS.notOwner,
+})
 export class ScimTokensController {
   constructor(private readonly admin: ScimAdminService) {}
 

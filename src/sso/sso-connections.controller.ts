@@ -1,10 +1,11 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
-import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { OrgAdminGuard, OrgAdminMessagesFor, RequirePermission } from '../auth/org-admin.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
 import { RequestOrigin } from '../common/request-origin';
 import { AppConfig } from '../config/app-config';
+import { CreateConnectionBody, CreateConnectionPipe, SetEnforcementBody, SetEnforcementPipe } from './dto/sso-bodies';
 import { SsoConfiguredGuard } from './sso-configured.guard';
 import { SsoConnectionsService } from './sso-connections.service';
 import {
@@ -23,11 +24,11 @@ import {
 } from './sso.docs';
 import { SSO_FAILURES, SSO_GUARD_MESSAGES } from './sso.messages';
 
-/** An organisation's single sign-on connections (docs/sso.md): owners only. */
+/** An organisation's single sign-on connections (docs/sso.md): `sso:manage`, which only owners hold. */
 @Controller('api/org/sso/connections')
 @ApiSsoConnections()
 @UseGuards(SessionGuard, OrgAdminGuard, SsoConfiguredGuard)
-@OrgAdminMessagesFor(SSO_GUARD_MESSAGES)
+@RequirePermission('sso:manage', SSO_GUARD_MESSAGES)
 export class SsoConnectionsController {
   constructor(
     private readonly connections: SsoConnectionsService,
@@ -37,7 +38,11 @@ export class SsoConnectionsController {
   @Post()
   @ApiCreateConnection()
   @FailureResponse({ error: SSO_FAILURES.connections })
-  createSsoConnection(@CurrentOrgCaller() caller: OrgCaller, @Body() body: unknown, @RequestOrigin() origin: string) {
+  createSsoConnection(
+    @CurrentOrgCaller() caller: OrgCaller,
+    @Body(CreateConnectionPipe) body: CreateConnectionBody,
+    @RequestOrigin() origin: string,
+  ) {
     return this.connections.create(caller, body, this.base(origin));
   }
 
@@ -108,15 +113,18 @@ export class SsoConnectionsController {
   }
 }
 
-/** Whether the organisation requires single sign-on of its members (docs/sso.md, "Enforcement"). */
+/**
+ * Whether the organisation requires single sign-on of its members (docs/sso.md, "Enforcement"):
+ * owners and admins read it, by the base roles alone; changing it is `sso:manage`.
+ */
 @Controller('api/org/sso')
 @ApiSsoEnforcement()
 @UseGuards(SessionGuard, OrgAdminGuard, SsoConfiguredGuard)
-@OrgAdminMessagesFor(SSO_GUARD_MESSAGES)
 export class SsoEnforcementController {
   constructor(private readonly connections: SsoConnectionsService) {}
 
   @Get()
+  @OrgAdminMessagesFor(SSO_GUARD_MESSAGES)
   @ApiGetEnforcement()
   @FailureResponse({ error: SSO_FAILURES.connections })
   getSsoEnforcement(@CurrentOrgCaller() caller: OrgCaller) {
@@ -124,9 +132,10 @@ export class SsoEnforcementController {
   }
 
   @Patch()
+  @RequirePermission('sso:manage', SSO_GUARD_MESSAGES)
   @ApiSetEnforcement()
   @FailureResponse({ error: SSO_FAILURES.connections })
-  setSsoEnforcement(@CurrentOrgCaller() caller: OrgCaller, @Body() body: unknown) {
+  setSsoEnforcement(@CurrentOrgCaller() caller: OrgCaller, @Body(SetEnforcementPipe) body: SetEnforcementBody) {
     return this.connections.setEnforcement(caller, body);
   }
 }

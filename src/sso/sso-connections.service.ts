@@ -1,21 +1,21 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { auditActor, NewAuditEvent } from '../audit/audit-event';
 import { OrgCaller } from '../auth/caller';
-import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
-import { FORBIDDEN } from '../common/messages';
 import { AppConfig } from '../config/app-config';
 import { SsoConnectionEntity } from '../database/entities';
 import { OidcCheckFailed, OidcClient } from './oidc/oidc-client';
 import { SamlClient } from './saml/saml-client';
 import { IdpMetadata } from './saml/saml-metadata';
 import { SamlRefused } from './saml/saml-xml';
+import { CreateConnectionBody, SetEnforcementBody, validateConnectionPatch } from './dto/sso-bodies';
 import {
+  distinctScopes,
+  metadataSourceOf,
   NewOidcConnection,
   NewSamlConnection,
-  readConnectionPatch,
-  readNewConnection,
+  newConnectionOf,
   SamlMetadataSource,
 } from './sso-connection-body';
 import { ConnectionChanges, SsoConnectionsStore } from './sso-connections.store';
@@ -26,8 +26,8 @@ import { attemptAnswer, AttemptAnswer, connectionAnswer, ConnectionAnswer, SsoEn
 import { SSO_ERRORS, ssoRefusal } from './sso.messages';
 
 /**
- * An organisation's single sign-on connections (docs/sso.md), for its owners: the rules in order,
- * owner, body, limit, then the provider's discovery document; a connection starts draft and becomes
+ * An organisation's single sign-on connections (docs/sso.md), for its owners (the guard's
+ * `sso:manage`): the rules in order, body, limit, then the provider's discovery document; a connection starts draft and becomes
  * active by an owner's PATCH or a successful test sign-in.
  */
 @Injectable()
@@ -45,11 +45,10 @@ export class SsoConnectionsService {
   /** POST /api/org/sso/connections. */
   async create(
     caller: OrgCaller,
-    body: unknown,
+    body: CreateConnectionBody,
     base: string,
   ): Promise<{ success: true; connection: ConnectionAnswer }> {
-    ownerOnly(caller);
-    const input = readNewConnection(body);
+    const input = newConnectionOf(body);
     const { connectionsPerOrg } = this.config.sso;
     const limitReached = () =>
       ssoRefusal(
@@ -131,14 +130,12 @@ export class SsoConnectionsService {
 
   /** GET /api/org/sso/connections. */
   async list(caller: OrgCaller, base: string): Promise<{ connections: ConnectionAnswer[] }> {
-    ownerOnly(caller);
     const views = await this.store.views(await this.store.listOwn(caller.tenantId));
     return { connections: views.map((view) => connectionAnswer(view, base)) };
   }
 
   /** GET /api/org/sso/connections/{id}. */
   async get(caller: OrgCaller, id: string, base: string): Promise<{ connection: ConnectionAnswer }> {
-    ownerOnly(caller);
     return { connection: await this.answer(await this.own(caller, id), base) };
   }
 
@@ -149,9 +146,15 @@ export class SsoConnectionsService {
     body: unknown,
     base: string,
   ): Promise<{ success: true; connection: ConnectionAnswer }> {
-    ownerOnly(caller);
     const connection = await this.own(caller, id);
-    const patch = readConnectionPatch(body);
+    const patch = validateConnectionPatch(body);
+    if (Object.values(patch).every((value) => value === undefined))
+      throw ssoRefusal(
+        HttpStatus.BAD_REQUEST,
+        SSO_ERRORS.invalid,
+        'give at least one of name, jit, defaultRole, allowIdpInitiated, status, primary, clientSecret, scopes, ' +
+          'metadataXml, metadataUrl, wantAssertionsSigned',
+      );
     const now = this.clock.now();
     const changes: ConnectionChanges = { updatedAt: now };
     if (patch.name !== undefined) changes.name = patch.name;
@@ -161,7 +164,7 @@ export class SsoConnectionsService {
     const otherProtocol =
       connection.type === 'saml'
         ? (['clientSecret', 'scopes'] as const).filter((key) => patch[key] !== undefined)
-        : (['metadata', 'wantAssertionsSigned'] as const).filter((key) => patch[key] !== undefined);
+        : (['metadataXml', 'metadataUrl', 'wantAssertionsSigned'] as const).filter((key) => patch[key] !== undefined);
     if (otherProtocol.length)
       throw ssoRefusal(
         HttpStatus.BAD_REQUEST,
@@ -170,8 +173,9 @@ export class SsoConnectionsService {
           ? 'clientSecret and scopes belong to OIDC connections'
           : 'metadataXml, metadataUrl and wantAssertionsSigned belong to SAML connections',
       );
-    if (patch.metadata !== undefined) {
-      const { discoveredAt, ...columns } = this.samlColumns(await this.samlMetadata(patch.metadata), patch.metadata);
+    const metadata = metadataSourceOf(patch);
+    if (metadata !== undefined) {
+      const { discoveredAt, ...columns } = this.samlColumns(await this.samlMetadata(metadata), metadata);
       Object.assign(changes, {
         discovery: columns.discovery,
         issuer: columns.issuer,
@@ -180,7 +184,7 @@ export class SsoConnectionsService {
       });
     }
     if (patch.wantAssertionsSigned !== undefined) changes.wantAssertionsSigned = patch.wantAssertionsSigned ? 1 : 0;
-    if (patch.scopes !== undefined) changes.scopes = patch.scopes.join(' ');
+    if (patch.scopes !== undefined) changes.scopes = distinctScopes(patch.scopes).join(' ');
     if (patch.clientSecret !== undefined)
       changes.clientSecret = sealSecret(this.secretsKey(), connection.id, patch.clientSecret);
     const activates = patch.status === 'active' && connection.status !== 'active';
@@ -208,7 +212,6 @@ export class SsoConnectionsService {
 
   /** DELETE /api/org/sso/connections/{id}: 204. */
   async remove(caller: OrgCaller, id: string): Promise<void> {
-    ownerOnly(caller);
     const connection = await this.own(caller, id);
     await this.store.remove(connection, [connectionEvent('sso.connection_deleted', connection, auditActor(caller))]);
   }
@@ -218,7 +221,6 @@ export class SsoConnectionsService {
    * address, read again (a provider's new signing certificate is taken so, ahead of its roll-over).
    */
   async refresh(caller: OrgCaller, id: string, base: string): Promise<{ success: true; connection: ConnectionAnswer }> {
-    ownerOnly(caller);
     const connection = await this.own(caller, id);
     const now = this.clock.now();
     let changes: ConnectionChanges;
@@ -247,7 +249,6 @@ export class SsoConnectionsService {
    * the connection's status; its callback runs every check, then neither joins nor signs in.
    */
   async test(caller: OrgCaller, id: string, base: string): Promise<{ startUrl: string }> {
-    ownerOnly(caller);
     return { startUrl: await this.starts.startTest(await this.own(caller, id), base) };
   }
 
@@ -270,15 +271,10 @@ export class SsoConnectionsService {
    * member's session that single sign-on did not make (owners keep access); 409
    * SSO_NO_ACTIVE_CONNECTION without an active connection. Event sso.enforced.
    */
-  async setEnforcement(caller: OrgCaller, body: unknown): Promise<SsoEnforcementAnswer & { success: true }> {
-    ownerOnly(caller);
-    const enforced = (body as { enforced?: unknown } | null)?.enforced;
-    if (typeof enforced !== 'boolean' || Object.keys(body as object).some((key) => key !== 'enforced'))
-      throw ssoRefusal(
-        HttpStatus.BAD_REQUEST,
-        SSO_ERRORS.enforcementInvalid,
-        'the body must be {"enforced": true|false}',
-      );
+  async setEnforcement(
+    caller: OrgCaller,
+    { enforced }: SetEnforcementBody,
+  ): Promise<SsoEnforcementAnswer & { success: true }> {
     const actor = auditActor(caller);
     if (enforced !== (await this.store.isEnforced(caller.tenantId))) {
       const event: NewAuditEvent = {
@@ -305,7 +301,6 @@ export class SsoConnectionsService {
 
   /** GET /api/org/sso/connections/{id}/attempts. */
   async attempts(caller: OrgCaller, id: string): Promise<{ attempts: AttemptAnswer[] }> {
-    ownerOnly(caller);
     const connection = await this.own(caller, id);
     return { attempts: (await this.store.attempts(connection.id)).map(attemptAnswer) };
   }
@@ -351,8 +346,3 @@ export class SsoConnectionsService {
 /** An entity ID's host when it is a URL (most are), else the ID itself. */
 const hostOf = (entityId: string) =>
   (URL.canParse(entityId) ? new URL(entityId).host || entityId : entityId).slice(0, 150);
-
-/** Owners only: the org guard let owners and admins through; an admin is refused as the spec's Forbidden. */
-function ownerOnly(caller: OrgCaller): void {
-  if (caller.role !== 'owner') throw new ApiError(HttpStatus.FORBIDDEN, FORBIDDEN);
-}

@@ -11,6 +11,7 @@ import {
   SsoEnforcementChanged,
   SsoTestStart,
 } from './dto/sso.response';
+import { CreateConnectionBody, SetEnforcementBody, UpdateConnectionBody } from './dto/sso-bodies';
 import { SSO_ERRORS, SSO_GUARD_MESSAGES, SsoErrorBody, SsoErrorCode } from './sso.messages';
 
 /*
@@ -35,45 +36,6 @@ const NOT_CONFIGURED =
 
 const idParam = () => ApiParam({ name: 'id', description: 'The connection’s id' });
 const notFound = () => refusals(HttpStatus.NOT_FOUND, 'No such connection in this organisation', [SSO_ERRORS.notFound]);
-
-const connectionBody = (required: boolean) =>
-  ApiBody({
-    required: true,
-    schema: {
-      type: 'object',
-      ...(required && { required: ['type'] }),
-      properties: {
-        ...(required && {
-          type: { type: 'string', enum: ['oidc', 'saml'] },
-          issuer: { type: 'string', example: 'https://acme.okta.com', description: 'OIDC: required' },
-          clientId: { type: 'string', description: 'OIDC: required' },
-        }),
-        ...(!required && {
-          status: { type: 'string', enum: ['active', 'inactive'] },
-          primary: {
-            type: 'boolean',
-            enum: [true],
-            description: 'true: this active connection becomes the primary (the one discovery uses)',
-          },
-        }),
-        clientSecret: {
-          type: 'string',
-          description: 'OIDC (required at creation): stored encrypted (AES-256-GCM), never returned',
-        },
-        scopes: { type: 'array', items: { type: 'string' }, description: 'OIDC: default openid email profile' },
-        metadataXml: { type: 'string', description: 'SAML: the IdP’s metadata, pasted (this or metadataUrl)' },
-        metadataUrl: { type: 'string', description: 'SAML: where the IdP’s metadata is read (refresh reads it again)' },
-        wantAssertionsSigned: {
-          type: 'boolean',
-          description: 'SAML: the assertion itself must be signed; default true',
-        },
-        name: { type: 'string' },
-        jit: { type: 'boolean', description: 'Default true' },
-        defaultRole: { type: 'string', enum: ['member', 'admin'], description: 'Default member' },
-        allowIdpInitiated: { type: 'boolean', description: 'Default false' },
-      },
-    },
-  });
 
 /** The guards' answers on the org routes of single sign-on; `forbidden`: who is refused 403. */
 const ssoOrgRoutes = (forbidden: string) =>
@@ -112,10 +74,7 @@ export const ApiSetEnforcement = () =>
         'organisation answers the same. Owners only. Event sso.enforced.' +
         NOT_CONFIGURED,
     }),
-    ApiBody({
-      required: true,
-      schema: { type: 'object', required: ['enforced'], properties: { enforced: { type: 'boolean' } } },
-    }),
+    ApiBody({ type: SetEnforcementBody }),
     ApiResponse({ status: HttpStatus.OK, type: SsoEnforcementChanged, description: 'The enforcement' }),
     refusals(HttpStatus.BAD_REQUEST, 'Not {"enforced": true|false}', [SSO_ERRORS.enforcementInvalid]),
     refusals(HttpStatus.CONFLICT, 'No active connection to sign in by', [SSO_ERRORS.noActiveConnection]),
@@ -132,7 +91,7 @@ export const ApiCreateConnection = () =>
         'SSO_DISCOVERY_FAILED or SSO_METADATA_INVALID (422). Event sso.connection_created.' +
         NOT_CONFIGURED,
     }),
-    connectionBody(true),
+    ApiBody({ type: CreateConnectionBody }),
     ApiResponse({ status: HttpStatus.CREATED, type: SsoConnectionChanged, description: 'The connection, draft' }),
     refusals(HttpStatus.BAD_REQUEST, 'The body breaks a rule', [SSO_ERRORS.invalid]),
     refusals(HttpStatus.UNPROCESSABLE_ENTITY, 'Too many connections, or the provider’s document cannot be used', [
@@ -170,7 +129,7 @@ export const ApiUpdateConnection = () =>
         NOT_CONFIGURED,
     }),
     idParam(),
-    connectionBody(false),
+    ApiBody({ type: UpdateConnectionBody }),
     ApiResponse({ status: HttpStatus.OK, type: SsoConnectionChanged, description: 'The connection as changed' }),
     refusals(HttpStatus.BAD_REQUEST, 'The body breaks a rule', [SSO_ERRORS.invalid]),
     refusals(HttpStatus.UNPROCESSABLE_ENTITY, 'The new metadata cannot be used', [SSO_ERRORS.metadataInvalid]),

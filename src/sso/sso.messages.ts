@@ -39,7 +39,7 @@ export const SsoErrorBody = refusalSchema('SsoErrorBody', Object.values(SSO_ERRO
   reason: { type: 'string', description: 'The check that failed, for a person to read' },
 });
 
-/** The org guard's messages on the connection routes: owners only, admins answered 403 Forbidden. */
+/** The org guard's messages on the org routes of single sign-on: whoever the route does not open is answered 403 Forbidden. */
 export const SSO_GUARD_MESSAGES = { notOrgUser: NOT_ORG_USER, notOwnerOrAdmin: FORBIDDEN };
 
 /** The 500 bodies of the SSO routes. */
