@@ -1,6 +1,7 @@
 import { CanActivate, HttpStatus, Injectable } from '@nestjs/common';
 import { ssoSessionIssuer } from '../auth/session-token';
 import { AppConfig } from '../config/app-config';
+import { userPoolOf } from '../config/identity-config';
 import { SSO_ERRORS, ssoRefusal } from './sso.messages';
 
 /**
@@ -19,7 +20,7 @@ export class SsoConfiguredGuard implements CanActivate {
         SSO_ERRORS.notConfigured,
         'SSO_SECRETS_KEY is not set: an operator sets it (32 bytes, e.g. openssl rand -base64 32) to turn single sign-on on',
       );
-    if (this.config.identityStore === 'cognito' && ssoSessionIssuer(this.config) === undefined)
+    if (userPoolOf(this.config) !== null && ssoSessionIssuer(this.config) === undefined)
       throw ssoRefusal(
         HttpStatus.SERVICE_UNAVAILABLE,
         SSO_ERRORS.notConfigured,

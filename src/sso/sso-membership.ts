@@ -3,7 +3,6 @@ import { auditEvents } from '../audit/audit-event';
 import { Clock } from '../common/clock';
 import { sameEmail } from '../common/email-comparison';
 import { IdGenerator } from '../common/id-generator';
-import { AppConfig } from '../config/app-config';
 import { SsoConnectionEntity, SsoIdentityEntity } from '../database/entities';
 import { isUniqueViolation } from '../database/unique-violation';
 import { IdentityStore, IdentityUser } from '../identity/identity-store';
@@ -30,7 +29,6 @@ export class SsoMembership {
     private readonly removals: MembershipRemovalsStore,
     private readonly mappings: ScimRoleMappingsStore,
     private readonly joining: JoiningService,
-    private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
   ) {}
@@ -105,8 +103,8 @@ export class SsoMembership {
     const { tenantId } = connection;
     if ((await this.admission(connection, user, email)) === 'member') return user!;
     const member = { id: user?.id ?? this.ids.uuid(), email: user?.email ?? email };
-    // On a user pool the account comes first; a pool that names its users gives it its own id.
-    if (!user && this.config.identityStore === 'cognito')
+    // In a store outside the service's database the account comes first; a pool that names its users gives its own id.
+    if (!user && this.identity.accountRows() === null)
       member.id = await this.identity.createAccount(member.id, member.email);
     const joined = await this.joining.joinWithoutInvitation(
       member,
@@ -143,7 +141,9 @@ export class SsoMembership {
   ): Promise<IdentityUser> {
     const moves = link !== null && !sameEmail(member.email, email);
     if (moves && (await this.identity.findByEmail(email)).some((other) => other.id !== member.id)) throw emailInUse();
-    if (moves && this.config.identityStore === 'cognito') await this.identity.changeEmail(member.id, email);
+    // A store in the service's database changes the address with the link's row; one outside it, first.
+    const rows = this.identity.accountRows();
+    if (moves && rows === null) await this.identity.changeEmail(member.id, email);
     const now = this.clock.now();
     const identity: SsoIdentityEntity = {
       connectionId: connection.id,
@@ -154,7 +154,7 @@ export class SsoMembership {
       lastLoginAt: now,
     };
     try {
-      await this.signIns.signedIn(identity, link !== null, moves && this.config.identityStore !== 'cognito');
+      await this.signIns.signedIn(identity, link !== null, moves ? rows : null);
     } catch (error) {
       // The address's unique index: an account made for it meanwhile.
       if (isUniqueViolation(error)) throw emailInUse();

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { NewAuditEvent } from '../audit/audit-event';
 import { AuditRows } from '../audit/audit-rows';
 import { AtomicWriter } from '../database/atomic-writer';
-import { localUserRows } from '../identity/local/local-identity-store';
+import { AccountRows } from '../identity/identity-store';
 import { SsoAssertionEntity, SsoAttemptEntity, SsoIdentityEntity, SsoRequestEntity } from '../database/entities';
 import { SqlStore } from '../database/sql-store';
 import { PreparedStatements, sqlTimestamp } from '../database/prepared-statements';
@@ -114,10 +114,11 @@ export class SsoSignInsStore {
   /**
    * The person's link to the connection's subject, made at the first sign-in (a parallel first
    * sign-in that made it first is kept), its address and time of last sign-in updated after.
-   * `localAddress`: the local store's users row takes the provider's new address in the same
-   * transaction (a unique violation when another account holds it, and nothing written).
+   * `addressOf`: the account rows (a store in the service's database) whose address takes the
+   * provider's new one in the same transaction (a unique violation when another account holds it, and
+   * nothing written).
    */
-  async signedIn(identity: SsoIdentityEntity, exists: boolean, localAddress = false): Promise<void> {
+  async signedIn(identity: SsoIdentityEntity, exists: boolean, addressOf: AccountRows | null = null): Promise<void> {
     if (!exists) {
       try {
         await this.writer.insert([[SsoIdentityEntity, identity]]);
@@ -134,7 +135,7 @@ export class SsoSignInsStore {
           'UPDATE sso_identities SET email = ?, last_login_at = ? WHERE connection_id = ? AND subject = ?',
           [email, sqlTimestamp(lastLoginAt), connectionId, subject],
         ],
-        ...(localAddress ? [localUserRows.addressChanged(userId, email)] : []),
+        ...(addressOf ? [addressOf.addressChanged(userId, email)] : []),
       ],
     );
   }
