@@ -62,8 +62,8 @@ export const RequirePermission = (
   );
 
 /**
- * The messages OrgAdminGuard answers with on a route that the base roles alone decide (reading single
- * sign-on's enforcement): owner or admin when `notOwnerOrAdmin` is given, any role otherwise; no custom role opens it.
+ * The messages OrgAdminGuard answers with on a route that the base roles alone decide (the owners'
+ * set-ups, whose permission OwnerPermissionGuard then checks; reading single sign-on's enforcement): owner or admin when `notOwnerOrAdmin` is given, any role otherwise; no custom role opens it.
  */
 export const OrgAdminMessagesFor = (messages: OrgAdminMessages) =>
   SetMetadata(ORG_ROUTE_RULE, { permission: null, messages } satisfies OrgRouteRule);

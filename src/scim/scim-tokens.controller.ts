@@ -1,6 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Put, UseGuards } from '@nestjs/common';
 import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
-import { OrgAdminGuard, RequirePermission } from '../auth/org-admin.guard';
+import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { OwnerPermissionGuard, RequireOwnerPermission } from '../auth/owner-permission.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
 import { ScimAdminService, SCIM_ADMIN_ERRORS } from './scim-admin.service';
@@ -16,11 +17,9 @@ import {
 /** The organisation's SCIM set-up (docs/scim.md), tokens and the role mapping: `scim:manage`, which only owners hold. */
 @Controller('api/org/scim')
 @ApiScimAdmin()
-@UseGuards(SessionGuard, OrgAdminGuard)
-@RequirePermission('scim:manage', {
-  notOrgUser: SCIM_ADMIN_ERRORS.notOrgUser,
-  notOwnerOrAdmin: SCIM_ADMIN_ERRORS.notOwner,
-})
+@UseGuards(SessionGuard, OrgAdminGuard, OwnerPermissionGuard)
+@OrgAdminMessagesFor({ notOrgUser: SCIM_ADMIN_ERRORS.notOrgUser, notOwnerOrAdmin: SCIM_ADMIN_ERRORS.notOwner })
+@RequireOwnerPermission('scim:manage', SCIM_ADMIN_ERRORS.notOwner)
 export class ScimTokensController {
   constructor(private readonly admin: ScimAdminService) {}
 

@@ -1,8 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Patch, Post, UseGuards } from '@nestjs/common';
 import { CurrentOrgCaller, OrgCaller } from '../auth/caller';
-import { OrgAdminGuard, OrgAdminMessagesFor, RequirePermission } from '../auth/org-admin.guard';
+import { OrgAdminGuard, OrgAdminMessagesFor } from '../auth/org-admin.guard';
+import { OwnerPermissionGuard, RequireOwnerPermission } from '../auth/owner-permission.guard';
 import { SessionGuard } from '../auth/session.guard';
 import { FailureResponse } from '../common/failure-response';
+import { FORBIDDEN } from '../common/messages';
 import { RequestOrigin } from '../common/request-origin';
 import { AppConfig } from '../config/app-config';
 import { CreateConnectionBody, CreateConnectionPipe, SetEnforcementBody, SetEnforcementPipe } from './dto/sso-bodies';
@@ -27,8 +29,9 @@ import { SSO_FAILURES, SSO_GUARD_MESSAGES } from './sso.messages';
 /** An organisation's single sign-on connections (docs/sso.md): `sso:manage`, which only owners hold. */
 @Controller('api/org/sso/connections')
 @ApiSsoConnections()
-@UseGuards(SessionGuard, OrgAdminGuard, SsoConfiguredGuard)
-@RequirePermission('sso:manage', SSO_GUARD_MESSAGES)
+@UseGuards(SessionGuard, OrgAdminGuard, SsoConfiguredGuard, OwnerPermissionGuard)
+@OrgAdminMessagesFor(SSO_GUARD_MESSAGES)
+@RequireOwnerPermission('sso:manage', FORBIDDEN)
 export class SsoConnectionsController {
   constructor(
     private readonly connections: SsoConnectionsService,
@@ -119,12 +122,12 @@ export class SsoConnectionsController {
  */
 @Controller('api/org/sso')
 @ApiSsoEnforcement()
-@UseGuards(SessionGuard, OrgAdminGuard, SsoConfiguredGuard)
+@UseGuards(SessionGuard, OrgAdminGuard, SsoConfiguredGuard, OwnerPermissionGuard)
+@OrgAdminMessagesFor(SSO_GUARD_MESSAGES)
 export class SsoEnforcementController {
   constructor(private readonly connections: SsoConnectionsService) {}
 
   @Get()
-  @OrgAdminMessagesFor(SSO_GUARD_MESSAGES)
   @ApiGetEnforcement()
   @FailureResponse({ error: SSO_FAILURES.connections })
   getSsoEnforcement(@CurrentOrgCaller() caller: OrgCaller) {
@@ -132,7 +135,7 @@ export class SsoEnforcementController {
   }
 
   @Patch()
-  @RequirePermission('sso:manage', SSO_GUARD_MESSAGES)
+  @RequireOwnerPermission('sso:manage', FORBIDDEN)
   @ApiSetEnforcement()
   @FailureResponse({ error: SSO_FAILURES.connections })
   setSsoEnforcement(@CurrentOrgCaller() caller: OrgCaller, @Body(SetEnforcementPipe) body: SetEnforcementBody) {
