@@ -2429,6 +2429,10 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        DiscoverBody: {
+            /** @example kim@acme.com */
+            email: string;
+        };
         DiscoveredOrganisation: {
             id: string;
             name: string;
@@ -12126,10 +12130,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @example kim@acme.com */
-                    email: string;
-                };
+                "application/json": components["schemas"]["DiscoverBody"];
             };
         };
         responses: {

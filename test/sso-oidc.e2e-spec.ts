@@ -15,6 +15,7 @@ import { useOrganisationSuite, useTestApp } from './support/suites';
 import { TEST_JWT_SECRET } from './support/test-app';
 import { describeCognitoOnly } from './support/test-identity';
 import { cognitoIssuer } from '../src/identity/cognito/cognito-endpoints';
+import { JoiningService } from '../src/joining/joining.service';
 
 const BASE = SSO_BASE;
 const PORTAL = SSO_PORTAL;
@@ -533,6 +534,18 @@ describe('single sign-on: OIDC', () => {
       expect(user).toMatchObject({ tenantId: org.tenant.id, role: 'admin', userType: 'org' });
       const joined = (await events('member.joined')).map((event) => JSON.parse(event.data));
       expect(joined).toContainEqual({ role: 'admin', via: 'sso', connection: id });
+    });
+
+    it('a jit join that does not commit (lost to another organisation meanwhile): 409 MEMBER_OF_ANOTHER_ORGANISATION, and no account holds the address', async () => {
+      const { id, domain } = await activeConnection();
+      const email = `raced-${Date.now()}@${domain}`;
+      // The join's own judgement, as a parallel way into another organisation would make it.
+      jest
+        .spyOn(t.app.get(JoiningService), 'joinWithoutInvitation')
+        .mockResolvedValueOnce({ joined: false, memberOf: 'another-organisation' });
+      const res = await signIn(id, { sub: 'raced-subject', email });
+      await expectRefused(res, id, 409, 'MEMBER_OF_ANOTHER_ORGANISATION');
+      expect(await t.identity.findByEmail(email)).toEqual([]);
     });
 
     it('a person in groups that the role mappings map joins with their roles: the highest base role, the custom roles mapped', async () => {

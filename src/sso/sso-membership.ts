@@ -1,12 +1,13 @@
 import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { auditEvents } from '../audit/audit-event';
+import { messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { sameEmail } from '../common/email-comparison';
 import { IdGenerator } from '../common/id-generator';
 import { SsoConnectionEntity, SsoIdentityEntity } from '../database/entities';
 import { isUniqueViolation } from '../database/unique-violation';
-import { IdentityStore, IdentityUser } from '../identity/identity-store';
-import { JoiningService } from '../joining/joining.service';
+import { AccountExistsError, IdentityStore, IdentityUser } from '../identity/identity-store';
+import { JoiningService, JoinWithoutInvitationOutcome } from '../joining/joining.service';
 import { MembershipRemovalsStore } from '../memberships/membership-removals.store';
 import { ScimRoleMappingsStore } from '../scim/scim-role-mappings.store';
 import { customRolesFor, roleFor } from '../scim/scim-roles';
@@ -103,20 +104,31 @@ export class SsoMembership {
     const { tenantId } = connection;
     if ((await this.admission(connection, user, email)) === 'member') return user!;
     const member = { id: user?.id ?? this.ids.uuid(), email: user?.email ?? email };
-    // In a store outside the service's database the account comes first; a pool that names its users gives its own id.
-    if (!user && this.identity.accountRows() === null)
-      member.id = await this.identity.createAccount(member.id, member.email);
-    const joined = await this.joining.joinWithoutInvitation(
-      member,
-      tenantId,
-      role,
-      () => ({
-        required: [],
-        events: [auditEvents.memberJoined(member, tenantId, role, 'sso', { connection: connection.id })],
-      }),
-      { customRoles: roles },
-    );
+    // A new person's account exists only once their join has committed: the join makes it with its
+    // rows (a users row), or right after them (a user pool that takes this id); a pool that names its
+    // users makes it first, for the rows to carry its id, and it is deleted when the join does not commit.
+    const madeFirst = user === null && (await this.identity.namesNewAccounts());
+    let joined: JoinWithoutInvitationOutcome;
+    try {
+      if (madeFirst) member.id = await this.identity.createAccount(member.id, member.email);
+      joined = await this.joining.joinWithoutInvitation(
+        member,
+        tenantId,
+        role,
+        () => ({
+          required: [],
+          events: [auditEvents.memberJoined(member, tenantId, role, 'sso', { connection: connection.id })],
+        }),
+        { customRoles: roles, account: user === null && !madeFirst ? 'new' : 'existing' },
+      );
+    } catch (error) {
+      if (madeFirst) await this.deleteUnjoined(member.id);
+      // The address's account was made meanwhile, by another way in.
+      if (error instanceof AccountExistsError) throw emailInUse();
+      throw error;
+    }
     if (!joined.joined) {
+      if (madeFirst) await this.deleteUnjoined(member.id);
       if (joined.emailInUse) throw emailInUse();
       if (joined.memberOf && joined.memberOf !== tenantId) throw memberOfAnother();
     }
@@ -128,6 +140,13 @@ export class SsoMembership {
       );
     }
     return stored;
+  }
+
+  /** An account made for a join that did not commit: deleted, so that nothing holds the address. */
+  private async deleteUnjoined(id: string): Promise<void> {
+    await this.identity.deleteUser(id).catch((error: unknown) => {
+      this.logger.warn(`The account ${id} made for a join that did not commit was not deleted: ${messageOf(error)}`);
+    });
   }
 
   /**

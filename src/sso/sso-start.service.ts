@@ -10,7 +10,8 @@ import { acceptedReturnTo } from './return-to';
 import { SamlPostForm } from './saml/saml-post-page';
 import { SamlSignIn } from './saml/saml-sign-in';
 import { SsoConnectionsStore } from './sso-connections.store';
-import { EMAIL, REQUEST_TTL_MS, RETURN_REFUSED, returnOrigins } from './sso-protocol';
+import { validateDiscoverBody } from './dto/sso-bodies';
+import { REQUEST_TTL_MS, RETURN_REFUSED, returnOrigins } from './sso-protocol';
 import { SsoSignInsStore } from './sso-sign-ins.store';
 import { SSO_ERRORS, ssoRefusal } from './sso.messages';
 
@@ -39,9 +40,8 @@ export class SsoStartService {
     private readonly clock: Clock,
   ) {}
 
-  /** POST /api/sso/discover. */
-  async discover(body: unknown, base: string): Promise<DiscoverAnswer> {
-    const email = emailOf(body);
+  /** POST /api/sso/discover, for the address of a valid body. */
+  async discover(email: string, base: string): Promise<DiscoverAnswer> {
     const found = await this.byEmail(email);
     if (!found) return { sso: false };
     const { connection, tenantName } = found;
@@ -64,7 +64,7 @@ export class SsoStartService {
       if (connection && (connection.status !== 'active' || !(await this.signIns.tenantActive(connection.tenantId))))
         connection = null;
     } else if (typeof query.email === 'string' && query.email !== '') {
-      loginHint = emailOf({ email: query.email });
+      loginHint = validateDiscoverBody({ email: query.email }).email;
       connection = (await this.byEmail(loginHint))?.connection ?? null;
     }
     if (!connection)
@@ -128,11 +128,4 @@ export class SsoStartService {
     const connection = await this.connections.primaryOf(holder?.tenantId ?? '');
     return holder && connection ? { connection, tenantName: holder.tenantName } : null;
   }
-}
-
-function emailOf(body: unknown): string {
-  const email = (body as { email?: unknown } | null)?.email;
-  if (typeof email !== 'string' || !EMAIL.test(email.trim()))
-    throw ssoRefusal(HttpStatus.BAD_REQUEST, SSO_ERRORS.emailInvalid, 'email must be an e-mail address');
-  return email.trim().toLowerCase();
 }

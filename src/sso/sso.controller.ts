@@ -1,3 +1,4 @@
+import { DiscoverBody, DiscoverPipe } from './dto/sso-bodies';
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -31,8 +32,8 @@ export class SsoDiscoveryController {
   @UseGuards(SsoDiscoverLimitGuard)
   @ApiDiscover()
   @FailureResponse({ error: SSO_FAILURES.signIn })
-  discoverSso(@Body() body: unknown, @RequestOrigin() origin: string) {
-    return this.starts.discover(body, this.config.publicBaseUrl ?? origin);
+  discoverSso(@Body(DiscoverPipe) body: DiscoverBody, @RequestOrigin() origin: string) {
+    return this.starts.discover(body.email, this.config.publicBaseUrl ?? origin);
   }
 }
 

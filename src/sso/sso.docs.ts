@@ -1,3 +1,4 @@
+import { DiscoverBody } from './dto/sso-bodies';
 import { applyDecorators, HttpStatus } from '@nestjs/common';
 import { ApiBody, ApiNoContentResponse, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiPublic, ApiSession, FORBIDDEN_BODY, UNAUTHORIZED_BODY } from '../common/openapi';
@@ -200,14 +201,7 @@ export const ApiDiscover = () =>
         'with an active primary connection; false otherwise, for an unknown domain as for a known one.' +
         NOT_CONFIGURED,
     }),
-    ApiBody({
-      required: true,
-      schema: {
-        type: 'object',
-        required: ['email'],
-        properties: { email: { type: 'string', example: 'kim@acme.com' } },
-      },
-    }),
+    ApiBody({ required: true, type: DiscoverBody }),
     ApiResponse({ status: HttpStatus.OK, type: SsoDiscovery, description: 'Where to sign in' }),
     refusals(HttpStatus.BAD_REQUEST, 'Not an e-mail address', [SSO_ERRORS.emailInvalid]),
     ApiErrorResponse(

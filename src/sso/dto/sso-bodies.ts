@@ -9,12 +9,14 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
+  IsString,
   Matches,
   ValidateBy,
   ValidateIf,
   ValidationArguments,
 } from 'class-validator';
 import { ReasonedBodyPipe, validateReasonedBody } from '../../common/coded-body';
+import { EMAIL } from '../sso-protocol';
 import { SSO_ERRORS } from '../sso.messages';
 
 /*
@@ -274,3 +276,23 @@ export const SetEnforcementPipe = ReasonedBodyPipe(
   SSO_ERRORS.enforcementInvalid,
   ENFORCEMENT_REFUSAL,
 );
+
+export const EMAIL_REFUSAL = 'email must be an e-mail address';
+
+/** POST /api/sso/discover's body, and GET /sso/start's `email`: an address, trimmed and lower-cased. */
+export class DiscoverBody {
+  @ApiProperty({ example: 'kim@acme.com' })
+  @Transform(({ value }) =>
+    typeof value === 'string' && EMAIL.test(value.trim()) ? value.trim().toLowerCase() : value,
+  )
+  @IsString({ message: EMAIL_REFUSAL })
+  @Matches(EMAIL, { message: EMAIL_REFUSAL })
+  email: string;
+}
+
+/** The address of a discovery or a start: anything else is 400 SSO_EMAIL_INVALID. */
+export const validateDiscoverBody = (body: unknown): DiscoverBody =>
+  validateReasonedBody(DiscoverBody, body, SSO_ERRORS.emailInvalid, EMAIL_REFUSAL);
+
+/** POST /api/sso/discover's body, after the guards (the rate limit first). */
+export const DiscoverPipe = ReasonedBodyPipe(DiscoverBody, SSO_ERRORS.emailInvalid, EMAIL_REFUSAL);
