@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { OrgDomainEntity, ScimUserEntity } from '../src/database/entities';
+import { JoiningService } from '../src/joining/joining.service';
 import { emulatorClient, SeededPool, seedUserPool } from './support/cognito-emulator';
 import { oktaUser, scimClient } from './support/scim';
 import { PROVIDER_HOOK_TIMEOUT_MS, TestOidcProvider } from './support/oidc-provider';
@@ -120,12 +121,32 @@ describe('SCIM on a user pool that signs in by e-mail', () => {
     expect(again.status).toBe(409);
   });
 
+  it('a create whose join does not commit (lost to another organisation meanwhile): 409 uniqueness, and the account made for it is deleted', async () => {
+    const tenant = await factory.tenant({ status: 'active' });
+    const ownerCookie = await ownerOf(tenant.id);
+    const scim = scimClient(
+      t.http,
+      (await t.http.post('/api/org/scim/tokens').set('Cookie', ownerCookie)).body.token.secret,
+    );
+    const email = `raced-${randomBytes(4).toString('hex')}@example.com`;
+    // The join's own judgement, as a parallel way into another organisation would make it.
+    jest
+      .spyOn(t.app.get(JoiningService), 'joinWithoutInvitation')
+      .mockResolvedValueOnce({ joined: false, memberOf: 'another-organisation' });
+    const refused = await scim.post('/Users', oktaUser(email));
+    expect(refused.status).toBe(409);
+    expect(JSON.parse(refused.text)).toMatchObject({ status: '409', scimType: 'uniqueness' });
+    expect(await t.identity.findByEmail(email)).toEqual([]);
+    expect(await t.dataSource.getRepository(ScimUserEntity).countBy({ tenantId: tenant.id })).toBe(0);
+  });
+
   describe('single sign-on’s first sign-in (jit)', () => {
     const provider = new TestOidcProvider();
     beforeAll(() => provider.start(), PROVIDER_HOOK_TIMEOUT_MS);
     afterAll(() => provider.stop());
 
-    it('makes the account by address, keeps the id the pool gave it, joins it; the session names that id', async () => {
+    /** An active OIDC connection of a new organisation with a verified domain, and a callback for `email` there. */
+    const connected = async () => {
       const tenant = await factory.tenant({ status: 'active' });
       const ownerCookie = await ownerOf(tenant.id);
       const domain = `sso-${randomBytes(4).toString('hex')}.test`;
@@ -159,11 +180,19 @@ describe('SCIM on a user pool that signs in by e-mail', () => {
           .status,
       ).toBe(200);
 
+      const signIn = async (email: string) => {
+        await provider.nextLogin({ sub: `subject-${email}`, email });
+        const started = await t.http.get('/sso/start').query({ connection: id });
+        const callback = await provider.authorize(started.headers.location);
+        return t.http.get(callback.pathname + callback.search);
+      };
+      return { tenant, domain, signIn };
+    };
+
+    it('makes the account by address, keeps the id the pool gave it, joins it; the session names that id', async () => {
+      const { tenant, domain, signIn } = await connected();
       const email = `jit-${randomBytes(4).toString('hex')}@${domain}`;
-      await provider.nextLogin({ sub: 'jit-subject', email });
-      const started = await t.http.get('/sso/start').query({ connection: id });
-      const callback = await provider.authorize(started.headers.location);
-      const res = await t.http.get(callback.pathname + callback.search);
+      const res = await signIn(email);
       expect(res.status).toBe(302);
       const [account] = await t.identity.findByEmail(email);
       expect(account).toMatchObject({ email, tenantId: tenant.id, role: 'member' });
@@ -172,6 +201,17 @@ describe('SCIM on a user pool that signs in by e-mail', () => {
       expect(JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8')).sub).toBe(account.id);
       const me = await t.http.get('/api/me').set('Cookie', cookie.split(';')[0]);
       expect(me.body).toMatchObject({ user: { id: account.id, email }, organisation: { id: tenant.id } });
+    });
+
+    it('a join that does not commit (lost to another organisation meanwhile): 409 MEMBER_OF_ANOTHER_ORGANISATION, and the account made for it is deleted', async () => {
+      const { domain, signIn } = await connected();
+      const email = `raced-${randomBytes(4).toString('hex')}@${domain}`;
+      jest
+        .spyOn(t.app.get(JoiningService), 'joinWithoutInvitation')
+        .mockResolvedValueOnce({ joined: false, memberOf: 'another-organisation' });
+      const res = await signIn(email);
+      expect([res.status, res.body.error]).toEqual([409, 'MEMBER_OF_ANOTHER_ORGANISATION']);
+      expect(await t.identity.findByEmail(email)).toEqual([]);
     });
   });
 });
