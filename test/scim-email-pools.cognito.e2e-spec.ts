@@ -75,6 +75,14 @@ describe('SCIM on a user pool that signs in by e-mail', () => {
     return signIn(email);
   };
 
+  /** A new active organisation and a SCIM client with a token of its owner's. */
+  const scimOfNewTenant = async () => {
+    const tenant = await factory.tenant({ status: 'active' });
+    const ownerCookie = await ownerOf(tenant.id);
+    const token = await t.http.post('/api/org/scim/tokens').set('Cookie', ownerCookie);
+    return { tenant, scim: scimClient(t.http, token.body.token.secret) };
+  };
+
   it('POST /scim/v2/Users makes the account by address, keeps the id the pool gave it; the person signs in, a member', async () => {
     const tenant = await factory.tenant({ status: 'active' });
     const ownerCookie = await ownerOf(tenant.id);
@@ -101,12 +109,7 @@ describe('SCIM on a user pool that signs in by e-mail', () => {
   });
 
   it('adopts an account the pool has already, and the address once more is 409 uniqueness', async () => {
-    const tenant = await factory.tenant({ status: 'active' });
-    const ownerCookie = await ownerOf(tenant.id);
-    const scim = scimClient(
-      t.http,
-      (await t.http.post('/api/org/scim/tokens').set('Cookie', ownerCookie)).body.token.secret,
-    );
+    const { tenant, scim } = await scimOfNewTenant();
     const email = `known-${randomBytes(4).toString('hex')}@example.com`;
     await poolAccount(email);
     const [known] = await t.identity.findByEmail(email);
@@ -122,12 +125,7 @@ describe('SCIM on a user pool that signs in by e-mail', () => {
   });
 
   it('a create whose join does not commit (lost to another organisation meanwhile): 409 uniqueness, and the account made for it is deleted', async () => {
-    const tenant = await factory.tenant({ status: 'active' });
-    const ownerCookie = await ownerOf(tenant.id);
-    const scim = scimClient(
-      t.http,
-      (await t.http.post('/api/org/scim/tokens').set('Cookie', ownerCookie)).body.token.secret,
-    );
+    const { tenant, scim } = await scimOfNewTenant();
     const email = `raced-${randomBytes(4).toString('hex')}@example.com`;
     // The join's own judgement, as a parallel way into another organisation would make it.
     jest
