@@ -50,7 +50,8 @@ export interface ResponseOptions {
   recipient?: string;
   issuer?: string;
   notBefore?: Date;
-  notOnOrAfter?: Date;
+  /** When the assertion stops being acceptable; null leaves NotOnOrAfter out of it. */
+  notOnOrAfter?: Date | null;
   assertionId?: string;
   /** Okta's default signs the response and the assertion, Entra's the assertion only; `none` signs nothing. */
   sign?: 'assertion' | 'response' | 'both' | 'none';
@@ -113,7 +114,10 @@ export class TestSamlIdp {
   responseXml(options: ResponseOptions): string {
     const now = Date.now();
     const notBefore = (options.notBefore ?? new Date(now - 60_000)).toISOString();
-    const notOnOrAfter = (options.notOnOrAfter ?? new Date(now + 5 * 60_000)).toISOString();
+    const until =
+      options.notOnOrAfter === null
+        ? ''
+        : ` NotOnOrAfter="${(options.notOnOrAfter ?? new Date(now + 5 * 60_000)).toISOString()}"`;
     const issued = new Date(now).toISOString();
     const inResponseTo = options.inResponseTo ? ` InResponseTo="${escape(options.inResponseTo)}"` : '';
     const destination =
@@ -139,8 +143,8 @@ export class TestSamlIdp {
       `xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" ID="${assertionId}" IssueInstant="${issued}" Version="2.0">` +
       `<saml:Issuer>${issuer}</saml:Issuer><saml:Subject>${nameId}` +
       `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData` +
-      `${inResponseTo} NotOnOrAfter="${notOnOrAfter}" Recipient="${escape(options.recipient ?? options.acsUrl)}"/>` +
-      `</saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}">` +
+      `${inResponseTo}${until} Recipient="${escape(options.recipient ?? options.acsUrl)}"/>` +
+      `</saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="${notBefore}"${until}>` +
       `<saml:AudienceRestriction>${audience}</saml:AudienceRestriction></saml:Conditions>` +
       `<saml:AuthnStatement AuthnInstant="${issued}" SessionIndex="${assertionId}"><saml:AuthnContext>` +
       '<saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef>' +

@@ -145,6 +145,8 @@ describe('SamlSignIn: the assertion consumer service’s checks', () => {
     ['a wrong Issuer', (respond) => base64(respond({ issuer: 'http://www.okta.com/other' })), /^Issuer mismatch/],
     ['another Recipient', (respond) => base64(respond({ recipient: 'https://evil.test/acs' })), /^Recipient mismatch/],
     ['no NameID', (respond) => base64(respond({ nameIdXml: '' })), /^the assertion has no NameID$/],
+    // Refused by node-saml's time check before ours ("the assertion has no NotOnOrAfter") is reached.
+    ['no NotOnOrAfter', (respond) => base64(respond({ notOnOrAfter: null })), /NotOnOrAfter/],
   ];
 
   it.each(refusals)('400 SSO_ASSERTION_INVALID: %s (nothing known of the person)', async (_, field, reason) => {
