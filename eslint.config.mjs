@@ -16,6 +16,7 @@ const LAYERS = [
   ['identity', 'outbox', 'permissions', 'memberships'],
   ['auth', 'mail'],
   ['audit', 'idempotency'],
+  ['sessions'],
   ['invitations', 'webhooks', 'rate-limit', 'admin-users', 'health'],
   ['admin-tenants', 'joining', 'org-invitations', 'org-members', 'org-people', 'bulk-invitations', 'api-docs'],
   // SCIM's roles from groups write custom roles through the roles module.

@@ -22,7 +22,7 @@ import { emailKey } from '../src/common/email-comparison';
 import { encodeCursor } from '../src/common/paging';
 import { AuditEventEntity, InvitationEntity, TenantEntity, UserEntity } from '../src/database/entities';
 import { TENANT_TYPES } from '../src/database/entities/tenant.entity';
-import { SessionTokenIssuer } from '../src/auth/session-token-issuer';
+import { portalToken } from '../test/support/portal-token';
 import { factories, sessionCookie } from '../test/support/factories';
 import { builtCommand, ROOT, startServerProcess } from '../test/support/server-process';
 import { createTestApp, TEST_JWT_SECRET, TestApp } from '../test/support/test-app';
@@ -346,13 +346,12 @@ async function seedJoin(seed: TestApp) {
   const accepts = invitees.map((_, i) => invitation(`accepted-${i}@join.example`));
   await bulkInsert(seed.dataSource, InvitationEntity, count, (i) => joins[i].invitation);
   await bulkInsert(seed.dataSource, InvitationEntity, count, (i) => accepts[i]);
-  const issuer = seed.app.get(SessionTokenIssuer);
   const cookie = seed.config.sessionCookieName;
   return {
     acceptTokens: accepts.map((row) => row.id),
     joins: joins.map(({ invitation: row, invitee }) => ({
       path: `/api/invitations/${row.id}/join`,
-      cookie: `${cookie}=${issuer.issue({ ...invitee, platformRole: null, userType: null, tenantId: null, role: null }, 3_600)}`,
+      cookie: `${cookie}=${portalToken({ ...invitee, platformRole: null, userType: null, tenantId: null, role: null }, seed.config.authJwtSecret)}`,
     })),
   };
 }

@@ -16,8 +16,8 @@
  */
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { SessionTokenIssuer } from '../src/auth/session-token-issuer';
-import { AppConfig, parseConfig } from '../src/config/app-config';
+import { portalToken } from '../test/support/portal-token';
+import { parseConfig } from '../src/config/app-config';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { IdentityUser } from '../src/identity/identity-store';
 import { ROOT, startServerProcess } from '../test/support/server-process';
@@ -162,8 +162,8 @@ async function time(requests: (() => Promise<Response>)[], samples = SAMPLES): P
   });
 }
 
-const cookieOf = (issuer: SessionTokenIssuer, seq: number, role: string) =>
-  `id_token=${issuer.issue(
+const cookieOf = (seq: number, role: string) =>
+  `id_token=${portalToken(
     {
       id: `member-${seq}`,
       email: `member-${seq}@roles.example`,
@@ -172,16 +172,16 @@ const cookieOf = (issuer: SessionTokenIssuer, seq: number, role: string) =>
       tenantId: TENANT,
       role,
     } satisfies IdentityUser,
+    SECRET,
     7_200,
   )}`;
 
 /** The scenarios, by name: a request each, and whether a build without roles has the route. */
 function scenarios(url: string) {
-  const issuer = new SessionTokenIssuer({ authJwtSecret: SECRET } as AppConfig);
-  const admin = cookieOf(issuer, 2, 'admin');
-  const recruiter = cookieOf(issuer, RECRUITER, 'member');
-  const lacking = cookieOf(issuer, LACKING, 'member');
-  const plain = cookieOf(issuer, PLAIN, 'member');
+  const admin = cookieOf(2, 'admin');
+  const recruiter = cookieOf(RECRUITER, 'member');
+  const lacking = cookieOf(LACKING, 'member');
+  const plain = cookieOf(PLAIN, 'member');
   const get = (path: string, cookie: string) => () => fetch(url + path, { headers: { cookie } });
   const check = () =>
     fetch(`${url}/api/org/permissions/check`, {

@@ -18,8 +18,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
-import { SessionTokenIssuer } from '../src/auth/session-token-issuer';
-import { AppConfig, parseConfig } from '../src/config/app-config';
+import { portalToken } from '../test/support/portal-token';
+import { parseConfig } from '../src/config/app-config';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { IdentityUser } from '../src/identity/identity-store';
 import { builtCommand, startServerProcess } from '../test/support/server-process';
@@ -203,10 +203,8 @@ async function measure(dialect: Dialect, url: string, sizes: Sizes): Promise<voi
   });
   const pid = server.child.pid!;
   try {
-    const config = { authJwtSecret: SECRET } as AppConfig;
-    const issuer = new SessionTokenIssuer(config);
     const cookieOf = (user: Partial<IdentityUser> & { id: string; email: string }) =>
-      `id_token=${issuer.issue({ platformRole: null, userType: null, tenantId: null, role: null, ...user }, 7_200)}`;
+      `id_token=${portalToken({ platformRole: null, userType: null, tenantId: null, role: null, ...user }, SECRET, 7_200)}`;
     const owner = (tenant: string, prefix: string) =>
       cookieOf({
         id: `${prefix}-member-1`,

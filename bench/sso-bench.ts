@@ -20,8 +20,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { SessionTokenIssuer } from '../src/auth/session-token-issuer';
-import { AppConfig, parseConfig } from '../src/config/app-config';
+import { portalToken } from '../test/support/portal-token';
+import { parseConfig } from '../src/config/app-config';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { TestOidcProvider } from '../test/support/oidc-provider';
 import { TestSamlIdp } from '../test/support/saml-idp';
@@ -174,7 +174,7 @@ async function measure(url: string): Promise<void> {
     { command: [process.execPath, ...startNodeOptions(), join(ROOT, 'dist', 'src', 'main.js')] },
   );
   try {
-    const owner = new SessionTokenIssuer({ authJwtSecret: SECRET } as AppConfig).issue(
+    const owner = portalToken(
       {
         id: 'member-1',
         email: `member-1@${DOMAIN}`,
@@ -183,6 +183,7 @@ async function measure(url: string): Promise<void> {
         tenantId: TENANT,
         role: 'owner',
       },
+      SECRET,
       7_200,
     );
     const asOwner = { cookie: `id_token=${owner}`, 'content-type': 'application/json' };

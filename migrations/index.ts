@@ -23,6 +23,7 @@ import { IndexInvitationsByAddress1765950000000 } from './1765950000000-IndexInv
 import { CreateSso1766000000000 } from './1766000000000-CreateSso';
 import { CreateOrgDomainRoles1766100000000 } from './1766100000000-CreateOrgDomainRoles';
 import { SamlConnections1766200000000 } from './1766200000000-SamlConnections';
+import { CreateSessions1766300000000 } from './1766300000000-CreateSessions';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   CreateSso1766000000000,
   CreateOrgDomainRoles1766100000000,
   SamlConnections1766200000000,
+  CreateSessions1766300000000,
 ];

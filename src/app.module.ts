@@ -25,6 +25,7 @@ import { PermissionsModule } from './permissions/permissions.module';
 import { MembershipsModule } from './memberships/memberships.module';
 import { RolesModule } from './roles/roles.module';
 import { ScimModule } from './scim/scim.module';
+import { SessionsModule } from './sessions/sessions.module';
 import { SsoModule } from './sso/sso.module';
 import { TestModeModule } from './test-mode/test-mode.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -39,6 +40,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     PermissionsModule,
     MembershipsModule,
     AuthModule,
+    SessionsModule,
     AdminTenantsModule,
     TenantInvitationsModule,
     AdminUsersModule,

@@ -19,6 +19,7 @@ import { IDEMPOTENT_REPLAYED_HEADER } from './idempotency/idempotency.messages';
 import { RATE_LIMIT_HEADERS } from './rate-limit/invite-throttler.guard';
 import { scimBodyParser } from './scim/scim-body-parser';
 import { SCIM_BASE_PATH } from './scim/scim-resources';
+import { SIGN_OUT_PATH } from './sessions/me-sessions.controller';
 import { SAML_BASE_PATH, SAML_FORM_LIMIT_BYTES } from './sso/sso.controller';
 
 /** Response headers that a portal's script on an allowed origin may read (CORS exposes none but a few by default). */
@@ -69,12 +70,14 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     app.enableCors({ origin: config.allowedOrigins, credentials: true, exposedHeaders: CORS_EXPOSED_HEADERS });
     app.use(allowedOriginsFilter(config.allowedOrigins, [SAML_BASE_PATH]));
   }
-  // Only application/json is parsed, text/csv on the bulk invitations and a form on SAML's ACS; any other body reaches
+  // Only application/json is parsed, text/csv on the bulk invitations and a form on SAML's ACS and the sign-out; any other body reaches
   // the rules as an empty one.
   // SCIM's routes read `application/scim+json` too, up to 1 MB (docs/scim.md).
   app.use(SCIM_BASE_PATH, scimBodyParser());
   // A SAML provider posts its response as a form, up to 1 MB (many groups make a long assertion).
   app.use(SAML_BASE_PATH, formBodyParser(SAML_FORM_LIMIT_BYTES));
+  // A browser may sign out by a form post (docs/sessions.md).
+  app.use(SIGN_OUT_PATH, formBodyParser(JSON_BODY_LIMIT_BYTES));
   app.use(jsonBodyParser(JSON_BODY_LIMIT_BYTES));
   app.use(BULK_INVITATIONS_PATH, csvBodyParser(JSON_BODY_LIMIT_BYTES));
   // No global interceptor: with none on a route, Nest runs its handler without rxjs.

@@ -19,6 +19,7 @@ const SERVICE = [
   'members:set_role',
   'roles:manage',
   'scim:manage',
+  'sessions:revoke',
   'sso:manage',
 ];
 const OWNERS_ONLY = ['roles:manage', 'scim:manage', 'sso:manage'];

@@ -62,6 +62,7 @@ import { ScimUsersStore } from '../src/scim/scim-users.store';
 import { ScimRoleMappingsStore } from '../src/scim/scim-role-mappings.store';
 import { SsoConnectionsStore } from '../src/sso/sso-connections.store';
 import { SsoSignInsStore } from '../src/sso/sso-sign-ins.store';
+import { SessionsStore } from '../src/auth/sessions.store';
 
 /**
  * The SQL that each verb of each store sends, per dialect, checked against the files in
@@ -118,6 +119,7 @@ function storesOn(dataSource: DataSource) {
     removals: new MembershipRemovalsStore(statements, writer),
     ssoConnections: new SsoConnectionsStore(dataSource, statements, writer, auditRows, leasesOn(statements)),
     ssoSignIns: new SsoSignInsStore(dataSource, statements, writer, auditRows),
+    sessions: new SessionsStore(statements, writer),
   };
 }
 type Stores = ReturnType<typeof storesOn>;
@@ -879,6 +881,35 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     ],
     ['SsoSignInsStore.signedIn, a returning person', (s) => s.ssoSignIns.signedIn(ssoIdentity, true)],
     ['SsoSignInsStore.recordAttempt', (s) => s.ssoSignIns.recordAttempt(ssoAttempt, [])],
+  ],
+  'sessions.store': [
+    [
+      'SessionsStore.insert',
+      (s) =>
+        s.sessions.insert({
+          id: 'session-2',
+          userId: 'user-1',
+          tenantId: 'tenant-1',
+          kind: 'sso',
+          connectionId: 'connection-1',
+          createdAt: NOW,
+          lastUsedAt: NOW,
+          expiresAt: NOW,
+          idleSeconds: 0,
+          userAgent: 'Firefox',
+          ip: '192.0.2.1',
+          revokedAt: null,
+          revokedReason: null,
+        }),
+    ],
+    ['SessionsStore.probe, the person and the session in one read', (s) => s.sessions.probe('user-1', 'session-1')],
+    ['SessionsStore.touch, unless written since', (s) => s.sessions.touch('session-1', NOW, NOW)],
+    ['SessionsStore.liveOf', (s) => s.sessions.liveOf('user-1', NOW)],
+    ['SessionsStore.liveWhere, an organisation’s', (s) => s.sessions.liveWhere('tenant_id', 'tenant-1', NOW, 500)],
+    ['SessionsStore.oidcConnectionOf', (s) => s.sessions.oidcConnectionOf('session-1')],
+    ['SessionsStore.revoke, with its event', (s) => s.sessions.revoke('session-1', 'sign_out', NOW, [])],
+    ['SessionsStore.setNotBefore, with its event', (s) => s.sessions.setNotBefore('user-1', 1_800_000_000, [])],
+    ['SessionsStore.purgeEndedBefore', (s) => s.sessions.purgeEndedBefore(NOW)],
   ],
   'test-mode.store': [
     ['TestModeStore.mailbox', (s) => s.testMode.mailbox('to-accept@example.com')],

@@ -184,6 +184,10 @@ const ORG_ROUTES: [
     'GET /api/org/sso/connections/{id}/attempts',
     (t, _, cookie) => t.http.get(`/api/org/sso/connections/${randomUUID()}/attempts`).set('Cookie', cookie),
   ],
+  ...(['get', 'delete'] as const).map((method): (typeof ORG_ROUTES)[number] => [
+    `${method.toUpperCase()} /api/org/members/{id}/sessions`,
+    (t, _, cookie) => t.http[method](`/api/org/members/${randomUUID()}/sessions`).set('Cookie', cookie),
+  ]),
   [
     'POST /api/org/permissions/check',
     (t, _, cookie) =>

@@ -1,3 +1,4 @@
+import { SessionsService } from '../sessions/sessions.service';
 import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import { AuditActor, auditEvents, TenantChanges } from '../audit/audit-event';
 import { ApiError, messageOf } from '../common/api-error';
@@ -48,6 +49,7 @@ export class TenantLifecycleService {
     private readonly invitations: InvitationsStore,
     private readonly clock: Clock,
     private readonly grants: GrantsStore,
+    private readonly sessions: SessionsService,
   ) {}
 
   /** The tenant, its members by role and its pending invitations: counts read from indexes. */
@@ -128,6 +130,8 @@ export class TenantLifecycleService {
     let removed;
     do removed = await this.grants.removeTenantStep(id, DELETION_BATCH_SIZE);
     while (removed > 0);
+    // The sessions the service issued for the organisation end with it.
+    await this.sessions.endSessionsOf({ tenantId: id }, 'removed', actor);
     let invitationsRevoked = 0;
     for (let revoked; (revoked = await this.tenants.revokeOpenInvitations(id, DELETION_BATCH_SIZE)) > 0;)
       invitationsRevoked += revoked;

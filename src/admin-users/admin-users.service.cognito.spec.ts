@@ -1,3 +1,4 @@
+import { RecordedSessionEnds } from '../../test/support/recorded-session-ends';
 import {
   AdminAddUserToGroupCommand,
   AdminDeleteUserCommand,
@@ -47,6 +48,7 @@ describe(`${AdminUsersService.name} on ${CognitoIdentityStore.name}`, () => {
       new MemoryGrantsStore(),
       new MemoryMembershipRemovals(),
       new TestClock(new Date()),
+      new RecordedSessionEnds(),
     );
     expect(await apiFailure(service.getUser('ghost'))).toEqual({ status: 404, body: { error: 'User not found' } });
     expect(await apiFailure(service.deleteUser('ghost', { id: 'root', email: null }))).toEqual({
@@ -66,6 +68,7 @@ describe(`${AdminUsersService.name} on ${CognitoIdentityStore.name}`, () => {
           new MemoryGrantsStore(),
           new MemoryMembershipRemovals(),
           new TestClock(new Date()),
+          new RecordedSessionEnds(),
         ).getUser('u-1'),
         AdminUsersController.prototype.getUser,
       ),
@@ -94,6 +97,7 @@ describe(`${AdminUsersService.name} on ${CognitoIdentityStore.name}`, () => {
       new MemoryGrantsStore(),
       new MemoryMembershipRemovals(),
       new TestClock(new Date()),
+      new RecordedSessionEnds(),
     ).grantSuperAdmin({ email: 'BOB@Example.com' }, { id: 'root', email: null });
     expect(result.user).toEqual({
       id: 'u-1',

@@ -3,6 +3,7 @@ import { MemoryGrantsStore } from '../../test/support/memory-grants-store';
 import { MemoryIdentityStore } from '../../test/support/memory-identity-store';
 import { MemoryMembershipRemovals } from '../../test/support/memory-membership-removals';
 import { RecordedAuditEvents } from '../../test/support/recorded-audit-events';
+import { RecordedSessionEnds } from '../../test/support/recorded-session-ends';
 import { TestClock } from '../../test/support/test-clock';
 import { AdminUsersController } from './admin-users.controller';
 import { AdminUsersService } from './admin-users.service';
@@ -16,12 +17,14 @@ describe(AdminUsersService.name, () => {
   let service: AdminUsersService;
   let audit: RecordedAuditEvents;
   let removals: MemoryMembershipRemovals;
+  let sessions: RecordedSessionEnds;
 
   beforeEach(() => {
     store = new MemoryIdentityStore();
     audit = new RecordedAuditEvents();
     removals = new MemoryMembershipRemovals();
-    service = new AdminUsersService(store, audit, new MemoryGrantsStore(), removals, new TestClock(NOW));
+    sessions = new RecordedSessionEnds();
+    service = new AdminUsersService(store, audit, new MemoryGrantsStore(), removals, new TestClock(NOW), sessions);
   });
 
   describe('listSuperAdmins', () => {
@@ -109,9 +112,10 @@ describe(AdminUsersService.name, () => {
       });
       expect(store.deleted).toEqual([]);
       expect(audit.events).toEqual([]);
+      expect(sessions.ends).toEqual([]);
     });
 
-    it('deletes a found user', async () => {
+    it('deletes a found user, and ends all of its sessions', async () => {
       store.add({ id: 'd', email: 'd@example.com' });
       expect(await service.deleteUser('d', ACTOR)).toEqual({ success: true, message: 'User deleted' });
       expect(store.deleted).toEqual(['d']);
@@ -125,6 +129,7 @@ describe(AdminUsersService.name, () => {
           data: { platformRole: null, role: null },
         },
       ]);
+      expect(sessions.ends).toEqual([{ of: 'd', reason: 'account_deleted' }]);
     });
 
     it('the account leaves facts behind, first: for its organisation and those it asked to join', async () => {

@@ -1,3 +1,4 @@
+import { SessionsService } from '../sessions/sessions.service';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { AuditActor, auditEvents } from '../audit/audit-event';
 import { AuditRecorder } from '../audit/audit-recorder';
@@ -24,6 +25,7 @@ export class AdminUsersService {
     private readonly grants: GrantsStore,
     private readonly removals: MembershipRemovalsStore,
     private readonly clock: Clock,
+    private readonly sessions: SessionsService,
   ) {}
 
   /** Spec 4.5; a page token that the store cannot read is bad input. */
@@ -80,6 +82,7 @@ export class AdminUsersService {
     const event = auditEvents.userDeleted(user, actor, roles); // the account as it was
     await this.identity.deleteUser(user.id);
     await this.audit.recordAfterIdentityChange(event);
+    await this.sessions.endPersonSessions(user, undefined, 'account_deleted', actor);
     return { success: true, message: ADMIN_USERS_MESSAGES.deleted };
   }
 }

@@ -73,12 +73,15 @@ export const SSO_EVENT_TYPES = [
   'sso.login_failed',
   'sso.certificate_expiring',
 ] as const;
+/** The event types of sessions (docs/sessions.md). */
+export const SESSION_EVENT_TYPES = ['session.revoked', 'sessions.revoked_all'] as const;
 /** Every event type that the trail may hold. */
 export const EVERY_AUDIT_EVENT_TYPE = [
   ...AUDIT_EVENT_TYPES,
   ...SCIM_EVENT_TYPES,
   ...ROLE_EVENT_TYPES,
   ...SSO_EVENT_TYPES,
+  ...SESSION_EVENT_TYPES,
   ...TEST_MODE_EVENT_TYPES,
 ] as const;
 export type AuditEventType = (typeof EVERY_AUDIT_EVENT_TYPE)[number];

@@ -13,6 +13,8 @@ export * from './audit-event-shape';
 export type { AuditedRole } from './events/role-events';
 export { roleEvents } from './events/role-events';
 export type { TenantChanges } from './events/tenant-events';
+export type { RevokedSession } from './events/session-events';
+export { sessionEvents } from './events/session-events';
 export { testModeEvents } from './events/test-mode-events';
 
 /** One builder per change, so that every route records the same shape. */

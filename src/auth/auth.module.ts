@@ -1,7 +1,9 @@
 import { Global, Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
 import { OrgAdminGuard } from './org-admin.guard';
+import { SessionCheck } from './session-check';
 import { SessionTokenIssuer } from './session-token-issuer';
+import { SessionsStore } from './sessions.store';
 import { SessionGuard } from './session.guard';
 import { SessionStrategy } from './session.strategy';
 import { SuperAdminGuard } from './super-admin.guard';
@@ -9,7 +11,15 @@ import { SuperAdminGuard } from './super-admin.guard';
 @Global()
 @Module({
   imports: [PassportModule],
-  providers: [SessionStrategy, SessionGuard, SuperAdminGuard, OrgAdminGuard, SessionTokenIssuer],
-  exports: [SessionGuard, SuperAdminGuard, OrgAdminGuard, SessionTokenIssuer],
+  providers: [
+    SessionStrategy,
+    SessionGuard,
+    SuperAdminGuard,
+    OrgAdminGuard,
+    SessionTokenIssuer,
+    SessionsStore,
+    SessionCheck,
+  ],
+  exports: [SessionGuard, SuperAdminGuard, OrgAdminGuard, SessionTokenIssuer, SessionsStore, SessionCheck],
 })
 export class AuthModule {}

@@ -9,8 +9,15 @@ export interface Caller {
   role: string | null;
   /** Absent when the token has no `email_verified` claim; otherwise whether the claim is `true`. */
   emailVerified?: boolean;
-  /** The connection whose single sign-on made the session (`amr` holds `sso`), when one did (docs/sso.md). */
-  ssoConnection?: string;
+  /** The token's `sid`: a session this service issued (docs/sessions.md). */
+  sessionId?: string;
+  /** The token's `iat`, epoch seconds. */
+  issuedAt?: number;
+  /**
+   * The single sign-on connection that made the caller's live session, as it is now (docs/sso.md):
+   * set by SessionCheck, never from claims alone.
+   */
+  sso?: { connectionId: string; tenantId: string; active: boolean };
 }
 
 /** A caller that OrgAdminGuard let through: a user of the organisation `tenantId`, with its stored role. */
@@ -30,8 +37,7 @@ export interface SessionClaims {
   'custom:user_type'?: string;
   'custom:tenant_id'?: string;
   'custom:role'?: string;
-  amr?: unknown;
-  sso_connection?: unknown;
+  sid?: unknown;
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
@@ -47,13 +53,9 @@ export function callerFromClaims(claims: SessionClaims): Caller | null {
     tenantId: text(claims['custom:tenant_id']),
     role: text(claims['custom:role']),
     ...(claims.email_verified !== undefined && { emailVerified: claims.email_verified === true }),
-    ...(ssoConnectionOf(claims) && { ssoConnection: ssoConnectionOf(claims)! }),
+    ...(text(claims.sid) && { sessionId: text(claims.sid)! }),
+    ...(typeof claims.iat === 'number' && { issuedAt: claims.iat }),
   };
-}
-
-/** The connection of a session that single sign-on made: `amr` holds `sso`, and `sso_connection` names it. */
-function ssoConnectionOf(claims: SessionClaims): string | null {
-  return Array.isArray(claims.amr) && claims.amr.includes('sso') ? text(claims.sso_connection) : null;
 }
 
 /** The caller that SessionGuard put on the request, or undefined when there is no session. */

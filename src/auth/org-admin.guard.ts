@@ -9,6 +9,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiExtension } from '@nestjs/swagger';
+import type { Request } from 'express';
 import { ApiError } from '../common/api-error';
 import { failureResponse } from '../common/failure-response';
 import { callerCheckTimeoutMs } from '../common/request-timeout';
@@ -21,6 +22,7 @@ import { IdentityStore, IdentityUser } from '../identity/identity-store';
 import { CustomGrant, GrantsStore, HeldRoles } from '../permissions/grants.store';
 import { REQUIRED_PERMISSION_EXTENSION, ServicePermission } from '../permissions/permission-catalogue';
 import { Caller, OrgCaller } from './caller';
+import { ConfirmsSessions, SessionCheck } from './session-check';
 import {
   confirmOrgAdmin,
   customRolesMayGrant,
@@ -79,7 +81,11 @@ export const OrgAdminMessagesFor = (messages: OrgAdminMessages) =>
  * the route, one indexed read of the caller's roles says whether one of them carries its permission
  * (it replaces the tenant status read of a refusal by the claims). A caller without such a role is
  * refused exactly as before custom roles existed.
+ *
+ * The session is confirmed (SessionCheck) beside those reads: one that ended is no session (401),
+ * whatever the claims would have decided.
  */
+@ConfirmsSessions()
 @Injectable()
 export class OrgAdminGuard implements CanActivate {
   constructor(
@@ -88,37 +94,47 @@ export class OrgAdminGuard implements CanActivate {
     private readonly config: AppConfig,
     private readonly tenants: TenantStatusReader,
     private readonly grants: GrantsStore,
+    private readonly sessions: SessionCheck,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest();
-    const caller: Caller | undefined = request.user;
+    const claimedCaller: Caller | undefined = request.user;
     const rule = this.reflector.getAllAndOverride<OrgRouteRule>(ORG_ROUTE_RULE, [
       context.getHandler(),
       context.getClass(),
     ]);
     const { permission, messages } = rule;
-    const claimed = decideOrgAdmin(caller, messages, permission);
-    // No session, or claims of no organisation user: decideOrgAdmin refused already.
-    if (!caller || !isOrgUser(caller)) {
+    const claimed = decideOrgAdmin(claimedCaller, messages, permission);
+    // No session, or claims of no organisation user: decideOrgAdmin refused already (unless the session ended).
+    if (!claimedCaller || !isOrgUser(claimedCaller)) {
+      await this.refuseEnded(request, messages, permission);
       refuseUnless(claimed);
       return false;
     }
     // Whether a custom role of the caller carries the permission; undefined while not read.
     let granted: boolean | undefined;
     if (isRoleRefusal(claimed, messages)) {
-      const custom = await this.claimedGrant(caller, permission);
+      const [custom] = await Promise.all([
+        this.claimedGrant(claimedCaller, permission),
+        this.refuseEnded(request, messages, permission),
+      ]);
       if (!custom.granted) refuseUnless(refuseClaimedRole(claimed, custom.tenantStatus));
       granted = true;
     }
-    const [[record, gate], held] = await this.storedRecord(caller, context.getHandler(), rule);
+    const [[[record, gate], held], confirmed] = await Promise.all([
+      this.storedRecord(claimedCaller, context.getHandler(), rule),
+      this.confirmed(request, context.getHandler()),
+    ]);
+    if (!confirmed) return refuseUnless(decideOrgAdmin(undefined, messages, permission));
+    const caller = confirmed as OrgCaller;
     const tenantStatus = gate?.status ?? null;
-    let confirmed = confirmOrgAdmin(caller, record, messages, tenantStatus, permission, granted);
-    if (granted === undefined && isRoleRefusal(confirmed, messages) && customRolesMayGrant(permission)) {
+    let decision = confirmOrgAdmin(caller, record, messages, tenantStatus, permission, granted);
+    if (granted === undefined && isRoleRefusal(decision, messages) && customRolesMayGrant(permission)) {
       granted = await this.storedGrant(caller, permission, context.getHandler());
-      confirmed = confirmOrgAdmin(caller, record, messages, tenantStatus, permission, granted);
+      decision = confirmOrgAdmin(caller, record, messages, tenantStatus, permission, granted);
     }
-    refuseUnless(confirmed);
+    refuseUnless(decision);
     if (requiresSso(gate, record!, caller)) {
       const base = this.config.publicBaseUrl ?? requestOrigin(request.headers);
       throw new Refusal(HttpStatus.FORBIDDEN, SSO_REQUIRED, { startUrl: ssoStartUrl(base, record!.email ?? '') });
@@ -127,6 +143,24 @@ export class OrgAdminGuard implements CanActivate {
     request.user = { ...caller, role: record!.role } satisfies OrgCaller;
     if (held) request[CALLER_ROLES] = held;
     return true;
+  }
+
+  /** The confirmed caller, or undefined when the session ended; a read that fails answers the route's failure. */
+  private async confirmed(request: Request, handler: object): Promise<Caller | undefined> {
+    try {
+      return await this.bounded(this.sessions.verify(request));
+    } catch (error) {
+      throw failureResponse(handler, error);
+    }
+  }
+
+  /**
+   * Before a refusal by the claims: a session that ended is refused as no session. A read that fails
+   * leaves the claims' refusal as it is.
+   */
+  private async refuseEnded(request: Request, messages: OrgAdminMessages, permission: RoutePermission): Promise<void> {
+    const caller = await this.bounded(this.sessions.verify(request)).catch(() => true);
+    if (!caller) refuseUnless(decideOrgAdmin(undefined, messages, permission));
   }
 
   /**
@@ -187,6 +221,7 @@ export const CurrentCallerRoles = createParamDecorator(
   (_: unknown, context: ExecutionContext): HeldRoles | undefined => context.switchToHttp().getRequest()[CALLER_ROLES],
 );
 
-function refuseUnless(decision: OrgAdminDecision): void {
+function refuseUnless(decision: OrgAdminDecision): false {
   if (!decision.allowed) throw new ApiError(decision.status, decision.error);
+  return false;
 }

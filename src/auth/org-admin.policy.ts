@@ -27,13 +27,16 @@ export type OrgAdminDecision = { allowed: true } | { allowed: false; status: 401
 
 /**
  * An organisation that requires single sign-on (docs/sso.md, "Enforcement") refuses its members'
- * sessions that single sign-on did not make; its owners keep access without it (the break-glass).
+ * sessions unless a live session (`sid`) that an active connection of that same organisation made;
+ * its owners keep access without it (the break-glass).
  */
 export const SSO_REQUIRED = 'SSO_REQUIRED';
 /** Where a person signs in by single sign-on: discovery by their address (docs/sso.md). */
 export const ssoStartUrl = (base: string, email: string) => `${base}/sso/start?email=${encodeURIComponent(email)}`;
 export const requiresSso = (gate: TenantGate | null, record: IdentityUser, caller: Caller): boolean =>
-  gate?.ssoEnforced === true && record.role !== 'owner' && caller.ssoConnection === undefined;
+  gate?.ssoEnforced === true &&
+  record.role !== 'owner' &&
+  !(caller.sso?.active === true && caller.sso.tenantId === record.tenantId);
 
 /** Every org route's answer to each member of a suspended tenant (docs/tenant-lifecycle.md). */
 export const ORGANISATION_SUSPENDED = 'Organisation is suspended';

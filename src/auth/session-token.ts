@@ -17,6 +17,10 @@ export function ssoSessionIssuer(config: AppConfig): string | undefined {
   return config.publicBaseUrl;
 }
 
+/** The cookie of a session this service issued (docs/sessions.md); the sign-out clears it with the same attributes. */
+export const sessionCookie = (name: string, token: string, maxAgeSeconds: number, secure: boolean): string =>
+  `${name}=${token}; Path=/; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+
 /** The request's id token, or why it has none (for the debug log: never the token itself). */
 export type SessionTokenLookup = { token: string } | { refused: string };
 

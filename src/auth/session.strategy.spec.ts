@@ -103,6 +103,7 @@ describe(`${SessionStrategy.name} in cognito mode (RS256 against the pool's JWKS
       userType: 'org',
       tenantId: 't-1',
       role: 'owner',
+      issuedAt: expect.any(Number),
     });
   });
 

@@ -7,6 +7,7 @@ import { withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
 import { IdentityStore } from '../identity/identity-store';
 import { Caller } from './caller';
+import { ConfirmsSessions, SessionCheck } from './session-check';
 import { decideSuperAdmin, NOT_AUTHENTICATED } from './super-admin.policy';
 
 const ANONYMOUS_IS_UNAUTHORIZED = 'superAdmin:anonymousIsUnauthorized';
@@ -17,7 +18,11 @@ const ANONYMOUS_IS_UNAUTHORIZED = 'superAdmin:anonymousIsUnauthorized';
  */
 export const AnonymousIsUnauthorized = () => SetMetadata(ANONYMOUS_IS_UNAUTHORIZED, true);
 
-/** Runs after SessionGuard; reads the caller's record from the identity store. */
+/**
+ * Runs after SessionGuard; reads the caller's record from the identity store, and confirms the
+ * session beside it (SessionCheck): a failed check of either is forbidden.
+ */
+@ConfirmsSessions()
 @Injectable()
 export class SuperAdminGuard implements CanActivate {
   private readonly logger = new Logger(SuperAdminGuard.name);
@@ -26,17 +31,22 @@ export class SuperAdminGuard implements CanActivate {
     private readonly identity: IdentityStore,
     private readonly reflector: Reflector,
     private readonly config: AppConfig,
+    private readonly sessions: SessionCheck,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const caller: Caller | undefined = context.switchToHttp().getRequest().user;
+    const request = context.switchToHttp().getRequest();
+    const claimed: Caller | undefined = request.user;
     let reason: string;
     try {
       // Bounded within the request's deadline, so that a stuck store is refused 403, not 503.
-      const record = caller
-        ? await withTimeout(this.identity.findById(caller.id), callerCheckTimeoutMs(this.config.requestTimeoutMs))
-        : null;
-      const decision = decideSuperAdmin(caller, record);
+      const [record, caller] = claimed
+        ? await withTimeout(
+            Promise.all([this.identity.findById(claimed.id), this.sessions.verify(request)]),
+            callerCheckTimeoutMs(this.config.requestTimeoutMs),
+          )
+        : [null, undefined];
+      const decision = decideSuperAdmin(caller, caller ? record : null);
       if (decision.allowed) return true;
       reason = decision.reason;
     } catch (error) {

@@ -10,6 +10,7 @@ import { IdentityModule } from '../identity/identity.module';
 import { InvitationsModule } from '../invitations/invitations.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { PermissionsModule } from '../permissions/permissions.module';
+import { SessionsModule } from '../sessions/sessions.module';
 import { DevSeedService } from './dev-seed.service';
 import { LocalUsersService } from './local-users.service';
 import { TenantRecordsService } from './tenant-records.service';
@@ -23,6 +24,7 @@ import { TenantRecordsService } from './tenant-records.service';
     PermissionsModule,
     AuthModule,
     AuditModule,
+    SessionsModule,
     // The tenant lifecycle reaches the invitations' module (a rename drops a cached name), whose service counts in Metrics.
     MetricsModule,
     AdminTenantsModule,

@@ -98,7 +98,7 @@ export class LocalUsersService {
     }
     const user = await this.identity.findById(userId);
     if (!user) throw new CliInputError(`no user with id "${userId}"`);
-    return this.tokens.issue(user, ttlSeconds, { emailVerified });
+    return (await this.tokens.issue(user, { kind: 'cli', ttlSeconds, emailVerified })).token;
   }
 
   private requireLocalStore(command: string): void {

@@ -20,6 +20,7 @@ import {
 import { mailFrom, OutboxConfig, outboxSettings } from './mail-config';
 import { RedisNode, redisClusterNodes, redisKeyPrefix } from './redis-config';
 import { publicBaseUrl, ShutdownConfig, shutdownSettings, signInUrl, trustProxy } from './server-config';
+import { SessionsConfig, sessionSettings } from './sessions-config';
 import { SsoConfig, ssoSettings } from './sso-config';
 import { TestModeConfig, testModeSettings } from './test-mode-config';
 import { WebhooksConfig, webhookSettings } from './webhooks-config';
@@ -82,6 +83,7 @@ export abstract class AppConfig {
   abstract readonly domains: DomainsConfig;
   abstract readonly roles: RolesConfig;
   abstract readonly sso: SsoConfig;
+  abstract readonly sessions: SessionsConfig;
 }
 
 /** Reads every setting, in the order that decides which of several bad values is reported. */
@@ -133,5 +135,6 @@ export function parseConfig(env: Env): AppConfig {
       perMember: integer(env, 'ROLES_PER_MEMBER', 10, 1, 100),
     },
     sso: ssoSettings(env, nodeEnv),
+    sessions: sessionSettings(env),
   };
 }

@@ -174,6 +174,13 @@ export abstract class IdentityStore {
   poolMemberships(): PoolMemberships | null {
     return null;
   }
+  /**
+   * Ends the sessions that the store itself issued for the account (a user pool's refresh tokens):
+   * "sign out everywhere" (docs/sessions.md). The local store issues none.
+   */
+  signOutEverywhere(_id: string): Promise<void> {
+    return Promise.resolve();
+  }
   /** Whether createAccount's account gets an id of the store's choosing rather than the one given. */
   namesNewAccounts(): Promise<boolean> {
     return Promise.resolve(false);

@@ -4,6 +4,7 @@
  * (useOrgMembersService).
  */
 
+import { RecordedSessionEnds } from '../../test/support/recorded-session-ends';
 import { Logger } from '@nestjs/common';
 import { DataSource, Repository } from 'typeorm';
 import {
@@ -91,6 +92,7 @@ export function useOrgMembersService(): OrgMembersServiceTest {
         memberPermissionsOn(t.dataSource),
         membershipRemovalsOn(t.dataSource),
         new TestClock(NOW),
+        new RecordedSessionEnds(),
       ),
   } as OrgMembersServiceTest;
 

@@ -1,3 +1,4 @@
+import { SessionsService } from '../sessions/sessions.service';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { auditActor, auditEvents } from '../audit/audit-event';
 import { AuditRecorder } from '../audit/audit-recorder';
@@ -32,6 +33,7 @@ export class OrgMembersService {
     private readonly permissions: MemberPermissions,
     private readonly removals: MembershipRemovalsStore,
     private readonly clock: Clock,
+    private readonly sessions: SessionsService,
   ) {}
 
   /**
@@ -96,6 +98,7 @@ export class OrgMembersService {
     const event = auditEvents.memberRemoved(target, auditActor(caller), roles); // the membership as it was
     await this.identity.removeFromTenant(target.id);
     await this.audit.recordAfterIdentityChange(event);
+    await this.sessions.endPersonSessions(target, caller.tenantId, 'removed', auditActor(caller));
     return { success: true };
   }
 

@@ -56,6 +56,11 @@ export const SERVICE_PERMISSIONS = {
     admin: false,
     grantable: true,
   },
+  'sessions:revoke': {
+    description: 'Read and end a member’s sessions (never an owner’s, unless an owner)',
+    admin: true,
+    grantable: true,
+  },
   'scim:manage': {
     description: 'The SCIM set-up: tokens and the group-to-role mapping (owners only)',
     admin: false,

@@ -1,3 +1,4 @@
+import { SessionsService } from '../sessions/sessions.service';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { AuditActor } from '../audit/audit-event';
 import { AuditRecorder } from '../audit/audit-recorder';
@@ -41,6 +42,7 @@ export class ScimMemberships {
     private readonly joining: JoiningService,
     private readonly users: ScimUsersStore,
     private readonly clock: Clock,
+    private readonly sessions: SessionsService,
   ) {
     this.accountRows = identity.accountRows();
   }
@@ -115,7 +117,7 @@ export class ScimMemberships {
    * Detaches the person from the tenant (the account stays), with `inserts`, `required` and
    * `deletes` (ScimUsersStore.commit): on the local store in one transaction; on the pool, the
    * pool first (the org guard reads it on every request, so the next request is refused), then the
-   * rows.
+   * rows. Then the sessions that the service issued for the organisation end (`deprovisioned`).
    */
   async detach(
     user: IdentityUser | null,
@@ -127,10 +129,10 @@ export class ScimMemberships {
     const member = user !== null && user.tenantId === tenantId;
     if (this.accountRows) {
       if (member) required.push(this.accountRows.detached(user.id, tenantId));
-      return this.users.commit(inserts, required, deletes);
-    }
-    if (member) await this.identity.removeFromTenant(user.id);
-    return this.users.commit(inserts, required, deletes);
+    } else if (member) await this.identity.removeFromTenant(user.id);
+    const written = await this.users.commit(inserts, required, deletes);
+    if (written && user) await this.sessions.endPersonSessions(user, tenantId, 'deprovisioned', null);
+    return written;
   }
 
   /**

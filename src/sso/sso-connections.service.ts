@@ -1,3 +1,4 @@
+import { SessionsService } from '../sessions/sessions.service';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { auditActor, NewAuditEvent } from '../audit/audit-event';
 import { OrgCaller } from '../auth/caller';
@@ -40,6 +41,7 @@ export class SsoConnectionsService {
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
+    private readonly sessions: SessionsService,
   ) {}
 
   /** POST /api/org/sso/connections. */
@@ -207,6 +209,9 @@ export class SsoConnectionsService {
         : []),
     ];
     if (!(await this.store.update(connection, changes, events))) return this.update(caller, id, body, base);
+    // A connection taken out of use ends the sessions it made.
+    if (changes.status === 'inactive' && connection.status !== 'inactive')
+      await this.sessions.endSessionsOf({ connectionId: connection.id }, 'connection_removed', actor);
     return { success: true, connection: await this.answer(await this.own(caller, id), base) };
   }
 
@@ -214,6 +219,7 @@ export class SsoConnectionsService {
   async remove(caller: OrgCaller, id: string): Promise<void> {
     const connection = await this.own(caller, id);
     await this.store.remove(connection, [connectionEvent('sso.connection_deleted', connection, auditActor(caller))]);
+    await this.sessions.endSessionsOf({ connectionId: connection.id }, 'connection_removed', auditActor(caller));
   }
 
   /**

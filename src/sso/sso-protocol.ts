@@ -1,3 +1,4 @@
+import { RETURN_REFUSED } from '../common/return-to';
 import { HttpStatus } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { SsoConnectionEntity, SsoRequestEntity } from '../database/entities';
@@ -82,8 +83,7 @@ export interface SsoProtocol<Message> {
   verify(connection: SsoConnectionEntity, message: Message, base: string): Promise<CallbackVerdict>;
 }
 
-export const RETURN_REFUSED =
-  'returnTo must be a path on this service or an address on an origin of SSO_RETURN_ORIGINS';
+export { RETURN_REFUSED };
 export const returnRefused = () => failedCheck(HttpStatus.BAD_REQUEST, SSO_ERRORS.returnRefused, RETURN_REFUSED);
 
 /** Where a sign-in may return: this service, and SSO_RETURN_ORIGINS. */

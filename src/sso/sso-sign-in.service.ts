@@ -1,5 +1,6 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { NewAuditEvent } from '../audit/audit-event';
+import { sessionCookie } from '../auth/session-token';
 import { SessionTokenIssuer } from '../auth/session-token-issuer';
 import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
@@ -44,13 +45,13 @@ export class SsoSignInService {
   ) {}
 
   /** GET /sso/oidc/{id}/callback: a session, or a test sign-in's outcome. */
-  oidcCallback(id: string, query: OidcCallbackQuery, base: string, secure: boolean): Promise<SignedIn | TestedSignIn> {
-    return this.callback(this.oidc, id, query, base, secure);
+  oidcCallback(id: string, query: OidcCallbackQuery, base: string, browser: Browser): Promise<SignedIn | TestedSignIn> {
+    return this.callback(this.oidc, id, query, base, browser);
   }
 
   /** POST /sso/saml/{id}/acs: a session, or a test sign-in's outcome. */
-  samlCallback(id: string, form: SamlAcsForm, base: string, secure: boolean): Promise<SignedIn | TestedSignIn> {
-    return this.callback(this.saml, id, form, base, secure);
+  samlCallback(id: string, form: SamlAcsForm, base: string, browser: Browser): Promise<SignedIn | TestedSignIn> {
+    return this.callback(this.saml, id, form, base, browser);
   }
 
   /** A callback's checks, then the session or the test's outcome; the attempt recorded either way. */
@@ -59,7 +60,7 @@ export class SsoSignInService {
     id: string,
     message: Message,
     base: string,
-    secure: boolean,
+    browser: Browser,
   ): Promise<SignedIn | TestedSignIn> {
     const connection = await this.answeringConnection(protocol, id, message);
     const verdict: CallbackVerdict = (await this.signIns.tenantActive(connection.tenantId))
@@ -69,7 +70,7 @@ export class SsoSignInService {
     const { person } = verdict;
     try {
       if (person.purpose === 'test') return await this.tested(connection, await this.test(person));
-      const { user, location, cookie } = await this.signIn(person, base, secure);
+      const { user, location, cookie } = await this.signIn(person, base, browser);
       await this.record(connection, 'ok', { email: person.sentEmail, subject: person.subject }, 'signed in', [
         connectionEvent('sso.login_succeeded', connection, null, { userId: user.id, email: person.sentEmail }),
       ]);
@@ -138,19 +139,20 @@ export class SsoSignInService {
   private async signIn(
     person: VerifiedPerson,
     base: string,
-    secure: boolean,
+    browser: Browser,
   ): Promise<SignedIn & { user: IdentityUser }> {
     const { connection } = person;
     const { user, link, joining } = await this.checked(person);
     const member = await this.people.membership(connection, user, person.email, joining);
     const signedInAs = await this.people.link(member, person, link);
-    const token = this.tokens.issue(signedInAs, SSO_SESSION_TTL_SECONDS, {
+    const { token, ttlSeconds } = await this.tokens.issue(signedInAs, {
+      kind: 'sso',
+      connectionId: connection.id,
       emailVerified: true,
-      ssoConnection: connection.id,
+      userAgent: browser.userAgent,
+      ip: browser.ip,
     });
-    const cookie =
-      `${this.config.sessionCookieName}=${token}; Path=/; Max-Age=${SSO_SESSION_TTL_SECONDS}; HttpOnly; SameSite=Lax` +
-      (secure ? '; Secure' : '');
+    const cookie = sessionCookie(this.config.sessionCookieName, token, ttlSeconds, browser.secure);
     return { location: absolute(person.returnTo, base), cookie, user: member };
   }
 
@@ -207,8 +209,12 @@ export class SsoSignInService {
   }
 }
 
-/** How long the session of a single sign-on lasts (the id token's exp). */
-export const SSO_SESSION_TTL_SECONDS = 8 * 3600;
+/** The browser a callback came from: whether over HTTPS (the cookie's Secure), and what its session keeps of it. */
+export interface Browser {
+  secure: boolean;
+  userAgent: string | null;
+  ip: string | null;
+}
 
 /** What the callback answers: a redirect with the session cookie. */
 export interface SignedIn {

@@ -6,7 +6,7 @@ import { SsoConnectionType, SsoRequestPurpose } from '../database/entities/sso.e
 import { emailDomain } from '../domains/domain-name';
 import { DEFAULT_TENANT_NAME } from '../invitations/invitation';
 import { OidcSignIn } from './oidc/oidc-sign-in';
-import { acceptedReturnTo } from './return-to';
+import { acceptedReturnTo } from '../common/return-to';
 import { SamlPostForm } from './saml/saml-post-page';
 import { SamlSignIn } from './saml/saml-sign-in';
 import { SsoConnectionsStore } from './sso-connections.store';

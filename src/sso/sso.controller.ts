@@ -8,7 +8,7 @@ import { AppConfig } from '../config/app-config';
 import { SsoConfiguredGuard } from './sso-configured.guard';
 import { SsoDiscoverLimitGuard } from './sso-discover-limit.guard';
 import { sendSamlPostPage } from './saml/saml-post-page';
-import { SignedIn, SsoSignInService, TestedSignIn } from './sso-sign-in.service';
+import { Browser, SignedIn, SsoSignInService, TestedSignIn } from './sso-sign-in.service';
 import { SsoStartService } from './sso-start.service';
 import { ApiDiscover, ApiSsoDiscovery } from './sso.docs';
 import { SSO_FAILURES } from './sso.messages';
@@ -68,7 +68,7 @@ export class SsoBrowserController {
     @Res() response: Response,
   ) {
     const base = this.config.publicBaseUrl ?? origin;
-    answer(response, await this.signIns.oidcCallback(id, query, base, request.secure));
+    answer(response, await this.signIns.oidcCallback(id, query, base, browserOf(request)));
   }
 
   /** The page that posts a pending sign-in's AuthnRequest to a provider that takes HTTP-POST only. */
@@ -103,9 +103,15 @@ export class SsoBrowserController {
   ) {
     const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
     const base = this.config.publicBaseUrl ?? origin;
-    answer(response, await this.signIns.samlCallback(id, fields, base, request.secure));
+    answer(response, await this.signIns.samlCallback(id, fields, base, browserOf(request)));
   }
 }
+
+const browserOf = (request: Request): Browser => ({
+  secure: request.secure,
+  userAgent: request.headers['user-agent'] ?? null,
+  ip: request.ip ?? null,
+});
 
 /** A test sign-in's outcome as JSON; a sign-in's redirect with the session cookie. */
 function answer(response: Response, outcome: SignedIn | TestedSignIn): void {

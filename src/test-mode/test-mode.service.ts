@@ -70,7 +70,7 @@ export class TestModeService {
     if (!byId && !byClaims) throw new ApiError(HttpStatus.BAD_REQUEST, TEST_MODE_ERRORS.sessionSubject);
     const user = byId ? await this.identity.findById(userId) : claimsOnly(sub!, email!);
     if (!user) throw new ApiError(HttpStatus.NOT_FOUND, USER_NOT_FOUND);
-    const token = this.tokens.issue(user, SESSION_TTL_SECONDS);
+    const { token } = await this.tokens.issue(user, { kind: 'test', ttlSeconds: SESSION_TTL_SECONDS });
     await this.audit.record(testModeEvents.sessionIssued(user, user.tenantId));
     return { token, cookie: `${this.config.sessionCookieName}=${token}; Path=/; HttpOnly; SameSite=Lax` };
   }

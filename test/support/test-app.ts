@@ -6,7 +6,6 @@ import { DataSource } from 'typeorm';
 import { AppModule } from '../../src/app.module';
 import { APP_OPTIONS, configureApp } from '../../src/app.setup';
 import { AppConfig, parseConfig } from '../../src/config/app-config';
-import { SessionTokenIssuer } from '../../src/auth/session-token-issuer';
 import { IdentityStore } from '../../src/identity/identity-store';
 import { createTestDatabase, TestDatabase } from './test-database';
 import { e2eIdentityMode, LocalTestIdentity, TestIdentity } from './test-identity';
@@ -57,8 +56,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const moduleRef = await Test.createTestingModule({ imports: [AppModule.forConfig(config)] }).compile();
   const app = configureApp(moduleRef.createNestApplication<NestExpressApplication>({ ...APP_OPTIONS, logger: false }));
   await app.init();
-  if (testIdentity instanceof LocalTestIdentity)
-    testIdentity.attach(app.get(DataSource), app.get(SessionTokenIssuer), config.authJwtSecret);
+  if (testIdentity instanceof LocalTestIdentity) testIdentity.attach(app.get(DataSource), config.authJwtSecret);
   return {
     app,
     config,

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { SessionTokenIssuer } from '../../src/auth/session-token-issuer';
 import { emailKey } from '../../src/common/email-comparison';
 import { UserEntity } from '../../src/database/entities';
 import { IdentityUser } from '../../src/identity/identity-store';
+import { portalToken } from './portal-token';
 
 /** A user as the tests create it; the fields of the identity store's record. */
 export type TestUser = IdentityUser;
@@ -18,7 +18,10 @@ export interface TestIdentity {
   createUser(user: TestUser): Promise<void>;
   /** Changes the user's tenant, role or user type in the store, as an operator would; null clears. */
   updateUser(id: string, changes: Partial<Pick<TestUser, 'userType' | 'tenantId' | 'role'>>): Promise<void>;
-  /** A session id token for the user, as the real issuer makes it. */
+  /**
+   * A session id token for the user as the portal (local mode: HS256 with AUTH_JWT_SECRET, no `sid`) or
+   * the user pool makes it: the tokens of the spec's suites (docs/sessions.md covers the service's own).
+   */
   sessionToken(user: TestUser, ttlSeconds?: number): Promise<string>;
   /**
    * A token signed with the real issuer's key whose payload is exactly `payload` (any JSON value)
@@ -50,17 +53,15 @@ export const localOnly = e2eIdentityMode() === 'local' ? it : (notApplicable as 
 /** `describe` in the cognito projects, nothing elsewhere. */
 export const describeCognitoOnly = e2eIdentityMode() === 'cognito' ? describe : (notApplicable as jest.Describe);
 
-/** `local` mode: rows in the users table, tokens signed by the app's own SessionTokenIssuer. */
+/** `local` mode: rows in the users table, tokens signed as the portal signs them (AUTH_JWT_SECRET). */
 export class LocalTestIdentity implements TestIdentity {
   readonly mode = 'local' as const;
   readonly env = { IDENTITY_STORE: 'local' };
   private dataSource?: DataSource;
-  private issuer?: SessionTokenIssuer;
   private secret?: string;
 
-  attach(dataSource: DataSource, issuer: SessionTokenIssuer, secret: string): void {
+  attach(dataSource: DataSource, secret: string): void {
     this.dataSource = dataSource;
-    this.issuer = issuer;
     this.secret = secret;
   }
 
@@ -77,7 +78,7 @@ export class LocalTestIdentity implements TestIdentity {
   }
 
   async sessionToken(user: TestUser, ttlSeconds = 3600): Promise<string> {
-    return this.issuer!.issue(user, ttlSeconds);
+    return portalToken(user, this.secret!, ttlSeconds);
   }
 
   readonly issuerClaims = {};

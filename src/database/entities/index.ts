@@ -30,6 +30,7 @@ import {
   SsoIdentityEntity,
   SsoRequestEntity,
 } from './sso.entity';
+import { SessionCutoffEntity, SessionEntity } from './session.entity';
 import { TenantEntity } from './tenant.entity';
 import { UserEntity } from './user.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -56,6 +57,8 @@ export {
   ScimRoleMappingRoleEntity,
   ScimTokenEntity,
   ScimUserEntity,
+  SessionCutoffEntity,
+  SessionEntity,
   SsoAssertionEntity,
   SsoAttemptEntity,
   SsoConnectionEntity,
@@ -97,4 +100,6 @@ export const ENTITIES = [
   SsoAttemptEntity,
   SsoAssertionEntity,
   SsoEnforcementEntity,
+  SessionEntity,
+  SessionCutoffEntity,
 ];

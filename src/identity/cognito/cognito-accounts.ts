@@ -1,8 +1,9 @@
-/** The Cognito store's accounts: made without an invitation message, and deleted. */
+/** The Cognito store's accounts: made without an invitation message, signed out everywhere, deleted. */
 
 import {
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
+  AdminUserGlobalSignOutCommand,
   AliasExistsException,
   CognitoIdentityProviderClient,
   DescribeUserPoolCommand,
@@ -49,6 +50,11 @@ export class CognitoAccounts {
 
   async delete(id: string): Promise<void> {
     await this.client.send(new AdminDeleteUserCommand({ UserPoolId: this.userPoolId, Username: id }));
+  }
+
+  /** AdminUserGlobalSignOut: the pool's refresh tokens of the user are revoked. */
+  async signOutEverywhere(id: string): Promise<void> {
+    await this.client.send(new AdminUserGlobalSignOutCommand({ UserPoolId: this.userPoolId, Username: id }));
   }
 
   /** Whether the pool signs in by e-mail: read once (DescribeUserPool), again only after a failed read. */

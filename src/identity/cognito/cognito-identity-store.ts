@@ -122,6 +122,10 @@ export class CognitoIdentityStore extends IdentityStore implements PoolMembershi
     return this.accounts.delete(id);
   }
 
+  override signOutEverywhere(id: string): Promise<void> {
+    return this.accounts.signOutEverywhere(id);
+  }
+
   /** Attributes first, then every tenant group the user is in (also ones a past change left behind). */
   async removeFromTenant(id: string): Promise<void> {
     await this.attributes.clearTenant(id);

@@ -25,6 +25,8 @@ export interface Discovery {
   jwks_uri: string;
   token_endpoint_auth_methods_supported?: string[];
   code_challenge_methods_supported?: string[];
+  /** RP-Initiated Logout 1.0: where a sign-out sends the browser on (docs/sessions.md). */
+  end_session_endpoint?: string;
 }
 
 /** A connection as the OIDC client needs it. */
@@ -48,6 +50,10 @@ export interface VerifiedIdentity {
 }
 
 const URL_FIELDS = ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const;
+
+/** An http(s) URL: a browser's destination, never fetched here. */
+const isWebAddress = (value: unknown): value is string =>
+  typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 
 /**
  * The OpenID Connect relying party (docs/sso.md), on openid-client: discovery, the authorisation
@@ -98,6 +104,7 @@ export class OidcClient {
       jwks_uri: fields.jwks_uri as string,
       token_endpoint_auth_methods_supported: strings(fields.token_endpoint_auth_methods_supported),
       code_challenge_methods_supported: strings(fields.code_challenge_methods_supported),
+      ...(isWebAddress(fields.end_session_endpoint) && { end_session_endpoint: fields.end_session_endpoint }),
     };
   }
 

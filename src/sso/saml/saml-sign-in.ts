@@ -2,7 +2,7 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { SsoConnectionEntity } from '../../database/entities';
-import { acceptedReturnTo } from '../return-to';
+import { acceptedReturnTo } from '../../common/return-to';
 import {
   CallbackVerdict,
   EMAIL,

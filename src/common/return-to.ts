@@ -26,3 +26,7 @@ export function acceptedReturnTo(value: unknown, allowedOrigins: readonly string
   const origin = allowedOrigins.find((allowed) => value === allowed || value.startsWith(`${allowed}/`));
   return origin === undefined || parsed.origin !== origin ? null : value;
 }
+
+/** What a refused returnTo is told. */
+export const RETURN_REFUSED =
+  'returnTo must be a path on this service or an address on an origin of SSO_RETURN_ORIGINS';

@@ -1,0 +1,39 @@
+-- The SQL of sessions.store.ts on MySQL/MariaDB: what reaches mysql2, a statement per line: an empty line separates round trips.
+-- Written by test/sql-snapshots.integration-spec.ts: do not edit.
+
+-- SessionsStore.insert
+START TRANSACTION;
+INSERT INTO `sessions` (`id`, `user_id`, `tenant_id`, `kind`, `connection_id`, `created_at`, `last_used_at`, `expires_at`, `idle_seconds`, `user_agent`, `ip`, `revoked_at`, `revoked_reason`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+COMMIT;
+
+-- SessionsStore.probe, the person and the session in one read
+SELECT k.not_before, s.id, s.user_id, s.tenant_id, s.last_used_at, s.expires_at, s.idle_seconds, s.revoked_at, c.id AS connection_id, c.tenant_id AS connection_tenant_id, c.status AS connection_status FROM (SELECT 1 AS one) o LEFT JOIN session_cutoffs k ON k.user_id = ? LEFT JOIN sessions s ON s.id = ? LEFT JOIN sso_connections c ON c.id = s.connection_id;
+
+-- SessionsStore.touch, unless written since
+UPDATE sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?;
+
+-- SessionsStore.liveOf
+SELECT s.id, s.tenant_id, s.kind, s.connection_id, c.name AS connection_name, s.created_at, s.last_used_at, s.expires_at, s.idle_seconds, s.user_agent, s.ip FROM sessions s LEFT JOIN sso_connections c ON c.id = s.connection_id WHERE s.user_id = ? AND s.revoked_at IS NULL AND s.expires_at > ? ORDER BY s.created_at DESC, s.id DESC;
+
+-- SessionsStore.liveWhere, an organisation’s
+SELECT s.id, s.tenant_id, s.kind, s.connection_id, c.name AS connection_name, s.created_at, s.last_used_at, s.expires_at, s.idle_seconds, s.user_agent, s.ip, s.user_id FROM sessions s LEFT JOIN sso_connections c ON c.id = s.connection_id WHERE s.tenant_id = ? AND s.revoked_at IS NULL AND s.expires_at > ? ORDER BY s.id LIMIT 500;
+
+-- SessionsStore.oidcConnectionOf
+SELECT c.client_id, c.discovery FROM sessions s JOIN sso_connections c ON c.id = s.connection_id WHERE s.id = ? AND c.type = 'oidc';
+
+-- SessionsStore.revoke, with its event
+START TRANSACTION;
+UPDATE sessions SET revoked_at = ?, revoked_reason = ?, expires_at = CASE WHEN expires_at > ? THEN ? ELSE expires_at END WHERE id = ? AND revoked_at IS NULL;
+SET @changed = ROW_COUNT();
+COMMIT;
+
+-- SessionsStore.setNotBefore, with its event
+INSERT IGNORE INTO session_cutoffs (user_id, not_before) VALUES (?, 0);
+
+START TRANSACTION;
+UPDATE session_cutoffs SET not_before = ? WHERE user_id = ? AND not_before < ?;
+SET @changed = ROW_COUNT();
+COMMIT;
+
+-- SessionsStore.purgeEndedBefore
+SELECT id FROM sessions WHERE expires_at < ? ORDER BY expires_at LIMIT 500;

@@ -1,0 +1,60 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { SessionsStore } from '../auth/sessions.store';
+import { messageOf } from '../common/api-error';
+import { Clock } from '../common/clock';
+import { PeriodicTask } from '../common/periodic-task';
+import { AppConfig } from '../config/app-config';
+import { Leases } from '../database/leases';
+
+const DAY_MS = 24 * 60 * 60 * 1_000;
+const PURGE_EVERY_MS = 60 * 60 * 1_000;
+/** The first purge waits until start-up is over. */
+const FIRST_PURGE_AFTER_MS = 60 * 1_000;
+/** The lease that lets one instance at a time purge; a holder that died frees it after this. */
+const PURGE_LEASE = 'sessions:purge';
+const PURGE_LEASE_MS = 10 * 60 * 1_000;
+
+/**
+ * Deletes the sessions that ended (expired, or revoked: a revocation brings the expiry forward)
+ * more than SESSION_RETENTION_DAYS ago, hourly, by one instance at a time (a lease: the others skip
+ * that hour), in short batches by the index on expires_at.
+ */
+@Injectable()
+export class SessionRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(SessionRetention.name);
+  private readonly hourly = new PeriodicTask(
+    async () => {
+      const deleted = await this.purge();
+      if (deleted)
+        this.logger.log(`Deleted ${deleted} session(s) ended over ${this.config.sessions.retentionDays} days ago`);
+    },
+    (error) => this.logger.error(`Purging ended sessions failed: ${messageOf(error)}`),
+  );
+
+  constructor(
+    private readonly store: SessionsStore,
+    private readonly leases: Leases,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.hourly.start(FIRST_PURGE_AFTER_MS, PURGE_EVERY_MS);
+  }
+
+  onApplicationShutdown(): void {
+    this.hourly.stop();
+  }
+
+  /** Deletes the sessions past retention, unless another instance is at it; how many. */
+  async purge(): Promise<number> {
+    const lease = await this.leases.tryAcquire(PURGE_LEASE, PURGE_LEASE_MS);
+    if (!lease) return 0;
+    try {
+      const cutoff = new Date(this.clock.now().getTime() - this.config.sessions.retentionDays * DAY_MS);
+      return await this.store.purgeEndedBefore(cutoff);
+    } finally {
+      await this.leases.release(lease).catch(() => undefined);
+    }
+  }
+}
