@@ -32,16 +32,13 @@ describe('sessions', () => {
   /** An active OIDC connection of the organisation and a verified domain of it. */
   const activeConnection = async () => {
     const domain = await verified();
-    const created = await t.http
-      .post('/api/org/sso/connections')
-      .set('Cookie', org.ownerCookie)
-      .send({
-        type: 'oidc',
-        name: 'Okta',
-        issuer: provider.issuer,
-        clientId: provider.clientId,
-        clientSecret: provider.clientSecret,
-      });
+    const created = await t.http.post('/api/org/sso/connections').set('Cookie', org.ownerCookie).send({
+      type: 'oidc',
+      name: 'Okta',
+      issuer: provider.issuer,
+      clientId: provider.clientId,
+      clientSecret: provider.clientSecret,
+    });
     expect(created.status).toBe(201);
     const id = created.body.connection.id as string;
     await t.http.patch(`/api/org/sso/connections/${id}`).set('Cookie', org.ownerCookie).send({ status: 'active' });
