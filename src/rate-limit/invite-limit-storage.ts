@@ -36,6 +36,11 @@ export interface InviteLimitStorage extends ThrottlerStorage {
   ): Promise<InviteLimitReservation>;
   /** Gives back units that reserve granted and nothing used; the count never goes below 0. */
   release(key: string, units: number, throttlerName: string): Promise<void>;
+  /**
+   * What the storage saw of Redis, for the start-up line: null without Redis; else whether it
+   * answered, or why not (the counters are then in this instance's memory).
+   */
+  redisSeen(): RedisSeen | null;
   /** Forgets every counter and block (test mode's DELETE /api/test/rate-limits). */
   clear(): Promise<void>;
   /**
@@ -49,3 +54,6 @@ export interface InviteLimitReservation {
   granted: number;
   state: InviteLimitState;
 }
+
+/** Redis as the start-up found it: answering, or not (with the error, or still connecting). */
+export type RedisSeen = { reachable: true } | { reachable: false; reason: string };

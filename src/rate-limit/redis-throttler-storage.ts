@@ -9,6 +9,7 @@ import {
   InviteLimitReservation,
   InviteLimitState,
   InviteLimitStorage,
+  RedisSeen,
   ThrottlerStorageRecord,
 } from './invite-limit-storage';
 import { MemoryThrottlerStorage } from './memory-throttler-storage';
@@ -72,6 +73,8 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
   private readonly shared: ThrottlerStorageRedisService;
   private readonly memory = new MemoryThrottlerStorage();
   private usingMemory = false;
+  /** The error of the outage under way, if any. */
+  private outage: string | null = null;
 
   /**
    * `redis`: one Redis's URL, or the settings (REDIS_URL or REDIS_CLUSTER_NODES). Every script's
@@ -185,6 +188,13 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
     await this.eachCounterKeys((keys) => this.redis.eval(ADVANCE_SCRIPT, keys.length, ...keys, ms));
   }
 
+  /** Answering (its connection ready and no outage under way), or why not. */
+  redisSeen(): RedisSeen {
+    if (this.outage !== null) return { reachable: false, reason: this.outage };
+    if (this.redis.status !== 'ready') return { reachable: false, reason: `still connecting (${this.redis.status})` };
+    return { reachable: true };
+  }
+
   onApplicationShutdown(): void {
     this.redis.disconnect();
     this.memory.onApplicationShutdown();
@@ -227,6 +237,7 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
   private fallBack(error: Error): void {
     if (this.usingMemory) return;
     this.usingMemory = true;
+    this.outage = error.message;
     this.logger.error(
       `Redis unreachable (${error.message}): counting invitations in this instance's memory until it is back`,
     );
@@ -235,6 +246,7 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
   private recover(): void {
     if (!this.usingMemory) return;
     this.usingMemory = false;
+    this.outage = null;
     this.logger.log('Redis reachable again: counting invitations in Redis');
   }
 }
