@@ -1,10 +1,9 @@
 /** The start-up summary: the one line that says how this instance is configured, and the warnings a start logs. */
 
-import type { RedisSeen } from '../rate-limit/invite-limit-storage';
 import { AppConfig } from './app-config';
 import { DatabaseConfig } from './database-config';
 import { MIN_JWT_SECRET_BYTES } from './identity-config';
-import { redisConfigured } from './redis-client';
+import { redisConfigured, RedisSeen } from './redis-client';
 
 /** Where a URL points, without its user, password or query: safe to log. */
 function hostOf(url: string): string {

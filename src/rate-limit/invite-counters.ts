@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectThrottlerStorage } from '@nestjs/throttler';
-import { InviteLimitStorage, RedisSeen } from './invite-limit-storage';
+import type { RedisSeen } from '../config/redis-client';
+import { InviteLimitStorage } from './invite-limit-storage';
 
 /**
  * Every caller's invitation counter at once: test mode empties them, and its clock moves them

@@ -1,4 +1,5 @@
 import { ThrottlerStorage } from '@nestjs/throttler';
+import type { RedisSeen } from '../config/redis-client';
 
 /** What increment answers (the framework's type, which it does not export by name). */
 export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -54,6 +55,3 @@ export interface InviteLimitReservation {
   granted: number;
   state: InviteLimitState;
 }
-
-/** Redis as the start-up found it: answering, or not (with the error, or still connecting). */
-export type RedisSeen = { reachable: true } | { reachable: false; reason: string };

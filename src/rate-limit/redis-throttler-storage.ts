@@ -4,12 +4,11 @@ import { Cluster } from 'ioredis';
 import { setTimeout as delay } from 'node:timers/promises';
 import { withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
-import { createRedisClient, mastersOf, RedisClient } from '../config/redis-client';
+import { createRedisClient, mastersOf, RedisClient, RedisSeen } from '../config/redis-client';
 import {
   InviteLimitReservation,
   InviteLimitState,
   InviteLimitStorage,
-  RedisSeen,
   ThrottlerStorageRecord,
 } from './invite-limit-storage';
 import { MemoryThrottlerStorage } from './memory-throttler-storage';
