@@ -3,12 +3,18 @@
  * OpenAPI document by `npm run client:generate` (never edited by hand); every call goes through
  * openapi-fetch, typed by path, method, parameters, body and answer (docs/client.md).
  */
-import createClient, { type ClientOptions } from 'openapi-fetch';
+import createClient from 'openapi-fetch';
+import type { Client, ClientOptions } from 'openapi-fetch';
 import type { components, paths } from './schema';
 
 export type { components, paths };
 
-/** A client for one service address: `createTenantServiceClient({ baseUrl: 'https://tenants.example.com' })`. */
-export const createTenantServiceClient = (options: ClientOptions) => createClient<paths>(options);
+/**
+ * The client of every route. Named from openapi-fetch's own type, never inferred: an inferred type
+ * would be written into the declarations as `import("openapi-fetch").Client`, which a CommonJS
+ * package resolves to openapi-fetch's `export =` typings, where TypeScript 7 finds no `Client`.
+ */
+export type TenantServiceClient = Client<paths>;
 
-export type TenantServiceClient = ReturnType<typeof createTenantServiceClient>;
+/** A client for one service address: `createTenantServiceClient({ baseUrl: 'https://tenants.example.com' })`. */
+export const createTenantServiceClient = (options: ClientOptions): TenantServiceClient => createClient<paths>(options);

@@ -1063,7 +1063,7 @@ export interface paths {
         get: operations["getScimUser"];
         /**
          * Replace a SCIM User (the whole resource)
-         * @description active false detaches the person from the organisation at once (the resource stays); true brings them back with their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability). PATCH: removing active (or setting it to null) is refused, 400 mutability.
+         * @description active false detaches the person from the organisation at once (the resource stays); true brings them back with their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability). PATCH: removing active (or setting it to null) leaves it unassigned, not returned, and detaches the person as false does; removing userName, id, meta or groups (readOnly) is 400 mutability.
          */
         put: operations["replaceScimUser"];
         post?: never;
@@ -1076,7 +1076,7 @@ export interface paths {
         head?: never;
         /**
          * Patch a SCIM User (PatchOp: add, replace, remove; with or without path)
-         * @description active false detaches the person from the organisation at once (the resource stays); true brings them back with their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability). PATCH: removing active (or setting it to null) is refused, 400 mutability.
+         * @description active false detaches the person from the organisation at once (the resource stays); true brings them back with their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability). PATCH: removing active (or setting it to null) leaves it unassigned, not returned, and detaches the person as false does; removing userName, id, meta or groups (readOnly) is 400 mutability.
          */
         patch: operations["patchScimUser"];
         trace?: never;

@@ -2,6 +2,8 @@
 //   node scripts/dev-dns.js [--port 5353] NAME=VALUE ...
 // answers TXT queries for each NAME with its VALUE (a NAME given twice has two records), and
 // nothing else. Start the service with DNS_RESOLVER_SERVERS=127.0.0.1:<port>. dns2 is a devDependency.
+// Its one line, `DNS on 127.0.0.1:<port>: NAME, ...`, comes once it listens (a second or two after
+// its start): README's block waits for that line before it verifies.
 const { Packet, UDPServer } = require('dns2');
 
 const args = process.argv.slice(2);

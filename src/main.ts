@@ -8,6 +8,7 @@ import { createApp } from './create-app';
 import { ClusteredDataSource } from './database/clustered-data-source';
 import { DatabaseStartupError } from './database/database-startup-error';
 import { enableGracefulShutdown } from './health/graceful-shutdown';
+import { InviteCounters } from './rate-limit/invite-counters';
 
 /** Stops start-up with one plain line on stderr: no stack trace, no colours. */
 function fail(message: string): never {
@@ -45,7 +46,7 @@ async function bootstrap(): Promise<void> {
     await listen(app.getHttpServer(), config.port);
     const database = app.get(DataSource);
     const applied = database instanceof ClusteredDataSource ? database.appliedMigrations : undefined;
-    new Logger('Bootstrap').log(describeConfiguration(config, applied));
+    new Logger('Bootstrap').log(describeConfiguration(config, applied, app.get(InviteCounters).redisSeen()));
   } catch (error) {
     fail(startupFailure(error));
   }

@@ -261,6 +261,15 @@ describe('the walks of README.md and docs/', () => {
       expect(problemsOf(shown, { code: 0, stdout: '{"error":"Forbidden"}', stderr: '' })).toEqual([]);
       expect(problemsOf(shown, { code: 0, stdout: '{"error":"Unauthorized"}', stderr: '' })).toHaveLength(1);
     });
+
+    it('"a job in the background is not waited for": a line shown under it is a problem; the block waits itself', () => {
+      const [started] = stepsOf('node dns.js &\n# DNS on 127.0.0.1:5353\n');
+      expect(problemsOf(started, { code: 0, stdout: '', stderr: '' })).toEqual([
+        '"DNS on 127.0.0.1:5353" is shown under a job in the background: the next statement does not wait for it',
+      ]);
+      const [waited] = stepsOf('node dns.js > "$LOG" &\n');
+      expect(problemsOf(waited, { code: 0, stdout: '', stderr: '' })).toEqual([]);
+    });
   });
 
   // Once, on SQLite: what a newcomer runs first (`npm start` without DATABASE_URL).
@@ -282,6 +291,10 @@ describe('the walks of README.md and docs/', () => {
         },
         240_000,
       );
+
+      it('"walks clean up what they write": no file is left in the checkout (git status shows none)', () => {
+        expect(reader.written()).toEqual([]);
+      });
     });
   }
 });

@@ -1036,66 +1036,6 @@ describe('SCIM 2.0', () => {
     });
   });
 
-  describe('PATCH /scim/v2/Users/{id}: remove', () => {
-    it('"removing active must never bring anyone back": 400 mutability, the detached person stays detached', async () => {
-      const scim = await client();
-      const person = await factory.user({ email: address('detached') });
-      const user = JSON.parse((await scim.post('/Users', oktaUser(person.email))).text);
-      expect(
-        (await scim.patch(`/Users/${user.id}`, patchOp({ op: 'replace', path: 'active', value: false }))).status,
-      ).toBe(200);
-      for (const body of [
-        patchOp({ op: 'remove', path: 'active' }),
-        patchOp({ op: 'Remove', path: `${USER_SCHEMA}:Active` }),
-        patchOp({ op: 'replace', value: { active: null } }),
-      ]) {
-        const res = await scim.patch(`/Users/${user.id}`, body);
-        expect(res.status).toBe(400);
-        expect(JSON.parse(res.text)).toEqual(scimError(400, 'mutability'));
-      }
-      expect(await t.identity.findById(person.id)).toMatchObject({ tenantId: null, role: null });
-      expect(await storedUser(user.id)).toMatchObject({ active: 0, role: 'member' });
-      expect(JSON.parse((await scim.get(`/Users/${user.id}`)).text).active).toBe(false);
-      expect(await events('member.reactivated')).toEqual([]);
-    });
-
-    it('an active person: removing active is refused as well, and they stay a member', async () => {
-      const scim = await client();
-      const person = await factory.user({ email: address('stays') });
-      const user = JSON.parse((await scim.post('/Users', oktaUser(person.email))).text);
-      const res = await scim.patch(`/Users/${user.id}`, patchOp({ op: 'remove', path: 'active' }));
-      expect(res.status).toBe(400);
-      expect(JSON.parse(res.text)).toEqual(scimError(400, 'mutability'));
-      expect(await t.identity.findById(person.id)).toMatchObject({ tenantId: org.tenant.id, role: 'member' });
-      expect(await storedUser(user.id)).toMatchObject({ active: 1 });
-    });
-
-    it('"remove emails": the resource has no emails; the account’s address falls back to userName', async () => {
-      const scim = await client();
-      const userName = address('username');
-      const work = address('work');
-      const created = await scim.post(
-        '/Users',
-        oktaUser(userName, { emails: [{ value: work, type: 'work', primary: true }] }),
-      );
-      const user = JSON.parse(created.text);
-      const [account] = await t.identity.findByEmail(work);
-      expect(account).toMatchObject({ tenantId: org.tenant.id });
-      const res = await scim.patch(`/Users/${user.id}`, patchOp({ op: 'remove', path: 'emails' }));
-      expect(res.status).toBe(200);
-      expect(JSON.parse(res.text)).not.toHaveProperty('emails');
-      expect(JSON.parse(res.text)).toMatchObject({ id: user.id, userName, active: true });
-      expect(JSON.parse((await scim.get(`/Users/${user.id}`)).text)).not.toHaveProperty('emails');
-      expect(await t.identity.findById(account.id)).toMatchObject({
-        email: userName.toLowerCase(),
-        tenantId: org.tenant.id,
-      });
-      const stored = (await storedUser(user.id))!;
-      expect(stored.emailKey).toBe(userName.toLowerCase());
-      expect(JSON.parse(stored.attributes)).not.toHaveProperty('emails');
-    });
-  });
-
   describe('GET /scim/v2/ServiceProviderConfig', () => {
     it('"maxPayloadSize" only inside bulk (RFC 7643 section 5)', async () => {
       const config = JSON.parse((await (await client()).get('/ServiceProviderConfig')).text);

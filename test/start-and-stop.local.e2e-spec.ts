@@ -113,7 +113,7 @@ describe('start and stop (the built service as a process)', () => {
     }
   }, 120_000);
 
-  it('the production command: one configuration summary line at info, no secret, no wiring; SIGTERM drains and exits 0', async () => {
+  it('the production command: one configuration summary line at info, with what it saw of Redis, no secret, no wiring; SIGTERM drains and exits 0', async () => {
     const server = await start(
       { REDIS_URL: 'redis://:redis-password@127.0.0.1:1', SMTP_URL: 'smtp://mailer:smtp-password@127.0.0.1:1' },
       PRODUCTION_COMMAND,
@@ -130,7 +130,8 @@ describe('start and stop (the built service as a process)', () => {
           new RegExp(
             `^Listening on port ${server.port}; NODE_ENV test; database (sqlite|mysql at) [^;]+ ` +
               `\\((\\d+ migration\\(s\\) applied at start-up|migrations up to date)\\); ` +
-              'identity store local \\(table users\\); Redis on \\(127\\.0\\.0\\.1:1, db 0; key prefix tenant-service:\\); ' +
+              'identity store local \\(table users\\); Redis unreachable \\(127\\.0\\.0\\.1:1, db 0; key prefix tenant-service:; ' +
+              "connect ECONNREFUSED 127\\.0\\.0\\.1:1; rate-limit counters in this instance's memory until it answers\\); " +
               "SMTP on \\(127\\.0\\.0\\.1:1\\); DNS resolvers the system's$",
           ),
         ),
@@ -148,7 +149,7 @@ describe('start and stop (the built service as a process)', () => {
 
   // What no database decides (settings, npm, the process): registered once, on the SQLite project.
   if (e2eDatabase() === 'sqlite') {
-    it('production without SMTP_URL and SSO_SECRETS_KEY: it serves, a warn line says so for each', async () => {
+    it('production without SMTP_URL, SSO_SECRETS_KEY, a MySQL DATABASE_URL or REDIS_URL: it serves, a warn line names each setting', async () => {
       const server = await start({ NODE_ENV: 'production' }, PRODUCTION_COMMAND);
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
@@ -160,6 +161,18 @@ describe('start and stop (the built service as a process)', () => {
         expect.objectContaining({
           level: 'warn',
           msg: 'SMTP_URL is not set: invitation e-mails are written to the log (tokens masked), not sent',
+        }),
+        expect.objectContaining({
+          level: 'warn',
+          msg: expect.stringMatching(
+            /^DATABASE_URL is not set to MySQL\/MariaDB: NODE_ENV=production on the SQLite file /,
+          ),
+        }),
+        expect.objectContaining({
+          level: 'warn',
+          msg: expect.stringMatching(
+            /^REDIS_URL is not set: NODE_ENV=production with rate-limit counters in this instance's memory/,
+          ),
         }),
       ]);
     }, 60_000);

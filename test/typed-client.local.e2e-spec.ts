@@ -43,12 +43,21 @@ const client = createTenantServiceClient({ baseUrl: process.env.SERVICE_URL });
 const { data, response } = await client.GET('/api/org/members', { headers: { Cookie: process.env.OWNER_COOKIE } });
 console.log(JSON.stringify({ status: response.status, data }));
 `;
+/**
+ * The TypeScript versions a portal compiles the package with, installed side by side in the portal
+ * from the registry under these names (npm aliases): `npm install -D typescript` gives the newest,
+ * 7.x, whose `tsc` (bin/tsc) starts the native compiler of its platform package; 5.x is still common.
+ */
+const TYPESCRIPTS = [
+  { major: 5, alias: 'ts5', version: '5.x' },
+  { major: 7, alias: 'ts7', version: '7.x' },
+] as const;
+
 /** Beside docs/client.md's onboard.ts: the declarations are live, so a wrong role fails the compilation. */
 const WRONG_ROLE_TS = `
 import { createTenantServiceClient } from '@tenant-service/client';
 const client = createTenantServiceClient({ baseUrl: 'http://localhost:3000' });
 export async function inviteAKing(cookie: string): Promise<void> {
-  // @ts-expect-error: 'king' is no role (an untyped client would let it through, and this line fail)
   await client.POST('/api/org/invite', { headers: { Cookie: cookie }, body: { email: 'a@example.com', role: 'king' } });
 }
 `;
@@ -102,15 +111,21 @@ describe('the typed client package (client/)', () => {
       if (build.code !== 0) throw new Error(`npm run client:build: ${build.stdout}${build.stderr}`);
       portal = mkdtempSync(join(tmpdir(), 'portal-'));
       tarballs = mkdtempSync(join(tmpdir(), 'portal-tarballs-'));
-      writeFileSync(join(portal, 'package.json'), documented('json', '`package.json`:'));
+      // docs/client.md's package.json, with TypeScript as a development dependency (`npm install -D
+      // typescript`), here both versions, from the registry, installed by the one `npm install`.
+      const documentedPackage = JSON.parse(documented('json', '`package.json`:')) as Record<string, unknown>;
+      const devDependencies = Object.fromEntries(
+        TYPESCRIPTS.map(({ major, alias }) => [alias, `npm:typescript@${major}`]),
+      );
+      writeFileSync(join(portal, 'package.json'), JSON.stringify({ ...documentedPackage, devDependencies }));
       // As docs/client.md: `npm pack` in client/, then the tarball and openapi-fetch, which here
-      // comes packed from the checkout (with the one package it needs) rather than from the registry.
+      // comes packed from the checkout (with the one package it needs): the version the service is tested with.
       const packages = [
         await pack(join(ROOT, 'client'), tarballs),
         await pack(join(ROOT, 'node_modules', 'openapi-fetch'), tarballs),
         await pack(join(ROOT, 'node_modules', 'openapi-typescript-helpers'), tarballs),
       ];
-      const install = await run('npm', ['install', '--offline', '--no-audit', '--no-fund', ...packages], portal);
+      const install = await run('npm', ['install', '--no-audit', '--no-fund', ...packages], portal);
       if (install.code !== 0) throw new Error(`npm install: ${install.stdout}${install.stderr}`);
       t = await createTestApp();
       await t.app.listen(0, '127.0.0.1');
@@ -149,13 +164,55 @@ describe('the typed client package (client/)', () => {
       expect(JSON.parse(listed.stdout)).toMatchObject({ status: 200, data: { members: expect.any(Array) } });
     }, 60_000);
 
-    it("docs/client.md's onboard.ts compiles with its package.json, tsconfig.json, plain tsc (a wrong role fails), and runs", async () => {
+    /** The portal's `tsc` of that major version, with `args`: its exit code and output. */
+    const tsc = (alias: string, ...args: string[]) =>
+      run('node', [join('node_modules', alias, 'bin', 'tsc'), ...args], portal).then(({ code, stdout, stderr }) => ({
+        code,
+        output: stdout + stderr,
+      }));
+
+    it('docs/client.md names the TypeScript versions compiled here, and its tsconfig.json is strict without skipLibCheck', async () => {
+      const text = readFileSync(join(ROOT, 'docs', 'client.md'), 'utf8');
+      for (const { major, alias } of TYPESCRIPTS) {
+        expect((await tsc(alias, '--version')).output).toMatch(new RegExp(`^Version ${major}\\.`));
+        expect(text).toContain(`TypeScript ${major}.x`);
+      }
+      const { compilerOptions } = JSON.parse(documented('json', '`tsconfig.json`:')) as {
+        compilerOptions: Record<string, unknown>;
+      };
+      expect(compilerOptions).toMatchObject({ strict: true });
+      expect(compilerOptions).not.toHaveProperty('skipLibCheck');
+    });
+
+    it.each(TYPESCRIPTS)(
+      "docs/client.md's onboard.ts compiles on TypeScript $version with its tsconfig.json (strict, no skipLibCheck); a wrong role fails",
+      async ({ alias }) => {
+        writeFileSync(join(portal, 'tsconfig.json'), documented('json', '`tsconfig.json`:'));
+        writeFileSync(join(portal, 'onboard.ts'), documented('ts', '## A portal invites'));
+        expect(await tsc(alias, '-p', 'tsconfig.json')).toEqual({ code: 0, output: '' });
+
+        // An untyped client (every type `any`) would compile this too.
+        writeFileSync(join(portal, 'wrong-role.ts'), WRONG_ROLE_TS);
+        try {
+          const wrong = await tsc(alias, '-p', 'tsconfig.json', '--noEmit');
+          expect(wrong.code).not.toBe(0);
+          expect(wrong.output.trim().split('\n')).toEqual([
+            expect.stringMatching(/^wrong-role\.ts\(5,\d+\): error TS2322: Type '"king"' is not assignable to type/),
+          ]);
+        } finally {
+          rmSync(join(portal, 'wrong-role.ts'));
+        }
+      },
+      60_000,
+    );
+
+    it("docs/client.md's onboard.ts, compiled by the newest TypeScript (`npx tsc`), runs against the service", async () => {
       writeFileSync(join(portal, 'tsconfig.json'), documented('json', '`tsconfig.json`:'));
       writeFileSync(join(portal, 'onboard.ts'), documented('ts', '## A portal invites'));
-      writeFileSync(join(portal, 'wrong-role.ts'), WRONG_ROLE_TS);
-      const tsc = await run(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], portal);
-      expect(tsc.stdout + tsc.stderr).toBe('');
-      expect(tsc.code).toBe(0);
+      expect(await tsc(TYPESCRIPTS[TYPESCRIPTS.length - 1].alias, '-p', 'tsconfig.json')).toEqual({
+        code: 0,
+        output: '',
+      });
 
       const owner = await newInviter(t);
       const invitee = await factories(t).user({ email: `onboard-${Date.now()}@example.com` });

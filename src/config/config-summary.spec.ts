@@ -53,6 +53,24 @@ describe(describeConfiguration.name, () => {
     );
   });
 
+  it('says what the start saw of Redis: answering, or unreachable with the error and counters in memory', () => {
+    const config = parseConfig({ REDIS_URL: 'redis://redis.internal:6379' });
+    expect(describeConfiguration(config, [], { reachable: true })).toContain(
+      'Redis on (redis.internal:6379, db 0; key prefix tenant-service:; answering);',
+    );
+    expect(
+      describeConfiguration(config, [], { reachable: false, reason: 'connect ECONNREFUSED 10.0.0.7:6379' }),
+    ).toContain(
+      'Redis unreachable (redis.internal:6379, db 0; key prefix tenant-service:; connect ECONNREFUSED 10.0.0.7:6379; ' +
+        "rate-limit counters in this instance's memory until it answers);",
+    );
+    const cluster = parseConfig({ REDIS_CLUSTER_NODES: 'redis-a:6379' });
+    expect(describeConfiguration(cluster, [], { reachable: false, reason: 'still connecting (connecting)' })).toContain(
+      'Redis Cluster unreachable (redis-a:6379; key prefix tenant-service:; still connecting (connecting);',
+    );
+    expect(describeConfiguration(parseConfig({}), [], null)).toContain('Redis off (rate-limit counters in memory);');
+  });
+
   it('says that test mode is on, never with its key', () => {
     const summary = describeConfiguration(parseConfig({ TEST_MODE: 'true', TEST_MODE_KEY: 'qa-key-0123456789' }));
     expect(summary).toMatch(/; TEST MODE on \(routes under \/api\/test\/\)$/);
@@ -62,7 +80,13 @@ describe(describeConfiguration.name, () => {
 
 describe(configurationWarnings.name, () => {
   const ssoKey = 'a'.repeat(64);
-  const production = { NODE_ENV: 'production', AUTH_JWT_SECRET: 'k'.repeat(32), SSO_SECRETS_KEY: ssoKey };
+  const production = {
+    NODE_ENV: 'production',
+    AUTH_JWT_SECRET: 'k'.repeat(32),
+    SSO_SECRETS_KEY: ssoKey,
+    DATABASE_URL: 'mysql://tenants@db.internal:3306/tenants',
+    REDIS_URL: 'redis://redis.internal:6379',
+  };
 
   it('warns that production without SMTP_URL sends no invitation e-mail', () => {
     expect(configurationWarnings(parseConfig(production))).toEqual([
@@ -79,6 +103,19 @@ describe(configurationWarnings.name, () => {
     expect(configurationWarnings(parseConfig({ AUTH_JWT_SECRET: 'k'.repeat(32), SSO_SECRETS_KEY: ssoKey }))).toEqual(
       [],
     );
+  });
+
+  it('production on SQLite, or without Redis: one line each, naming the setting', () => {
+    const { DATABASE_URL: _, REDIS_URL: __, ...bare } = { ...production, SMTP_URL: 'smtp://smtp.internal:587' };
+    expect(configurationWarnings(parseConfig(bare))).toEqual([
+      'DATABASE_URL is not set to MySQL/MariaDB: NODE_ENV=production on the SQLite file data/tenant-service.sqlite, ' +
+        'which no other instance shares (docs/deploying.md)',
+      "REDIS_URL is not set: NODE_ENV=production with rate-limit counters in this instance's memory, " +
+        'shared by no other instance and lost at a restart',
+    ]);
+    expect(configurationWarnings(parseConfig({ ...bare, REDIS_CLUSTER_NODES: 'redis-a:6379' }))).toHaveLength(1);
+    // Outside production both are the development defaults.
+    expect(configurationWarnings(parseConfig({ ...bare, NODE_ENV: 'development' }))).toEqual([]);
   });
 
   it('production without SSO_SECRETS_KEY starts, warning that single sign-on is off', () => {

@@ -3,6 +3,7 @@
 import { AppConfig } from './app-config';
 import { DatabaseConfig } from './database-config';
 import { MIN_JWT_SECRET_BYTES } from './identity-config';
+import { redisConfigured, RedisSeen } from './redis-client';
 
 /** Where a URL points, without its user, password or query: safe to log. */
 function hostOf(url: string): string {
@@ -18,15 +19,25 @@ export function describeDatabase(database: DatabaseConfig): string {
   return `mysql at ${at}${pathname.length > 1 ? pathname : ''}`;
 }
 
-function describeRedis(config: AppConfig): string {
+/**
+ * Redis as configured and, once the start has tried it (`seen`), as found: `on (…; answering)`, or
+ * `unreachable (…; the error; …)` while the counters are in this instance's memory.
+ */
+function describeRedis(config: AppConfig, seen?: RedisSeen | null): string {
   const prefix = `key prefix ${config.redisKeyPrefix}`;
+  let kind = '';
+  let where: string;
   if (config.redisClusterNodes) {
-    return `Cluster on (${config.redisClusterNodes.map(({ host, port }) => `${host}:${port}`).join(',')}; ${prefix})`;
-  }
-  if (!config.redisUrl) return 'off (rate-limit counters in memory)';
-  // redis://host:port/2 selects database 2 (ioredis reads the path's first segment); without one, database 0.
-  const database = new URL(config.redisUrl).pathname.split('/')[1] || '0';
-  return `on (${hostOf(config.redisUrl)}, db ${database}; ${prefix})`;
+    kind = 'Cluster ';
+    where = `${config.redisClusterNodes.map(({ host, port }) => `${host}:${port}`).join(',')}; ${prefix}`;
+  } else if (config.redisUrl) {
+    // redis://host:port/2 selects database 2 (ioredis reads the path's first segment); without one, database 0.
+    const database = new URL(config.redisUrl).pathname.split('/')[1] || '0';
+    where = `${hostOf(config.redisUrl)}, db ${database}; ${prefix}`;
+  } else return 'off (rate-limit counters in memory)';
+  if (!seen) return `${kind}on (${where})`;
+  if (seen.reachable) return `${kind}on (${where}; answering)`;
+  return `${kind}unreachable (${where}; ${seen.reason}; rate-limit counters in this instance's memory until it answers)`;
 }
 
 /** Whether this start applied migrations: known once the database is open (undefined when none were run). */
@@ -38,10 +49,14 @@ function describeMigrations(config: AppConfig, appliedMigrations?: string[]): st
 
 /**
  * The one start-up line that says how this instance is configured: database (and whether this start
- * migrated it), identity store, Redis, SMTP, DNS resolvers and port. Built from the parsed
- * configuration, never from secrets.
+ * migrated it), identity store, Redis (and whether it answered), SMTP, DNS resolvers and port.
+ * Built from the parsed configuration and what the start saw, never from secrets.
  */
-export function describeConfiguration(config: AppConfig, appliedMigrations?: string[]): string {
+export function describeConfiguration(
+  config: AppConfig,
+  appliedMigrations?: string[],
+  redisSeen?: RedisSeen | null,
+): string {
   const identity =
     config.identityStore === 'cognito' ? `cognito (pool ${config.cognito.userPoolId})` : 'local (table users)';
   const resolvers = config.domains.resolverServers;
@@ -50,7 +65,7 @@ export function describeConfiguration(config: AppConfig, appliedMigrations?: str
     `NODE_ENV ${config.nodeEnv}`,
     `database ${describeDatabase(config.database)} (${describeMigrations(config, appliedMigrations)})`,
     `identity store ${identity}`,
-    `Redis ${describeRedis(config)}`,
+    `Redis ${describeRedis(config, redisSeen)}`,
     `SMTP ${config.smtpUrl ? `on (${hostOf(config.smtpUrl)})` : 'off (e-mails are logged)'}`,
     `DNS resolvers ${resolvers.length ? resolvers.join(',') : "the system's"}`,
     ...(config.testMode.enabled ? ['TEST MODE on (routes under /api/test/)'] : []),
@@ -76,10 +91,23 @@ function ssoSecretsKeyWarning(config: AppConfig): string | null {
   return null;
 }
 
-/** What a start must warn about: the session key, the SSO secrets key, and invitation e-mails that production would not send. */
+/**
+ * What a start must warn about, one line each naming its setting: the session key, the SSO secrets
+ * key; and, in production, invitation e-mails it would not send, the SQLite file, counters without Redis.
+ */
 export function configurationWarnings(config: AppConfig): string[] {
   const warnings = [jwtSecretWarning(config), ssoSecretsKeyWarning(config)];
   if (config.nodeEnv === 'production' && !config.smtpUrl)
     warnings.push('SMTP_URL is not set: invitation e-mails are written to the log (tokens masked), not sent');
+  if (config.nodeEnv === 'production' && config.database.type === 'sqlite')
+    warnings.push(
+      `DATABASE_URL is not set to MySQL/MariaDB: NODE_ENV=production on the SQLite file ${config.database.database}, ` +
+        'which no other instance shares (docs/deploying.md)',
+    );
+  if (config.nodeEnv === 'production' && !redisConfigured(config))
+    warnings.push(
+      "REDIS_URL is not set: NODE_ENV=production with rate-limit counters in this instance's memory, " +
+        'shared by no other instance and lost at a restart',
+    );
   return warnings.filter((warning) => warning !== null);
 }

@@ -39,3 +39,6 @@ export function createRedisClient(config: RedisSettings, options: RedisOptions =
 /** The client's masters: the cluster's, or the one Redis. SCAN and KEYS see one node at a time. */
 export const mastersOf = (client: RedisClient): Redis[] =>
   client instanceof Cluster ? client.nodes('master') : [client];
+
+/** Redis as a client found it: answering, or not (with the error, or still connecting). */
+export type RedisSeen = { reachable: true } | { reachable: false; reason: string };

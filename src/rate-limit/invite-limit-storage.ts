@@ -1,4 +1,5 @@
 import { ThrottlerStorage } from '@nestjs/throttler';
+import type { RedisSeen } from '../config/redis-client';
 
 /** What increment answers (the framework's type, which it does not export by name). */
 export type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
@@ -36,6 +37,11 @@ export interface InviteLimitStorage extends ThrottlerStorage {
   ): Promise<InviteLimitReservation>;
   /** Gives back units that reserve granted and nothing used; the count never goes below 0. */
   release(key: string, units: number, throttlerName: string): Promise<void>;
+  /**
+   * What the storage saw of Redis, for the start-up line: null without Redis; else whether it
+   * answered, or why not (the counters are then in this instance's memory).
+   */
+  redisSeen(): RedisSeen | null;
   /** Forgets every counter and block (test mode's DELETE /api/test/rate-limits). */
   clear(): Promise<void>;
   /**

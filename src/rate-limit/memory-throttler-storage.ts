@@ -83,6 +83,11 @@ export class MemoryThrottlerStorage implements InviteLimitStorage, OnApplication
     if (window) window.hits = Math.max(0, window.hits - units);
   }
 
+  /** No Redis: the counters are this instance's. */
+  redisSeen(): null {
+    return null;
+  }
+
   async clear(): Promise<void> {
     this.windows.clear();
     this.blocks.clear();

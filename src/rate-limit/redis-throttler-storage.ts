@@ -4,7 +4,7 @@ import { Cluster } from 'ioredis';
 import { setTimeout as delay } from 'node:timers/promises';
 import { withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
-import { createRedisClient, mastersOf, RedisClient } from '../config/redis-client';
+import { createRedisClient, mastersOf, RedisClient, RedisSeen } from '../config/redis-client';
 import {
   InviteLimitReservation,
   InviteLimitState,
@@ -72,6 +72,8 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
   private readonly shared: ThrottlerStorageRedisService;
   private readonly memory = new MemoryThrottlerStorage();
   private usingMemory = false;
+  /** The error of the outage under way, if any. */
+  private outage: string | null = null;
 
   /**
    * `redis`: one Redis's URL, or the settings (REDIS_URL or REDIS_CLUSTER_NODES). Every script's
@@ -185,6 +187,13 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
     await this.eachCounterKeys((keys) => this.redis.eval(ADVANCE_SCRIPT, keys.length, ...keys, ms));
   }
 
+  /** Answering (its connection ready and no outage under way), or why not. */
+  redisSeen(): RedisSeen {
+    if (this.outage !== null) return { reachable: false, reason: this.outage };
+    if (this.redis.status !== 'ready') return { reachable: false, reason: `still connecting (${this.redis.status})` };
+    return { reachable: true };
+  }
+
   onApplicationShutdown(): void {
     this.redis.disconnect();
     this.memory.onApplicationShutdown();
@@ -227,6 +236,7 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
   private fallBack(error: Error): void {
     if (this.usingMemory) return;
     this.usingMemory = true;
+    this.outage = error.message;
     this.logger.error(
       `Redis unreachable (${error.message}): counting invitations in this instance's memory until it is back`,
     );
@@ -235,6 +245,7 @@ export class RedisThrottlerStorage implements InviteLimitStorage, OnModuleInit, 
   private recover(): void {
     if (!this.usingMemory) return;
     this.usingMemory = false;
+    this.outage = null;
     this.logger.log('Redis reachable again: counting invitations in Redis');
   }
 }

@@ -62,6 +62,8 @@ interface AttributeOptions {
   mutability?: string;
   returned?: string;
   uniqueness?: string;
+  canonicalValues?: string[];
+  referenceTypes?: string[];
   subAttributes?: object[];
 }
 const attribute = (name: string, description: string, options: AttributeOptions = {}) => ({
@@ -74,6 +76,8 @@ const attribute = (name: string, description: string, options: AttributeOptions 
   mutability: options.mutability ?? 'readWrite',
   returned: options.returned ?? 'default',
   uniqueness: options.uniqueness ?? 'none',
+  ...(options.canonicalValues && { canonicalValues: options.canonicalValues }),
+  ...(options.referenceTypes && { referenceTypes: options.referenceTypes }),
   ...(options.subAttributes && { subAttributes: options.subAttributes }),
 });
 const multiValue = (description: string) => [
@@ -102,19 +106,34 @@ export const schemas = (base: string) => [
         ),
       }),
       attribute('displayName', 'The name to show'),
-      attribute('active', 'False detaches the person from the organisation; true brings them back with their role', {
-        type: 'boolean',
-      }),
+      attribute(
+        'active',
+        'True: a member of the organisation. False, or unassigned (removed by a PATCH), detaches the person; ' +
+          'true brings them back with their role. A create or PUT without it is true',
+        { type: 'boolean' },
+      ),
       attribute('emails', 'E-mail addresses; the primary one is the person’s address', {
         type: 'complex',
         multiValued: true,
         subAttributes: multiValue('The address'),
       }),
-      attribute('groups', 'The groups the user is in', {
+      attribute('groups', 'The groups the user is in; changed through the Groups', {
         type: 'complex',
         multiValued: true,
         mutability: 'readOnly',
-        subAttributes: multiValue('The group id'),
+        subAttributes: [
+          attribute('value', 'The group id', { mutability: 'readOnly', caseExact: true }),
+          attribute('$ref', 'The group’s URI', {
+            type: 'reference',
+            referenceTypes: ['Group'],
+            mutability: 'readOnly',
+          }),
+          attribute('display', 'The group’s displayName', { mutability: 'readOnly' }),
+          attribute('type', 'How the user is in it: "direct" (a member of the group)', {
+            mutability: 'readOnly',
+            canonicalValues: ['direct'],
+          }),
+        ],
       }),
     ],
     meta: meta(base, 'Schema', `Schemas/${USER_SCHEMA}`),
@@ -132,7 +151,11 @@ export const schemas = (base: string) => [
       attribute('members', 'The group’s users', {
         type: 'complex',
         multiValued: true,
-        subAttributes: [attribute('value', 'A User id', { caseExact: true }), attribute('display', 'The userName')],
+        subAttributes: [
+          attribute('value', 'A User id', { caseExact: true, mutability: 'immutable' }),
+          attribute('$ref', 'The User’s URI', { type: 'reference', referenceTypes: ['User'], mutability: 'immutable' }),
+          attribute('display', 'The userName', { mutability: 'readOnly' }),
+        ],
       }),
     ],
     meta: meta(base, 'Schema', `Schemas/${GROUP_SCHEMA}`),

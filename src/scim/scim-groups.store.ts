@@ -19,6 +19,10 @@ const UPDATE_GROUP =
   'WHERE id = ? AND tenant_id = ?';
 const DELETE_GROUP = 'DELETE FROM scim_groups WHERE id = ? AND tenant_id = ?';
 const DELETE_MEMBERS_OF_GROUP = 'DELETE FROM scim_group_members WHERE group_id = ? AND tenant_id = ?';
+const selectGroupsOfUsers = (count: number) =>
+  'SELECT m.scim_user_id AS userId, g.id, g.display_name AS displayName FROM scim_group_members m ' +
+  `JOIN scim_groups g ON g.id = m.group_id WHERE m.tenant_id = ? AND m.scim_user_id IN (${Array(count).fill('?').join(', ')}) ` +
+  'ORDER BY g.display_name_key, g.id';
 const deleteMembers = (count: number) =>
   `DELETE FROM scim_group_members WHERE scim_user_id IN (${Array(count).fill('?').join(', ')}) ` +
   'AND group_id = ? AND tenant_id = ?';
@@ -49,6 +53,12 @@ const memberRow = (group: ScimGroupEntity, scimUserId: string): Insert => [
   { groupId: group.id, scimUserId, tenantId: group.tenantId } satisfies ScimGroupMemberEntity,
 ];
 
+/** A group a User is in, as the User's `groups` shows it. */
+export interface UserGroup {
+  id: string;
+  displayName: string;
+}
+
 /** SCIM's groups and their members: each change of a group, with its event, in one transaction. */
 @SqlStore()
 export class ScimGroupsStore {
@@ -72,6 +82,19 @@ export class ScimGroupsStore {
   /** The ids of the group's members (SCIM user ids). */
   async memberIds(group: ScimGroupEntity): Promise<string[]> {
     return (await this.statements.rows(SELECT_MEMBER_IDS, [group.id, group.tenantId])).map((row) => row.id as string);
+  }
+
+  /**
+   * The groups each of these SCIM users is in (a User's `groups`), by name: one statement for all
+   * of them (a page of a list), on the index of the members' user ids.
+   */
+  async groupsOfUsers(tenantId: string, scimUserIds: string[]): Promise<Map<string, UserGroup[]>> {
+    const groups = new Map(scimUserIds.map((id) => [id, [] as UserGroup[]]));
+    if (!scimUserIds.length) return groups;
+    const rows = await this.statements.rows(selectGroupsOfUsers(scimUserIds.length), [tenantId, ...scimUserIds]);
+    for (const row of rows)
+      groups.get(row.userId as string)?.push({ id: row.id as string, displayName: row.displayName as string });
+    return groups;
   }
 
   /** A page of the organisation's groups that meet every condition, oldest first; and how many meet them. */

@@ -145,6 +145,11 @@ export class Projection {
     return shown;
   }
 
+  /** Whether `key` of `probe`, a resource that has it, is shown: a read of an attribute not shown is left out. */
+  shows(probe: Resource, key: string): boolean {
+    return this.resource(probe)[key] !== undefined;
+  }
+
   list(list: ListResponse): ListResponse {
     return { ...list, Resources: list.Resources.map((resource) => this.resource(resource)) };
   }

@@ -1,18 +1,22 @@
 import { ScimUserEntity } from '../database/entities';
-import { readPatchedUser, toUserResource } from './scim-resources';
+import { readPatchedUser, toUserResource, UNASSIGNED } from './scim-resources';
 
 describe('readPatchedUser', () => {
   it.each([[{ userName: 'a@example.com' }], [{ userName: 'a@example.com', Active: null }]])(
-    '%j: "active" unassigned is 400 mutability, never read as true',
+    '%j: "active" unassigned is null, never read as true',
     (patched) => {
-      expect(() => readPatchedUser(patched)).toThrow(
-        expect.objectContaining({ response: expect.objectContaining({ scimType: 'mutability' }) }),
-      );
+      expect(readPatchedUser(patched)).toMatchObject({ active: null });
     },
   );
 
   it('a false active is read as false', () => {
     expect(readPatchedUser({ userName: 'a@example.com', active: false })).toMatchObject({ active: false });
+  });
+
+  it('"userName" removed is 400 mutability: it is required', () => {
+    expect(() => readPatchedUser({ active: true })).toThrow(
+      expect.objectContaining({ response: expect.objectContaining({ scimType: 'mutability' }) }),
+    );
   });
 });
 
@@ -29,5 +33,11 @@ describe('toUserResource', () => {
       lastModified: new Date(0),
     } as ScimUserEntity;
     expect(toUserResource(row, 'http://x')).not.toHaveProperty('emails');
+  });
+
+  it('"active" unassigned (UNASSIGNED in the row) is not shown; false is', () => {
+    const row = { attributes: '{}', active: UNASSIGNED, createdAt: new Date(0), lastModified: new Date(0) };
+    expect(toUserResource(row as ScimUserEntity, 'http://x')).not.toHaveProperty('active');
+    expect(toUserResource({ ...row, active: 0 } as ScimUserEntity, 'http://x')).toMatchObject({ active: false });
   });
 });

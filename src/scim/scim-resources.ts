@@ -1,6 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import { ScimGroupEntity, ScimUserEntity } from '../database/entities';
 import { ScimError } from './scim-errors';
+import type { UserGroup } from './scim-groups.store';
 import { ENTERPRISE_USER_SCHEMA, Resource } from './scim-patch';
 
 export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
@@ -20,7 +21,16 @@ const invalidValue = (detail: string) => new ScimError(HttpStatus.BAD_REQUEST, d
 const isObject = (value: unknown): value is Resource =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** RFC 7643's boolean, and Entra's strings "True" and "False" in any case. */
+/**
+ * scim_users.active: 1 (true), 0 (false), or UNASSIGNED, which a PATCH that removes `active` (or
+ * sets it to null) leaves (RFC 7644 section 3.5.2.2). Only 1 is active: an unassigned `active`
+ * detaches the person as false does, and is not returned.
+ */
+export const UNASSIGNED = -1;
+export const activeColumn = (active: boolean | null): number => (active === null ? UNASSIGNED : active ? 1 : 0);
+const activeOf = (row: ScimUserEntity): boolean | null => (row.active === UNASSIGNED ? null : row.active === 1);
+
+/** RFC 7643's boolean, and Entra's strings "True" and "False" in any case; a create's default is true. */
 export function readActive(value: unknown): boolean {
   if (value === undefined || value === null) return true;
   if (typeof value === 'boolean') return value;
@@ -49,7 +59,8 @@ export interface UserInput {
   userName: string;
   userNameKey: string;
   externalId: string | null;
-  active: boolean;
+  /** null: unassigned (removed by a PATCH), which is not active. */
+  active: boolean | null;
   /** The person's address: the primary e-mail, else the first, else userName. */
   address: string;
   attributes: Resource;
@@ -58,7 +69,8 @@ export interface UserInput {
 const valueOfKey = (object: Resource, name: string): unknown =>
   object[Object.keys(object).find((key) => key.toLowerCase() === name.toLowerCase()) ?? name];
 
-export function readUser(body: unknown): UserInput {
+/** A User of a POST or PUT: without `active`, or with null, it is true, as a new resource's. */
+export function readUser(body: unknown): UserInput & { active: boolean } {
   if (!isObject(body)) throw new ScimError(HttpStatus.BAD_REQUEST, 'The body is a User resource', 'invalidSyntax');
   const userName = valueOfKey(body, 'userName');
   if (typeof userName !== 'string' || userName.trim() === '' || userName.length > MAX_USER_NAME_LENGTH)
@@ -82,18 +94,17 @@ export function readUser(body: unknown): UserInput {
 }
 
 /**
- * A User after a PATCH. An `active` removed or set to null is refused (400 mutability) rather than
- * read as true, the default of a create: unassigning it must never bring a detached person back.
+ * A User after a PATCH. `userName`, required, cannot be removed (400 mutability). An `active` removed or set to null is unassigned (RFC 7644 section
+ * 3.5.2.2; RFC 7643 section 2.5): never read as true, the default of a create, which would bring a
+ * detached person back.
  */
 export function readPatchedUser(patched: Resource): UserInput {
+  const userName = valueOfKey(patched, 'userName');
+  if (userName === undefined || userName === null)
+    throw new ScimError(HttpStatus.BAD_REQUEST, '"userName" is required: it cannot be removed', 'mutability');
   const active = valueOfKey(patched, 'active');
-  if (active === undefined || active === null)
-    throw new ScimError(
-      HttpStatus.BAD_REQUEST,
-      '"active" cannot be removed: replace it with true or false',
-      'mutability',
-    );
-  return readUser(patched);
+  const input = readUser(patched);
+  return active === undefined || active === null ? { ...input, active: null } : input;
 }
 
 /** The resource as PATCH starts from it: what is stored, without id and meta. */
@@ -102,11 +113,12 @@ export function userAsStored(row: ScimUserEntity): Resource {
     userName: row.userName,
     ...(row.externalId !== null && { externalId: row.externalId }),
     ...(JSON.parse(row.attributes) as Resource),
-    active: row.active === 1,
+    ...(activeOf(row) !== null && { active: activeOf(row) }),
   };
 }
 
-export function toUserResource(row: ScimUserEntity, base: string): Resource {
+/** A User as answered, with the groups it is in when they were read (a User in none has no `groups`). */
+export function toUserResource(row: ScimUserEntity, base: string, groups: UserGroup[] = []): Resource {
   const attributes = JSON.parse(row.attributes) as Resource;
   const schemas = [USER_SCHEMA, ...(isObject(attributes[ENTERPRISE_USER_SCHEMA]) ? [ENTERPRISE_USER_SCHEMA] : [])];
   return {
@@ -115,7 +127,15 @@ export function toUserResource(row: ScimUserEntity, base: string): Resource {
     ...(row.externalId !== null && { externalId: row.externalId }),
     userName: row.userName,
     ...attributes,
-    active: row.active === 1,
+    ...(activeOf(row) !== null && { active: activeOf(row) }),
+    ...(groups.length && {
+      groups: groups.map((group) => ({
+        value: group.id,
+        $ref: `${base}${SCIM_BASE_PATH}/Groups/${group.id}`,
+        display: group.displayName,
+        type: 'direct',
+      })),
+    }),
     meta: {
       resourceType: 'User',
       created: row.createdAt.toISOString(),

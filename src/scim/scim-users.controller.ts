@@ -63,7 +63,7 @@ export class ScimUsersController {
     @ScimAttributes() projection: Projection,
     @ScimBaseUrl() base: string,
   ) {
-    return projection.list(await this.users.list(scim, query, base));
+    return projection.list(await this.users.list(scim, query, base, projection));
   }
 
   /** RFC 7644 section 3.4.3: a list asked for with POST, its parameters in a SearchRequest body. */
@@ -72,7 +72,7 @@ export class ScimUsersController {
   @ApiScimSearchUsers()
   async searchScimUsers(@CurrentScim() scim: ScimContext, @Body() body: unknown, @ScimBaseUrl() base: string) {
     const { query, projection } = readSearchRequest(body);
-    return projection.list(await this.users.list(scim, query, base));
+    return projection.list(await this.users.list(scim, query, base, projection));
   }
 
   @Get(':id')
@@ -83,7 +83,7 @@ export class ScimUsersController {
     @ScimAttributes() projection: Projection,
     @ScimBaseUrl() base: string,
   ) {
-    return projection.resource(await this.users.get(scim, id, base));
+    return projection.resource(await this.users.get(scim, id, base, projection));
   }
 
   @Put(':id')
@@ -95,7 +95,7 @@ export class ScimUsersController {
     @ScimAttributes() projection: Projection,
     @ScimBaseUrl() base: string,
   ) {
-    return projection.resource(await this.users.replace(scim, id, body, base));
+    return projection.resource(await this.users.replace(scim, id, body, base, projection));
   }
 
   @Patch(':id')
@@ -107,7 +107,7 @@ export class ScimUsersController {
     @ScimAttributes() projection: Projection,
     @ScimBaseUrl() base: string,
   ) {
-    return projection.resource(await this.users.patch(scim, id, body, base));
+    return projection.resource(await this.users.patch(scim, id, body, base, projection));
   }
 
   @Delete(':id')

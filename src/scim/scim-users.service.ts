@@ -16,16 +16,20 @@ import { isUniqueViolation } from '../database/unique-violation';
 import { Person, ScimMemberships, ScimWrite } from './scim-memberships';
 import { applyPatch, patchOperations, Resource } from './scim-patch';
 import {
+  activeColumn,
   ListResponse,
   listResponse,
   listWindow,
   readPatchedUser,
   readUser,
   toUserResource,
+  USER_SCHEMA,
   UserInput,
   userAsStored,
 } from './scim-resources';
+import { ScimGroupsStore } from './scim-groups.store';
 import { ScimOwnerLock } from './scim-owner-lock';
+import { Projection } from './scim-projection';
 import { ScimContext } from './scim-token.guard';
 import { ScimUsersStore } from './scim-users.store';
 
@@ -37,6 +41,9 @@ const changedMeanwhile = () =>
 
 /** Attributes the client cannot target in a PATCH. */
 const READ_ONLY = ['id', 'meta', 'groups'];
+
+/** A User with every sub-attribute of `groups`: what a projection shows of it says whether `groups` is read. */
+const WITH_GROUPS: Resource = { schemas: [USER_SCHEMA], groups: [{ value: '', $ref: '', display: '', type: '' }] };
 
 /** A later instant than `before`, so that every write moves lastModified. */
 const after = (before: Date, now: Date) => (now.getTime() > before.getTime() ? now : new Date(before.getTime() + 1));
@@ -57,6 +64,7 @@ export class ScimUsersService {
     private readonly removals: MembershipRemovalsStore,
     private readonly joining: JoiningService,
     private readonly grants: GrantsStore,
+    private readonly groups: ScimGroupsStore,
   ) {}
 
   async create(scim: ScimContext, body: unknown, base: string): Promise<Resource> {
@@ -113,31 +121,53 @@ export class ScimUsersService {
     return toUserResource(row, base);
   }
 
-  async get(scim: ScimContext, id: string, base: string): Promise<Resource> {
-    return toUserResource(await this.load(scim, id), base);
+  async get(scim: ScimContext, id: string, base: string, projection: Projection): Promise<Resource> {
+    return (await this.shown(scim, [await this.load(scim, id)], base, projection))[0];
   }
 
-  async list(scim: ScimContext, query: Record<string, unknown>, base: string): Promise<ListResponse> {
+  async list(
+    scim: ScimContext,
+    query: Record<string, unknown>,
+    base: string,
+    projection: Projection,
+  ): Promise<ListResponse> {
     const filter = typeof query.filter === 'string' && query.filter.trim() !== '' ? userFilter(query.filter) : [];
     const { startIndex, count } = listWindow(query);
     const { total, users } = await this.store.list(scim.tenantId, filter, startIndex, count);
-    return listResponse(
-      total,
-      startIndex,
-      users.map((user) => toUserResource(user, base)),
-    );
+    return listResponse(total, startIndex, await this.shown(scim, users, base, projection));
   }
 
   /** PUT: the whole resource, as Okta sends it. */
-  async replace(scim: ScimContext, id: string, body: unknown, base: string): Promise<Resource> {
+  async replace(scim: ScimContext, id: string, body: unknown, base: string, projection: Projection): Promise<Resource> {
     const input = readUser(body);
-    return this.applyToLoaded(scim, id, () => input, base);
+    const row = await this.applyToLoaded(scim, id, () => input);
+    return (await this.shown(scim, [row], base, projection))[0];
   }
 
-  async patch(scim: ScimContext, id: string, body: unknown, base: string): Promise<Resource> {
+  async patch(scim: ScimContext, id: string, body: unknown, base: string, projection: Projection): Promise<Resource> {
     const operations = patchOperations(body);
     const patched = (row: ScimUserEntity) => readPatchedUser(applyPatch(userAsStored(row), operations, READ_ONLY));
-    return this.applyToLoaded(scim, id, patched, base);
+    const row = await this.applyToLoaded(scim, id, patched);
+    return (await this.shown(scim, [row], base, projection))[0];
+  }
+
+  /**
+   * The resources of these rows, with the groups each is in (RFC 7643 section 4.1.2) when the
+   * projection shows `groups`: one read for all of them (a list's page), none when it does not.
+   */
+  private async shown(
+    scim: ScimContext,
+    rows: ScimUserEntity[],
+    base: string,
+    projection: Projection,
+  ): Promise<Resource[]> {
+    const groups = projection.shows(WITH_GROUPS, 'groups')
+      ? await this.groups.groupsOfUsers(
+          scim.tenantId,
+          rows.map((row) => row.id),
+        )
+      : new Map<string, never[]>();
+    return rows.map((row) => toUserResource(row, base, groups.get(row.id)));
   }
 
   /**
@@ -149,13 +179,12 @@ export class ScimUsersService {
     scim: ScimContext,
     id: string,
     inputOf: (row: ScimUserEntity) => UserInput,
-    base: string,
-  ): Promise<Resource> {
+  ): Promise<ScimUserEntity> {
     const row = await this.load(scim, id);
-    if (!(row.active === 1 && !inputOf(row).active)) return this.apply(scim, row, inputOf(row), base);
+    if (!(row.active === 1 && inputOf(row).active !== true)) return this.apply(scim, row, inputOf(row));
     return this.ownerLock.holding(scim.tenantId, async () => {
       const current = await this.load(scim, id);
-      return this.apply(scim, current, inputOf(current), base);
+      return this.apply(scim, current, inputOf(current));
     });
   }
 
@@ -225,8 +254,11 @@ export class ScimUsersService {
     return { kind: 'existing', user };
   }
 
-  /** A PUT or PATCH: the stored resource becomes `input`; `active` detaches or brings back the person. */
-  private async apply(scim: ScimContext, row: ScimUserEntity, input: UserInput, base: string): Promise<Resource> {
+  /**
+   * A PUT or PATCH: the stored resource becomes `input`, the row written; `active` true brings back
+   * the person, false or unassigned detaches them.
+   */
+  private async apply(scim: ScimContext, row: ScimUserEntity, input: UserInput): Promise<ScimUserEntity> {
     const { tenantId, tokenId } = scim;
     if (input.userNameKey !== row.userNameKey && (await this.store.findByUserName(tenantId, input.userNameKey)))
       throw userNameTaken();
@@ -235,8 +267,8 @@ export class ScimUsersService {
     const addressChanged = !sameEmail(input.address, user.email);
     if (addressChanged && (await this.identity.findByEmail(input.address)).some((other) => other.id !== user.id))
       throw addressTaken();
-    const deactivating = row.active === 1 && !input.active;
-    const reactivating = row.active === 0 && input.active;
+    const deactivating = row.active === 1 && input.active !== true;
+    const reactivating = row.active !== 1 && input.active === true;
     const member: IdentityUser | null = user.tenantId === tenantId ? user : null;
     if (deactivating && member)
       await this.memberships.refuseLosingLastOwner(tenantId, tokenActor(tokenId), [member], 0, 'deactivate');
@@ -252,7 +284,7 @@ export class ScimUsersService {
       userNameKey: input.userNameKey,
       externalId: input.externalId,
       emailKey: input.address.toLowerCase(),
-      active: input.active ? 1 : 0,
+      active: activeColumn(input.active),
       role: deactivating ? (member?.role ?? 'member') : input.active ? null : row.role,
       attributes: JSON.stringify(input.attributes),
       lastModified: now,
@@ -296,7 +328,7 @@ export class ScimUsersService {
       throw taken ? addressTaken() : userNameTaken();
     }
     if (!written) throw changedMeanwhile();
-    return toUserResource(updated, base);
+    return updated;
   }
 
   /**

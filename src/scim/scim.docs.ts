@@ -205,7 +205,8 @@ const userChange = (summary: string, body: string) =>
       description:
         'active false detaches the person from the organisation at once (the resource stays); true brings them back with ' +
         'their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability). ' +
-        'PATCH: removing active (or setting it to null) is refused, 400 mutability.',
+        'PATCH: removing active (or setting it to null) leaves it unassigned, not returned, and detaches the person as ' +
+        'false does; removing userName, id, meta or groups (readOnly) is 400 mutability.',
     }),
     idParam('User'),
     projectionQueries(),

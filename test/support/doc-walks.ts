@@ -101,7 +101,10 @@ export type Expected =
 /** One statement of a block, as bash reads it, and the answer shown under it. */
 export interface Step {
   command: string;
-  /** Sent to the background (`… &`): the walk waits for the line shown under it. */
+  /**
+   * Sent to the background (`… &`). A reader runs the next statement at once: a line shown under
+   * it is a problem (the block waits for its job itself, as README's `until grep` does).
+   */
   background: boolean;
   expected?: Expected;
 }
@@ -211,6 +214,8 @@ export function problemsOf(step: Step, result: StepResult): string[] {
   if (result.stderr !== '') problems.push(`stderr: ${result.stderr}`);
   const output = result.stdout.replace(/\n$/, '');
   const { expected } = step;
+  if (step.background && expected?.kind === 'line')
+    problems.push(`"${expected.text}" is shown under a job in the background: the next statement does not wait for it`);
   if (expected?.kind === 'json' && !shows(expected.text, output))
     problems.push(`the answer shown:\n  ${expected.text}\nthe answer got:\n  ${output}`);
   if (expected?.kind === 'http') {
@@ -297,21 +302,6 @@ export class ReaderShell {
     return { code, stdout, stderr };
   }
 
-  /** Waits until the shell's output (a job in the background) has a line that `shown` shows; that output is used up. */
-  async outputLine(shown: string, timeoutMs = 10_000): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const lines = this.stdout.split('\n');
-      const found = lines.findIndex((line) => shows(shown, line));
-      if (found >= 0) {
-        this.stdout = lines.slice(found + 1).join('\n');
-        return true;
-      }
-      if (Date.now() > deadline) return false;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-
   close(): void {
     this.child.kill('SIGKILL');
   }
@@ -330,12 +320,17 @@ export function readerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
  * A checkout of the reader's own, where the walks write what they write (`data/`, `team.csv`): the
  * repository's package.json, built dist/, node_modules/ and scripts/, linked; nothing else.
  */
-export function scratchCheckout(): { dir: string; remove(): void } {
+export function scratchCheckout(): { dir: string; remove(): void; written(): string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'doc-walks-'));
-  for (const name of ['package.json', '.npmrc', 'dist', 'node_modules', 'scripts'])
-    symlinkSync(join(ROOT, name), join(dir, name));
+  const linked = ['package.json', '.npmrc', 'dist', 'node_modules', 'scripts'];
+  for (const name of linked) symlinkSync(join(ROOT, name), join(dir, name));
   mkdirSync(join(dir, 'data'));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+    // data/ is the database's, ignored by git (.gitignore) as in a clone.
+    written: () => readdirSync(dir).filter((name) => ![...linked, 'data'].includes(name)),
+  };
 }
 
 /** The service as a walk starts it: its command in bash, in the reader's checkout, in a process group of its own. */
@@ -390,7 +385,7 @@ export const withPorts = (text: string, ports: Map<number, number>) =>
 export class Reader {
   private server?: WalkServer;
   private constructor(
-    private readonly checkout: { dir: string; remove(): void },
+    private readonly checkout: ReturnType<typeof scratchCheckout>,
     private readonly shell: ReaderShell,
     private readonly env: NodeJS.ProcessEnv,
     private readonly port: number,
@@ -425,12 +420,15 @@ export class Reader {
       for (const step of stepsOf(withPorts(block.text, ports))) {
         const result = await this.shell.run(step.command);
         const found = problemsOf(step, result);
-        const ready = step.expected?.kind === 'line' ? step.expected.text : undefined;
-        if (ready && !(await this.shell.outputLine(ready))) found.push(`no line "${ready}" from the job it started`);
         if (found.length) problems.push(`${block.document}, ${block.section}:\n$ ${step.command}\n${found.join('\n')}`);
       }
     }
     return problems;
+  }
+
+  /** The files the walks left in the checkout, which `git status` would show. */
+  written(): string[] {
+    return this.checkout.written();
   }
 
   /** The log of the server that runs now. */

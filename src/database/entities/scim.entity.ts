@@ -50,7 +50,7 @@ export class ScimUserEntity {
   @VarcharColumn(320, { name: 'email_key' })
   emailKey: string;
 
-  /** 1 or 0. */
+  /** 1 (true), 0 (false), or -1: unassigned by a PATCH, not active either (scim-resources.ts, UNASSIGNED). */
   @Column({ type: 'int' })
   active: number;
 
