@@ -24,8 +24,6 @@ import { SharedClockOffset } from './shared-clock-offset';
 import { TEST_MODE_ERRORS } from './test-mode.messages';
 import { TestModeStore } from './test-mode.store';
 
-/** How long a test session lasts, as `session:token` by default. */
-const SESSION_TTL_SECONDS = 3600;
 /** Tenants removed per batch, each batch with all its rows. */
 const REMOVAL_BATCH_SIZE = 100;
 /** Members detached from a tenant per call of the identity store. */
@@ -70,7 +68,8 @@ export class TestModeService {
     if (!byId && !byClaims) throw new ApiError(HttpStatus.BAD_REQUEST, TEST_MODE_ERRORS.sessionSubject);
     const user = byId ? await this.identity.findById(userId) : claimsOnly(sub!, email!);
     if (!user) throw new ApiError(HttpStatus.NOT_FOUND, USER_NOT_FOUND);
-    const { token } = await this.tokens.issue(user, { kind: 'test', ttlSeconds: SESSION_TTL_SECONDS });
+    // SESSION_TTL_SECONDS, by test mode's clock too: a suite that moves the clock past a window keeps its sessions.
+    const { token } = await this.tokens.issue(user, { kind: 'test' });
     await this.audit.record(testModeEvents.sessionIssued(user, user.tenantId));
     return { token, cookie: `${this.config.sessionCookieName}=${token}; Path=/; HttpOnly; SameSite=Lax` };
   }
