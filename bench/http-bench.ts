@@ -5,7 +5,8 @@
  *   npm run bench                      # 5 s per scenario, 20 connections
  *   BENCH_SECONDS=20 BENCH_CONCURRENCY=50 npm run bench
  *   BENCH_AUDIT_EVENTS=100000 npm run bench   # fewer audit events to seed (default 1,000,000)
- *   BENCH_SCENARIOS=people npm run bench      # only these groups (core, audit, people, join, bulk; default all): only their data is seeded
+ *   BENCH_SCENARIOS=people npm run bench      # only these groups (core, audit, people, join, bulk, sessions; default all): only their data is seeded
+ *   BENCH_ROUNDS=5 BENCH_SCENARIOS=sessions npm run bench   # the sessions group's paired rounds (default 3)
  * The core group runs the four scenarios of the raw-limit comparison (docs/benchmark.md) on
  * data shaped like its seed. The server's resident memory is sampled every 250 ms throughout.
  * Numbers depend on the machine: compare runs on the same one, never assert on them in tests.
@@ -22,7 +23,9 @@ import { emailKey } from '../src/common/email-comparison';
 import { encodeCursor } from '../src/common/paging';
 import { AuditEventEntity, InvitationEntity, TenantEntity, UserEntity } from '../src/database/entities';
 import { TENANT_TYPES } from '../src/database/entities/tenant.entity';
+import { SessionTokenIssuer } from '../src/auth/session-token-issuer';
 import { portalToken } from '../test/support/portal-token';
+import { sessionPairs } from './session-pairs';
 import { factories, sessionCookie } from '../test/support/factories';
 import { builtCommand, ROOT, startServerProcess } from '../test/support/server-process';
 import { createTestApp, TEST_JWT_SECRET, TestApp } from '../test/support/test-app';
@@ -31,7 +34,7 @@ import { createTestDatabase } from '../test/support/test-database';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 20);
 const AUDIT_EVENTS = Number(process.env.BENCH_AUDIT_EVENTS ?? 1_000_000);
-const GROUPS = ['core', 'audit', 'people', 'join', 'bulk'] as const;
+const GROUPS = ['core', 'audit', 'people', 'join', 'bulk', 'sessions'] as const;
 type Group = (typeof GROUPS)[number];
 const SELECTED = new Set(
   process.env.BENCH_SCENARIOS ? process.env.BENCH_SCENARIOS.split(',').map((group) => group.trim()) : GROUPS,
@@ -367,7 +370,10 @@ async function main() {
   const factory = factories(seed);
   const admin = await sessionCookie(seed, await factory.superAdmin());
   const tenant = await factory.tenant();
-  const owner = await sessionCookie(seed, await factory.member(tenant.id, { role: 'owner' }));
+  const ownerUser = await factory.member(tenant.id, { role: 'owner' });
+  const owner = await sessionCookie(seed, ownerUser);
+  // The sessions group: the owner's token of today, and a session of the service's for the owner.
+  const sidOwner = `${seed.config.sessionCookieName}=${(await seed.app.get(SessionTokenIssuer).issue(ownerUser, { kind: 'cli' })).token}`;
   const middleCursor = selected('audit') ? await seedAuditEvents(seed.dataSource, tenant.id) : '';
   const smallTenant = selected('people') ? await seedPeople(seed, 100, 200) : undefined;
   const largeTenant = selected('people') ? await seedPeople(seed, 10_000, 20_000) : undefined;
@@ -592,9 +598,19 @@ async function main() {
     console.log(`groups: ${[...SELECTED].join(', ')}`);
     const chosen = scenarios.filter((scenario) => selected(scenario.group));
     // Unreported: the first scenario would otherwise pay for the JIT and the cold caches.
-    await run(server.url, chosen[0], true);
+    if (chosen.length) await run(server.url, chosen[0], true);
     rss.scenarioEnd();
     for (const scenario of chosen) await run(server.url, scenario, false, rss.scenarioEnd);
+    if (selected('sessions'))
+      await sessionPairs(
+        server.url,
+        { portal: owner, sid: sidOwner },
+        {
+          rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+          seconds: SECONDS,
+          connections: CONCURRENCY,
+        },
+      );
     console.log(
       `server memory: rss ${mb(rssBefore)} at start -> ${mb(rssOf(server.child.pid!))} after the run, max ${mb(rss.stop())} (sampled every 250 ms)`,
     );

@@ -46,12 +46,15 @@ export const e2eIdentityMode = (): 'local' | 'cognito' =>
 
 // A test for one identity mode is not defined in the other mode's project: not skipped, not applicable.
 const notApplicable = (() => undefined) as unknown;
+// Read from globalThis: the benchmarks load this module outside Jest, where `it` is not defined.
+const jestIt = (globalThis as { it?: jest.It }).it as jest.It;
+const jestDescribe = (globalThis as { describe?: jest.Describe }).describe as jest.Describe;
 /** `it` in the cognito projects, nothing elsewhere. */
-export const cognitoOnly = e2eIdentityMode() === 'cognito' ? it : (notApplicable as jest.It);
+export const cognitoOnly = e2eIdentityMode() === 'cognito' ? jestIt : (notApplicable as jest.It);
 /** `it` in the local projects, nothing elsewhere. */
-export const localOnly = e2eIdentityMode() === 'local' ? it : (notApplicable as jest.It);
+export const localOnly = e2eIdentityMode() === 'local' ? jestIt : (notApplicable as jest.It);
 /** `describe` in the cognito projects, nothing elsewhere. */
-export const describeCognitoOnly = e2eIdentityMode() === 'cognito' ? describe : (notApplicable as jest.Describe);
+export const describeCognitoOnly = e2eIdentityMode() === 'cognito' ? jestDescribe : (notApplicable as jest.Describe);
 
 /** `local` mode: rows in the users table, tokens signed as the portal signs them (AUTH_JWT_SECRET). */
 export class LocalTestIdentity implements TestIdentity {
