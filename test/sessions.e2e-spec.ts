@@ -5,7 +5,9 @@ import { sessionCookie } from './support/factories';
 import { PROVIDER_HOOK_TIMEOUT_MS, TestOidcProvider } from './support/oidc-provider';
 import { SSO_BASE, SSO_PORTAL } from './support/sso';
 import { useDomainsSuite } from './support/domains';
+import { oktaUser, PATCH_OP, scimClient, scimToken } from './support/scim';
 import { TestUser } from './support/test-identity';
+import { SessionRetention } from '../src/sessions/session-retention';
 
 const KEY = 'sessions-suite-test-mode-key';
 
@@ -245,6 +247,25 @@ describe('sessions', () => {
       expect((await sessions().findOneByOrFail({ id: sidOf(deletedSession) })).revokedReason).toBe('account_deleted');
     });
 
+    it('a SCIM deactivation ends the sessions made for the organisation (deprovisioned); the person’s others live on', async () => {
+      const person = await factory.user({ email: `scim-${org.sequence++}@example.com` });
+      const scim = scimClient(t.http, (await scimToken(t, org.ownerCookie)).secret);
+      const created = await scim.post('/Users', oktaUser(person.email));
+      expect(created.status).toBe(201);
+      const resource = JSON.parse(created.text);
+      const member = (await t.identity.findById(person.id))!;
+      const cookie = await issued(member);
+      const elsewhere = await issued({ ...member, tenantId: null, userType: null, role: null });
+      const patched = await scim.patch(`/Users/${resource.id}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: 'replace', value: { active: false } }],
+      });
+      expect(patched.status).toBe(200);
+      expect((await sessions().findOneByOrFail({ id: sidOf(cookie) })).revokedReason).toBe('deprovisioned');
+      expect((await sessions().findOneByOrFail({ id: sidOf(elsewhere) })).revokedAt).toBeNull();
+      await expectNoSession(cookie);
+    });
+
     it('a connection deactivated ends the sessions it made', async () => {
       const { connectionId, cookie } = await signedInMember();
       const res = await t.http
@@ -254,6 +275,38 @@ describe('sessions', () => {
       expect(res.status).toBe(200);
       expect((await sessions().findOneByOrFail({ id: sidOf(cookie) })).revokedReason).toBe('connection_removed');
       await expectNoSession(cookie);
+    });
+  });
+
+  describe('housekeeping', () => {
+    it('ended sessions are purged SESSION_RETENTION_DAYS after they ended; live ones and recent ends stay', async () => {
+      const day = 24 * 3600 * 1000;
+      const at = (days: number) => new Date(Date.now() + days * day);
+      const row = (id: string, expiresAt: Date, revokedAt: Date | null = null) => ({
+        id,
+        userId: org.owner.id,
+        tenantId: org.tenant.id,
+        kind: 'cli' as const,
+        connectionId: null,
+        createdAt: at(-60),
+        lastUsedAt: at(-60),
+        expiresAt,
+        idleSeconds: 0,
+        userAgent: null,
+        ip: null,
+        revokedAt,
+        revokedReason: revokedAt && ('self' as const),
+      });
+      const prefix = `purge-${org.sequence++}-`;
+      await sessions().insert([
+        row(`${prefix}expired-long-ago`, at(-31)),
+        row(`${prefix}revoked-long-ago`, at(-40), at(-40)),
+        row(`${prefix}expired-lately`, at(-29)),
+        row(`${prefix}live`, at(1)),
+      ]);
+      await t.app.get(SessionRetention).purge();
+      const left = (await sessions().find()).map((session) => session.id).filter((id) => id.startsWith(prefix));
+      expect(left.sort()).toEqual([`${prefix}expired-lately`, `${prefix}live`]);
     });
   });
 
