@@ -1479,8 +1479,11 @@ export interface components {
             tenantId: string;
             /** @description The tenant's name, or "Organisation" when the tenant or its name is absent */
             tenantName: string;
-            /** @enum {string} */
-            role: "admin" | "member";
+            /**
+             * @description owner: an invitation of the tenant’s first owner, made by a super-admin
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member";
             /** Format: date-time */
             expiresAt: string;
         };
@@ -1494,8 +1497,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
             tenantId: string;
-            /** @enum {string} */
-            role: "admin" | "member";
+            /**
+             * @description owner: an invitation of the tenant’s first owner, made by a super-admin
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member";
         };
         TenantInvitationDto: {
             /** @example new.member@example.com */
@@ -1702,8 +1708,11 @@ export interface components {
             id: string;
             /** @description Lower-cased */
             email: string;
-            /** @enum {string} */
-            role: "admin" | "member";
+            /**
+             * @description owner: an invitation of the tenant’s first owner, made by a super-admin
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member";
             /**
              * @description The effective status: a pending invitation past expiresAt is expired
              * @enum {string}
@@ -1727,6 +1736,34 @@ export interface components {
         RevokeInvitationResponse: {
             /** @enum {boolean} */
             success: true;
+        };
+        ResentInvitation: {
+            /**
+             * Format: uuid
+             * @description Also the invitation token
+             */
+            id: string;
+            /** @description As submitted, not lower-cased */
+            email: string;
+            /**
+             * @description owner: an invitation of the tenant’s first owner, made by a super-admin
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member";
+            /** @enum {string} */
+            status: "pending";
+            /**
+             * Format: date-time
+             * @description 7 days after creation
+             */
+            expiresAt: string;
+            /** @description The custom roles the invitation carries (docs/roles.md); absent when none */
+            roles?: string[];
+        };
+        ResendInvitationResponse: {
+            /** @enum {boolean} */
+            success: true;
+            invitation: components["schemas"]["ResentInvitation"];
         };
         BulkInvitationRow: {
             /** @example new.member@example.com */
@@ -1832,7 +1869,7 @@ export interface components {
             /** @description The custom roles that people who join by this domain get (docs/domains.md), sorted */
             defaultRoles: string[];
             verification: components["schemas"]["DomainVerificationResponse"];
-            lastCheck: components["schemas"]["DomainCheckResponse"] | null;
+            lastCheck: components["schemas"]["DomainCheckResponse"] | (never | null);
             verifiedAt: string | null;
             /** @description While failing: when it lapses */
             graceEndsAt: string | null;
@@ -1934,7 +1971,7 @@ export interface components {
         };
         MeResponse: {
             user: components["schemas"]["MeUserResponse"];
-            organisation: components["schemas"]["MeOrganisationResponse"] | null;
+            organisation: components["schemas"]["MeOrganisationResponse"] | (never | null);
         };
         MyInvitationResponse: {
             /** @description Joins with POST /api/invitations/{token}/join */
@@ -2000,7 +2037,7 @@ export interface components {
             occurredAt: string;
             tenantId: string | null;
             /** @description null for the public accept and the operator CLI */
-            actor: components["schemas"]["AuditActorResponse"] | null;
+            actor: components["schemas"]["AuditActorResponse"] | (never | null);
             target: components["schemas"]["AuditTargetResponse"];
             /** @description Details of the change, e.g. the role */
             data: {
@@ -2166,7 +2203,7 @@ export interface components {
         };
         MyPermissionsResponse: {
             /** @description null outside any organisation */
-            organisation: components["schemas"]["OrganisationRef"] | null;
+            organisation: components["schemas"]["OrganisationRef"] | (never | null);
             /**
              * @description The stored base role
              * @enum {string|null}
@@ -2290,8 +2327,11 @@ export interface components {
             idpEntityId: string;
             /** @description Where AuthnRequests go (HTTP-Redirect) */
             idpSsoUrl: string;
-            /** @description Where the metadata is read from (refresh reads it again); null: pasted */
-            metadataUrl: Record<string, never> | null;
+            /**
+             * Format: uri
+             * @description Where the metadata is read from (refresh reads it again); null: pasted
+             */
+            metadataUrl: string | null;
             /** @description The assertion itself must be signed (default true) */
             wantAssertionsSigned: boolean;
             /** @description Every valid signing certificate: a roll-over never breaks sign-in */
@@ -2328,7 +2368,7 @@ export interface components {
             saml?: components["schemas"]["SamlSettings"];
             /** @description What to enter at the provider */
             sp: components["schemas"]["OidcServiceProvider"] | components["schemas"]["SamlServiceProvider"];
-            lastLogin: components["schemas"]["LastLogin"] | null;
+            lastLogin: components["schemas"]["LastLogin"] | (never | null);
         };
         SsoConnectionChanged: {
             /** @enum {boolean} */
@@ -2579,7 +2619,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedTenantResponse"];
                 };
             };
-            /** @description Name or type missing, or type not allowed; or the body is not a JSON object */
+            /** @description Name or type missing, or type not allowed; or the body is not a JSON object; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2755,6 +2795,16 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedTenantResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route) */
             403: {
                 headers: {
@@ -2777,6 +2827,26 @@ export interface operations {
             };
             /** @description The tenant is deleted already */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -2842,7 +2912,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedTenantResponse"];
                 };
             };
-            /** @description Neither field given, or a field breaks the rules of spec 4.4; or the body is not a JSON object */
+            /** @description Neither field given, or a field breaks the rules of spec 4.4; or the body is not a JSON object; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2944,7 +3014,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["SuspendTenantDto"];
             };
@@ -2959,7 +3029,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedTenantResponse"];
                 };
             };
-            /** @description The reason is not a string, or too long; or the body is not a JSON object */
+            /** @description The reason is not a string, or too long; or the body is not a JSON object; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3072,6 +3142,16 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedTenantResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route) */
             403: {
                 headers: {
@@ -3094,6 +3174,26 @@ export interface operations {
             };
             /** @description The tenant is not suspended, or deleted */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3184,14 +3284,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No token */
+            /** @description No token; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"];
+                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The request took longer than REQUEST_TIMEOUT_MS */
@@ -3310,14 +3430,14 @@ export interface operations {
                     "application/json": components["schemas"]["AcceptedInvitationResponse"];
                 };
             };
-            /** @description Empty token, invitation already accepted, or expired (left pending) */
+            /** @description Empty token, invitation already accepted, or expired (left pending); or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"];
+                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The invitation's organisation is suspended */
@@ -3338,6 +3458,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InvitationAcceptanceErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -3397,7 +3537,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedTenantInvitationResponse"];
                 };
             };
-            /** @description Invalid body, or a member of the tenant already has the address; or the body is not a JSON object */
+            /** @description Invalid body, or a member of the tenant already has the address; or the body is not a JSON object; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3586,7 +3726,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrantedSuperAdminResponse"];
                 };
             };
-            /** @description E-mail missing, or the user is a super-admin already; or the body is not a JSON object */
+            /** @description E-mail missing, or the user is a super-admin already; or the body is not a JSON object; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3760,6 +3900,16 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedUserResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session, or the caller is not a super-administrator (spec section 5) */
             403: {
                 headers: {
@@ -3772,6 +3922,26 @@ export interface operations {
             };
             /** @description No such user */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3918,7 +4088,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description A page saying that the invitation was already accepted, or has expired */
+            /** @description A page saying that the invitation was already accepted, or has expired; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3926,6 +4096,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session and SIGN_IN_URL set: the invitation with the sign-in link */
@@ -3966,6 +4137,26 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A page saying "Something went wrong, try again" */
@@ -4032,14 +4223,14 @@ export interface operations {
                     "application/json": components["schemas"]["JoinPendingResponse"];
                 };
             };
-            /** @description The invitation is already accepted, or expired */
+            /** @description The invitation is already accepted, or expired; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JoinErrorBody"];
+                    "application/json": components["schemas"]["JoinErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session */
@@ -4080,6 +4271,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["JoinErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -4147,7 +4358,7 @@ export interface operations {
                     "application/json": components["schemas"]["InviteMemberResponse"];
                 };
             };
-            /** @description Invalid body, already a member, or a malformed Idempotency-Key; or the body is not a JSON object */
+            /** @description Invalid body, already a member, or a malformed Idempotency-Key; or the body is not a JSON object; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4288,7 +4499,7 @@ export interface operations {
                     "application/json": components["schemas"]["RemoveMemberResponse"];
                 };
             };
-            /** @description The caller named themselves */
+            /** @description The caller named themselves; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4320,6 +4531,26 @@ export interface operations {
             };
             /** @description No such user */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4469,7 +4700,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangeRoleResponse"];
                 };
             };
-            /** @description Invalid role, or the caller named themselves; or the body is not a JSON object */
+            /** @description Invalid role, or the caller named themselves; or the body is not a JSON object; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4682,7 +4913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -4738,7 +4969,7 @@ export interface operations {
                     "application/json": components["schemas"]["RevokeInvitationResponse"];
                 };
             };
-            /** @description The invitation was accepted */
+            /** @description The invitation was accepted; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4765,11 +4996,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such invitation in the organisation */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4840,10 +5091,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InviteMemberResponse"];
+                    "application/json": components["schemas"]["ResendInvitationResponse"];
                 };
             };
-            /** @description The invitation was accepted or revoked, or a malformed Idempotency-Key */
+            /** @description The invitation was accepted or revoked, or a malformed Idempotency-Key; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4870,7 +5121,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such invitation in the organisation */
@@ -4885,6 +5136,26 @@ export interface operations {
             };
             /** @description The first request with this Idempotency-Key is still working (after a wait of 5 seconds) */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4996,7 +5267,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkInvitationsResponse"];
                 };
             };
-            /** @description Not a list of rows, an empty one, a malformed body or Idempotency-Key */
+            /** @description Not a list of rows, an empty one, a malformed body or Idempotency-Key; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5036,7 +5307,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description More rows than BULK_INVITE_MAX_ROWS (100 by default), or a body over 100 KB */
+            /** @description More rows than BULK_INVITE_MAX_ROWS (100 by default), or a body over 100 KB; or the body is over 100 KB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5046,7 +5317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            /** @description A body in a charset other than UTF-8, or in an unknown Content-Encoding; or a JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5218,7 +5489,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -5279,14 +5550,14 @@ export interface operations {
                     "application/json": components["schemas"]["DomainAnswer"];
                 };
             };
-            /** @description Not a domain name */
+            /** @description Not a domain name; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
+                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session */
@@ -5306,7 +5577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /**
@@ -5321,6 +5592,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /**
@@ -5408,7 +5699,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The organisation has no such claim */
@@ -5475,6 +5766,16 @@ export interface operations {
                     "application/json": components["schemas"]["RemoveDomainResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -5492,7 +5793,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The organisation has no such claim */
@@ -5503,6 +5804,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -5563,14 +5884,14 @@ export interface operations {
                     "application/json": components["schemas"]["DomainAnswer"];
                 };
             };
-            /** @description Not a join mode, or default roles that are not a list of keys */
+            /** @description Not a join mode, or default roles that are not a list of keys; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
+                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session */
@@ -5590,7 +5911,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The organisation has no such claim */
@@ -5601,6 +5922,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Too many roles, or one the organisation does not have */
@@ -5667,6 +6008,16 @@ export interface operations {
                     "application/json": components["schemas"]["DomainAnswer"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -5684,7 +6035,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The organisation has no such claim */
@@ -5715,6 +6066,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -5771,6 +6142,16 @@ export interface operations {
                     "application/json": components["schemas"]["DomainAnswer"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -5788,7 +6169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The organisation has no such claim */
@@ -5809,6 +6190,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -5891,7 +6292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -5948,6 +6349,16 @@ export interface operations {
                     "application/json": components["schemas"]["DecidedJoinRequestResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -5965,7 +6376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such request in the organisation */
@@ -5986,6 +6397,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -6042,6 +6473,16 @@ export interface operations {
                     "application/json": components["schemas"]["DecidedJoinRequestResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -6059,7 +6500,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such request in the organisation */
@@ -6080,6 +6521,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -6213,14 +6674,14 @@ export interface operations {
                     "application/json": components["schemas"]["ReleasedDomainResponse"];
                 };
             };
-            /** @description No tenantId, or no reason or a blank one */
+            /** @description No tenantId, or no reason or a blank one; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
+                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not a super-admin */
@@ -6241,6 +6702,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -6489,6 +6970,16 @@ export interface operations {
                     "application/json": components["schemas"]["JoinRequestedResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -6527,6 +7018,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -6774,7 +7285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -6827,6 +7338,16 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedScimTokenResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -6844,7 +7365,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -6900,6 +7441,16 @@ export interface operations {
                     "application/json": components["schemas"]["ScimSuccessResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -6917,11 +7468,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such token in the organisation */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -7018,7 +7589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -7104,7 +7675,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not a mapping of group names to roles */
+            /** @description Not a mapping of group names to roles; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7131,7 +7702,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The change would leave the organisation without an owner */
@@ -7142,6 +7713,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ScimLastOwnerBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A custom role that the organisation does not define */
@@ -7810,8 +8401,39 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description A SearchRequest (any body is refused alike) */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    schemas?: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
+                    filter?: string;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    /** @description 1-based */
+                    startIndex?: number;
+                    /** @description At most 100 */
+                    count?: number;
+                };
+            };
+        };
         responses: {
+            /** @description The body is not JSON */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
             401: {
                 headers: {
@@ -7831,6 +8453,40 @@ export interface operations {
             };
             /** @description The token’s organisation is suspended or deleted */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body over 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8102,7 +8758,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue or invalidSyntax */
+            /** @description invalidValue or invalidSyntax; or the body is not JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8172,6 +8828,23 @@ export interface operations {
             };
             /** @description A body over 1 MB */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8286,7 +8959,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidFilter, invalidValue or invalidSyntax */
+            /** @description invalidFilter, invalidValue or invalidSyntax; or the body is not JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8322,6 +8995,40 @@ export interface operations {
             };
             /** @description The token’s organisation is suspended or deleted */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body over 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8586,7 +9293,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue, invalidSyntax, invalidPath, noTarget or mutability */
+            /** @description invalidValue, invalidSyntax, invalidPath, noTarget or mutability; or the body is not JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8673,6 +9380,23 @@ export interface operations {
             };
             /** @description A body over 1 MB */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8928,7 +9652,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue, invalidSyntax, invalidPath, noTarget or mutability */
+            /** @description invalidValue, invalidSyntax, invalidPath, noTarget or mutability; or the body is not JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9015,6 +9739,23 @@ export interface operations {
             };
             /** @description A body over 1 MB */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -9267,7 +10008,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue: no displayName, or a member that is not a User */
+            /** @description invalidValue: no displayName, or a member that is not a User; or the body is not JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9337,6 +10078,23 @@ export interface operations {
             };
             /** @description A body over 1 MB */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -9451,7 +10209,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidFilter, invalidValue or invalidSyntax */
+            /** @description invalidFilter, invalidValue or invalidSyntax; or the body is not JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9487,6 +10245,40 @@ export interface operations {
             };
             /** @description The token’s organisation is suspended or deleted */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body over 1 MB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -9759,7 +10551,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalidValue, invalidSyntax, invalidPath or noTarget */
+            /** @description invalidValue, invalidSyntax, invalidPath or noTarget; or the body is not JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9846,6 +10638,23 @@ export interface operations {
             };
             /** @description A body over 1 MB */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -10109,7 +10918,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalidValue, invalidSyntax, invalidPath or noTarget */
+            /** @description invalidValue, invalidSyntax, invalidPath or noTarget; or the body is not JSON */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10196,6 +11005,23 @@ export interface operations {
             };
             /** @description A body over 1 MB */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -10365,7 +11191,7 @@ export interface operations {
             /**
              * @description The body breaks a rule
              *
-             *     The body is not a JSON object
+             *     The body is not a JSON object; or the body is not JSON, or nests too deeply
              */
             400: {
                 headers: {
@@ -10412,6 +11238,16 @@ export interface operations {
             };
             /** @description The body is over 100 KB */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -10569,6 +11405,16 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedRoleResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -10611,6 +11457,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description reassignTo is not another custom role */
@@ -10683,7 +11549,7 @@ export interface operations {
             /**
              * @description The body breaks a rule
              *
-             *     The body is not a JSON object
+             *     The body is not a JSON object; or the body is not JSON, or nests too deeply
              */
             400: {
                 headers: {
@@ -10740,6 +11606,16 @@ export interface operations {
             };
             /** @description The body is over 100 KB */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -10818,7 +11694,7 @@ export interface operations {
             /**
              * @description The body breaks a rule
              *
-             *     The body is not a JSON object
+             *     The body is not a JSON object; or the body is not JSON, or nests too deeply
              */
             400: {
                 headers: {
@@ -10865,6 +11741,16 @@ export interface operations {
             };
             /** @description The body is over 100 KB */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -10940,7 +11826,7 @@ export interface operations {
             /**
              * @description The body breaks a rule
              *
-             *     The body is not a JSON object
+             *     The body is not a JSON object; or the body is not JSON, or nests too deeply
              */
             400: {
                 headers: {
@@ -10983,6 +11869,16 @@ export interface operations {
             };
             /** @description The body is over 100 KB */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -11170,7 +12066,7 @@ export interface operations {
             /**
              * @description The body breaks a rule
              *
-             *     The body is not a JSON object
+             *     The body is not a JSON object; or the body is not JSON, or nests too deeply
              */
             400: {
                 headers: {
@@ -11203,6 +12099,16 @@ export interface operations {
             };
             /** @description The body is over 100 KB */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -11289,7 +12195,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -11347,14 +12253,14 @@ export interface operations {
                     "application/json": components["schemas"]["SsoConnectionChanged"];
                 };
             };
-            /** @description The body breaks a rule */
+            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session */
@@ -11374,7 +12280,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Too many connections, or the provider’s document cannot be used */
@@ -11458,7 +12384,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -11523,6 +12449,16 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or nests too deeply */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -11540,7 +12476,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -11551,6 +12487,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -11611,14 +12567,14 @@ export interface operations {
                     "application/json": components["schemas"]["SsoConnectionChanged"];
                 };
             };
-            /** @description The body breaks a rule */
+            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session */
@@ -11638,7 +12594,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -11649,6 +12605,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The new metadata cannot be used */
@@ -11715,6 +12691,16 @@ export interface operations {
                     "application/json": components["schemas"]["SsoConnectionChanged"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -11732,7 +12718,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -11743,6 +12729,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The provider’s document cannot be used */
@@ -11809,6 +12815,16 @@ export interface operations {
                     "application/json": components["schemas"]["SsoTestStart"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -11826,7 +12842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -11837,6 +12853,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -11910,7 +12946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -11991,7 +13027,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -12049,14 +13085,14 @@ export interface operations {
                     "application/json": components["schemas"]["SsoEnforcementChanged"];
                 };
             };
-            /** @description Not {"enforced": true|false} */
+            /** @description Not {"enforced": true|false}; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session */
@@ -12076,7 +13112,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No active connection to sign in by */
@@ -12087,6 +13123,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -12144,14 +13200,34 @@ export interface operations {
                     "application/json": components["schemas"]["SsoDiscovery"];
                 };
             };
-            /** @description Not an e-mail address */
+            /** @description Not an e-mail address; or the body is not JSON, or nests too deeply */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Over SSO_DISCOVER_RATE_LIMIT calls from this address in a minute */

@@ -2,6 +2,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { HeaderObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { license, version } from '../../package.json';
+import { withBodyParserRefusals, withNullableReferences } from './document-passes';
 import { errorResponse, SCIM_BEARER_SCHEME, SESSION_SCHEME } from '../common/openapi';
 import { ORGANISATION_SUSPENDED, SSO_REQUIRED } from '../auth/org-admin.policy';
 import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters';
@@ -153,15 +154,18 @@ export function buildOpenApiDocument(app: NestExpressApplication, config: AppCon
     .setLicense(license, LICENSE_TERMS)
     .addGlobalResponse(...EVERY_ROUTE_RESPONSES)
     .build();
-  return withRequiredPermissions(
-    withSuspendedOrganisation(
-      withRequestIdHeader(
-        SwaggerModule.createDocument(app, options, {
-          // Handler names are unique across the API: they make readable operation ids.
-          operationIdFactory: (_controller, method) => method,
-        }),
-      ),
+  // A copy that shares no object: the decorators' metadata objects are shared between operations, and
+  // the passes change them one operation at a time.
+  const generated = JSON.parse(
+    JSON.stringify(
+      SwaggerModule.createDocument(app, options, {
+        // Handler names are unique across the API: they make readable operation ids.
+        operationIdFactory: (_controller, method) => method,
+      }),
     ),
+  ) as OpenAPIObject;
+  return withRequiredPermissions(
+    withSuspendedOrganisation(withRequestIdHeader(withNullableReferences(withBodyParserRefusals(generated)))),
   );
 }
 

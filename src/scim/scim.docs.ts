@@ -17,7 +17,8 @@ import { SCIM_CONTENT_TYPE, SCIM_ERROR_SCHEMA, SCIM_MESSAGES } from './scim-erro
 import { SEARCH_REQUEST_SCHEMA } from './scim-search';
 
 const resource: SchemaObject = { type: 'object', additionalProperties: true };
-const scimError: SchemaObject = {
+/** SCIM's error body (RFC 7644 section 3.12), on every SCIM refusal. */
+export const SCIM_ERROR_RESPONSE_SCHEMA: SchemaObject = {
   type: 'object',
   required: ['schemas', 'status', 'detail'],
   properties: {
@@ -44,7 +45,8 @@ const listSchema: SchemaObject = {
 
 const scimResponse = (status: number, description: string, schema: object = resource) =>
   ApiResponse({ status, description, content: { [SCIM_CONTENT_TYPE]: { schema } } });
-const scimErrorResponse = (status: number, description: string) => scimResponse(status, description, scimError);
+const scimErrorResponse = (status: number, description: string) =>
+  scimResponse(status, description, SCIM_ERROR_RESPONSE_SCHEMA);
 const scimBody = (description: string) =>
   ApiBody({
     description,
@@ -63,7 +65,7 @@ export const ApiScim = () =>
       status: HttpStatus.TOO_MANY_REQUESTS,
       description: 'Over SCIM_RATE_LIMIT requests per token per minute',
       headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
-      content: { [SCIM_CONTENT_TYPE]: { schema: scimError } },
+      content: { [SCIM_CONTENT_TYPE]: { schema: SCIM_ERROR_RESPONSE_SCHEMA } },
     }),
     scimErrorResponse(HttpStatus.INTERNAL_SERVER_ERROR, 'Unexpected failure'),
   );
@@ -148,6 +150,7 @@ export const ApiScimSearchAll = () =>
       summary: 'Search every resource type at once: not supported',
       description: 'Search Users and Groups one at a time, at /Users/.search and /Groups/.search.',
     }),
+    ApiBody({ description: 'A SearchRequest (any body is refused alike)', required: false, schema: searchRequest }),
     scimErrorResponse(HttpStatus.NOT_IMPLEMENTED, SCIM_MESSAGES.rootSearch),
   );
 

@@ -1,0 +1,133 @@
+/**
+ * Passes over the generated OpenAPI document for what the routes' decorators cannot say: the body
+ * parsers' refusals, which any route that takes a body may answer (app.setup mounts the parsers before
+ * routing), and nullable references in the form OpenAPI 3.0 validators read as admitting null.
+ */
+import type {
+  OpenAPIObject,
+  ReferenceObject,
+  ResponseObject,
+  SchemaObject,
+} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { JSON_BODY_ERRORS, JSON_BODY_LIMIT_BYTES } from '../common/json-body-parser';
+import { SCIM_BODY_LIMIT_BYTES } from '../scim/scim-body-parser';
+import { SCIM_CONTENT_TYPE } from '../scim/scim-errors';
+import { SCIM_ERROR_RESPONSE_SCHEMA } from '../scim/scim.docs';
+
+type Operation = { responses?: Record<string, ResponseObject>; requestBody?: unknown };
+type Examples = Record<string, { summary: string; value: object }>;
+
+const ERROR_BODY: ReferenceObject = { $ref: '#/components/schemas/ErrorBody' };
+const WITH_BODIES = ['post', 'put', 'patch', 'delete'];
+
+/** The paths whose bodies the SCIM parser reads (and refuses in SCIM's form) instead of the API's. */
+const SCIM_PATHS = '/scim/v2/';
+
+const examplesOf = (bodies: object[]): Examples =>
+  Object.fromEntries(
+    bodies.map((body) => {
+      const summary = String(
+        (body as { error?: unknown; detail?: unknown }).error ?? (body as { detail?: unknown }).detail,
+      );
+      return [summary, { summary, value: body }];
+    }),
+  );
+
+const sameSchema = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * Declares `bodies` (of `schema`, as `mediaType`) for `status` of the operation: added beside what it
+ * declares already, the schema then being either one (anyOf) unless it admits them already.
+ */
+function declare(
+  operation: Operation,
+  status: string,
+  description: string,
+  mediaType: string,
+  schema: SchemaObject | ReferenceObject,
+  bodies: object[],
+): void {
+  operation.responses ??= {};
+  const response = (operation.responses[status] ??= { description });
+  if (response.description !== description && !response.description.includes(description))
+    response.description = `${response.description}; or ${description[0].toLowerCase()}${description.slice(1)}`;
+  response.content ??= {};
+  const media = (response.content[mediaType] ??= { schema });
+  const current = media.schema;
+  const admits =
+    sameSchema(current, schema) || ((current as SchemaObject)?.anyOf ?? []).some((one) => sameSchema(one, schema));
+  if (!admits) media.schema = current ? { anyOf: [current, schema] } : schema;
+  media.examples = { ...media.examples, ...examplesOf(bodies) };
+}
+
+const scimError = (status: number, detail: string) => ({
+  schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'],
+  status: String(status),
+  detail,
+});
+
+/**
+ * The JSON parser's 400 (malformed, too deep), 413 and 415 on every route that may be sent a body, in
+ * its `{error}` form; on the SCIM routes, the SCIM parser's, in SCIM's error form.
+ */
+export function withBodyParserRefusals(document: OpenAPIObject): OpenAPIObject {
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations) as [string, Operation][]) {
+      if (!WITH_BODIES.includes(method)) continue;
+      if (path.startsWith(SCIM_PATHS)) {
+        if (!operation.requestBody) continue;
+        const schema = SCIM_ERROR_RESPONSE_SCHEMA;
+        const malformed = scimError(400, JSON_BODY_ERRORS.malformed);
+        declare(operation, '400', 'The body is not JSON', SCIM_CONTENT_TYPE, schema, [malformed]);
+        declare(operation, '413', `A body over ${SCIM_BODY_LIMIT_BYTES / 1024 / 1024} MB`, SCIM_CONTENT_TYPE, schema, [
+          scimError(413, JSON_BODY_ERRORS.tooLarge),
+        ]);
+        declare(operation, '415', 'A body in a charset other than UTF-8', SCIM_CONTENT_TYPE, schema, [
+          scimError(415, JSON_BODY_ERRORS.notUtf8),
+        ]);
+        continue;
+      }
+      declare(operation, '400', 'The body is not JSON, or nests too deeply', 'application/json', ERROR_BODY, [
+        { error: JSON_BODY_ERRORS.malformed },
+        { error: JSON_BODY_ERRORS.tooDeep },
+      ]);
+      declare(operation, '413', `The body is over ${JSON_BODY_LIMIT_BYTES / 1024} KB`, 'application/json', ERROR_BODY, [
+        { error: JSON_BODY_ERRORS.tooLarge },
+      ]);
+      declare(
+        operation,
+        '415',
+        'A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding',
+        'application/json',
+        ERROR_BODY,
+        [{ error: JSON_BODY_ERRORS.notUtf8 }, { error: JSON_BODY_ERRORS.unsupportedEncoding }],
+      );
+    }
+  }
+  return document;
+}
+
+/**
+ * @nestjs/swagger writes a nullable property of a class type as `nullable: true` beside
+ * `allOf: [$ref]`, which OpenAPI 3.0 reads as admitting no null (nullable adds null to the schema's
+ * own `type` only, and the referenced schema refuses it). Rewritten as one of the referenced schema
+ * or null (the null-only schema of OpenAPI 3.0: nullable, with null its one value).
+ */
+export function withNullableReferences(document: OpenAPIObject): OpenAPIObject {
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    const schema = node as SchemaObject & Record<string, unknown>;
+    if (schema.nullable === true && schema.allOf?.length === 1 && '$ref' in schema.allOf[0]) {
+      const [reference] = schema.allOf;
+      delete schema.nullable;
+      delete schema.type;
+      delete schema.allOf;
+      schema.oneOf = [reference, { type: 'object', nullable: true, enum: [null] }];
+    }
+    Object.values(schema).forEach(visit);
+  };
+  visit(document.components?.schemas);
+  visit(document.paths);
+  return document;
+}

@@ -1,0 +1,136 @@
+/**
+ * The e2e suites' HTTP clients, held to the API document: every answer a test receives, from the
+ * in-process app (supertest) or a spawned server (documentedFetch), is checked against openapi.json
+ * (see DocumentValidator), and the request too unless the test marks it invalidRequest. A mismatch
+ * fails the request's promise, so the test that made it fails, naming the operation and what differs.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Response, Test } from 'supertest';
+import type TestAgent from 'supertest/lib/agent';
+import { DocumentValidator, Exchange, OpenApiDocument } from './openapi-validation';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** Requests that a test sends knowing that the document refuses them (a malformed body, a missing header). */
+const meantInvalid = new WeakSet<object>();
+
+/**
+ * Marks a request as deliberately outside the document (a malformed or missing body, a bad
+ * parameter, an unknown route): its answer is still checked, its request is not.
+ */
+export function invalidRequest<T extends Test>(test: T): T {
+  meantInvalid.add(test);
+  return test;
+}
+
+let committed: DocumentValidator | undefined;
+/** openapi.json as committed (test/api-docs.e2e-spec.ts keeps it equal to what the server serves). */
+export function committedDocument(): DocumentValidator {
+  committed ??= new DocumentValidator(JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as OpenApiDocument);
+  return committed;
+}
+
+let withTestMode: DocumentValidator | undefined;
+/** The document of an app in test mode (the committed one has no test-mode routes): built once, from the first such app. */
+export function testModeDocument(build: () => OpenApiDocument): DocumentValidator {
+  withTestMode ??= new DocumentValidator(build());
+  return withTestMode;
+}
+
+function failIfUndocumented(validator: DocumentValidator, exchange: Exchange): void {
+  const problems = validator.check(exchange);
+  if (problems.length === 0) return;
+  throw new Error(
+    `The answer and openapi.json disagree (a test that sends an invalid request on purpose wraps it in invalidRequest()):\n` +
+      problems.map((problem) => `  - ${problem}`).join('\n'),
+  );
+}
+
+/** What supertest keeps of a request: the http.ClientRequest behind the response, and the body given to send(). */
+type SentRequest = { method: string; path: string; getHeaders(): Record<string, unknown> };
+
+function exchangeOf(test: Test, res: Response): Exchange {
+  const sent = (res as unknown as { req: SentRequest }).req;
+  const headers = Object.fromEntries(Object.entries(sent.getHeaders()).map(([name, value]) => [name, String(value)]));
+  const text = (res as unknown as { text?: string }).text;
+  return {
+    method: sent.method,
+    url: sent.path,
+    requestHeaders: headers,
+    requestBody: (test as unknown as { _data?: unknown })._data,
+    status: res.status,
+    responseHeaders: res.headers as Record<string, string>,
+    responseText: text,
+    responseJson: res.type && /[/+]json$/.test(res.type) && text ? res.body : undefined,
+    invalidRequestMeant: meantInvalid.has(test),
+  };
+}
+
+/** A supertest agent whose every request checks its answer against the document `validator` gives. */
+export function documentedAgent(agent: TestAgent, validator: () => DocumentValidator): TestAgent {
+  const methods = agent as unknown as Record<string, (...args: unknown[]) => Test>;
+  for (const method of Object.keys(methods)) {
+    const make = methods[method];
+    if (typeof make !== 'function') continue;
+    methods[method] = (...args: unknown[]) => {
+      const test = make.apply(agent, args);
+      return test.expect((res: Response) => failIfUndocumented(validator(), exchangeOf(test, res)));
+    };
+  }
+  return agent;
+}
+
+export interface DocumentedFetchOptions {
+  /** The request is outside the document on purpose (see invalidRequest). */
+  invalidRequest?: boolean;
+  /** The server runs in test mode: its answers are checked against the document it serves itself. */
+  testMode?: boolean;
+}
+
+function headersOf(headers: Headers): Record<string, string> {
+  const byName: Record<string, string> = {};
+  headers.forEach((value, name) => (byName[name.toLowerCase()] = value));
+  return byName;
+}
+
+const served = new Map<string, Promise<DocumentValidator>>();
+
+/**
+ * fetch() for a spawned server (`baseUrl`): the answer, checked against the document, and its body
+ * read (`text`, and `json` when it is JSON) since the check needs it.
+ */
+export async function documentedFetch(
+  baseUrl: string,
+  path: string,
+  init: RequestInit = {},
+  options: DocumentedFetchOptions = {},
+): Promise<{ status: number; headers: Headers; text: string; json: unknown }> {
+  const res = await fetch(`${baseUrl}${path}`, init);
+  const text = await res.text();
+  const json = /[/+]json\b/.test(res.headers.get('content-type') ?? '') && text ? JSON.parse(text) : undefined;
+  let validator = committedDocument();
+  if (options.testMode) {
+    if (!served.has(baseUrl))
+      served.set(
+        baseUrl,
+        fetch(`${baseUrl}/api/openapi.json`).then(
+          async (doc) => new DocumentValidator((await doc.json()) as OpenApiDocument),
+        ),
+      );
+    validator = await served.get(baseUrl)!;
+  }
+  const requestHeaders = headersOf(new Headers(init.headers));
+  failIfUndocumented(validator, {
+    method: init.method ?? 'GET',
+    url: path,
+    requestHeaders,
+    requestBody: init.body ?? undefined,
+    status: res.status,
+    responseHeaders: headersOf(res.headers),
+    responseText: text,
+    responseJson: json,
+    invalidRequestMeant: options.invalidRequest ?? false,
+  });
+  return { status: res.status, headers: res.headers, text, json };
+}
