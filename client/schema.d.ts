@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics, in its text format (operators keep it off the public listener) */
+        get: operations["scrapeMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/tenants": {
         parameters: {
             query?: never;
@@ -1391,6 +1408,230 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sso/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start a sign-in: a redirect to the provider (OIDC) or to the SAML request
+         * @description By connection id, or by e-mail address (its verified domain). returnTo: a path, or an allowed origin.
+         */
+        get: operations["startSso"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/oidc/{id}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The OIDC provider’s redirect back (code and state) */
+        get: operations["oidcCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/saml/{id}/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The page that posts a pending sign-in’s AuthnRequest to a provider that takes HTTP-POST */
+        get: operations["samlPostPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/saml/{id}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This connection’s SP metadata, for the provider to read */
+        get: operations["samlMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/saml/{id}/acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** SAML’s assertion consumer service: the provider’s form POST (HTTP-POST binding) */
+        post: operations["samlAcs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The process is up and answering (nothing else is checked) */
+        get: operations["checkLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether to send this instance traffic: the database, pending migrations, Redis and the identity store */
+        get: operations["checkReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document (OpenAPI 3) */
+        get: operations["getApiOpenapiJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Swagger UI: this document, browsable */
+        get: operations["getApiDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/index.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Swagger UI’s page, by its file name */
+        get: operations["getApiDocsIndexHtml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/swagger-ui-init.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The script that starts Swagger UI on this document */
+        get: operations["getApiDocsSwaggerUiInitJs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/docs/swagger-ui-init.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same script, where a page at /api/docs/ asks for it */
+        get: operations["getApiDocsDocsSwaggerUiInitJs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/LICENSE": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Swagger UI’s licence */
+        get: operations["getApiDocsLICENSE"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2490,6 +2731,22 @@ export interface components {
             /** @description Where to send the browser: GET /sso/start?connection=… */
             startUrl?: string;
         };
+        HealthCheckBody: {
+            /** @enum {string} */
+            status: "ok" | "error" | "shutting_down";
+            /** @description The checks that are up */
+            info?: {
+                [key: string]: unknown;
+            };
+            /** @description The checks that are down */
+            error?: {
+                [key: string]: unknown;
+            };
+            /** @description Every check */
+            details?: {
+                [key: string]: unknown;
+            };
+        };
         SsoRequiredBody: {
             /** @enum {boolean} */
             success: false;
@@ -2510,6 +2767,54 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    scrapeMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listTenants: {
         parameters: {
             query?: {
@@ -2535,7 +2840,7 @@ export interface operations {
                     "application/json": components["schemas"]["TenantListResponse"];
                 };
             };
-            /** @description A status outside the list, or a bad `limit` or `cursor` */
+            /** @description A status outside the list, or a bad `limit` or `cursor`; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2564,6 +2869,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -2619,7 +2931,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedTenantResponse"];
                 };
             };
-            /** @description Name or type missing, or type not allowed; or the body is not a JSON object; or the body is not JSON, or nests too deeply */
+            /** @description Name or type missing, or type not allowed; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2639,7 +2951,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The caller is not a super-administrator */
+            /** @description The caller is not a super-administrator; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2668,6 +2980,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -2742,6 +3061,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -2795,7 +3121,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedTenantResponse"];
                 };
             };
-            /** @description The body is not JSON, or nests too deeply */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2805,7 +3131,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route) */
+            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2854,6 +3180,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -2912,7 +3245,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedTenantResponse"];
                 };
             };
-            /** @description Neither field given, or a field breaks the rules of spec 4.4; or the body is not a JSON object; or the body is not JSON, or nests too deeply */
+            /** @description Neither field given, or a field breaks the rules of spec 4.4; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2922,7 +3255,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route) */
+            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2971,6 +3304,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -3029,7 +3369,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedTenantResponse"];
                 };
             };
-            /** @description The reason is not a string, or too long; or the body is not a JSON object; or the body is not JSON, or nests too deeply */
+            /** @description The reason is not a string, or too long; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3039,7 +3379,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route) */
+            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3088,6 +3428,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -3142,7 +3489,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedTenantResponse"];
                 };
             };
-            /** @description The body is not JSON, or nests too deeply */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3152,7 +3499,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route) */
+            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3202,6 +3549,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -3243,15 +3597,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No token */
+            /** @description No token; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvitationValidationErrorBody"];
+                    "application/json": components["schemas"]["InvitationValidationErrorBody"] | components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request took longer than REQUEST_TIMEOUT_MS */
             503: {
@@ -3284,7 +3645,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No token; or the body is not JSON, or nests too deeply */
+            /** @description No token; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3313,6 +3674,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request took longer than REQUEST_TIMEOUT_MS */
             503: {
@@ -3357,14 +3725,14 @@ export interface operations {
                     "application/json": components["schemas"]["ValidInvitationResponse"];
                 };
             };
-            /** @description Empty token, invitation already accepted, or expired */
+            /** @description Empty token, invitation already accepted, or expired; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvitationValidationErrorBody"];
+                    "application/json": components["schemas"]["InvitationValidationErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such invitation */
@@ -3376,6 +3744,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["InvitationValidationErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -3430,7 +3805,7 @@ export interface operations {
                     "application/json": components["schemas"]["AcceptedInvitationResponse"];
                 };
             };
-            /** @description Empty token, invitation already accepted, or expired (left pending); or the body is not JSON, or nests too deeply */
+            /** @description Empty token, invitation already accepted, or expired (left pending); or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3440,14 +3815,14 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationAcceptanceErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The invitation's organisation is suspended */
+            /** @description The invitation's organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"];
+                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such invitation */
@@ -3479,6 +3854,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -3537,7 +3919,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedTenantInvitationResponse"];
                 };
             };
-            /** @description Invalid body, or a member of the tenant already has the address; or the body is not a JSON object; or the body is not JSON, or nests too deeply */
+            /** @description Invalid body, or a member of the tenant already has the address; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3557,7 +3939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The caller is not a super-administrator */
+            /** @description The caller is not a super-administrator; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3596,6 +3978,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -3652,7 +4041,7 @@ export interface operations {
                     "application/json": components["schemas"]["SuperAdminPageResponse"];
                 };
             };
-            /** @description limit or token malformed */
+            /** @description limit or token malformed; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3671,6 +4060,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -3726,7 +4122,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrantedSuperAdminResponse"];
                 };
             };
-            /** @description E-mail missing, or the user is a super-admin already; or the body is not a JSON object; or the body is not JSON, or nests too deeply */
+            /** @description E-mail missing, or the user is a super-admin already; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3736,7 +4132,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No session, or the caller is not a super-administrator (spec section 5) */
+            /** @description No session, or the caller is not a super-administrator (spec section 5); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3775,6 +4171,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -3848,6 +4251,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -3900,7 +4310,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedUserResponse"];
                 };
             };
-            /** @description The body is not JSON, or nests too deeply */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3910,7 +4320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No session, or the caller is not a super-administrator (spec section 5) */
+            /** @description No session, or the caller is not a super-administrator (spec section 5); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3949,6 +4359,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -4004,7 +4421,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description A page saying that the invitation was already accepted, or has expired */
+            /** @description A page saying that the invitation was already accepted, or has expired; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4012,6 +4429,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A page saying that the link is not valid */
@@ -4023,6 +4441,13 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A page saying "Something went wrong, try again" */
             500: {
@@ -4088,7 +4513,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description A page saying that the invitation was already accepted, or has expired; or the body is not JSON, or nests too deeply */
+            /** @description A page saying that the invitation was already accepted, or has expired; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4109,7 +4534,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Signed in with another address, or an unverified one */
+            /** @description Signed in with another address, or an unverified one; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4117,6 +4542,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A page saying that the link is not valid */
@@ -4158,6 +4584,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A page saying "Something went wrong, try again" */
             500: {
@@ -4223,7 +4656,7 @@ export interface operations {
                     "application/json": components["schemas"]["JoinPendingResponse"];
                 };
             };
-            /** @description The invitation is already accepted, or expired; or the body is not JSON, or nests too deeply */
+            /** @description The invitation is already accepted, or expired; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4243,14 +4676,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The session’s e-mail is not the invited address, or is not verified */
+            /** @description The session’s e-mail is not the invited address, or is not verified; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JoinErrorBody"];
+                    "application/json": components["schemas"]["JoinErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such invitation, an empty token, or a revoked one */
@@ -4292,6 +4725,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -4358,7 +4798,7 @@ export interface operations {
                     "application/json": components["schemas"]["InviteMemberResponse"];
                 };
             };
-            /** @description Invalid body, already a member, or a malformed Idempotency-Key; or the body is not a JSON object; or the body is not JSON, or nests too deeply */
+            /** @description Invalid body, already a member, or a malformed Idempotency-Key; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4378,7 +4818,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation */
+            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4446,6 +4886,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -4499,7 +4946,7 @@ export interface operations {
                     "application/json": components["schemas"]["RemoveMemberResponse"];
                 };
             };
-            /** @description The caller named themselves; or the body is not JSON, or nests too deeply */
+            /** @description The caller named themselves; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4519,7 +4966,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not allowed to remove this user */
+            /** @description Not allowed to remove this user; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4558,6 +5005,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -4613,7 +5067,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListMembersResponse"];
                 };
             };
-            /** @description Bad `limit` or `cursor` */
+            /** @description Bad `limit` or `cursor`; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4642,6 +5096,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -4700,7 +5161,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangeRoleResponse"];
                 };
             };
-            /** @description Invalid role, or the caller named themselves; or the body is not a JSON object; or the body is not JSON, or nests too deeply */
+            /** @description Invalid role, or the caller named themselves; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4720,7 +5181,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not allowed to change this role */
+            /** @description Not allowed to change this role; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4759,6 +5220,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -4830,6 +5298,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -4886,7 +5361,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListInvitationsResponse"];
                 };
             };
-            /** @description Bad `status`, `limit` or `cursor` */
+            /** @description Bad `status`, `limit` or `cursor`; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4915,6 +5390,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -4969,7 +5451,7 @@ export interface operations {
                     "application/json": components["schemas"]["RevokeInvitationResponse"];
                 };
             };
-            /** @description The invitation was accepted; or the body is not JSON, or nests too deeply */
+            /** @description The invitation was accepted; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4989,7 +5471,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation */
+            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5028,6 +5510,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -5094,7 +5583,7 @@ export interface operations {
                     "application/json": components["schemas"]["ResendInvitationResponse"];
                 };
             };
-            /** @description The invitation was accepted or revoked, or a malformed Idempotency-Key; or the body is not JSON, or nests too deeply */
+            /** @description The invitation was accepted or revoked, or a malformed Idempotency-Key; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5114,7 +5603,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation */
+            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5192,6 +5681,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -5267,7 +5763,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkInvitationsResponse"];
                 };
             };
-            /** @description Not a list of rows, an empty one, a malformed body or Idempotency-Key; or the body is not JSON, or nests too deeply */
+            /** @description Not a list of rows, an empty one, a malformed body or Idempotency-Key; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5287,7 +5783,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation */
+            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5336,6 +5832,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -5391,7 +5894,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListPeopleResponse"];
                 };
             };
-            /** @description Bad `limit` or `cursor` */
+            /** @description Bad `limit` or `cursor`; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5420,6 +5923,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -5492,6 +6002,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -5550,7 +6067,7 @@ export interface operations {
                     "application/json": components["schemas"]["DomainAnswer"];
                 };
             };
-            /** @description Not a domain name; or the body is not JSON, or nests too deeply */
+            /** @description Not a domain name; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5570,7 +6087,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation, or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5627,6 +6144,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["DomainErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -5712,6 +6236,13 @@ export interface operations {
                     "application/json": components["schemas"]["DomainErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -5766,7 +6297,7 @@ export interface operations {
                     "application/json": components["schemas"]["RemoveDomainResponse"];
                 };
             };
-            /** @description The body is not JSON, or nests too deeply */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5786,7 +6317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation, or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5825,6 +6356,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -5884,7 +6422,7 @@ export interface operations {
                     "application/json": components["schemas"]["DomainAnswer"];
                 };
             };
-            /** @description Not a join mode, or default roles that are not a list of keys; or the body is not JSON, or nests too deeply */
+            /** @description Not a join mode, or default roles that are not a list of keys; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5904,7 +6442,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation, or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5953,6 +6491,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6008,7 +6553,7 @@ export interface operations {
                     "application/json": components["schemas"]["DomainAnswer"];
                 };
             };
-            /** @description The body is not JSON, or nests too deeply */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6028,7 +6573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation, or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6088,6 +6633,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -6142,7 +6694,7 @@ export interface operations {
                     "application/json": components["schemas"]["DomainAnswer"];
                 };
             };
-            /** @description The body is not JSON, or nests too deeply */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6162,7 +6714,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation, or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6211,6 +6763,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6265,14 +6824,14 @@ export interface operations {
                     "application/json": components["schemas"]["ListJoinRequestsResponse"];
                 };
             };
-            /** @description Not a status */
+            /** @description Not a status; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
+                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session */
@@ -6294,6 +6853,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6349,7 +6915,7 @@ export interface operations {
                     "application/json": components["schemas"]["DecidedJoinRequestResponse"];
                 };
             };
-            /** @description The body is not JSON, or nests too deeply */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6369,7 +6935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation, or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6418,6 +6984,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6473,7 +7046,7 @@ export interface operations {
                     "application/json": components["schemas"]["DecidedJoinRequestResponse"];
                 };
             };
-            /** @description The body is not JSON, or nests too deeply */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6493,7 +7066,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation, or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6542,6 +7115,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6596,14 +7176,14 @@ export interface operations {
                     "application/json": components["schemas"]["AdminDomainsResponse"];
                 };
             };
-            /** @description No name, or not a domain name */
+            /** @description No name, or not a domain name; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
+                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not a super-admin */
@@ -6615,6 +7195,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6674,7 +7261,7 @@ export interface operations {
                     "application/json": components["schemas"]["ReleasedDomainResponse"];
                 };
             };
-            /** @description No tenantId, or no reason or a blank one; or the body is not JSON, or nests too deeply */
+            /** @description No tenantId, or no reason or a blank one; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6684,7 +7271,7 @@ export interface operations {
                     "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not a super-admin */
+            /** @description Not a super-admin; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6723,6 +7310,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6785,6 +7379,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -6846,6 +7447,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -6906,6 +7514,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6970,7 +7585,7 @@ export interface operations {
                     "application/json": components["schemas"]["JoinRequestedResponse"];
                 };
             };
-            /** @description The body is not JSON, or nests too deeply */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6990,14 +7605,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The e-mail is not verified, the organisation removed this person, or it requires single sign-on (SSO_REQUIRED, with startUrl: sign in there instead) */
+            /** @description The e-mail is not verified, the organisation removed this person, or it requires single sign-on (SSO_REQUIRED, with startUrl: sign in there instead); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
+                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such domain, join mode or active organisation */
@@ -7039,6 +7654,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7104,7 +7726,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditEventPageResponse"];
                 };
             };
-            /** @description A filter or the cursor is malformed */
+            /** @description A filter or the cursor is malformed; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7123,6 +7745,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7188,7 +7817,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditEventPageResponse"];
                 };
             };
-            /** @description A filter or the cursor is malformed */
+            /** @description A filter or the cursor is malformed; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7217,6 +7846,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7288,6 +7924,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -7338,7 +7981,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedScimTokenResponse"];
                 };
             };
-            /** @description The body is not JSON, or nests too deeply */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7358,7 +8001,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation */
+            /** @description Not an owner of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7387,6 +8030,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7441,7 +8091,7 @@ export interface operations {
                     "application/json": components["schemas"]["ScimSuccessResponse"];
                 };
             };
-            /** @description The body is not JSON, or nests too deeply */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7461,7 +8111,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation */
+            /** @description Not an owner of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7500,6 +8150,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7592,6 +8249,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -7675,7 +8339,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not a mapping of group names to roles; or the body is not JSON, or nests too deeply */
+            /** @description Not a mapping of group names to roles; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7695,7 +8359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation */
+            /** @description Not an owner of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7744,6 +8408,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7850,6 +8521,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7969,6 +8647,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -8103,6 +8788,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -8221,6 +8913,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -8355,6 +9054,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -8404,6 +9110,16 @@ export interface operations {
         /** @description A SearchRequest (any body is refused alike) */
         requestBody?: {
             content: {
+                "application/scim+json": {
+                    schemas?: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
+                    filter?: string;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    /** @description 1-based */
+                    startIndex?: number;
+                    /** @description At most 100 */
+                    count?: number;
+                };
                 "application/json": {
                     schemas?: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
                     filter?: string;
@@ -8417,7 +9133,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The body is not JSON */
+            /** @description The body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8432,6 +9148,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -8451,7 +9168,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8466,9 +9183,10 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A body over 1 MB */
+            /** @description A body over the SCIM routes’ limit */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8520,6 +9238,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -8614,7 +9339,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidFilter or invalidValue */
+            /** @description invalidFilter or invalidValue; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8629,6 +9354,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -8683,6 +9409,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -8738,6 +9471,9 @@ export interface operations {
         /** @description A User resource (application/scim+json or application/json) */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -8758,7 +9494,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue or invalidSyntax; or the body is not JSON */
+            /** @description invalidValue or invalidSyntax; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8773,6 +9509,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -8792,7 +9529,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8807,6 +9544,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description uniqueness: the userName is taken in the organisation, or the address belongs to another organisation’s member */
@@ -8826,7 +9564,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body over 1 MB */
+            /** @description A body over 1 MB; or a body over the SCIM routes’ limit */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8878,6 +9616,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -8928,6 +9673,16 @@ export interface operations {
         /** @description A SearchRequest */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    schemas?: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
+                    filter?: string;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    /** @description 1-based */
+                    startIndex?: number;
+                    /** @description At most 100 */
+                    count?: number;
+                };
                 "application/json": {
                     schemas?: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
                     filter?: string;
@@ -8959,7 +9714,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidFilter, invalidValue or invalidSyntax; or the body is not JSON */
+            /** @description invalidFilter, invalidValue or invalidSyntax; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8974,6 +9729,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -8993,7 +9749,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9008,9 +9764,10 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A body over 1 MB */
+            /** @description A body over the SCIM routes’ limit */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9062,6 +9819,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -9131,7 +9895,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue: a bad attribute name */
+            /** @description invalidValue: a bad attribute name; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9146,6 +9910,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -9217,6 +9982,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -9275,6 +10047,9 @@ export interface operations {
         /** @description A User resource */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -9293,7 +10068,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue, invalidSyntax, invalidPath, noTarget or mutability; or the body is not JSON */
+            /** @description invalidValue, invalidSyntax, invalidPath, noTarget or mutability; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9308,6 +10083,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -9327,7 +10103,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9342,6 +10118,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description User not found */
@@ -9378,7 +10155,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body over 1 MB */
+            /** @description A body over 1 MB; or a body over the SCIM routes’ limit */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9430,6 +10207,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -9507,7 +10291,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9522,6 +10306,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description User not found */
@@ -9576,6 +10361,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -9634,6 +10426,9 @@ export interface operations {
         /** @description A PatchOp message */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -9652,7 +10447,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue, invalidSyntax, invalidPath, noTarget or mutability; or the body is not JSON */
+            /** @description invalidValue, invalidSyntax, invalidPath, noTarget or mutability; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9667,6 +10462,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -9686,7 +10482,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9701,6 +10497,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description User not found */
@@ -9737,7 +10534,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body over 1 MB */
+            /** @description A body over 1 MB; or a body over the SCIM routes’ limit */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9789,6 +10586,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -9864,7 +10668,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidFilter or invalidValue */
+            /** @description invalidFilter or invalidValue; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9879,6 +10683,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -9933,6 +10738,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -9988,6 +10800,9 @@ export interface operations {
         /** @description A Group resource */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -10008,7 +10823,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue: no displayName, or a member that is not a User; or the body is not JSON */
+            /** @description invalidValue: no displayName, or a member that is not a User; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10023,6 +10838,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -10042,7 +10858,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10057,6 +10873,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description uniqueness (displayName), or mutability (the last owner) */
@@ -10076,7 +10893,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body over 1 MB */
+            /** @description A body over 1 MB; or a body over the SCIM routes’ limit */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10128,6 +10945,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -10178,6 +11002,16 @@ export interface operations {
         /** @description A SearchRequest */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    schemas?: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
+                    filter?: string;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    /** @description 1-based */
+                    startIndex?: number;
+                    /** @description At most 100 */
+                    count?: number;
+                };
                 "application/json": {
                     schemas?: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
                     filter?: string;
@@ -10209,7 +11043,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidFilter, invalidValue or invalidSyntax; or the body is not JSON */
+            /** @description invalidFilter, invalidValue or invalidSyntax; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10224,6 +11058,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -10243,7 +11078,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10258,9 +11093,10 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A body over 1 MB */
+            /** @description A body over the SCIM routes’ limit */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10312,6 +11148,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -10381,7 +11224,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue: a bad attribute name */
+            /** @description invalidValue: a bad attribute name; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10396,6 +11239,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -10467,6 +11311,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -10525,6 +11376,9 @@ export interface operations {
         /** @description A Group resource */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -10551,7 +11405,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalidValue, invalidSyntax, invalidPath or noTarget; or the body is not JSON */
+            /** @description invalidValue, invalidSyntax, invalidPath or noTarget; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10566,6 +11420,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -10585,7 +11440,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10600,6 +11455,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Group not found */
@@ -10636,7 +11492,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body over 1 MB */
+            /** @description A body over 1 MB; or a body over the SCIM routes’ limit */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10688,6 +11544,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -10765,7 +11628,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10780,6 +11643,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Group not found */
@@ -10834,6 +11698,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -10892,6 +11763,9 @@ export interface operations {
         /** @description A PatchOp message */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -10918,7 +11792,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalidValue, invalidSyntax, invalidPath or noTarget; or the body is not JSON */
+            /** @description invalidValue, invalidSyntax, invalidPath or noTarget; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10933,6 +11807,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -10952,7 +11827,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10967,6 +11842,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Group not found */
@@ -11003,7 +11879,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body over 1 MB */
+            /** @description A body over 1 MB; or a body over the SCIM routes’ limit */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11055,6 +11931,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -11133,6 +12016,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -11191,7 +12081,7 @@ export interface operations {
             /**
              * @description The body breaks a rule
              *
-             *     The body is not a JSON object; or the body is not JSON, or nests too deeply
+             *     The body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS
              */
             400: {
                 headers: {
@@ -11215,7 +12105,7 @@ export interface operations {
             /**
              * @description Not a user of an organisation, or without the permission
              *
-             *     The change is not the caller’s to make
+             *     The change is not the caller’s to make; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS
              */
             403: {
                 headers: {
@@ -11265,6 +12155,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -11349,6 +12246,13 @@ export interface operations {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -11405,7 +12309,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedRoleResponse"];
                 };
             };
-            /** @description The body is not JSON, or nests too deeply */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11428,7 +12332,7 @@ export interface operations {
             /**
              * @description Not a user of an organisation, or without the permission
              *
-             *     The change is not the caller’s to make
+             *     The change is not the caller’s to make; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS
              */
             403: {
                 headers: {
@@ -11488,6 +12392,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -11549,7 +12460,7 @@ export interface operations {
             /**
              * @description The body breaks a rule
              *
-             *     The body is not a JSON object; or the body is not JSON, or nests too deeply
+             *     The body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS
              */
             400: {
                 headers: {
@@ -11573,7 +12484,7 @@ export interface operations {
             /**
              * @description Not a user of an organisation, or without the permission
              *
-             *     The change is not the caller’s to make
+             *     The change is not the caller’s to make; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS
              */
             403: {
                 headers: {
@@ -11633,6 +12544,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -11694,7 +12612,7 @@ export interface operations {
             /**
              * @description The body breaks a rule
              *
-             *     The body is not a JSON object; or the body is not JSON, or nests too deeply
+             *     The body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS
              */
             400: {
                 headers: {
@@ -11718,7 +12636,7 @@ export interface operations {
             /**
              * @description Not a user of an organisation, or without the permission
              *
-             *     The change is not the caller’s to make
+             *     The change is not the caller’s to make; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS
              */
             403: {
                 headers: {
@@ -11768,6 +12686,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -11826,7 +12751,7 @@ export interface operations {
             /**
              * @description The body breaks a rule
              *
-             *     The body is not a JSON object; or the body is not JSON, or nests too deeply
+             *     The body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS
              */
             400: {
                 headers: {
@@ -11847,7 +12772,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not a user of an organisation */
+            /** @description Not a user of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11886,6 +12811,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -11947,6 +12879,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -12007,6 +12946,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -12066,7 +13012,7 @@ export interface operations {
             /**
              * @description The body breaks a rule
              *
-             *     The body is not a JSON object; or the body is not JSON, or nests too deeply
+             *     The body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS
              */
             400: {
                 headers: {
@@ -12077,7 +13023,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoleErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No session, or not a super-administrator */
+            /** @description No session, or not a super-administrator; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12126,6 +13072,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12198,6 +13151,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -12253,7 +13213,7 @@ export interface operations {
                     "application/json": components["schemas"]["SsoConnectionChanged"];
                 };
             };
-            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply */
+            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12273,7 +13233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12312,6 +13272,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12397,6 +13364,13 @@ export interface operations {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -12449,7 +13423,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The body is not JSON, or nests too deeply */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12469,7 +13443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12508,6 +13482,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12567,7 +13548,7 @@ export interface operations {
                     "application/json": components["schemas"]["SsoConnectionChanged"];
                 };
             };
-            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply */
+            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12587,7 +13568,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12636,6 +13617,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12691,7 +13679,7 @@ export interface operations {
                     "application/json": components["schemas"]["SsoConnectionChanged"];
                 };
             };
-            /** @description The body is not JSON, or nests too deeply */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12711,7 +13699,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12760,6 +13748,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12815,7 +13810,7 @@ export interface operations {
                     "application/json": components["schemas"]["SsoTestStart"];
                 };
             };
-            /** @description The body is not JSON, or nests too deeply */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12835,7 +13830,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -12874,6 +13869,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12959,6 +13961,13 @@ export interface operations {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -13030,6 +14039,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -13085,7 +14101,7 @@ export interface operations {
                     "application/json": components["schemas"]["SsoEnforcementChanged"];
                 };
             };
-            /** @description Not {"enforced": true|false}; or the body is not JSON, or nests too deeply */
+            /** @description Not {"enforced": true|false}; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13105,7 +14121,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation (admins: read only), or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation (admins: read only), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13144,6 +14160,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -13200,7 +14223,7 @@ export interface operations {
                     "application/json": components["schemas"]["SsoDiscovery"];
                 };
             };
-            /** @description Not an e-mail address; or the body is not JSON, or nests too deeply */
+            /** @description Not an e-mail address; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -13242,6 +14265,13 @@ export interface operations {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -13251,6 +14281,907 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    startSso: {
+        parameters: {
+            query?: {
+                /** @description The connection’s id */
+                connection?: string;
+                /** @description The address, when no connection is named */
+                email?: string;
+                /** @description Where to land after the sign-in */
+                returnTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description returnTo refused, or not an e-mail address; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active connection for this e-mail or id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    oidcCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An owner’s test sign-in: its result, no session */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        test: {
+                            /** @enum {string} */
+                            result: "ok";
+                            email: string;
+                            subject: string;
+                            /** @enum {string} */
+                            membership: "member" | "joins";
+                            role: string;
+                            roles: string[];
+                            activated: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Signed in: to returnTo, with the session cookie */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    /** @description The session cookie */
+                    "Set-Cookie"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The state, the provider’s answer, its token or assertion refused; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The person may not sign in to this organisation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description No such connection */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description A member of another organisation, or the address is another account’s */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    samlPostPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+                /** @description The pending sign-in */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page that submits itself */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No pending sign-in with this id (used, expired, or another connection’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    samlMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SP metadata */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+            /** @description No SAML connection with this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    samlAcs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    SAMLResponse?: string;
+                    RelayState?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An owner’s test sign-in: its result, no session */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        test: {
+                            /** @enum {string} */
+                            result: "ok";
+                            email: string;
+                            subject: string;
+                            /** @enum {string} */
+                            membership: "member" | "joins";
+                            role: string;
+                            roles: string[];
+                            activated: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Signed in: to returnTo, with the session cookie */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    /** @description The session cookie */
+                    "Set-Cookie"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The state, the provider’s answer, its token or assertion refused; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The person may not sign in to this organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such connection */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description A member of another organisation, or the address is another account’s */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    checkLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {"status":"ok"} */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthCheckBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    checkReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthCheckBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Not ready: shutting down, or a check failed
+             *
+             *     The request took longer than REQUEST_TIMEOUT_MS
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthCheckBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiOpenapiJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description This document (OpenAPI 3) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiDocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Swagger UI: this document, browsable */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiDocsIndexHtml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Swagger UI’s page, by its file name */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiDocsSwaggerUiInitJs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script that starts Swagger UI on this document */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiDocsDocsSwaggerUiInitJs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The same script, where a page at /api/docs/ asks for it */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiDocsLICENSE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Swagger UI’s licence */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request took longer than REQUEST_TIMEOUT_MS */
             503: {

@@ -2,7 +2,13 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { HeaderObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { license, version } from '../../package.json';
-import { withBodyParserRefusals, withNullableReferences } from './document-passes';
+import { withServedDocuments } from './served-documents';
+import {
+  withBodyParserRefusals,
+  withHeaderLimit,
+  withNullableReferences,
+  withRequestFilterRefusals,
+} from './document-passes';
 import { errorResponse, SCIM_BEARER_SCHEME, SESSION_SCHEME } from '../common/openapi';
 import { ORGANISATION_SUSPENDED, SSO_REQUIRED } from '../auth/org-admin.policy';
 import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters';
@@ -164,8 +170,16 @@ export function buildOpenApiDocument(app: NestExpressApplication, config: AppCon
       }),
     ),
   ) as OpenAPIObject;
+  // The answers that every route may give, as @nestjs/swagger wrote them on its operations (a probe's).
+  const { 503: timedOut, default: refusedBeforeRouting } = generated.paths['/health/live'].get!.responses;
+  const withDocuments = withServedDocuments(withBodyParserRefusals(generated), API_DOCS_PATH, OPENAPI_DOCUMENT_PATH, {
+    503: timedOut,
+    default: refusedBeforeRouting,
+  });
   return withRequiredPermissions(
-    withSuspendedOrganisation(withRequestIdHeader(withNullableReferences(withBodyParserRefusals(generated)))),
+    withSuspendedOrganisation(
+      withHeaderLimit(withRequestIdHeader(withNullableReferences(withRequestFilterRefusals(withDocuments)))),
+    ),
   );
 }
 

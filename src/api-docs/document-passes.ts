@@ -1,6 +1,6 @@
 /**
  * Passes over the generated OpenAPI document for what the routes' decorators cannot say: the body
- * parsers' refusals, which any route that takes a body may answer (app.setup mounts the parsers before
+ * parsers' and request filters' refusals, which any route may answer (app.setup mounts them before
  * routing), and nullable references in the form OpenAPI 3.0 validators read as admitting null.
  */
 import type {
@@ -9,10 +9,8 @@ import type {
   ResponseObject,
   SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters';
 import { JSON_BODY_ERRORS, JSON_BODY_LIMIT_BYTES } from '../common/json-body-parser';
-import { SCIM_BODY_LIMIT_BYTES } from '../scim/scim-body-parser';
-import { SCIM_CONTENT_TYPE } from '../scim/scim-errors';
-import { SCIM_ERROR_RESPONSE_SCHEMA } from '../scim/scim.docs';
 
 type Operation = { responses?: Record<string, ResponseObject>; requestBody?: unknown };
 type Examples = Record<string, { summary: string; value: object }>;
@@ -20,8 +18,16 @@ type Examples = Record<string, { summary: string; value: object }>;
 const ERROR_BODY: ReferenceObject = { $ref: '#/components/schemas/ErrorBody' };
 const WITH_BODIES = ['post', 'put', 'patch', 'delete'];
 
-/** The paths whose bodies the SCIM parser reads (and refuses in SCIM's form) instead of the API's. */
-const SCIM_PATHS = '/scim/v2/';
+/**
+ * The media type and schema of the operation's refusals when they are not the API's `{error}` but
+ * SCIM's (RFC 7644 section 3.12: its 401, as every SCIM route's, is `application/scim+json`): the SCIM
+ * routes' own body parser answers in that form.
+ */
+function ownErrorForm(operation: Operation): [string, SchemaObject | ReferenceObject] | undefined {
+  const content = operation.responses?.['401']?.content ?? {};
+  const found = Object.entries(content).find(([mediaType]) => mediaType.endsWith('+json'));
+  return found?.[1].schema ? [found[0], found[1].schema] : undefined;
+}
 
 const examplesOf = (bodies: object[]): Examples =>
   Object.fromEntries(
@@ -68,21 +74,23 @@ const scimError = (status: number, detail: string) => ({
 
 /**
  * The JSON parser's 400 (malformed, too deep), 413 and 415 on every route that may be sent a body, in
- * its `{error}` form; on the SCIM routes, the SCIM parser's, in SCIM's error form.
+ * its `{error}` form; on the SCIM routes that take a body, the SCIM parser's, in SCIM's error form.
  */
 export function withBodyParserRefusals(document: OpenAPIObject): OpenAPIObject {
-  for (const [path, operations] of Object.entries(document.paths)) {
+  for (const operations of Object.values(document.paths)) {
     for (const [method, operation] of Object.entries(operations) as [string, Operation][]) {
       if (!WITH_BODIES.includes(method)) continue;
-      if (path.startsWith(SCIM_PATHS)) {
+      const scim = ownErrorForm(operation);
+      if (scim) {
         if (!operation.requestBody) continue;
-        const schema = SCIM_ERROR_RESPONSE_SCHEMA;
-        const malformed = scimError(400, JSON_BODY_ERRORS.malformed);
-        declare(operation, '400', 'The body is not JSON', SCIM_CONTENT_TYPE, schema, [malformed]);
-        declare(operation, '413', `A body over ${SCIM_BODY_LIMIT_BYTES / 1024 / 1024} MB`, SCIM_CONTENT_TYPE, schema, [
+        const [mediaType, schema] = scim;
+        declare(operation, '400', 'The body is not JSON', mediaType, schema, [
+          scimError(400, JSON_BODY_ERRORS.malformed),
+        ]);
+        declare(operation, '413', 'A body over the SCIM routes’ limit', mediaType, schema, [
           scimError(413, JSON_BODY_ERRORS.tooLarge),
         ]);
-        declare(operation, '415', 'A body in a charset other than UTF-8', SCIM_CONTENT_TYPE, schema, [
+        declare(operation, '415', 'A body in a charset other than UTF-8', mediaType, schema, [
           scimError(415, JSON_BODY_ERRORS.notUtf8),
         ]);
         continue;
@@ -102,6 +110,33 @@ export function withBodyParserRefusals(document: OpenAPIObject): OpenAPIObject {
         ERROR_BODY,
         [{ error: JSON_BODY_ERRORS.notUtf8 }, { error: JSON_BODY_ERRORS.unsupportedEncoding }],
       );
+    }
+  }
+  return document;
+}
+
+/**
+ * The refusals before routing (ALLOWED_HOSTS: 400, ALLOWED_ORIGINS: 403 to a cookie-carrying unsafe
+ * method) are every operation's `default`; where an operation declares 400 or 403 itself, that status
+ * admits them too, since a status's own response hides `default`.
+ */
+export function withRequestFilterRefusals(document: OpenAPIObject): OpenAPIObject {
+  for (const operations of Object.values(document.paths)) {
+    for (const [method, operation] of Object.entries(operations) as [string, Operation][]) {
+      const { responses = {} } = operation;
+      if (responses['400'])
+        declare(operation, '400', 'Host not in ALLOWED_HOSTS', 'application/json', ERROR_BODY, [
+          { error: HOST_NOT_ALLOWED },
+        ]);
+      if (responses['403'] && WITH_BODIES.includes(method))
+        declare(
+          operation,
+          '403',
+          'A cookie-carrying request from an Origin not in ALLOWED_ORIGINS',
+          'application/json',
+          ERROR_BODY,
+          [{ error: ORIGIN_NOT_ALLOWED }],
+        );
     }
   }
   return document;
@@ -129,5 +164,24 @@ export function withNullableReferences(document: OpenAPIObject): OpenAPIObject {
   };
   visit(document.components?.schemas);
   visit(document.paths);
+  return document;
+}
+
+/**
+ * Node's HTTP server answers 431 to request headers over its 16 KB before the service sees the request
+ * (app.setup): on every operation, with neither body nor X-Request-Id. After withRequestIdHeader.
+ */
+export function withHeaderLimit(document: OpenAPIObject): OpenAPIObject {
+  for (const operations of Object.values(document.paths)) {
+    for (const operation of Object.values(operations) as Operation[]) {
+      operation.responses = {
+        ...operation.responses,
+        431: {
+          description:
+            'Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id',
+        },
+      };
+    }
+  }
   return document;
 }
