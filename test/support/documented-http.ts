@@ -4,6 +4,7 @@
  * (see DocumentValidator), and the request too unless the test marks it invalidRequest. A mismatch
  * fails the request's promise, so the test that made it fails, naming the operation and what differs.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Response, Test } from 'supertest';
@@ -14,14 +15,21 @@ const ROOT = join(__dirname, '..', '..');
 
 /** Requests that a test sends knowing that the document refuses them (a malformed body, a missing header). */
 const meantInvalid = new WeakSet<object>();
+/** Set while invalidRequest's callback runs: the requests it makes, however deep in helpers, are meant invalid. */
+const invalidScope = new AsyncLocalStorage<true>();
 
 /**
- * Marks a request as deliberately outside the document (a malformed or missing body, a bad
- * parameter, an unknown route): its answer is still checked, its request is not.
+ * Marks a request as deliberately outside the document (a malformed or missing body, a bad parameter,
+ * a method or path it has no operation for): its answer is still checked against the operation, its
+ * request is not. Given a request, marks it; given a function, marks every request the function makes
+ * (through helpers too) and returns what it returns.
  */
-export function invalidRequest<T extends Test>(test: T): T {
-  meantInvalid.add(test);
-  return test;
+export function invalidRequest<T extends Test>(test: T): T;
+export function invalidRequest<T>(send: () => Promise<T>): Promise<T>;
+export function invalidRequest<T>(sent: Test | (() => Promise<T>)): Test | Promise<T> {
+  if (typeof sent === 'function') return invalidScope.run(true, sent);
+  meantInvalid.add(sent);
+  return sent;
 }
 
 let committed: DocumentValidator | undefined;
@@ -38,11 +46,17 @@ export function testModeDocument(build: () => OpenApiDocument): DocumentValidato
   return withTestMode;
 }
 
-function failIfUndocumented(validator: DocumentValidator, exchange: Exchange): void {
+/** The test's line that made the request: the first frame outside test/support and node_modules. */
+function senderOf(stack = ''): string {
+  const frame = stack.split('\n').find((line) => /\/test\//.test(line) && !/\/(support|node_modules)\//.test(line));
+  return frame?.match(/\((.*)\)$/)?.[1] ?? frame?.replace(/^\s*at /, '') ?? 'unknown';
+}
+
+function failIfUndocumented(validator: DocumentValidator, exchange: Exchange, sentAt: string): void {
   const problems = validator.check(exchange);
   if (problems.length === 0) return;
   throw new Error(
-    `The answer and openapi.json disagree (a test that sends an invalid request on purpose wraps it in invalidRequest()):\n` +
+    `The answer and openapi.json disagree (a test that sends an invalid request on purpose wraps it in invalidRequest()), sent at ${sentAt}:\n` +
       problems.map((problem) => `  - ${problem}`).join('\n'),
   );
 }
@@ -75,7 +89,9 @@ export function documentedAgent(agent: TestAgent, validator: () => DocumentValid
     if (typeof make !== 'function') continue;
     methods[method] = (...args: unknown[]) => {
       const test = make.apply(agent, args);
-      return test.expect((res: Response) => failIfUndocumented(validator(), exchangeOf(test, res)));
+      if (invalidScope.getStore()) meantInvalid.add(test);
+      const sentAt = senderOf(new Error().stack);
+      return test.expect((res: Response) => failIfUndocumented(validator(), exchangeOf(test, res), sentAt));
     };
   }
   return agent;
@@ -121,16 +137,20 @@ export async function documentedFetch(
     validator = await served.get(baseUrl)!;
   }
   const requestHeaders = headersOf(new Headers(init.headers));
-  failIfUndocumented(validator, {
-    method: init.method ?? 'GET',
-    url: path,
-    requestHeaders,
-    requestBody: init.body ?? undefined,
-    status: res.status,
-    responseHeaders: headersOf(res.headers),
-    responseText: text,
-    responseJson: json,
-    invalidRequestMeant: options.invalidRequest ?? false,
-  });
+  failIfUndocumented(
+    validator,
+    {
+      method: init.method ?? 'GET',
+      url: path,
+      requestHeaders,
+      requestBody: init.body ?? undefined,
+      status: res.status,
+      responseHeaders: headersOf(res.headers),
+      responseText: text,
+      responseJson: json,
+      invalidRequestMeant: options.invalidRequest ?? invalidScope.getStore() ?? false,
+    },
+    senderOf(new Error().stack),
+  );
   return { status: res.status, headers: res.headers, text, json };
 }
