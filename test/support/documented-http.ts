@@ -25,8 +25,8 @@ const invalidScope = new AsyncLocalStorage<true>();
  * (through helpers too) and returns what it returns.
  */
 export function invalidRequest<T extends Test>(test: T): T;
-export function invalidRequest<T>(send: () => Promise<T>): Promise<T>;
-export function invalidRequest<T>(sent: Test | (() => Promise<T>)): Test | Promise<T> {
+export function invalidRequest<T>(send: () => T): T;
+export function invalidRequest<T>(sent: Test | (() => T)): Test | T {
   if (typeof sent === 'function') return invalidScope.run(true, sent);
   meantInvalid.add(sent);
   return sent;
@@ -46,10 +46,13 @@ export function testModeDocument(build: () => OpenApiDocument): DocumentValidato
   return withTestMode;
 }
 
-/** The test's line that made the request: the first frame outside test/support and node_modules. */
+/** The test's lines that made the request (a helper's, then its caller's): frames outside test/support and node_modules. */
 function senderOf(stack = ''): string {
-  const frame = stack.split('\n').find((line) => /\/test\//.test(line) && !/\/(support|node_modules)\//.test(line));
-  return frame?.match(/\((.*)\)$/)?.[1] ?? frame?.replace(/^\s*at /, '') ?? 'unknown';
+  const frames = stack
+    .split('\n')
+    .filter((line) => /\/test\//.test(line) && !/\/(support|node_modules)\//.test(line))
+    .map((line) => line.match(/\((.*)\)$/)?.[1] ?? line.replace(/^\s*at /, ''));
+  return frames.slice(0, 3).join(' ← ') || 'unknown';
 }
 
 function failIfUndocumented(validator: DocumentValidator, exchange: Exchange, sentAt: string): void {
