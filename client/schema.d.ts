@@ -3815,14 +3815,14 @@ export interface operations {
                     "application/json": components["schemas"]["InvitationAcceptanceErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The invitation's organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            /** @description The invitation's organisation is suspended */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"];
                 };
             };
             /** @description No such invitation */
@@ -4534,7 +4534,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Signed in with another address, or an unverified one; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            /** @description Signed in with another address, or an unverified one */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4542,7 +4542,6 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
-                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A page saying that the link is not valid */
@@ -14728,14 +14727,14 @@ export interface operations {
                     "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The person may not sign in to this organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            /** @description The person may not sign in to this organisation */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["SsoErrorBody"];
                 };
             };
             /** @description No such connection */

@@ -16,6 +16,7 @@ import { TEST_JWT_SECRET } from './support/test-app';
 import { describeCognitoOnly } from './support/test-identity';
 import { cognitoIssuer } from '../src/identity/cognito/cognito-endpoints';
 import { JoiningService } from '../src/joining/joining.service';
+import { invalidRequest } from './support/documented-http';
 
 const BASE = SSO_BASE;
 const PORTAL = SSO_PORTAL;
@@ -126,7 +127,7 @@ describe('single sign-on: OIDC', () => {
       ['scopes without openid', { scopes: ['email'] }, /openid/],
       ['an issuer that is not a URL', { issuer: 'acme' }, /issuer/],
     ])('400 SSO_CONNECTION_INVALID: %s', async (_, body, reason) => {
-      const res = await create(body);
+      const res = await invalidRequest(() => create(body));
       expect([res.status, res.body]).toEqual([400, refused('SSO_CONNECTION_INVALID', expect.stringMatching(reason))]);
       expect(await connections().countBy({ tenantId: org.tenant.id })).toBe(0);
     });

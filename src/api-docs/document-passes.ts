@@ -10,6 +10,7 @@ import type {
   SchemaObject,
 } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters';
+import { isPublicInvitationPath } from '../common/route-pattern';
 import { JSON_BODY_ERRORS, JSON_BODY_LIMIT_BYTES } from '../common/json-body-parser';
 
 type Operation = { responses?: Record<string, ResponseObject>; requestBody?: unknown };
@@ -120,15 +121,19 @@ export function withBodyParserRefusals(document: OpenAPIObject): OpenAPIObject {
  * method) are every operation's `default`; where an operation declares 400 or 403 itself, that status
  * admits them too, since a status's own response hides `default`.
  */
+/** The paths the Origin check leaves alone (app.setup): the public invitation routes, and SAML's (/sso/saml). */
+const ORIGIN_EXEMPT = (path: string) => isPublicInvitationPath(path) || path.startsWith('/sso/saml/');
+
 export function withRequestFilterRefusals(document: OpenAPIObject): OpenAPIObject {
-  for (const operations of Object.values(document.paths)) {
+  for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(operations) as [string, Operation][]) {
       const { responses = {} } = operation;
+      const originChecked = WITH_BODIES.includes(method) && !ORIGIN_EXEMPT(path);
       if (responses['400'])
         declare(operation, '400', 'Host not in ALLOWED_HOSTS', 'application/json', ERROR_BODY, [
           { error: HOST_NOT_ALLOWED },
         ]);
-      if (responses['403'] && WITH_BODIES.includes(method))
+      if (responses['403'] && originChecked)
         declare(
           operation,
           '403',
@@ -146,7 +151,8 @@ export function withRequestFilterRefusals(document: OpenAPIObject): OpenAPIObjec
  * @nestjs/swagger writes a nullable property of a class type as `nullable: true` beside
  * `allOf: [$ref]`, which OpenAPI 3.0 reads as admitting no null (nullable adds null to the schema's
  * own `type` only, and the referenced schema refuses it). Rewritten as one of the referenced schema
- * or null (the null-only schema of OpenAPI 3.0: nullable, with null its one value).
+ * or null (the null-only schema of OpenAPI 3.0: nullable, with null its one value). A nullable enum
+ * lists null among its values.
  */
 export function withNullableReferences(document: OpenAPIObject): OpenAPIObject {
   const visit = (node: unknown): void => {
@@ -160,6 +166,8 @@ export function withNullableReferences(document: OpenAPIObject): OpenAPIObject {
       delete schema.allOf;
       schema.oneOf = [reference, { type: 'object', nullable: true, enum: [null] }];
     }
+    // OpenAPI 3.0.3: an enum lists every value the schema admits, null too when it is nullable.
+    if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum.push(null);
     Object.values(schema).forEach(visit);
   };
   visit(document.components?.schemas);
