@@ -186,8 +186,10 @@ describe('single sign-on: OIDC', () => {
       expect(
         (await t.http.get(`/api/org/sso/connections/${second}`).set('Cookie', org.ownerCookie)).body.connection.primary,
       ).toBe(true);
-      expect((await patch(second, { status: 'draft' })).status).toBe(400);
-      expect((await patch(second, { defaultRole: 'owner' })).body).toEqual(refused('SSO_CONNECTION_INVALID'));
+      expect((await invalidRequest(() => patch(second, { status: 'draft' }))).status).toBe(400);
+      expect((await invalidRequest(() => patch(second, { defaultRole: 'owner' }))).body).toEqual(
+        refused('SSO_CONNECTION_INVALID'),
+      );
     });
 
     it('PATCH {"primary": true}: that active connection is the primary, and discovery uses it; a draft cannot be', async () => {
@@ -199,7 +201,9 @@ describe('single sign-on: OIDC', () => {
         400,
         refused('SSO_CONNECTION_INVALID', 'only an active connection can be primary'),
       ]);
-      expect((await patch(second, { primary: false })).body).toEqual(refused('SSO_CONNECTION_INVALID'));
+      expect((await invalidRequest(() => patch(second, { primary: false }))).body).toEqual(
+        refused('SSO_CONNECTION_INVALID'),
+      );
       await patch(first, { status: 'active' });
       const res = await patch(second, { status: 'active', primary: true });
       expect(res.body.connection).toMatchObject({ status: 'active', primary: true });
@@ -330,7 +334,7 @@ describe('single sign-on: OIDC', () => {
       expect([res.status, res.body]).toEqual([409, refused('SSO_NO_ACTIVE_CONNECTION')]);
       const admin = await sessionCookie(t, await factory.member(org.tenant.id, { role: 'admin' }));
       expect((await enforce(true, admin)).body).toEqual({ error: 'Forbidden' });
-      expect((await enforce('yes')).body).toEqual(refused('SSO_ENFORCEMENT_INVALID'));
+      expect((await invalidRequest(() => enforce('yes'))).body).toEqual(refused('SSO_ENFORCEMENT_INVALID'));
       expect(await enforcementRows()).toBe(0);
       const read = await t.http.get('/api/org/sso').set('Cookie', admin);
       expect([read.status, read.body]).toEqual([
