@@ -47,15 +47,16 @@ const ONCE_ON_SQLITE = [
   ...['build-and-develop', 'typed-client', 'portal-client', 'log-reader-stall', 'docs', 'cli-process'].map(
     (name) => `/test/${name}\\.local\\.e2e-spec\\.ts$`,
   ),
-  // The API document: generated from the code and linted, whatever the database.
+  // The API document: generated from the code and linted, whatever the database; and the routes it lists.
   '/test/api-docs\\.e2e-spec\\.ts$',
+  '/test/api-routes\\.e2e-spec\\.ts$',
 ];
 /**
  * Suites of the service's plumbing rather than of its people (the HTTP surface, headers and limits,
  * logs, metrics, webhooks' delivery, the API document): no identity store decides what they check, so
  * e2e:cognito leaves them to the local runs.
  */
-const NOT_OF_THE_IDENTITY_STORE = ['http', 'hardening', 'logging', 'metrics', 'webhooks', 'api-docs'].map(
+const NOT_OF_THE_IDENTITY_STORE = ['http', 'hardening', 'logging', 'metrics', 'webhooks', 'api-docs', 'api-routes'].map(
   (name) => `/test/${name}\\.e2e-spec\\.ts$`,
 );
 

@@ -4,6 +4,23 @@
  */
 
 export interface paths {
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Prometheus metrics, in its text format (operators keep it off the public listener) */
+        get: operations["scrapeMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/sign-out": {
         parameters: {
             query?: never;
@@ -1490,6 +1507,230 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sso/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start a sign-in: a redirect to the provider (OIDC) or to the SAML request
+         * @description By connection id, or by e-mail address (its verified domain). returnTo: a path, or an allowed origin.
+         */
+        get: operations["startSso"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/oidc/{id}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The OIDC provider’s redirect back (code and state) */
+        get: operations["oidcCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/saml/{id}/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The page that posts a pending sign-in’s AuthnRequest to a provider that takes HTTP-POST */
+        get: operations["samlPostPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/saml/{id}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This connection’s SP metadata, for the provider to read */
+        get: operations["samlMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/saml/{id}/acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** SAML’s assertion consumer service: the provider’s form POST (HTTP-POST binding) */
+        post: operations["samlAcs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The process is up and answering (nothing else is checked) */
+        get: operations["checkLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether to send this instance traffic: the database, pending migrations, Redis and the identity store */
+        get: operations["checkReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document (OpenAPI 3) */
+        get: operations["getApiOpenapiJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Swagger UI: this document, browsable */
+        get: operations["getApiDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/index.html": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Swagger UI’s page, by its file name */
+        get: operations["getApiDocsIndexHtml"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/swagger-ui-init.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The script that starts Swagger UI on this document */
+        get: operations["getApiDocsSwaggerUiInitJs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/docs/swagger-ui-init.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The same script, where a page at /api/docs/ asks for it */
+        get: operations["getApiDocsDocsSwaggerUiInitJs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/docs/LICENSE": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Swagger UI’s licence */
+        get: operations["getApiDocsLICENSE"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1630,8 +1871,11 @@ export interface components {
             tenantId: string;
             /** @description The tenant's name, or "Organisation" when the tenant or its name is absent */
             tenantName: string;
-            /** @enum {string} */
-            role: "admin" | "member";
+            /**
+             * @description owner: an invitation of the tenant’s first owner, made by a super-admin
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member";
             /** Format: date-time */
             expiresAt: string;
         };
@@ -1645,8 +1889,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
             tenantId: string;
-            /** @enum {string} */
-            role: "admin" | "member";
+            /**
+             * @description owner: an invitation of the tenant’s first owner, made by a super-admin
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member";
         };
         TenantInvitationDto: {
             /** @example new.member@example.com */
@@ -1853,8 +2100,11 @@ export interface components {
             id: string;
             /** @description Lower-cased */
             email: string;
-            /** @enum {string} */
-            role: "admin" | "member";
+            /**
+             * @description owner: an invitation of the tenant’s first owner, made by a super-admin
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member";
             /**
              * @description The effective status: a pending invitation past expiresAt is expired
              * @enum {string}
@@ -1878,6 +2128,34 @@ export interface components {
         RevokeInvitationResponse: {
             /** @enum {boolean} */
             success: true;
+        };
+        ResentInvitation: {
+            /**
+             * Format: uuid
+             * @description Also the invitation token
+             */
+            id: string;
+            /** @description As submitted, not lower-cased */
+            email: string;
+            /**
+             * @description owner: an invitation of the tenant’s first owner, made by a super-admin
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member";
+            /** @enum {string} */
+            status: "pending";
+            /**
+             * Format: date-time
+             * @description 7 days after creation
+             */
+            expiresAt: string;
+            /** @description The custom roles the invitation carries (docs/roles.md); absent when none */
+            roles?: string[];
+        };
+        ResendInvitationResponse: {
+            /** @enum {boolean} */
+            success: true;
+            invitation: components["schemas"]["ResentInvitation"];
         };
         BulkInvitationRow: {
             /** @example new.member@example.com */
@@ -1983,7 +2261,7 @@ export interface components {
             /** @description The custom roles that people who join by this domain get (docs/domains.md), sorted */
             defaultRoles: string[];
             verification: components["schemas"]["DomainVerificationResponse"];
-            lastCheck: components["schemas"]["DomainCheckResponse"] | null;
+            lastCheck: components["schemas"]["DomainCheckResponse"] | (never | null);
             verifiedAt: string | null;
             /** @description While failing: when it lapses */
             graceEndsAt: string | null;
@@ -2085,7 +2363,7 @@ export interface components {
         };
         MeResponse: {
             user: components["schemas"]["MeUserResponse"];
-            organisation: components["schemas"]["MeOrganisationResponse"] | null;
+            organisation: components["schemas"]["MeOrganisationResponse"] | (never | null);
         };
         MyInvitationResponse: {
             /** @description Joins with POST /api/invitations/{token}/join */
@@ -2151,7 +2429,7 @@ export interface components {
             occurredAt: string;
             tenantId: string | null;
             /** @description null for the public accept and the operator CLI */
-            actor: components["schemas"]["AuditActorResponse"] | null;
+            actor: components["schemas"]["AuditActorResponse"] | (never | null);
             target: components["schemas"]["AuditTargetResponse"];
             /** @description Details of the change, e.g. the role */
             data: {
@@ -2317,7 +2595,7 @@ export interface components {
         };
         MyPermissionsResponse: {
             /** @description null outside any organisation */
-            organisation: components["schemas"]["OrganisationRef"] | null;
+            organisation: components["schemas"]["OrganisationRef"] | (never | null);
             /**
              * @description The stored base role
              * @enum {string|null}
@@ -2441,8 +2719,11 @@ export interface components {
             idpEntityId: string;
             /** @description Where AuthnRequests go (HTTP-Redirect) */
             idpSsoUrl: string;
-            /** @description Where the metadata is read from (refresh reads it again); null: pasted */
-            metadataUrl: Record<string, never> | null;
+            /**
+             * Format: uri
+             * @description Where the metadata is read from (refresh reads it again); null: pasted
+             */
+            metadataUrl: string | null;
             /** @description The assertion itself must be signed (default true) */
             wantAssertionsSigned: boolean;
             /** @description Every valid signing certificate: a roll-over never breaks sign-in */
@@ -2479,7 +2760,7 @@ export interface components {
             saml?: components["schemas"]["SamlSettings"];
             /** @description What to enter at the provider */
             sp: components["schemas"]["OidcServiceProvider"] | components["schemas"]["SamlServiceProvider"];
-            lastLogin: components["schemas"]["LastLogin"] | null;
+            lastLogin: components["schemas"]["LastLogin"] | (never | null);
         };
         SsoConnectionChanged: {
             /** @enum {boolean} */
@@ -2601,6 +2882,22 @@ export interface components {
             /** @description Where to send the browser: GET /sso/start?connection=… */
             startUrl?: string;
         };
+        HealthCheckBody: {
+            /** @enum {string} */
+            status: "ok" | "error" | "shutting_down";
+            /** @description The checks that are up */
+            info?: {
+                [key: string]: unknown;
+            };
+            /** @description The checks that are down */
+            error?: {
+                [key: string]: unknown;
+            };
+            /** @description Every check */
+            details?: {
+                [key: string]: unknown;
+            };
+        };
         SsoRequiredBody: {
             /** @enum {boolean} */
             success: false;
@@ -2621,6 +2918,54 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    scrapeMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     signOut: {
         parameters: {
             query?: never;
@@ -2663,15 +3008,42 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description returnTo refused */
+            /** @description returnTo refused; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SessionErrorBody"];
+                    "application/json": components["schemas"]["SessionErrorBody"] | components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -2734,6 +3106,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -2783,6 +3162,16 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -2792,6 +3181,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -2845,6 +3261,16 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -2864,6 +3290,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SessionErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -2949,6 +3402,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -3001,6 +3461,16 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -3011,7 +3481,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not allowed */
+            /** @description Not allowed; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3030,6 +3500,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -3083,7 +3580,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not a super-admin, or no session */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a super-admin, or no session; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3102,6 +3609,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -3160,7 +3694,7 @@ export interface operations {
                     "application/json": components["schemas"]["TenantListResponse"];
                 };
             };
-            /** @description A status outside the list, or a bad `limit` or `cursor` */
+            /** @description A status outside the list, or a bad `limit` or `cursor`; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3189,6 +3723,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -3244,7 +3785,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedTenantResponse"];
                 };
             };
-            /** @description Name or type missing, or type not allowed; or the body is not a JSON object */
+            /** @description Name or type missing, or type not allowed; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3264,7 +3805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The caller is not a super-administrator */
+            /** @description The caller is not a super-administrator; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3293,6 +3834,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -3367,6 +3915,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -3420,7 +3975,17 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedTenantResponse"];
                 };
             };
-            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route) */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3449,6 +4014,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -3507,7 +4099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedTenantResponse"];
                 };
             };
-            /** @description Neither field given, or a field breaks the rules of spec 4.4; or the body is not a JSON object */
+            /** @description Neither field given, or a field breaks the rules of spec 4.4; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3517,7 +4109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route) */
+            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3567,6 +4159,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -3609,7 +4208,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["SuspendTenantDto"];
             };
@@ -3624,7 +4223,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedTenantResponse"];
                 };
             };
-            /** @description The reason is not a string, or too long; or the body is not a JSON object */
+            /** @description The reason is not a string, or too long; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3634,7 +4233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route) */
+            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3683,6 +4282,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -3737,7 +4343,17 @@ export interface operations {
                     "application/json": components["schemas"]["ChangedTenantResponse"];
                 };
             };
-            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route) */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3766,6 +4382,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -3808,15 +4451,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No token */
+            /** @description No token; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvitationValidationErrorBody"];
+                    "application/json": components["schemas"]["InvitationValidationErrorBody"] | components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request took longer than REQUEST_TIMEOUT_MS */
             503: {
@@ -3849,15 +4499,42 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description No token */
+            /** @description No token; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"];
+                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"] | components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request took longer than REQUEST_TIMEOUT_MS */
             503: {
@@ -3902,14 +4579,14 @@ export interface operations {
                     "application/json": components["schemas"]["ValidInvitationResponse"];
                 };
             };
-            /** @description Empty token, invitation already accepted, or expired */
+            /** @description Empty token, invitation already accepted, or expired; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvitationValidationErrorBody"];
+                    "application/json": components["schemas"]["InvitationValidationErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such invitation */
@@ -3921,6 +4598,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["InvitationValidationErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -3975,14 +4659,14 @@ export interface operations {
                     "application/json": components["schemas"]["AcceptedInvitationResponse"];
                 };
             };
-            /** @description Empty token, invitation already accepted, or expired (left pending) */
+            /** @description Empty token, invitation already accepted, or expired (left pending); or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"];
+                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description The invitation's organisation is suspended */
@@ -4004,6 +4688,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["InvitationAcceptanceErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -4062,7 +4773,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedTenantInvitationResponse"];
                 };
             };
-            /** @description Invalid body, or a member of the tenant already has the address; or the body is not a JSON object */
+            /** @description Invalid body, or a member of the tenant already has the address; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4082,7 +4793,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The caller is not a super-administrator */
+            /** @description The caller is not a super-administrator; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4121,6 +4832,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -4177,7 +4895,7 @@ export interface operations {
                     "application/json": components["schemas"]["SuperAdminPageResponse"];
                 };
             };
-            /** @description limit or token malformed */
+            /** @description limit or token malformed; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4196,6 +4914,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -4251,7 +4976,7 @@ export interface operations {
                     "application/json": components["schemas"]["GrantedSuperAdminResponse"];
                 };
             };
-            /** @description E-mail missing, or the user is a super-admin already; or the body is not a JSON object */
+            /** @description E-mail missing, or the user is a super-admin already; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4261,7 +4986,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No session, or the caller is not a super-administrator (spec section 5) */
+            /** @description No session, or the caller is not a super-administrator (spec section 5); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4300,6 +5025,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -4373,6 +5105,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -4425,7 +5164,17 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedUserResponse"];
                 };
             };
-            /** @description No session, or the caller is not a super-administrator (spec section 5) */
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the caller is not a super-administrator (spec section 5); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4444,6 +5193,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -4499,7 +5275,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description A page saying that the invitation was already accepted, or has expired */
+            /** @description A page saying that the invitation was already accepted, or has expired; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4507,6 +5283,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A page saying that the link is not valid */
@@ -4518,6 +5295,13 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A page saying "Something went wrong, try again" */
             500: {
@@ -4583,7 +5367,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description A page saying that the invitation was already accepted, or has expired */
+            /** @description A page saying that the invitation was already accepted, or has expired; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4591,6 +5375,7 @@ export interface operations {
                 };
                 content: {
                     "text/html": string;
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session and SIGN_IN_URL set: the invitation with the sign-in link */
@@ -4632,6 +5417,33 @@ export interface operations {
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description A page saying "Something went wrong, try again" */
             500: {
@@ -4697,14 +5509,14 @@ export interface operations {
                     "application/json": components["schemas"]["JoinPendingResponse"];
                 };
             };
-            /** @description The invitation is already accepted, or expired */
+            /** @description The invitation is already accepted, or expired; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JoinErrorBody"];
+                    "application/json": components["schemas"]["JoinErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session */
@@ -4717,14 +5529,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The session’s e-mail is not the invited address, or is not verified */
+            /** @description The session’s e-mail is not the invited address, or is not verified; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JoinErrorBody"];
+                    "application/json": components["schemas"]["JoinErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such invitation, an empty token, or a revoked one */
@@ -4746,6 +5558,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["JoinErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -4812,7 +5651,7 @@ export interface operations {
                     "application/json": components["schemas"]["InviteMemberResponse"];
                 };
             };
-            /** @description Invalid body, already a member, or a malformed Idempotency-Key; or the body is not a JSON object */
+            /** @description Invalid body, already a member, or a malformed Idempotency-Key; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4832,7 +5671,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation */
+            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4900,6 +5739,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -4953,7 +5799,7 @@ export interface operations {
                     "application/json": components["schemas"]["RemoveMemberResponse"];
                 };
             };
-            /** @description The caller named themselves */
+            /** @description The caller named themselves; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4973,7 +5819,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not allowed to remove this user */
+            /** @description Not allowed to remove this user; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4992,6 +5838,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -5047,7 +5920,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListMembersResponse"];
                 };
             };
-            /** @description Bad `limit` or `cursor` */
+            /** @description Bad `limit` or `cursor`; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5076,6 +5949,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -5134,7 +6014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChangeRoleResponse"];
                 };
             };
-            /** @description Invalid role, or the caller named themselves; or the body is not a JSON object */
+            /** @description Invalid role, or the caller named themselves; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5154,7 +6034,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not allowed to change this role */
+            /** @description Not allowed to change this role; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5193,6 +6073,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -5264,6 +6151,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -5320,7 +6214,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListInvitationsResponse"];
                 };
             };
-            /** @description Bad `status`, `limit` or `cursor` */
+            /** @description Bad `status`, `limit` or `cursor`; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5347,8 +6241,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -5403,7 +6304,7 @@ export interface operations {
                     "application/json": components["schemas"]["RevokeInvitationResponse"];
                 };
             };
-            /** @description The invitation was accepted */
+            /** @description The invitation was accepted; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5423,14 +6324,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation */
+            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such invitation in the organisation */
@@ -5442,6 +6343,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -5505,10 +6433,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InviteMemberResponse"];
+                    "application/json": components["schemas"]["ResendInvitationResponse"];
                 };
             };
-            /** @description The invitation was accepted or revoked, or a malformed Idempotency-Key */
+            /** @description The invitation was accepted or revoked, or a malformed Idempotency-Key; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5528,14 +6456,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation */
+            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such invitation in the organisation */
@@ -5550,6 +6478,26 @@ export interface operations {
             };
             /** @description The first request with this Idempotency-Key is still working (after a wait of 5 seconds) */
             409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -5585,6 +6533,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -5661,7 +6616,7 @@ export interface operations {
                     "application/json": components["schemas"]["BulkInvitationsResponse"];
                 };
             };
-            /** @description Not a list of rows, an empty one, a malformed body or Idempotency-Key */
+            /** @description Not a list of rows, an empty one, a malformed body or Idempotency-Key; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5681,7 +6636,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation */
+            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5701,7 +6656,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description More rows than BULK_INVITE_MAX_ROWS (100 by default), or a body over 100 KB */
+            /** @description More rows than BULK_INVITE_MAX_ROWS (100 by default), or a body over 100 KB; or the body is over 100 KB */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5711,7 +6666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            /** @description A body in a charset other than UTF-8, or in an unknown Content-Encoding; or a JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5730,6 +6685,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -5785,7 +6747,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListPeopleResponse"];
                 };
             };
-            /** @description Bad `limit` or `cursor` */
+            /** @description Bad `limit` or `cursor`; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5814,6 +6776,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -5883,8 +6852,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -5944,14 +6920,14 @@ export interface operations {
                     "application/json": components["schemas"]["DomainAnswer"];
                 };
             };
-            /** @description Not a domain name */
+            /** @description Not a domain name; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
+                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session */
@@ -5964,14 +6940,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation, or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /**
@@ -5988,6 +6964,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["DomainErrorBody"];
                 };
             };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /**
              * @description This Idempotency-Key was used with another request (method, path or body)
              *
@@ -6001,6 +6997,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["DomainErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6073,7 +7076,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The organisation has no such claim */
@@ -6085,6 +7088,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6140,6 +7150,16 @@ export interface operations {
                     "application/json": components["schemas"]["RemoveDomainResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -6150,14 +7170,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation, or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The organisation has no such claim */
@@ -6169,6 +7189,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6228,14 +7275,14 @@ export interface operations {
                     "application/json": components["schemas"]["DomainAnswer"];
                 };
             };
-            /** @description Not a join mode, or default roles that are not a list of keys */
+            /** @description Not a join mode, or default roles that are not a list of keys; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
+                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session */
@@ -6248,14 +7295,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation, or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The organisation has no such claim */
@@ -6268,6 +7315,26 @@ export interface operations {
                     "application/json": components["schemas"]["DomainErrorBody"];
                 };
             };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many roles, or one the organisation does not have */
             422: {
                 headers: {
@@ -6277,6 +7344,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6332,6 +7406,16 @@ export interface operations {
                     "application/json": components["schemas"]["DomainAnswer"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -6342,14 +7426,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation, or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The organisation has no such claim */
@@ -6381,6 +7465,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6436,6 +7547,16 @@ export interface operations {
                     "application/json": components["schemas"]["DomainAnswer"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -6446,14 +7567,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation, or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The organisation has no such claim */
@@ -6475,6 +7596,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6529,14 +7677,14 @@ export interface operations {
                     "application/json": components["schemas"]["ListJoinRequestsResponse"];
                 };
             };
-            /** @description Not a status */
+            /** @description Not a status; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
+                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session */
@@ -6556,8 +7704,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6613,6 +7768,16 @@ export interface operations {
                     "application/json": components["schemas"]["DecidedJoinRequestResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -6623,14 +7788,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation, or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such request in the organisation */
@@ -6652,6 +7817,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6707,6 +7899,16 @@ export interface operations {
                     "application/json": components["schemas"]["DecidedJoinRequestResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -6717,14 +7919,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation, or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such request in the organisation */
@@ -6746,6 +7948,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6800,14 +8029,14 @@ export interface operations {
                     "application/json": components["schemas"]["AdminDomainsResponse"];
                 };
             };
-            /** @description No name, or not a domain name */
+            /** @description No name, or not a domain name; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
+                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Not a super-admin */
@@ -6819,6 +8048,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6878,17 +8114,17 @@ export interface operations {
                     "application/json": components["schemas"]["ReleasedDomainResponse"];
                 };
             };
-            /** @description No tenantId, or no reason or a blank one */
+            /** @description No tenantId, or no reason or a blank one; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
+                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not a super-admin */
+            /** @description Not a super-admin; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6907,6 +8143,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -6969,6 +8232,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -7030,6 +8300,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -7090,6 +8367,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7154,6 +8438,16 @@ export interface operations {
                     "application/json": components["schemas"]["JoinRequestedResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -7164,14 +8458,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The e-mail is not verified, the organisation removed this person, or it requires single sign-on (SSO_REQUIRED, with startUrl: sign in there instead) */
+            /** @description The e-mail is not verified, the organisation removed this person, or it requires single sign-on (SSO_REQUIRED, with startUrl: sign in there instead); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
+                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No such domain, join mode or active organisation */
@@ -7193,6 +8487,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["DomainErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7258,7 +8579,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditEventPageResponse"];
                 };
             };
-            /** @description A filter or the cursor is malformed */
+            /** @description A filter or the cursor is malformed; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7277,6 +8598,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7342,7 +8670,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditEventPageResponse"];
                 };
             };
-            /** @description A filter or the cursor is malformed */
+            /** @description A filter or the cursor is malformed; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7371,6 +8699,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7439,8 +8774,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7492,6 +8834,16 @@ export interface operations {
                     "application/json": components["schemas"]["CreatedScimTokenResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -7502,15 +8854,42 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation */
+            /** @description Not an owner of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7565,6 +8944,16 @@ export interface operations {
                     "application/json": components["schemas"]["ScimSuccessResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -7575,14 +8964,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation */
+            /** @description Not an owner of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such token in the organisation */
@@ -7594,6 +8983,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7683,8 +9099,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7769,7 +9192,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not a mapping of group names to roles */
+            /** @description Not a mapping of group names to roles; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7789,14 +9212,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation */
+            /** @description Not an owner of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": ((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description The change would leave the organisation without an owner */
@@ -7809,6 +9232,26 @@ export interface operations {
                     "application/json": components["schemas"]["ScimLastOwnerBody"];
                 };
             };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A custom role that the organisation does not define */
             422: {
                 headers: {
@@ -7818,6 +9261,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -7924,6 +9374,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -8043,6 +9500,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -8177,6 +9641,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -8295,6 +9766,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -8429,6 +9907,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -8475,8 +9960,50 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description A SearchRequest (any body is refused alike) */
+        requestBody?: {
+            content: {
+                "application/scim+json": {
+                    schemas?: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
+                    filter?: string;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    /** @description 1-based */
+                    startIndex?: number;
+                    /** @description At most 100 */
+                    count?: number;
+                };
+                "application/json": {
+                    schemas?: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
+                    filter?: string;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    /** @description 1-based */
+                    startIndex?: number;
+                    /** @description At most 100 */
+                    count?: number;
+                };
+            };
+        };
         responses: {
+            /** @description The body is not JSON; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
             401: {
                 headers: {
@@ -8494,8 +10021,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over the SCIM routes’ limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8529,6 +10091,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -8623,7 +10192,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidFilter or invalidValue */
+            /** @description invalidFilter or invalidValue; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8638,6 +10207,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -8692,6 +10262,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -8747,6 +10324,9 @@ export interface operations {
         /** @description A User resource (application/scim+json or application/json) */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -8767,7 +10347,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue or invalidSyntax */
+            /** @description invalidValue or invalidSyntax; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8782,6 +10362,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -8801,7 +10382,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8816,6 +10397,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description uniqueness: the userName is taken in the organisation, or the address belongs to another organisation’s member */
@@ -8835,8 +10417,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body over 1 MB */
+            /** @description A body over 1 MB; or a body over the SCIM routes’ limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8870,6 +10469,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -8920,6 +10526,16 @@ export interface operations {
         /** @description A SearchRequest */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    schemas?: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
+                    filter?: string;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    /** @description 1-based */
+                    startIndex?: number;
+                    /** @description At most 100 */
+                    count?: number;
+                };
                 "application/json": {
                     schemas?: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
                     filter?: string;
@@ -8951,7 +10567,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidFilter, invalidValue or invalidSyntax */
+            /** @description invalidFilter, invalidValue or invalidSyntax; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8966,6 +10582,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -8985,8 +10602,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over the SCIM routes’ limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -9020,6 +10672,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -9089,7 +10748,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue: a bad attribute name */
+            /** @description invalidValue: a bad attribute name; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9104,6 +10763,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -9175,6 +10835,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -9233,6 +10900,9 @@ export interface operations {
         /** @description A User resource */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -9251,7 +10921,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue, invalidSyntax, invalidPath, noTarget or mutability */
+            /** @description invalidValue, invalidSyntax, invalidPath, noTarget or mutability; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9266,6 +10936,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -9285,7 +10956,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9300,6 +10971,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description User not found */
@@ -9336,8 +11008,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body over 1 MB */
+            /** @description A body over 1 MB; or a body over the SCIM routes’ limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -9371,6 +11060,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -9448,7 +11144,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9463,6 +11159,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description User not found */
@@ -9517,6 +11214,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -9575,6 +11279,9 @@ export interface operations {
         /** @description A PatchOp message */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -9593,7 +11300,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue, invalidSyntax, invalidPath, noTarget or mutability */
+            /** @description invalidValue, invalidSyntax, invalidPath, noTarget or mutability; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9608,6 +11315,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -9627,7 +11335,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9642,6 +11350,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description User not found */
@@ -9678,8 +11387,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body over 1 MB */
+            /** @description A body over 1 MB; or a body over the SCIM routes’ limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -9713,6 +11439,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -9788,7 +11521,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidFilter or invalidValue */
+            /** @description invalidFilter or invalidValue; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9803,6 +11536,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -9857,6 +11591,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -9912,6 +11653,9 @@ export interface operations {
         /** @description A Group resource */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -9932,7 +11676,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue: no displayName, or a member that is not a User */
+            /** @description invalidValue: no displayName, or a member that is not a User; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9947,6 +11691,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -9966,7 +11711,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -9981,6 +11726,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description uniqueness (displayName), or mutability (the last owner) */
@@ -10000,8 +11746,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body over 1 MB */
+            /** @description A body over 1 MB; or a body over the SCIM routes’ limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -10035,6 +11798,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -10085,6 +11855,16 @@ export interface operations {
         /** @description A SearchRequest */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    schemas?: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
+                    filter?: string;
+                    attributes?: string[];
+                    excludedAttributes?: string[];
+                    /** @description 1-based */
+                    startIndex?: number;
+                    /** @description At most 100 */
+                    count?: number;
+                };
                 "application/json": {
                     schemas?: "urn:ietf:params:scim:api:messages:2.0:SearchRequest"[];
                     filter?: string;
@@ -10116,7 +11896,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidFilter, invalidValue or invalidSyntax */
+            /** @description invalidFilter, invalidValue or invalidSyntax; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10131,6 +11911,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -10150,8 +11931,43 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body over the SCIM routes’ limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -10185,6 +12001,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -10254,7 +12077,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description invalidValue: a bad attribute name */
+            /** @description invalidValue: a bad attribute name; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10269,6 +12092,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -10340,6 +12164,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -10398,6 +12229,9 @@ export interface operations {
         /** @description A Group resource */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -10424,7 +12258,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalidValue, invalidSyntax, invalidPath or noTarget */
+            /** @description invalidValue, invalidSyntax, invalidPath or noTarget; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10439,6 +12273,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -10458,7 +12293,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10473,6 +12308,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Group not found */
@@ -10509,8 +12345,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body over 1 MB */
+            /** @description A body over 1 MB; or a body over the SCIM routes’ limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -10544,6 +12397,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -10621,7 +12481,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10636,6 +12496,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Group not found */
@@ -10690,6 +12551,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -10748,6 +12616,9 @@ export interface operations {
         /** @description A PatchOp message */
         requestBody: {
             content: {
+                "application/scim+json": {
+                    [key: string]: unknown;
+                };
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -10774,7 +12645,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description invalidValue, invalidSyntax, invalidPath or noTarget */
+            /** @description invalidValue, invalidSyntax, invalidPath or noTarget; or the body is not JSON; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10789,6 +12660,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description A valid SCIM bearer token is required: missing, unknown or revoked */
@@ -10808,7 +12680,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The token’s organisation is suspended or deleted */
+            /** @description The token’s organisation is suspended or deleted; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10823,6 +12695,7 @@ export interface operations {
                         scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
                         detail: string;
                     };
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Group not found */
@@ -10859,8 +12732,25 @@ export interface operations {
                     };
                 };
             };
-            /** @description A body over 1 MB */
+            /** @description A body over 1 MB; or a body over the SCIM routes’ limit */
             413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/scim+json": {
+                        schemas: "urn:ietf:params:scim:api:messages:2.0:Error"[];
+                        /** @example 404 */
+                        status: string;
+                        /** @enum {string} */
+                        scimType?: "invalidFilter" | "uniqueness" | "mutability" | "invalidSyntax" | "invalidPath" | "noTarget" | "invalidValue";
+                        detail: string;
+                    };
+                };
+            };
+            /** @description A body in a charset other than UTF-8 */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -10894,6 +12784,13 @@ export interface operations {
                         detail: string;
                     };
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -10972,6 +12869,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -11030,7 +12934,7 @@ export interface operations {
             /**
              * @description The body breaks a rule
              *
-             *     The body is not a JSON object
+             *     The body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS
              */
             400: {
                 headers: {
@@ -11054,7 +12958,7 @@ export interface operations {
             /**
              * @description Not a user of an organisation, or without the permission
              *
-             *     The change is not the caller’s to make
+             *     The change is not the caller’s to make; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS
              */
             403: {
                 headers: {
@@ -11085,6 +12989,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A permission a role may not carry, or too many roles */
             422: {
                 headers: {
@@ -11094,6 +13008,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -11178,6 +13099,13 @@ export interface operations {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -11234,6 +13162,16 @@ export interface operations {
                     "application/json": components["schemas"]["DeletedRoleResponse"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -11247,7 +13185,7 @@ export interface operations {
             /**
              * @description Not a user of an organisation, or without the permission
              *
-             *     The change is not the caller’s to make
+             *     The change is not the caller’s to make; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS
              */
             403: {
                 headers: {
@@ -11278,6 +13216,26 @@ export interface operations {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
             };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description reassignTo is not another custom role */
             422: {
                 headers: {
@@ -11287,6 +13245,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -11348,7 +13313,7 @@ export interface operations {
             /**
              * @description The body breaks a rule
              *
-             *     The body is not a JSON object
+             *     The body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS
              */
             400: {
                 headers: {
@@ -11372,7 +13337,7 @@ export interface operations {
             /**
              * @description Not a user of an organisation, or without the permission
              *
-             *     The change is not the caller’s to make
+             *     The change is not the caller’s to make; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS
              */
             403: {
                 headers: {
@@ -11413,6 +13378,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A permission a role may not carry */
             422: {
                 headers: {
@@ -11422,6 +13397,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -11483,7 +13465,7 @@ export interface operations {
             /**
              * @description The body breaks a rule
              *
-             *     The body is not a JSON object
+             *     The body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS
              */
             400: {
                 headers: {
@@ -11507,7 +13489,7 @@ export interface operations {
             /**
              * @description Not a user of an organisation, or without the permission
              *
-             *     The change is not the caller’s to make
+             *     The change is not the caller’s to make; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS
              */
             403: {
                 headers: {
@@ -11538,6 +13520,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many roles, or one the organisation does not have */
             422: {
                 headers: {
@@ -11547,6 +13539,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -11605,7 +13604,7 @@ export interface operations {
             /**
              * @description The body breaks a rule
              *
-             *     The body is not a JSON object
+             *     The body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS
              */
             400: {
                 headers: {
@@ -11626,7 +13625,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not a user of an organisation */
+            /** @description Not a user of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11655,6 +13654,23 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -11716,6 +13732,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -11776,6 +13799,13 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -11835,7 +13865,7 @@ export interface operations {
             /**
              * @description The body breaks a rule
              *
-             *     The body is not a JSON object
+             *     The body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS
              */
             400: {
                 headers: {
@@ -11846,7 +13876,7 @@ export interface operations {
                     "application/json": components["schemas"]["RoleErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No session, or not a super-administrator */
+            /** @description No session, or not a super-administrator; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11876,6 +13906,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Too many permissions */
             422: {
                 headers: {
@@ -11885,6 +13925,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -11954,8 +14001,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12012,14 +14066,14 @@ export interface operations {
                     "application/json": components["schemas"]["SsoConnectionChanged"];
                 };
             };
-            /** @description The body breaks a rule */
+            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session */
@@ -12032,14 +14086,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Too many connections, or the provider’s document cannot be used */
@@ -12051,6 +14125,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12123,7 +14204,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -12135,6 +14216,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12188,6 +14276,16 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -12198,14 +14296,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -12217,6 +14315,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12276,14 +14401,14 @@ export interface operations {
                     "application/json": components["schemas"]["SsoConnectionChanged"];
                 };
             };
-            /** @description The body breaks a rule */
+            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session */
@@ -12296,14 +14421,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -12316,6 +14441,26 @@ export interface operations {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
             };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The new metadata cannot be used */
             422: {
                 headers: {
@@ -12325,6 +14470,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12380,6 +14532,16 @@ export interface operations {
                     "application/json": components["schemas"]["SsoConnectionChanged"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -12390,14 +14552,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -12410,6 +14572,26 @@ export interface operations {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
             };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The provider’s document cannot be used */
             422: {
                 headers: {
@@ -12419,6 +14601,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12474,6 +14663,16 @@ export interface operations {
                     "application/json": components["schemas"]["SsoTestStart"];
                 };
             };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No session */
             401: {
                 headers: {
@@ -12484,14 +14683,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -12503,6 +14702,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12575,7 +14801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (((((((components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No such connection in this organisation */
@@ -12587,6 +14813,13 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12656,8 +14889,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12714,14 +14954,14 @@ export interface operations {
                     "application/json": components["schemas"]["SsoEnforcementChanged"];
                 };
             };
-            /** @description Not {"enforced": true|false} */
+            /** @description Not {"enforced": true|false}; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session */
@@ -12734,14 +14974,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation (admins: read only), or the organisation is suspended */
+            /** @description Not an owner or admin of an organisation (admins: read only), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": (components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"]) | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description No active connection to sign in by */
@@ -12753,6 +14993,33 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {
@@ -12809,14 +15076,34 @@ export interface operations {
                     "application/json": components["schemas"]["SsoDiscovery"];
                 };
             };
-            /** @description Not an e-mail address */
+            /** @description Not an e-mail address; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Over SSO_DISCOVER_RATE_LIMIT calls from this address in a minute */
@@ -12831,6 +15118,13 @@ export interface operations {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
             };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Unexpected failure */
             500: {
                 headers: {
@@ -12840,6 +15134,907 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    startSso: {
+        parameters: {
+            query?: {
+                /** @description The connection’s id */
+                connection?: string;
+                /** @description The address, when no connection is named */
+                email?: string;
+                /** @description Where to land after the sign-in */
+                returnTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description returnTo refused, or not an e-mail address; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active connection for this e-mail or id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    oidcCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An owner’s test sign-in: its result, no session */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        test: {
+                            /** @enum {string} */
+                            result: "ok";
+                            email: string;
+                            subject: string;
+                            /** @enum {string} */
+                            membership: "member" | "joins";
+                            role: string;
+                            roles: string[];
+                            activated: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Signed in: to returnTo, with the session cookie */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    /** @description The session cookie */
+                    "Set-Cookie"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The state, the provider’s answer, its token or assertion refused; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The person may not sign in to this organisation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description No such connection */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description A member of another organisation, or the address is another account’s */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    samlPostPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+                /** @description The pending sign-in */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page that submits itself */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No pending sign-in with this id (used, expired, or another connection’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    samlMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SP metadata */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+            /** @description No SAML connection with this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    samlAcs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    SAMLResponse?: string;
+                    RelayState?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An owner’s test sign-in: its result, no session */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        test: {
+                            /** @enum {string} */
+                            result: "ok";
+                            email: string;
+                            subject: string;
+                            /** @enum {string} */
+                            membership: "member" | "joins";
+                            role: string;
+                            roles: string[];
+                            activated: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Signed in: to returnTo, with the session cookie */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    /** @description The session cookie */
+                    "Set-Cookie"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The state, the provider’s answer, its token or assertion refused; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The person may not sign in to this organisation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description No such connection */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description A member of another organisation, or the address is another account’s */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    checkLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description {"status":"ok"} */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthCheckBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    checkReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthCheckBody"];
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Not ready: shutting down, or a check failed
+             *
+             *     The request took longer than REQUEST_TIMEOUT_MS
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthCheckBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiOpenapiJson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description This document (OpenAPI 3) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiDocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Swagger UI: this document, browsable */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiDocsIndexHtml: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Swagger UI’s page, by its file name */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiDocsSwaggerUiInitJs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script that starts Swagger UI on this document */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiDocsDocsSwaggerUiInitJs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The same script, where a page at /api/docs/ asks for it */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getApiDocsLICENSE: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Swagger UI’s licence */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request took longer than REQUEST_TIMEOUT_MS */
             503: {

@@ -4,6 +4,7 @@ import { TenantEntity } from '../src/database/entities';
 import { sqlTimestamp } from '../src/database/prepared-statements';
 import { factories, sessionCookie } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
+import { invalidRequest } from './support/documented-http';
 
 const STATUSES = ['pending_owner', 'active', 'suspended', 'deleted'] as const;
 /** More than two batches of the streamed list, so that a key between batches is crossed twice. */
@@ -126,7 +127,7 @@ describe('GET /api/admin/tenants, a long list', () => {
     });
 
     it.each([['0'], ['101'], ['1.5'], ['ten']])('limit=%s is 400 {error:"Invalid limit…"}', async (limit) => {
-      const res = await get(`?limit=${limit}`);
+      const res = await invalidRequest(() => get(`?limit=${limit}`));
       expect([res.status, res.body]).toEqual([400, PAGING_ERRORS.invalidLimit]);
     });
 

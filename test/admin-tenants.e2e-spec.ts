@@ -3,6 +3,7 @@ import { factories, sessionCookie } from './support/factories';
 import { FORBIDDEN, ISO_8601, TENANT_ERRORS, UNAUTHORIZED, UUID } from './support/spec-bodies';
 import { withoutTable } from './support/without-table';
 import { createTestApp, TestApp } from './support/test-app';
+import { invalidRequest } from './support/documented-http';
 
 describe('admin tenants (spec 4.3, 4.4)', () => {
   let t: TestApp;
@@ -104,7 +105,7 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
     );
 
     it('rule 1: authorization comes first: no session is 401 even with an invalid body', async () => {
-      const res = await t.http.post('/api/admin/tenants').send({});
+      const res = await invalidRequest(() => t.http.post('/api/admin/tenants').send({}));
       expect(res.status).toBe(401);
       expect(res.body).toEqual(UNAUTHORIZED);
       expect(await tenantRows()).toHaveLength(0);
@@ -113,10 +114,8 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
     it('rule 1: a caller who is not a super admin is 403 even with an invalid body', async () => {
       const member = await factory.member((await factory.tenant()).id);
       await t.dataSource.getRepository(TenantEntity).clear();
-      const res = await t.http
-        .post('/api/admin/tenants')
-        .set('Cookie', await sessionCookie(t, member))
-        .send({ type: 'x' });
+      const cookie = await sessionCookie(t, member);
+      const res = await invalidRequest(t.http.post('/api/admin/tenants').set('Cookie', cookie).send({ type: 'x' }));
       expect(res.status).toBe(403);
       expect(res.body).toEqual(FORBIDDEN);
       expect(await tenantRows()).toHaveLength(0);
@@ -128,14 +127,14 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
       ['white space only', { name: '   ', type: 'business' }],
       ['null', { name: null, type: 'business' }],
     ])('rule 2: name %s is 400 "Name is required"', async (_, body) => {
-      const res = await t.http.post('/api/admin/tenants').set('Cookie', admin).send(body);
+      const res = await invalidRequest(() => t.http.post('/api/admin/tenants').set('Cookie', admin).send(body));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(TENANT_ERRORS.nameRequired);
       expect(await tenantRows()).toHaveLength(0);
     });
 
     it('rule 2 before rule 3: name and type both missing is "Name is required"', async () => {
-      const res = await t.http.post('/api/admin/tenants').set('Cookie', admin).send({});
+      const res = await invalidRequest(() => t.http.post('/api/admin/tenants').set('Cookie', admin).send({}));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(TENANT_ERRORS.nameRequired);
     });
@@ -144,7 +143,7 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
       ['missing', { name: 'Acme' }],
       ['empty', { name: 'Acme', type: '' }],
     ])('rule 3: type %s is 400 "Type is required"', async (_, body) => {
-      const res = await t.http.post('/api/admin/tenants').set('Cookie', admin).send(body);
+      const res = await invalidRequest(() => t.http.post('/api/admin/tenants').set('Cookie', admin).send(body));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(TENANT_ERRORS.typeRequired);
       expect(await tenantRows()).toHaveLength(0);
@@ -153,7 +152,9 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
     it.each(['company', 'Business', ' business', 42])(
       'rule 4: type %p outside the allowed list is 400 with the list',
       async (type) => {
-        const res = await t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'Acme', type });
+        const res = await invalidRequest(() =>
+          t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 'Acme', type }),
+        );
         expect(res.status).toBe(400);
         expect(res.body).toEqual(TENANT_ERRORS.invalidType);
         expect(await tenantRows()).toHaveLength(0);
@@ -161,54 +162,62 @@ describe('admin tenants (spec 4.3, 4.4)', () => {
     );
 
     it('bad input: malformed JSON is a 400 JSON error and creates nothing', async () => {
-      const res = await t.http
-        .post('/api/admin/tenants')
-        .set('Cookie', admin)
-        .set('Content-Type', 'application/json')
-        .send('{"name": "Acme",');
+      const res = await invalidRequest(() =>
+        t.http
+          .post('/api/admin/tenants')
+          .set('Cookie', admin)
+          .set('Content-Type', 'application/json')
+          .send('{"name": "Acme",'),
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'Malformed JSON body' });
       expect(await tenantRows()).toHaveLength(0);
     });
 
     it('bad input: an array body is a 400 JSON error', async () => {
-      const res = await t.http
-        .post('/api/admin/tenants')
-        .set('Cookie', admin)
-        .send([{ name: 'A', type: 'business' }]);
+      const res = await invalidRequest(() =>
+        t.http
+          .post('/api/admin/tenants')
+          .set('Cookie', admin)
+          .send([{ name: 'A', type: 'business' }]),
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'Request body must be a JSON object' });
       expect(await tenantRows()).toHaveLength(0);
     });
 
     it('bad input: a form-encoded body is not parsed and reaches the rules as empty', async () => {
-      const res = await t.http
-        .post('/api/admin/tenants')
-        .set('Cookie', admin)
-        .type('form')
-        .send('name=Acme&type=business');
+      const res = await invalidRequest(() =>
+        t.http.post('/api/admin/tenants').set('Cookie', admin).type('form').send('name=Acme&type=business'),
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual(TENANT_ERRORS.nameRequired);
     });
 
     it('bad input: a non-string name and an over-long name are 400s', async () => {
-      const number = await t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 5, type: 'business' });
+      const number = await invalidRequest(() =>
+        t.http.post('/api/admin/tenants').set('Cookie', admin).send({ name: 5, type: 'business' }),
+      );
       expect(number.status).toBe(400);
       expect(number.body).toEqual({ error: 'Name must be a string' });
-      const long = await t.http
-        .post('/api/admin/tenants')
-        .set('Cookie', admin)
-        .send({ name: 'x'.repeat(256), type: 'business' });
+      const long = await invalidRequest(() =>
+        t.http
+          .post('/api/admin/tenants')
+          .set('Cookie', admin)
+          .send({ name: 'x'.repeat(256), type: 'business' }),
+      );
       expect(long.status).toBe(400);
       expect(long.body).toEqual({ error: 'Name must be at most 255 characters' });
       expect(await tenantRows()).toHaveLength(0);
     });
 
     it('bad input: a body over the size limit is 413 in the error shape', async () => {
-      const res = await t.http
-        .post('/api/admin/tenants')
-        .set('Cookie', admin)
-        .send({ name: 'x'.repeat(200_000), type: 'business' });
+      const res = await invalidRequest(() =>
+        t.http
+          .post('/api/admin/tenants')
+          .set('Cookie', admin)
+          .send({ name: 'x'.repeat(200_000), type: 'business' }),
+      );
       expect(res.status).toBe(413);
       expect(res.body).toEqual({ error: 'Request body too large' });
     });

@@ -2,6 +2,7 @@ import { sessionCookie } from './support/factories';
 import { FORBIDDEN, SUPER_ADMIN_ERRORS, USER_NOT_FOUND } from './support/spec-bodies';
 import { useTestApp } from './support/suites';
 import { TestUser } from './support/test-identity';
+import { invalidRequest } from './support/documented-http';
 
 const userBody = (user: TestUser) => ({
   id: user.id,
@@ -85,7 +86,7 @@ describe('admin users and super-admins (spec 4.5–4.8)', () => {
     it.each(['0', '61', '-1', 'abc', '1.5', '10abc', ''])(
       'limit %p outside 1..60 is a 400 with a clear message',
       async (limit) => {
-        const res = await list(`?limit=${limit}`);
+        const res = await invalidRequest(() => list(`?limit=${limit}`));
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ error: 'limit must be an integer from 1 to 60' });
       },
@@ -106,7 +107,7 @@ describe('admin users and super-admins (spec 4.5–4.8)', () => {
     it.each(['not a token', '!!!', 'x'.repeat(3000)])(
       'a malformed token is a 400 "Invalid pagination token"',
       async (token) => {
-        const res = await list(`?token=${encodeURIComponent(token)}`);
+        const res = await invalidRequest(() => list(`?token=${encodeURIComponent(token)}`));
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ error: 'Invalid pagination token' });
       },
@@ -146,7 +147,7 @@ describe('admin users and super-admins (spec 4.5–4.8)', () => {
     });
 
     it('rule 1: authorization comes before validation: a non-super-admin with an empty body is 403', async () => {
-      const res = await t.http.post('/api/admin/super-admins').set('Cookie', member).send({});
+      const res = await invalidRequest(() => t.http.post('/api/admin/super-admins').set('Cookie', member).send({}));
       expect(res.status).toBe(403);
       expect(res.body).toEqual(FORBIDDEN);
     });
@@ -156,7 +157,7 @@ describe('admin users and super-admins (spec 4.5–4.8)', () => {
       ['empty', { email: '' }],
       ['null', { email: null }],
     ])('rule 2: email %s is 400 "Email is required"', async (_, body) => {
-      const res = await grant(body);
+      const res = await invalidRequest(() => grant(body));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(SUPER_ADMIN_ERRORS.emailRequired);
     });
@@ -182,17 +183,19 @@ describe('admin users and super-admins (spec 4.5–4.8)', () => {
     });
 
     it('bad input: a non-string e-mail, an array body and malformed JSON are 400s that change nothing', async () => {
-      const numeric = await grant({ email: 42 });
+      const numeric = await invalidRequest(() => grant({ email: 42 }));
       expect(numeric.status).toBe(400);
       expect(numeric.body).toEqual({ error: 'Email must be a string' });
-      const array = await grant([{ email: caller.email }]);
+      const array = await invalidRequest(() => grant([{ email: caller.email }]));
       expect(array.status).toBe(400);
       expect(array.body).toEqual({ error: 'Request body must be a JSON object' });
-      const malformed = await t.http
-        .post('/api/admin/super-admins')
-        .set('Cookie', admin)
-        .set('Content-Type', 'application/json')
-        .send('{"email":');
+      const malformed = await invalidRequest(() =>
+        t.http
+          .post('/api/admin/super-admins')
+          .set('Cookie', admin)
+          .set('Content-Type', 'application/json')
+          .send('{"email":'),
+      );
       expect(malformed.status).toBe(400);
       expect(malformed.body).toEqual({ error: 'Malformed JSON body' });
     });

@@ -234,17 +234,32 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
     expect(document).toEqual(committed);
   });
 
-  it('leaves out the operational endpoints: outside /api, only the invitation page and SCIM (/scim/v2) are documented', () => {
-    const outside = Object.keys(document.paths).filter(
-      (path) => !path.startsWith('/api/') && !path.startsWith('/scim/v2/'),
+  it('marks the browser routes (pages, redirects, form posts) `x-browser-route: true`, and only them', () => {
+    const browser = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([, op]) => (op as Record<string, unknown>)['x-browser-route'] === true)
+        .map(([method]) => `${method} ${path}`),
     );
-    expect(outside).toEqual(['/invitations/{token}']);
+    expect(browser.sort()).toEqual([
+      'get /api/docs',
+      'get /api/docs/LICENSE',
+      'get /api/docs/docs/swagger-ui-init.js',
+      'get /api/docs/index.html',
+      'get /api/docs/swagger-ui-init.js',
+      'get /invitations/{token}',
+      'get /sso/oidc/{id}/callback',
+      'get /sso/saml/{id}/metadata',
+      'get /sso/saml/{id}/requests/{requestId}',
+      'get /sso/start',
+      'post /invitations/{token}',
+      'post /sso/saml/{id}/acs',
+    ]);
   });
 
   it.each([
-    ['get', ['200', '400', '404', '500', '503', 'default']],
+    ['get', ['200', '400', '404', '431', '500', '503', 'default']],
     // The button also joins a signed-in visitor (202, 403, 409) and sends one without a session to sign in (401).
-    ['post', ['200', '202', '400', '401', '403', '404', '409', '500', '503', 'default']],
+    ['post', ['200', '202', '400', '401', '403', '404', '409', '413', '415', '431', '500', '503', 'default']],
   ])(
     'describes %s /invitations/{token}, the invitation page, as public HTML with every status it answers',
     (method, statuses) => {
@@ -252,7 +267,9 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
       expect(page.security).toEqual([]);
       expect(Object.keys(page.responses).sort()).toEqual(statuses);
       for (const status of ['200', '400', '404', '500']) {
-        expect(page.responses[status].content).toEqual({ 'text/html': { schema: { type: 'string' } } });
+        expect((page.responses[status].content as Record<string, unknown>)['text/html']).toEqual({
+          schema: { type: 'string' },
+        });
       }
     },
   );
@@ -271,18 +288,20 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
 
     it('every operation documents 503 "Request timed out" and, as `default`, the ALLOWED_HOSTS and ALLOWED_ORIGINS refusals', () => {
       for (const { op } of operations()) {
-        expect(examplesOf(op, '503')).toEqual([{ error: 'Request timed out' }]);
+        expect(examplesOf(op, '503')).toEqual(expect.arrayContaining([{ error: 'Request timed out' }]));
         expect(examplesOf(op, 'default')).toEqual([{ error: 'Host not allowed' }, { error: 'Origin not allowed' }]);
       }
     });
 
-    it('every response of every operation declares X-Request-Id', () => {
+    it('every response of every operation declares X-Request-Id, but Node’s 431 before the service', () => {
       expect(document.components.headers['X-Request-Id']).toEqual({
         description: expect.any(String),
         schema: { type: 'string', minLength: 1, maxLength: 128 },
       });
       for (const { op } of operations()) {
-        for (const response of Object.values(op.responses)) {
+        expect(op.responses['431'].headers).toBeUndefined();
+        for (const [status, response] of Object.entries(op.responses)) {
+          if (status === '431') continue;
           expect(response.headers?.['X-Request-Id']).toEqual({ $ref: '#/components/headers/X-Request-Id' });
         }
       }

@@ -9,6 +9,7 @@ import { ORG_INVITATION_ERRORS, UNAUTHORIZED } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
 import { useTwoInstances } from './support/suites';
 import { describeWithRedis } from './support/test-redis';
+import { invalidRequest } from './support/documented-http';
 
 const PATH = '/api/org/invitations/bulk';
 const RATE_LIMITED = 'Too many invitations. Please try again later.';
@@ -53,20 +54,22 @@ describe('POST /api/org/invitations/bulk', () => {
       email: 'old@example.com',
       expiresAt: new Date(Date.now() - 1_000),
     });
-    const res = await bulk(t, me.cookie, {
-      invitations: [
-        { email: 'New@Example.com', role: 'admin' },
-        { email: member.email.toUpperCase(), role: 'member' },
-        { email: 'PENDING@example.com', role: 'member' },
-        { email: 'new@example.com', role: 'member' },
-        { email: 'not-an-address', role: 'member' },
-        { email: 'bad-role@example.com', role: 'owner' },
-        'a string',
-        { role: 'member' },
-        ...rows(4, 'more'),
-        { email: 'old@example.com', role: 'member' },
-      ],
-    });
+    const res = await invalidRequest(() =>
+      bulk(t, me.cookie, {
+        invitations: [
+          { email: 'New@Example.com', role: 'admin' },
+          { email: member.email.toUpperCase(), role: 'member' },
+          { email: 'PENDING@example.com', role: 'member' },
+          { email: 'new@example.com', role: 'member' },
+          { email: 'not-an-address', role: 'member' },
+          { email: 'bad-role@example.com', role: 'owner' },
+          'a string',
+          { role: 'member' },
+          ...rows(4, 'more'),
+          { email: 'old@example.com', role: 'member' },
+        ],
+      }),
+    );
     expect(res.status).toBe(200);
     expect(res.body.results).toEqual([
       {
@@ -226,7 +229,7 @@ describe('POST /api/org/invitations/bulk', () => {
       'Too many invitations: at most 13 per request',
     ],
   ])('refuses %s, storing and spending nothing', async (_what, body, status, error) => {
-    const res = await bulk(t, me.cookie, body);
+    const res = await invalidRequest(() => bulk(t, me.cookie, body));
     expect([res.status, res.body]).toEqual([status, { error }]);
     expect(res.headers['ratelimit-limit']).toBeUndefined();
     expect(await invitationsOf(t, me.tenant.id)).toEqual([]);
@@ -241,14 +244,15 @@ describe('POST /api/org/invitations/bulk', () => {
     });
     const many = ['email,role', ...rows(14, 'csv').map((row) => `${row.email},member`)].join('\n');
     expect((await bulkCsv(t, me.cookie, many)).status).toBe(413);
-    expect((await bulkCsv(t, me.cookie, 'email,role\n', '?dryRun=maybe')).status).toBe(400);
+    expect((await invalidRequest(bulkCsv(t, me.cookie, 'email,role\n', '?dryRun=maybe'))).status).toBe(400);
   });
 
   it('needs a session (401) and an owner or admin (403), before reading the body', async () => {
-    const anonymous = await t.http.post(PATH).send({ invitations: [] });
+    const anonymous = await invalidRequest(() => t.http.post(PATH).send({ invitations: [] }));
     expect([anonymous.status, anonymous.body]).toEqual([401, UNAUTHORIZED]);
     const member = await factories(t).member(me.tenant.id, { role: 'member' });
-    const refused = await bulk(t, await sessionCookie(t, member), { invitations: [] });
+    const memberCookie = await sessionCookie(t, member);
+    const refused = await invalidRequest(() => bulk(t, memberCookie, { invitations: [] }));
     expect([refused.status, refused.body]).toEqual([403, ORG_INVITATION_ERRORS.notOwnerOrAdmin]);
     const admin = await factories(t).member(me.tenant.id, { role: 'admin' });
     expect(

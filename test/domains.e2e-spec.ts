@@ -14,6 +14,7 @@ import { CognitoTestIdentity } from './support/cognito-test-identity';
 import { refused, useDomainsSuite } from './support/domains';
 import { TestDns } from './support/test-dns';
 import { TestUser } from './support/test-identity';
+import { invalidRequest } from './support/documented-http';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -97,7 +98,7 @@ describe('verified domains', () => {
       ['empty', ''],
     ])('400 DOMAIN_INVALID: %s, and nothing stored', async (_, name) => {
       const before = await domains().countBy({ tenantId: org.tenant.id });
-      const res = await claim(name);
+      const res = await invalidRequest(() => claim(name));
       expect([res.status, res.body]).toEqual([400, refused('DOMAIN_INVALID')]);
       expect(await domains().countBy({ tenantId: org.tenant.id })).toBe(before);
     });
@@ -324,10 +325,9 @@ describe('verified domains', () => {
     it('sets the join mode; a bad one is 400 INVALID_JOIN_MODE and changes nothing; domain.updated', async () => {
       const name = newName();
       await claim(name);
-      const bad = await t.http
-        .patch(`/api/org/domains/${name}`)
-        .set('Cookie', org.ownerCookie)
-        .send({ joinMode: 'open' });
+      const bad = await invalidRequest(
+        t.http.patch(`/api/org/domains/${name}`).set('Cookie', org.ownerCookie).send({ joinMode: 'open' }),
+      );
       expect([bad.status, bad.body]).toEqual([400, refused('INVALID_JOIN_MODE')]);
       const res = await t.http
         .patch(`/api/org/domains/${name}`)
@@ -345,7 +345,7 @@ describe('verified domains', () => {
 
   describe('the bodies of the domain routes: each refusal in the route’s own code, nothing changed', () => {
     const json = (path: string, method: 'post' | 'patch', body: string, cookie = org.ownerCookie) =>
-      t.http[method](path).set('Cookie', cookie).set('Content-Type', 'application/json').send(body);
+      invalidRequest(t.http[method](path).set('Cookie', cookie).set('Content-Type', 'application/json').send(body));
 
     it('POST /api/org/domains: a body that is no JSON object, or none, is 400 DOMAIN_INVALID', async () => {
       const before = await domains().countBy({ tenantId: org.tenant.id });
@@ -353,7 +353,7 @@ describe('verified domains', () => {
         const res = await json('/api/org/domains', 'post', body);
         expect([res.status, res.body]).toEqual([400, refused('DOMAIN_INVALID')]);
       }
-      const none = await t.http.post('/api/org/domains').set('Cookie', org.ownerCookie);
+      const none = await invalidRequest(t.http.post('/api/org/domains').set('Cookie', org.ownerCookie));
       expect([none.status, none.body]).toEqual([400, refused('DOMAIN_INVALID')]);
       expect(await domains().countBy({ tenantId: org.tenant.id })).toBe(before);
     });
@@ -419,7 +419,7 @@ describe('verified domains', () => {
       // Refused, each changing nothing.
       const unknown = await setRoles(name, ['nobody']);
       expect([unknown.status, unknown.body]).toEqual([422, { success: false, error: 'UNKNOWN_ROLE', role: 'nobody' }]);
-      expect((await setRoles(name, 'recruiter')).body).toEqual(refused('INVALID_DEFAULT_ROLES'));
+      expect((await invalidRequest(setRoles(name, 'recruiter'))).body).toEqual(refused('INVALID_DEFAULT_ROLES'));
       const admin = await sessionCookie(t, await factory.member(org.tenant.id, { role: 'admin' }));
       const escalation = await setRoles(name, ['manager'], admin);
       expect([escalation.status, escalation.body]).toEqual([
@@ -729,7 +729,7 @@ describe('verified domains', () => {
       expect((await t.identity.findById(b.user.id))?.tenantId).toBeNull();
       const twice = await t.http.post(`/api/org/join-requests/${b.id}/approve`).set('Cookie', org.ownerCookie);
       expect([twice.status, twice.body]).toEqual([409, refused('REQUEST_CLOSED')]);
-      const bad = await t.http.get('/api/org/join-requests?status=nope').set('Cookie', org.ownerCookie);
+      const bad = await invalidRequest(t.http.get('/api/org/join-requests?status=nope').set('Cookie', org.ownerCookie));
       expect([bad.status, bad.body]).toEqual([400, refused('INVALID_STATUS')]);
     });
 
@@ -821,10 +821,12 @@ describe('verified domains', () => {
       ]);
       expect((await t.http.get(`/api/admin/domains?name=${name}`).set('Cookie', org.ownerCookie)).status).toBe(403);
       for (const reason of [undefined, '', '   ']) {
-        const bad = await t.http
-          .post(`/api/admin/domains/${name}/release`)
-          .set('Cookie', rootCookie)
-          .send({ tenantId: org.tenant.id, reason });
+        const bad = await invalidRequest(
+          t.http
+            .post(`/api/admin/domains/${name}/release`)
+            .set('Cookie', rootCookie)
+            .send({ tenantId: org.tenant.id, reason }),
+        );
         expect([bad.status, bad.body]).toEqual([400, refused('REASON_REQUIRED')]);
       }
       expect((await stored(org.tenant.id, name))!.status).toBe('verified');

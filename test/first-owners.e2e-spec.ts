@@ -8,6 +8,7 @@ import { sessionCookie } from './support/factories';
 import { FORBIDDEN, UNAUTHORIZED, UUID, ISO_8601 } from './support/spec-bodies';
 import { useTestApp } from './support/suites';
 import { TestUser } from './support/test-identity';
+import { invalidRequest } from './support/documented-http';
 
 const ERRORS = {
   tenantNotFound: { error: 'Tenant not found' },
@@ -61,7 +62,7 @@ describe('first owners', () => {
         { email: address(), role: 'owner' },
         { email: 'nonsense', role: 'king' },
       ]) {
-        const res = await inviteTo('0b6f1d1e-3c1a-4d4e-9a53-6f7f2b2f5a10', body);
+        const res = await invalidRequest(() => inviteTo('0b6f1d1e-3c1a-4d4e-9a53-6f7f2b2f5a10', body));
         expect([res.status, res.body]).toEqual([404, ERRORS.tenantNotFound]);
       }
       const tenant = await factory.tenant();
@@ -78,7 +79,7 @@ describe('first owners', () => {
       ['a role in capitals', { email: 'a@example.com', role: 'Owner' }, ERRORS.invalidRole],
     ])('%s is 400, and nothing is stored', async (_, body, error) => {
       const tenant = await factory.tenant();
-      const res = await inviteTo(tenant.id, body);
+      const res = await invalidRequest(() => inviteTo(tenant.id, body));
       expect([res.status, res.body]).toEqual([400, error]);
       expect(await t.dataSource.getRepository(InvitationEntity).countBy({ tenantId: tenant.id })).toBe(0);
     });

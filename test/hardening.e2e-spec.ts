@@ -1,5 +1,6 @@
 import { HTTP_SERVER_LIMITS } from '../src/app.setup';
 import { createTestApp, TestApp } from './support/test-app';
+import { invalidRequest } from './support/documented-http';
 
 /** Headers, limits and the request filters' exceptions for probes. */
 describe('hardening', () => {
@@ -24,7 +25,7 @@ describe('hardening', () => {
     });
 
     it('error responses refused before routing carry them too', async () => {
-      const res = await t.http.post('/api/invitations/x').send({ padding: 'x'.repeat(150_000) });
+      const res = await invalidRequest(() => t.http.post('/api/invitations/x').send({ padding: 'x'.repeat(150_000) }));
       expect(res.status).toBe(413);
       expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
     });
@@ -42,7 +43,7 @@ describe('hardening', () => {
       ['POST /api/invitations/{token}', '/api/invitations/any-token'],
       ['POST /api/admin/super-admins', '/api/admin/super-admins'],
     ])('%s: a JSON body over 100 kB is 413 in the error shape, before any session check', async (_, path) => {
-      const res = await t.http.post(path).send({ email: 'x'.repeat(101 * 1024) });
+      const res = await invalidRequest(() => t.http.post(path).send({ email: 'x'.repeat(101 * 1024) }));
       expect(res.status).toBe(413);
       expect(res.body).toEqual({ error: 'Request body too large' });
     });

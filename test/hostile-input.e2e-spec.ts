@@ -10,6 +10,7 @@ import { FORBIDDEN, UNAUTHORIZED } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { TestUser } from './support/test-identity';
+import { invalidRequest } from './support/documented-http';
 
 const INVALID_EMAIL = { error: 'Invalid email address' };
 const TOO_LARGE = { error: 'Request body too large' };
@@ -246,9 +247,9 @@ describe('hostile input', () => {
       const inviter = await newInviter(t);
       const before = await tenantCount();
       for (const res of [
-        await post('/api/org/invite', body),
-        await post('/api/org/invite', body, inviter.cookie),
-        await post('/api/admin/tenants', body, adminCookie),
+        await invalidRequest(() => post('/api/org/invite', body)),
+        await invalidRequest(() => post('/api/org/invite', body, inviter.cookie)),
+        await invalidRequest(() => post('/api/admin/tenants', body, adminCookie)),
       ]) {
         expect(res.status).toBe(400);
         expect(res.body).toEqual(TOO_DEEP);

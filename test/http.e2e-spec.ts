@@ -3,6 +3,7 @@ import { InvitationsStore } from '../src/invitations/invitations.store';
 import { factories, sessionCookie } from './support/factories';
 import { INVITATION_POST } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
+import { invalidRequest } from './support/documented-http';
 
 /** Error bodies not fixed by the spec (README, "Errors") and the request filters of the configuration. */
 describe('HTTP surface', () => {
@@ -14,13 +15,13 @@ describe('HTTP surface', () => {
     afterAll(() => t.close());
 
     it('an unknown route is 404 in the error shape', async () => {
-      const res = await t.http.get('/api/nothing-here');
+      const res = await invalidRequest(() => t.http.get('/api/nothing-here'));
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: 'Cannot GET /api/nothing-here' });
     });
 
     it('a wrong method on a known path is a 4xx JSON error, never a 500', async () => {
-      const res = await t.http.put('/api/admin/tenants').send({});
+      const res = await invalidRequest(() => t.http.put('/api/admin/tenants').send({}));
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: 'Cannot PUT /api/admin/tenants' });
     });
@@ -112,11 +113,13 @@ describe('HTTP surface', () => {
     });
 
     it('a CORS preflight from a foreign origin gets no allow-origin header', async () => {
-      const res = await t.http
-        .options('/api/admin/tenants')
-        .set('Host', 'api.example.com')
-        .set('Origin', 'https://evil.example.net')
-        .set('Access-Control-Request-Method', 'POST');
+      const res = await invalidRequest(() =>
+        t.http
+          .options('/api/admin/tenants')
+          .set('Host', 'api.example.com')
+          .set('Origin', 'https://evil.example.net')
+          .set('Access-Control-Request-Method', 'POST'),
+      );
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
     });
   });

@@ -3,6 +3,7 @@ import { InvitationsStore } from '../src/invitations/invitations.store';
 import { factories } from './support/factories';
 import { INVITATION_GET, INVITATION_POST } from './support/spec-bodies';
 import { createTestApp, TestApp } from './support/test-app';
+import { invalidRequest } from './support/documented-http';
 
 const DAY = 24 * 3600 * 1000;
 const inDays = (days: number) => new Date(Date.now() + days * DAY);
@@ -224,9 +225,10 @@ describe('invitations (spec 4.1, 4.2, section 3)', () => {
 
     it('rule 5: no body is read: an array, extra fields or a form body are ignored', async () => {
       for (const send of [
-        (token: string) => t.http.post(path(token)).send([{ status: 'pending' }]),
-        (token: string) => t.http.post(path(token)).send({ tenantId: 'other', role: 'owner', status: 'pending' }),
-        (token: string) => t.http.post(path(token)).type('form').send('role=owner'),
+        (token: string) => invalidRequest(t.http.post(path(token)).send([{ status: 'pending' }])),
+        (token: string) =>
+          invalidRequest(t.http.post(path(token)).send({ tenantId: 'other', role: 'owner', status: 'pending' })),
+        (token: string) => invalidRequest(t.http.post(path(token)).type('form').send('role=owner')),
       ]) {
         const invitation = await factory.invitation({ role: 'member' });
         const res = await send(invitation.id);
@@ -238,7 +240,9 @@ describe('invitations (spec 4.1, 4.2, section 3)', () => {
 
     it('bad input: a malformed JSON body is a 400 JSON error and changes nothing', async () => {
       const invitation = await factory.invitation();
-      const res = await t.http.post(path(invitation.id)).set('Content-Type', 'application/json').send('{"a":');
+      const res = await invalidRequest(
+        t.http.post(path(invitation.id)).set('Content-Type', 'application/json').send('{"a":'),
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'Malformed JSON body' });
       expect(await stored(invitation.id)).toEqual(invitation);

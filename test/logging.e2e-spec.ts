@@ -2,6 +2,7 @@ import { WIRING_CONTEXTS } from '../src/logging/app-logger';
 import { InvitationsStore } from '../src/invitations/invitations.store';
 import { factories, sessionCookie } from './support/factories';
 import { createTestApp, TestApp } from './support/test-app';
+import { invalidRequest } from './support/documented-http';
 
 interface LogLine {
   level: string;
@@ -82,11 +83,13 @@ describe('structured logs', () => {
   });
 
   it('client errors are warnings; requests refused before routing are logged too', async () => {
-    await t.http.post('/api/admin/tenants').set('X-Request-Id', 'req-no-session').send({});
-    await t.http
-      .post('/api/invitations/x')
-      .set('X-Request-Id', 'req-too-large')
-      .send({ a: 'x'.repeat(150_000) });
+    await invalidRequest(() => t.http.post('/api/admin/tenants').set('X-Request-Id', 'req-no-session').send({}));
+    await invalidRequest(() =>
+      t.http
+        .post('/api/invitations/x')
+        .set('X-Request-Id', 'req-too-large')
+        .send({ a: 'x'.repeat(150_000) }),
+    );
     expect(requestLine('req-no-session')).toMatchObject({
       level: 'warn',
       method: 'POST',

@@ -3,6 +3,7 @@ import { factories } from './support/factories';
 import { newInviter } from './support/inviting';
 import { sample } from './support/prometheus';
 import { createTestApp, TestApp } from './support/test-app';
+import { invalidRequest } from './support/documented-http';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -49,7 +50,7 @@ describe('metrics (GET /metrics)', () => {
     await t.http.get(`/api/invitations/${invitation.id}`).expect(200);
     await t.http.get('/api/invitations/no-such-token').expect(404);
     await t.http.get('/api/invitations/another-unknown-token').expect(404);
-    await t.http.get('/api/nothing-here').expect(404);
+    await invalidRequest(() => t.http.get('/api/nothing-here').expect(404));
     const text = await scrape();
     const route = 'method="GET",route="/api/invitations/:token"';
     expect(sample(text, `http_requests_total{${route},status_code="200"}`)).toBe(1);

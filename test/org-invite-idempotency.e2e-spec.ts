@@ -11,6 +11,7 @@ import { INVITE_ERRORS, ORG_INVITATION_ERRORS, UNAUTHORIZED } from './support/sp
 import { createTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { TEST_REDIS_URL, deleteRedisKeys, describeWithRedis, testRedisPrefix } from './support/test-redis';
+import { invalidRequest } from './support/documented-http';
 
 const LIMIT = 5;
 const HOUR_MS = 3600 * 1000;
@@ -149,7 +150,7 @@ describe('POST /api/org/invite with an Idempotency-Key', () => {
     ['a control character', 'a\tb'],
     ['sent twice', ['one', 'two']],
   ])('a key that is %s is 400 "Invalid Idempotency-Key…": nothing stored, no quota spent', async (_, key) => {
-    const res = await invite(t, me.cookie, body, key);
+    const res = await invalidRequest(() => invite(t, me.cookie, body, key));
     expect([res.status, res.body]).toEqual([400, IDEMPOTENCY.invalidKey]);
     expect(await invitationsOf(t, me.tenant.id)).toEqual([]);
     expect(await keysOf(t, me.user.id)).toEqual([]);
@@ -175,11 +176,14 @@ describe('POST /api/org/invite with an Idempotency-Key', () => {
 
   it("the key is checked after the spec's rules 1–6: a bad body, no session or a member get the spec's answers", async () => {
     const member = await factories(t).member(me.tenant.id, { role: 'member' });
-    const answers = [
-      await invite(t, me.cookie, { email: '', role: 'member' }, ''),
-      await t.http.post('/api/org/invite').set('Idempotency-Key', '').send(body),
-      await invite(t, await sessionCookie(t, member), body, ''),
-    ];
+    const memberCookie = await sessionCookie(t, member);
+    const answers = await invalidRequest(() =>
+      Promise.all([
+        invite(t, me.cookie, { email: '', role: 'member' }, ''),
+        t.http.post('/api/org/invite').set('Idempotency-Key', '').send(body),
+        invite(t, memberCookie, body, ''),
+      ]),
+    );
     expect(answers.map((res) => [res.status, res.body])).toEqual([
       [400, INVITE_ERRORS.emailRequired],
       [401, UNAUTHORIZED],
@@ -387,7 +391,7 @@ describe('POST /api/org/invitations/{id}/resend with an Idempotency-Key', () => 
     'a key that is %s is 400 "Invalid Idempotency-Key…": the invitation is not revoked, nothing is sent or stored',
     async (_, key) => {
       const old = await factories(t).invitation({ tenantId: me.tenant.id });
-      const res = await resend(t, me.cookie, old.id, key);
+      const res = await invalidRequest(() => resend(t, me.cookie, old.id, key));
       expect([res.status, res.body]).toEqual([400, IDEMPOTENCY.invalidKey]);
       expect(await invitationsOf(t, me.tenant.id)).toEqual([
         expect.objectContaining({ id: old.id, status: 'pending' }),

@@ -12,6 +12,7 @@ import { createTestDatabase, TestDatabase } from './support/test-database';
 import { TestUser } from './support/test-identity';
 import { withoutTable } from './support/without-table';
 import { TEST_REDIS_URL, describeWithRedis } from './support/test-redis';
+import { invalidRequest } from './support/documented-http';
 
 const INVALID_EMAIL = { error: 'Invalid email address' };
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
@@ -220,7 +221,7 @@ describe('POST /api/org/invite (spec 4.9)', () => {
       ['empty', { email: '', role: 'member' }],
       ['null', { email: null, role: 'member' }],
     ])('rule 1: email %s is 400 "Email is required"', async (_, body) => {
-      const res = await invite(t, me.cookie, body);
+      const res = await invalidRequest(() => invite(t, me.cookie, body));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(INVITE_ERRORS.emailRequired);
       await expectNothingDone();
@@ -241,7 +242,7 @@ describe('POST /api/org/invite (spec 4.9)', () => {
       ['an object', { $ne: null }],
       ['an array', ['a@example.com']],
     ])("rule 2: an e-mail with %s is 400 with the validator's message", async (_, email) => {
-      const res = await invite(t, me.cookie, { email, role: 'member' });
+      const res = await invalidRequest(() => invite(t, me.cookie, { email, role: 'member' }));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(INVALID_EMAIL);
       await expectNothingDone();
@@ -258,20 +259,20 @@ describe('POST /api/org/invite (spec 4.9)', () => {
       ['an array', { role: ['admin'] }],
       ['injection-shaped', { role: "member' OR '1'='1" }],
     ])('rule 3: role %s is 400 "Invalid role. Must be admin or member"', async (_, fields) => {
-      const res = await invite(t, me.cookie, { email: 'a@example.com', ...fields });
+      const res = await invalidRequest(() => invite(t, me.cookie, { email: 'a@example.com', ...fields }));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(INVITE_ERRORS.invalidRole);
       await expectNothingDone();
     });
 
     it('rule 1 before rules 2–3: an empty body is "Email is required"', async () => {
-      const res = await invite(t, me.cookie, {});
+      const res = await invalidRequest(() => invite(t, me.cookie, {}));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(INVITE_ERRORS.emailRequired);
     });
 
     it('rule 2 before rule 3: a bad e-mail and a bad role is the e-mail message', async () => {
-      const res = await invite(t, me.cookie, { email: 'nope', role: 'owner' });
+      const res = await invalidRequest(() => invite(t, me.cookie, { email: 'nope', role: 'owner' }));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(INVALID_EMAIL);
     });
@@ -279,7 +280,7 @@ describe('POST /api/org/invite (spec 4.9)', () => {
 
   describe('authorisation (rules 4–6)', () => {
     it('rules 1–3 before rule 4: an invalid body without a session is 400, not 401', async () => {
-      const res = await invite(t, undefined, { email: 'a@example.com', role: 'owner' });
+      const res = await invalidRequest(() => invite(t, undefined, { email: 'a@example.com', role: 'owner' }));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(INVITE_ERRORS.invalidRole);
     });
@@ -448,40 +449,42 @@ describe('POST /api/org/invite (spec 4.9)', () => {
 
   describe('bad input', () => {
     it('malformed JSON is 400 JSON with nothing stored or sent', async () => {
-      const res = await t.http
-        .post('/api/org/invite')
-        .set('Cookie', me.cookie)
-        .set('Content-Type', 'application/json')
-        .send('{"email": "a@example.com",');
+      const res = await invalidRequest(() =>
+        t.http
+          .post('/api/org/invite')
+          .set('Cookie', me.cookie)
+          .set('Content-Type', 'application/json')
+          .send('{"email": "a@example.com",'),
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'Malformed JSON body' });
       await expectNothingDone();
     });
 
     it('an array body is 400 JSON with nothing stored or sent', async () => {
-      const res = await invite(t, me.cookie, [{ email: 'a@example.com', role: 'member' }]);
+      const res = await invalidRequest(() => invite(t, me.cookie, [{ email: 'a@example.com', role: 'member' }]));
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'Request body must be a JSON object' });
       await expectNothingDone();
     });
 
     it('a JSON string body is a 400 JSON error', async () => {
-      const res = await t.http
-        .post('/api/org/invite')
-        .set('Cookie', me.cookie)
-        .set('Content-Type', 'application/json')
-        .send('"a@example.com"');
+      const res = await invalidRequest(() =>
+        t.http
+          .post('/api/org/invite')
+          .set('Cookie', me.cookie)
+          .set('Content-Type', 'application/json')
+          .send('"a@example.com"'),
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: expect.any(String) });
       await expectNothingDone();
     });
 
     it('a form-encoded body is not parsed and reaches the rules as empty', async () => {
-      const res = await t.http
-        .post('/api/org/invite')
-        .set('Cookie', me.cookie)
-        .type('form')
-        .send('email=a%40example.com&role=member');
+      const res = await invalidRequest(() =>
+        t.http.post('/api/org/invite').set('Cookie', me.cookie).type('form').send('email=a%40example.com&role=member'),
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual(INVITE_ERRORS.emailRequired);
       await expectNothingDone();
@@ -514,11 +517,13 @@ describe('POST /api/org/invite (spec 4.9)', () => {
     });
 
     it('a __proto__ key does not supply a role', async () => {
-      const res = await t.http
-        .post('/api/org/invite')
-        .set('Cookie', me.cookie)
-        .set('Content-Type', 'application/json')
-        .send('{"email": "a@example.com", "__proto__": {"role": "admin"}}');
+      const res = await invalidRequest(() =>
+        t.http
+          .post('/api/org/invite')
+          .set('Cookie', me.cookie)
+          .set('Content-Type', 'application/json')
+          .send('{"email": "a@example.com", "__proto__": {"role": "admin"}}'),
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual(INVITE_ERRORS.invalidRole);
       await expectNothingDone();

@@ -2,6 +2,7 @@ import { sessionCookie } from './support/factories';
 import { MEMBER_ERRORS, PAGING_ERRORS, UNAUTHORIZED, USER_NOT_FOUND } from './support/spec-bodies';
 import { useOrganisationSuite } from './support/suites';
 import { TestUser } from './support/test-identity';
+import { invalidRequest } from './support/documented-http';
 
 /** GET and PATCH /api/org/members: the members of the caller's organisation, and their roles. */
 describe('organisation members', () => {
@@ -112,7 +113,7 @@ describe('organisation members', () => {
     it.each(['0', '101', '-1', '1.5', 'ten', '', '1e1', ' 5'])(
       'limit=%p is 400 with a clear message',
       async (limit) => {
-        const res = await list(org.ownerCookie, `?limit=${encodeURIComponent(limit)}`);
+        const res = await invalidRequest(() => list(org.ownerCookie, `?limit=${encodeURIComponent(limit)}`));
         expect(res.status).toBe(400);
         expect(res.body).toEqual(PAGING_ERRORS.invalidLimit);
       },
@@ -208,7 +209,7 @@ describe('organisation members', () => {
       const bob = await member('b-bob');
       const cookie = await sessionCookie(t, caller);
       for (const body of [{ role: 'admin' }, { role: 'king' }]) {
-        const res = await patch(bob.id, body, cookie);
+        const res = await invalidRequest(() => patch(bob.id, body, cookie));
         expect(res.status).toBe(403);
         expect(res.body).toEqual(MEMBER_ERRORS.notOwnerOrAdmin);
       }
@@ -225,7 +226,7 @@ describe('organisation members', () => {
       'a role that is %s is 400 "Invalid role. Must be owner, admin or member" and changes nothing',
       async (_, body) => {
         const bob = await member('b-bob');
-        const res = await patch(bob.id, body, org.ownerCookie);
+        const res = await invalidRequest(() => patch(bob.id, body, org.ownerCookie));
         expect(res.status).toBe(400);
         expect(res.body).toEqual(MEMBER_ERRORS.invalidRole);
         await expectRole(bob, 'member');
@@ -234,18 +235,20 @@ describe('organisation members', () => {
 
     it('a body that is not an object is 400 and changes nothing', async () => {
       const bob = await member('b-bob');
-      const res = await t.http
-        .patch(`/api/org/members/${bob.id}`)
-        .set('Cookie', org.ownerCookie)
-        .set('Content-Type', 'application/json')
-        .send('["admin"]');
+      const res = await invalidRequest(() =>
+        t.http
+          .patch(`/api/org/members/${bob.id}`)
+          .set('Cookie', org.ownerCookie)
+          .set('Content-Type', 'application/json')
+          .send('["admin"]'),
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: expect.any(String) });
       await expectRole(bob, 'member');
     });
 
     it('the role is checked first: your own id with a bad role is "Invalid role"', async () => {
-      const res = await patch(org.owner.id, { role: 'king' }, org.ownerCookie);
+      const res = await invalidRequest(() => patch(org.owner.id, { role: 'king' }, org.ownerCookie));
       expect(res.status).toBe(400);
       expect(res.body).toEqual(MEMBER_ERRORS.invalidRole);
     });

@@ -2,6 +2,7 @@ import { sessionCookie } from './support/factories';
 import { REMOVE_MEMBER_ERRORS, UNAUTHORIZED, USER_NOT_FOUND } from './support/spec-bodies';
 import { useOrganisationSuite } from './support/suites';
 import { TestUser } from './support/test-identity';
+import { invalidRequest } from './support/documented-http';
 
 describe('DELETE /api/org/users/{id} (spec 4.10)', () => {
   // Each test gets its own tenant and owner.
@@ -222,7 +223,9 @@ describe('DELETE /api/org/users/{id} (spec 4.10)', () => {
 
     it('a body is not read: extra JSON fields change nothing', async () => {
       const member = await factory.member(org.tenant.id, { role: 'member' });
-      const res = await remove(member.id, org.ownerCookie).send({ id: org.owner.id, tenantId: 'other', role: 'owner' });
+      const res = await invalidRequest(() =>
+        remove(member.id, org.ownerCookie).send({ id: org.owner.id, tenantId: 'other', role: 'owner' }),
+      );
       expect(res.status).toBe(200);
       expect(await t.identity.findById(member.id)).toMatchObject({ tenantId: null, role: null });
       await expectStillMember(org.owner);
@@ -230,14 +233,16 @@ describe('DELETE /api/org/users/{id} (spec 4.10)', () => {
 
     it('a malformed JSON body is 400 JSON and nobody is removed', async () => {
       const member = await factory.member(org.tenant.id, { role: 'member' });
-      const res = await remove(member.id, org.ownerCookie).set('Content-Type', 'application/json').send('{"id":');
+      const res = await invalidRequest(() =>
+        remove(member.id, org.ownerCookie).set('Content-Type', 'application/json').send('{"id":'),
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'Malformed JSON body' });
       await expectStillMember(member);
     });
 
     it('no id at all is a 404 JSON error', async () => {
-      const res = await t.http.delete('/api/org/users/').set('Cookie', org.ownerCookie);
+      const res = await invalidRequest(() => t.http.delete('/api/org/users/').set('Cookie', org.ownerCookie));
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: expect.any(String) });
     });

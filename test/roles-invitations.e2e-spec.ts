@@ -4,6 +4,7 @@ import { defineRole, eventsOf, heldRoles, invitationRoles, setRoles } from './su
 import { INVITE_ERRORS } from './support/spec-bodies';
 import { useOrganisationSuite } from './support/suites';
 import { TestUser } from './support/test-identity';
+import { invalidRequest } from './support/documented-http';
 
 const refusal = (error: string, details: object = {}) => ({ success: false, error, ...details });
 
@@ -80,13 +81,13 @@ describe('invitations that carry custom roles', () => {
       ['not a list of keys', 'recruiter', 400, { error: 'Invalid roles. Must be a list of distinct role keys' }],
       ['a key twice', ['auditor', 'auditor'], 400, { error: 'Invalid roles. Must be a list of distinct role keys' }],
     ])('%s is refused, and nothing is stored', async (_, roles, status, expected) => {
-      const res = await invite(adminCookie, { email: 'cand@example.com', role: 'member', roles });
+      const res = await invalidRequest(() => invite(adminCookie, { email: 'cand@example.com', role: 'member', roles }));
       expect([res.status, res.body]).toEqual([status, expected]);
       expect(await invitations()).toEqual([]);
     });
 
     it('the spec’s rules come first: no e-mail is 400 "Email is required" whatever the roles', async () => {
-      const res = await invite(adminCookie, { role: 'member', roles: ['nobody'] });
+      const res = await invalidRequest(() => invite(adminCookie, { role: 'member', roles: ['nobody'] }));
       expect([res.status, res.body]).toEqual([400, INVITE_ERRORS.emailRequired]);
     });
 
@@ -118,18 +119,20 @@ describe('invitations that carry custom roles', () => {
 
   describe('POST /api/org/invitations/bulk', () => {
     it('each row may carry roles, in JSON or in a CSV roles column; a row’s unknown or escalating role makes it invalid', async () => {
-      const res = await t.http
-        .post('/api/org/invitations/bulk')
-        .set('Cookie', adminCookie)
-        .send({
-          invitations: [
-            { email: 'one@example.com', role: 'member', roles: ['recruiter', 'auditor'] },
-            { email: 'two@example.com', role: 'member', roles: ['nobody'] },
-            { email: 'three@example.com', role: 'member', roles: ['role-manager'] },
-            { email: 'four@example.com', role: 'member', roles: 'auditor' },
-            { email: 'five@example.com', role: 'admin' },
-          ],
-        });
+      const res = await invalidRequest(() =>
+        t.http
+          .post('/api/org/invitations/bulk')
+          .set('Cookie', adminCookie)
+          .send({
+            invitations: [
+              { email: 'one@example.com', role: 'member', roles: ['recruiter', 'auditor'] },
+              { email: 'two@example.com', role: 'member', roles: ['nobody'] },
+              { email: 'three@example.com', role: 'member', roles: ['role-manager'] },
+              { email: 'four@example.com', role: 'member', roles: 'auditor' },
+              { email: 'five@example.com', role: 'admin' },
+            ],
+          }),
+      );
       expect(res.status).toBe(200);
       expect(res.body.results.map((row: { status: string; error?: string }) => [row.status, row.error])).toEqual([
         ['created', undefined],

@@ -5,6 +5,7 @@ import { defineRole, eventsOf, heldRoles, roleKeys, setRoles } from './support/r
 import { INVITE_ERRORS, ORG_INVITATION_ERRORS, REMOVE_MEMBER_ERRORS, UNAUTHORIZED } from './support/spec-bodies';
 import { useOrganisationSuite } from './support/suites';
 import { TestUser } from './support/test-identity';
+import { invalidRequest } from './support/documented-http';
 
 /** docs/roles.md: the service's permissions, as the three system roles hold them. */
 const SERVICE = [
@@ -132,7 +133,7 @@ describe('custom roles and permissions', () => {
         refusal('PERMISSION_NOT_GRANTABLE', { permission: 'sso:manage' }),
       ],
     ])('%s is refused, and nothing is stored', async (_, body, status, expected) => {
-      const res = await t.http.post('/api/org/roles').set('Cookie', ownerCookie).send(body);
+      const res = await invalidRequest(() => t.http.post('/api/org/roles').set('Cookie', ownerCookie).send(body));
       expect([res.status, res.body]).toEqual([status, expected]);
       expect(await roleKeys(t, org.tenant.id)).toEqual([]);
       expect(await eventsOf(t, org.tenant.id, 'role.created')).toEqual([]);
@@ -320,7 +321,9 @@ describe('custom roles and permissions', () => {
     ])('%s is refused, and nothing changes', async (_, body, status, expected) => {
       await holder({ recruiter: ['invitations:create'] });
       const before = await heldRoles(t, org.tenant.id);
-      const res = await t.http.put(`/api/org/members/${member.id}/roles`).set('Cookie', ownerCookie).send(body);
+      const res = await invalidRequest(() =>
+        t.http.put(`/api/org/members/${member.id}/roles`).set('Cookie', ownerCookie).send(body),
+      );
       expect([res.status, res.body]).toEqual([status, expected]);
       expect(await heldRoles(t, org.tenant.id)).toEqual(before);
     });
@@ -498,7 +501,7 @@ describe('custom roles and permissions', () => {
       const other = await check(memberCookie, { userId: stranger.id, permissions: ['members:read'] });
       expect([other.status, other.body]).toEqual([404, refusal('USER_NOT_FOUND')]);
       for (const body of [{}, { permissions: [] }, { permissions: Array(101).fill('a:b') }, { permissions: [1] }]) {
-        const bad = await check(memberCookie, body);
+        const bad = await invalidRequest(() => check(memberCookie, body));
         expect([bad.status, bad.body]).toEqual([400, refusal('INVALID_PERMISSIONS')]);
       }
     });
@@ -617,7 +620,7 @@ describe('custom roles and permissions', () => {
         refusal('PERMISSION_RESERVED', { permission: 'members:read' }),
       ]);
       for (const permissions of [[{ key: 'Reports:Export' }], [{ key: 'a:b' }, { key: 'a:b' }], 'x', [7]]) {
-        const bad = await put({ permissions });
+        const bad = await invalidRequest(() => put({ permissions }));
         expect([bad.status, bad.body]).toEqual([400, refusal('INVALID_PERMISSIONS')]);
       }
       const notRoot = await t.http.put('/api/admin/permissions').set('Cookie', ownerCookie).send({ permissions: [] });

@@ -21,6 +21,7 @@ import { useOrganisationSuite, useTestApp, useTwoInstances } from './support/sui
 import { describeWithRedis } from './support/test-redis';
 import { withoutTable } from './support/without-table';
 import { defineRole, eventsOf, heldRoles, setRoles } from './support/roles';
+import { invalidRequest } from './support/documented-http';
 
 /** SCIM 2.0 (docs/scim.md): one directory per organisation, at /scim/v2, with a bearer token. */
 describe('SCIM 2.0', () => {
@@ -176,7 +177,7 @@ describe('SCIM 2.0', () => {
     });
 
     it('any other path under /scim/v2: 404 in SCIM’s form (Bulk is not supported)', async () => {
-      const res = await (await client()).post('/Bulk', { Operations: [] });
+      const res = await invalidRequest(async () => (await client()).post('/Bulk', { Operations: [] }));
       expect(res.status).toBe(404);
       expect(JSON.parse(res.text)).toEqual(scimError(404));
     });
@@ -472,7 +473,7 @@ describe('SCIM 2.0', () => {
       ['active neither boolean nor "True"/"False"', { userName: 'x@example.com', active: 'yes' }],
       ['a body that is not an object', []],
     ])('%s: 400 invalidValue or invalidSyntax', async (_what, body) => {
-      const res = await (await client()).post('/Users', body);
+      const res = await invalidRequest(async () => (await client()).post('/Users', body));
       expect(res.status).toBe(400);
       expect(JSON.parse(res.text)).toEqual(scimError(400, expect.stringMatching(/^invalid(Value|Syntax)$/)));
     });
@@ -874,7 +875,9 @@ describe('SCIM 2.0', () => {
       [{ Recruiters: { roles: ['x', 'x'] } }],
       [{ Recruiters: { roles: [], extra: true } }],
     ])('%j: 400', async (body) => {
-      const res = await t.http.put('/api/org/scim/role-mapping').set('Cookie', org.ownerCookie).send(body);
+      const res = await invalidRequest(() =>
+        t.http.put('/api/org/scim/role-mapping').set('Cookie', org.ownerCookie).send(body),
+      );
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: expect.stringMatching(/^The role mapping/) });
     });
@@ -1102,7 +1105,7 @@ describe('SCIM 2.0', () => {
       ['a count that is not an integer', { count: 'many' }, 'invalidValue'],
       ['an attribute path with a filter', { attributes: ['emails[type eq "work"].value'] }, 'invalidValue'],
     ])('%s: 400 %s', async (_what, body, scimType) => {
-      const res = await (await client()).post('/Users/.search', body);
+      const res = await invalidRequest(async () => (await client()).post('/Users/.search', body));
       expect(res.status).toBe(400);
       expect(JSON.parse(res.text)).toEqual(scimError(400, scimType));
     });

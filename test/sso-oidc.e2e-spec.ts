@@ -16,6 +16,7 @@ import { TEST_JWT_SECRET } from './support/test-app';
 import { describeCognitoOnly } from './support/test-identity';
 import { cognitoIssuer } from '../src/identity/cognito/cognito-endpoints';
 import { JoiningService } from '../src/joining/joining.service';
+import { invalidRequest } from './support/documented-http';
 
 const BASE = SSO_BASE;
 const PORTAL = SSO_PORTAL;
@@ -126,7 +127,7 @@ describe('single sign-on: OIDC', () => {
       ['scopes without openid', { scopes: ['email'] }, /openid/],
       ['an issuer that is not a URL', { issuer: 'acme' }, /issuer/],
     ])('400 SSO_CONNECTION_INVALID: %s', async (_, body, reason) => {
-      const res = await create(body);
+      const res = await invalidRequest(() => create(body));
       expect([res.status, res.body]).toEqual([400, refused('SSO_CONNECTION_INVALID', expect.stringMatching(reason))]);
       expect(await connections().countBy({ tenantId: org.tenant.id })).toBe(0);
     });
@@ -185,8 +186,10 @@ describe('single sign-on: OIDC', () => {
       expect(
         (await t.http.get(`/api/org/sso/connections/${second}`).set('Cookie', org.ownerCookie)).body.connection.primary,
       ).toBe(true);
-      expect((await patch(second, { status: 'draft' })).status).toBe(400);
-      expect((await patch(second, { defaultRole: 'owner' })).body).toEqual(refused('SSO_CONNECTION_INVALID'));
+      expect((await invalidRequest(() => patch(second, { status: 'draft' }))).status).toBe(400);
+      expect((await invalidRequest(() => patch(second, { defaultRole: 'owner' }))).body).toEqual(
+        refused('SSO_CONNECTION_INVALID'),
+      );
     });
 
     it('PATCH {"primary": true}: that active connection is the primary, and discovery uses it; a draft cannot be', async () => {
@@ -198,7 +201,9 @@ describe('single sign-on: OIDC', () => {
         400,
         refused('SSO_CONNECTION_INVALID', 'only an active connection can be primary'),
       ]);
-      expect((await patch(second, { primary: false })).body).toEqual(refused('SSO_CONNECTION_INVALID'));
+      expect((await invalidRequest(() => patch(second, { primary: false }))).body).toEqual(
+        refused('SSO_CONNECTION_INVALID'),
+      );
       await patch(first, { status: 'active' });
       const res = await patch(second, { status: 'active', primary: true });
       expect(res.body.connection).toMatchObject({ status: 'active', primary: true });
@@ -329,7 +334,7 @@ describe('single sign-on: OIDC', () => {
       expect([res.status, res.body]).toEqual([409, refused('SSO_NO_ACTIVE_CONNECTION')]);
       const admin = await sessionCookie(t, await factory.member(org.tenant.id, { role: 'admin' }));
       expect((await enforce(true, admin)).body).toEqual({ error: 'Forbidden' });
-      expect((await enforce('yes')).body).toEqual(refused('SSO_ENFORCEMENT_INVALID'));
+      expect((await invalidRequest(() => enforce('yes'))).body).toEqual(refused('SSO_ENFORCEMENT_INVALID'));
       expect(await enforcementRows()).toBe(0);
       const read = await t.http.get('/api/org/sso').set('Cookie', admin);
       expect([read.status, read.body]).toEqual([

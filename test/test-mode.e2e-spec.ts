@@ -16,6 +16,7 @@ import { useTwoInstances } from './support/suites';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { e2eIdentityMode } from './support/test-identity';
 import { describeWithRedis, TEST_REDIS_URL } from './support/test-redis';
+import { invalidRequest } from './support/documented-http';
 
 const KEY = 'qa-suite-key-0123456789-abcdef';
 const TEST_MODE_ENV = { TEST_MODE: 'true', TEST_MODE_KEY: KEY };
@@ -90,7 +91,7 @@ describe('test mode off (the default)', () => {
     ['delete', '/api/test/rate-limits'],
     ['delete', '/api/test/tenants?namePrefix=qa-'],
   ] as const)('%s %s does not exist: 404, as any unknown route, even with the key', async (method, path) => {
-    const res = await t.http[method](path).set('X-Test-Mode-Key', KEY);
+    const res = await invalidRequest(t.http[method](path).set('X-Test-Mode-Key', KEY));
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: `Cannot ${method.toUpperCase()} ${path}` });
   });
@@ -146,7 +147,7 @@ describe('test mode on (TEST_MODE=true)', () => {
       ['a wrong key of the same length', KEY.replace(/.$/, 'x')],
       ['a wrong key of another length', 'short'],
     ])('%s → 401 Unauthorized, and nothing is done', async (_, key) => {
-      const request = t.http.delete('/api/test/rate-limits');
+      const request = invalidRequest(t.http.delete('/api/test/rate-limits'));
       const res = await (key === undefined ? request : request.set('X-Test-Mode-Key', key));
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: 'Unauthorized' });
@@ -286,7 +287,7 @@ describe('test mode on (TEST_MODE=true)', () => {
 
     it('neither or both of advanceSeconds and reset → 400', async () => {
       for (const body of [{}, { advanceSeconds: 5, reset: true }, { advanceSeconds: -5 }, { advanceSeconds: 1.5 }]) {
-        const res = await t.http.post('/api/test/clock').set('X-Test-Mode-Key', KEY).send(body);
+        const res = await invalidRequest(() => t.http.post('/api/test/clock').set('X-Test-Mode-Key', KEY).send(body));
         expect(res.status).toBe(400);
       }
     });
@@ -335,7 +336,7 @@ describe('test mode on (TEST_MODE=true)', () => {
     });
 
     it('no namePrefix → 400', async () => {
-      const res = await t.http.delete('/api/test/tenants').set('X-Test-Mode-Key', KEY);
+      const res = await invalidRequest(() => t.http.delete('/api/test/tenants').set('X-Test-Mode-Key', KEY));
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'namePrefix must be 1 to 255 characters' });
     });

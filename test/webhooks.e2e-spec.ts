@@ -13,6 +13,7 @@ import { createTestApp, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
 import { TestDns } from './support/test-dns';
 import { TEST_WEBHOOK_SECRET, WebhookReceiver } from './support/webhook-receiver';
+import { invalidRequest } from './support/documented-http';
 
 /**
  * Every audit event is sent, signed per Standard Webhooks, to each
@@ -210,8 +211,11 @@ describe('webhooks', () => {
       const member = await factory.member(tenant.id, { role: 'member' });
 
       expect(
-        (await t.http.post('/api/admin/tenants').set('Cookie', rootCookie).send({ name: 'Globex', type: 'castle' }))
-          .status,
+        (
+          await invalidRequest(
+            t.http.post('/api/admin/tenants').set('Cookie', rootCookie).send({ name: 'Globex', type: 'castle' }),
+          )
+        ).status,
       ).toBe(400);
       expect(
         (

@@ -1,9 +1,10 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrorResponse, ApiSession, FORBIDDEN_BODY } from '../common/openapi';
 import { ApiJsonBody } from '../common/validate-body';
 import { TENANT_ERRORS } from './admin-tenants.messages';
 import { ChangedTenantResponse, DeletedTenantResponse, TenantDetailsResponse } from './dto/tenant-details.response';
+import { SuspendTenantDto } from './dto/suspend-tenant.dto';
 import { TENANT_LIFECYCLE_ERRORS } from './tenant-lifecycle.messages';
 
 const { notFound, deleted, alreadySuspended, notSuspended, nothingToUpdate, reasonNotString, reasonTooLong } =
@@ -56,6 +57,7 @@ export const ApiSuspendTenant = () =>
         "Suspend a tenant: its members' org routes, its invitations and its e-mails wait; event tenant.suspended",
       description: 'Holds from the next request on every instance. The body and its reason are optional.',
     }),
+    ApiBody({ type: SuspendTenantDto, required: false }),
     ApiOkResponse({ type: ChangedTenantResponse }),
     ApiJsonBody('The reason is not a string, or too long', [{ error: reasonNotString }, { error: reasonTooLong }]),
     ApiErrorResponse(409, 'The tenant is suspended already, or deleted', [

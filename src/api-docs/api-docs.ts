@@ -2,6 +2,13 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { HeaderObject, ResponseObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
 import { license, version } from '../../package.json';
+import { withServedDocuments } from './served-documents';
+import {
+  withBodyParserRefusals,
+  withHeaderLimit,
+  withNullableReferences,
+  withRequestFilterRefusals,
+} from './document-passes';
 import { errorResponse, SCIM_BEARER_SCHEME, SESSION_SCHEME } from '../common/openapi';
 import { ORGANISATION_SUSPENDED, SSO_REQUIRED } from '../auth/org-admin.policy';
 import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters';
@@ -153,14 +160,25 @@ export function buildOpenApiDocument(app: NestExpressApplication, config: AppCon
     .setLicense(license, LICENSE_TERMS)
     .addGlobalResponse(...EVERY_ROUTE_RESPONSES)
     .build();
+  // A copy that shares no object: the decorators' metadata objects are shared between operations, and
+  // the passes change them one operation at a time.
+  const generated = JSON.parse(
+    JSON.stringify(
+      SwaggerModule.createDocument(app, options, {
+        // Handler names are unique across the API: they make readable operation ids.
+        operationIdFactory: (_controller, method) => method,
+      }),
+    ),
+  ) as OpenAPIObject;
+  // The answers that every route may give, as @nestjs/swagger wrote them on its operations (a probe's).
+  const { 503: timedOut, default: refusedBeforeRouting } = generated.paths['/health/live'].get!.responses;
+  const withDocuments = withServedDocuments(withBodyParserRefusals(generated), API_DOCS_PATH, OPENAPI_DOCUMENT_PATH, {
+    503: timedOut,
+    default: refusedBeforeRouting,
+  });
   return withRequiredPermissions(
     withSuspendedOrganisation(
-      withRequestIdHeader(
-        SwaggerModule.createDocument(app, options, {
-          // Handler names are unique across the API: they make readable operation ids.
-          operationIdFactory: (_controller, method) => method,
-        }),
-      ),
+      withHeaderLimit(withRequestIdHeader(withNullableReferences(withRequestFilterRefusals(withDocuments)))),
     ),
   );
 }

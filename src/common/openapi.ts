@@ -1,10 +1,12 @@
 import { applyDecorators, SetMetadata, Type } from '@nestjs/common';
 import {
   ApiCookieAuth,
+  ApiExtension,
   ApiExtraModels,
   ApiProperty,
   ApiResponse,
   ApiResponseOptions,
+  ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
 import type { HeaderObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
@@ -96,3 +98,12 @@ export const ApiPublic = () => SetMetadata(API_SECURITY_METADATA, []);
 /** Spec sections 5 and 7: the bodies of a failed session or role check. */
 export const UNAUTHORIZED_BODY = { error: UNAUTHORIZED };
 export const FORBIDDEN_BODY = { error: FORBIDDEN };
+
+/** The extension that marks a browser's route (an HTML page, a redirect, a form POST): not for API clients. */
+export const BROWSER_ROUTE_EXTENSION = 'x-browser-route';
+
+/** A public route that a browser opens: marked `x-browser-route: true` in the document. */
+export const ApiBrowserRoute = () => applyDecorators(ApiPublic(), ApiExtension(BROWSER_ROUTE_EXTENSION, true));
+
+/** A route for operators (probes, metrics): public, tagged Operations. */
+export const ApiOperationalRoute = () => applyDecorators(ApiTags('Operations'), ApiPublic());

@@ -1,5 +1,4 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
 import {
   HealthCheck,
   HealthCheckResult,
@@ -8,6 +7,8 @@ import {
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
 import { AppConfig } from '../config/app-config';
+import { ApiOperationalRoute } from '../common/openapi';
+import { ApiLiveness, ApiReadiness } from './health.docs';
 import { IdentityStoreHealthIndicator } from './identity-store.health';
 import { MigrationsHealthIndicator } from './migrations.health';
 import { ReadinessLog } from './readiness-log';
@@ -20,7 +21,7 @@ export const DATABASE_PING_TIMEOUT_MS = 1_500;
  * Probes for the load balancer and the orchestrator: outside /api, no session, and answered
  * whatever the Host header (see configureApp). Bodies are terminus's.
  */
-@ApiExcludeController()
+@ApiOperationalRoute()
 @Controller('health')
 export class HealthController {
   constructor(
@@ -36,6 +37,7 @@ export class HealthController {
 
   /** The process is up and answering. Nothing else: a slow dependency must never get it restarted. */
   @Get('live')
+  @ApiLiveness()
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
   checkLiveness() {
     return this.health.check([]);
@@ -46,6 +48,7 @@ export class HealthController {
    * or when a dependency it cannot do without fails.
    */
   @Get('ready')
+  @ApiReadiness()
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
   async checkReadiness() {
     if (this.shutdown.isShuttingDown) {

@@ -3,7 +3,7 @@ import { ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nest
 import type { Request, Response } from 'express';
 import { Caller, CurrentCaller } from '../auth/caller';
 import { SessionGuard } from '../auth/session.guard';
-import { ApiPublic } from '../common/openapi';
+import { ApiBrowserRoute } from '../common/openapi';
 import { AppConfig } from '../config/app-config';
 import { InvitationPageEnabledGuard } from './invitation-page-enabled.guard';
 import { InvitationPageService } from './invitation-page.service';
@@ -32,7 +32,7 @@ const ApiInvitationPage = (success: string) =>
  * It reads the visitor's session, when there is one (SessionGuard never refuses).
  */
 @ApiTags('Invitation page (HTML)')
-@ApiPublic()
+@ApiBrowserRoute()
 @ApiProduces('text/html')
 @Controller('invitations')
 @UseGuards(InvitationPageEnabledGuard, SessionGuard)

@@ -4,7 +4,7 @@ import { ApiErrorResponse, ApiSession, ErrorBody, UNAUTHORIZED_BODY } from '../c
 import { PAGING_ERRORS } from '../common/paging';
 import { IDEMPOTENT_REPLAY_RESPONSE_HEADERS } from '../idempotency/idempotent';
 import { IDEMPOTENCY_ERRORS } from '../idempotency/idempotency.messages';
-import { InviteMemberResponse } from '../invitations/dto/created-invitation.response';
+import { ResendInvitationResponse } from '../invitations/dto/created-invitation.response';
 import { RATE_LIMIT_RESPONSE_HEADERS, RATE_LIMITED_RESPONSE_HEADERS } from '../rate-limit/invite-quota.docs';
 import { RATE_LIMITED } from '../rate-limit/rate-limit.module';
 import { ListInvitationsResponse, RevokeInvitationResponse } from './dto/org-invitation.response';
@@ -54,7 +54,7 @@ export const ApiResendInvitation = () =>
     }),
     ApiParam({ name: 'id', description: 'The invitation id (its token)' }),
     ApiOkResponse({
-      type: InviteMemberResponse,
+      type: ResendInvitationResponse,
       description: 'The new invitation, as POST /api/org/invite answers',
       headers: { ...RATE_LIMIT_RESPONSE_HEADERS, ...IDEMPOTENT_REPLAY_RESPONSE_HEADERS },
     }),

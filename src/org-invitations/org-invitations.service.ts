@@ -5,7 +5,7 @@ import { ApiError } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { pageRequest, toPage } from '../common/paging';
 import { InvitationEntity } from '../database/entities';
-import { InviteMemberResponse, toCreatedInvitationResponse } from '../invitations/dto/created-invitation.response';
+import { ResendInvitationResponse, toCreatedInvitationResponse } from '../invitations/dto/created-invitation.response';
 import { isOpen } from '../invitations/invitation';
 import { InvitationIssuer } from '../invitations/invitation-issuer';
 import { InvitationsStore } from '../invitations/invitations.store';
@@ -69,7 +69,7 @@ export class OrgInvitationsService {
    * resend and a revoke or accept) of one invitation exactly one goes through; the others are 400.
    * The caller gives the custom roles anew: only those whose permissions it holds (docs/roles.md).
    */
-  async resend(caller: OrgCaller, id: string, origin: string): Promise<InviteMemberResponse> {
+  async resend(caller: OrgCaller, id: string, origin: string): Promise<ResendInvitationResponse> {
     const old = await this.findInTenant(caller, id);
     const cannotResend = new ApiError(HttpStatus.BAD_REQUEST, ORG_INVITATION_ERRORS.cannotResend);
     if (!isOpen(old)) throw cannotResend;

@@ -4,6 +4,7 @@ import { applyDecorators, HttpStatus } from '@nestjs/common';
 import {
   ApiBearerAuth,
   ApiBody,
+  ApiConsumes,
   ApiNoContentResponse,
   ApiOperation,
   ApiParam,
@@ -17,7 +18,8 @@ import { SCIM_CONTENT_TYPE, SCIM_ERROR_SCHEMA, SCIM_MESSAGES } from './scim-erro
 import { SEARCH_REQUEST_SCHEMA } from './scim-search';
 
 const resource: SchemaObject = { type: 'object', additionalProperties: true };
-const scimError: SchemaObject = {
+/** SCIM's error body (RFC 7644 section 3.12), on every SCIM refusal. */
+const SCIM_ERROR_RESPONSE_SCHEMA: SchemaObject = {
   type: 'object',
   required: ['schemas', 'status', 'detail'],
   properties: {
@@ -44,13 +46,12 @@ const listSchema: SchemaObject = {
 
 const scimResponse = (status: number, description: string, schema: object = resource) =>
   ApiResponse({ status, description, content: { [SCIM_CONTENT_TYPE]: { schema } } });
-const scimErrorResponse = (status: number, description: string) => scimResponse(status, description, scimError);
+const scimErrorResponse = (status: number, description: string) =>
+  scimResponse(status, description, SCIM_ERROR_RESPONSE_SCHEMA);
+/** The media types the SCIM parser reads (scim-body-parser). */
+const scimConsumes = () => ApiConsumes(SCIM_CONTENT_TYPE, 'application/json');
 const scimBody = (description: string) =>
-  ApiBody({
-    description,
-    required: true,
-    schema: resource,
-  });
+  applyDecorators(scimConsumes(), ApiBody({ description, required: true, schema: resource }));
 
 /** Every SCIM route: the bearer token, and its refusals. */
 export const ApiScim = () =>
@@ -63,7 +64,7 @@ export const ApiScim = () =>
       status: HttpStatus.TOO_MANY_REQUESTS,
       description: 'Over SCIM_RATE_LIMIT requests per token per minute',
       headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
-      content: { [SCIM_CONTENT_TYPE]: { schema: scimError } },
+      content: { [SCIM_CONTENT_TYPE]: { schema: SCIM_ERROR_RESPONSE_SCHEMA } },
     }),
     scimErrorResponse(HttpStatus.INTERNAL_SERVER_ERROR, 'Unexpected failure'),
   );
@@ -104,6 +105,7 @@ const search = (summary: string, filters: string) =>
       summary,
       description: `RFC 7644 section 3.4.3: the list's GET with its parameters in the body. filter: ${filters}`,
     }),
+    scimConsumes(),
     ApiBody({ description: 'A SearchRequest', required: true, schema: searchRequest }),
     scimResponse(HttpStatus.OK, 'A ListResponse', listSchema),
     scimErrorResponse(HttpStatus.BAD_REQUEST, 'invalidFilter, invalidValue or invalidSyntax'),
@@ -148,6 +150,8 @@ export const ApiScimSearchAll = () =>
       summary: 'Search every resource type at once: not supported',
       description: 'Search Users and Groups one at a time, at /Users/.search and /Groups/.search.',
     }),
+    scimConsumes(),
+    ApiBody({ description: 'A SearchRequest (any body is refused alike)', required: false, schema: searchRequest }),
     scimErrorResponse(HttpStatus.NOT_IMPLEMENTED, SCIM_MESSAGES.rootSearch),
   );
 

@@ -1,6 +1,5 @@
 import { DiscoverBody, DiscoverPipe } from './dto/sso-bodies';
 import { Body, Controller, Get, HttpCode, HttpStatus, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { FailureResponse } from '../common/failure-response';
 import { RequestOrigin } from '../common/request-origin';
@@ -11,6 +10,14 @@ import { sendSamlPostPage } from './saml/saml-post-page';
 import { Browser, SignedIn, SsoSignInService, TestedSignIn } from './sso-sign-in.service';
 import { SsoStartService } from './sso-start.service';
 import { ApiDiscover, ApiSsoDiscovery } from './sso.docs';
+import {
+  ApiOidcCallback,
+  ApiSamlAcs,
+  ApiSamlMetadata,
+  ApiSamlPostPage,
+  ApiSsoBrowser,
+  ApiSsoStart,
+} from './sso-browser.docs';
 import { SSO_FAILURES } from './sso.messages';
 
 /** Where SAML's routes live: the ACS reads a form body, which app.setup parses on this path only. */
@@ -39,10 +46,10 @@ export class SsoDiscoveryController {
 
 /**
  * The browser's side of a sign-in: the start, a redirect to the provider, and the provider's
- * redirect back. Redirects, not an API: left out of the OpenAPI document (docs/sso.md describes them).
+ * redirect back. Redirects, not an API: browser routes in the OpenAPI document (docs/sso.md describes them).
  */
 @Controller('sso')
-@ApiExcludeController()
+@ApiSsoBrowser()
 @UseGuards(SsoConfiguredGuard)
 export class SsoBrowserController {
   constructor(
@@ -52,6 +59,7 @@ export class SsoBrowserController {
   ) {}
 
   @Get('start')
+  @ApiSsoStart()
   @FailureResponse({ error: SSO_FAILURES.signIn })
   async startSso(@Query() query: Record<string, unknown>, @RequestOrigin() origin: string, @Res() response: Response) {
     const location = await this.starts.start(query, this.config.publicBaseUrl ?? origin);
@@ -59,6 +67,7 @@ export class SsoBrowserController {
   }
 
   @Get('oidc/:id/callback')
+  @ApiOidcCallback()
   @FailureResponse({ error: SSO_FAILURES.signIn })
   async oidcCallback(
     @Param('id') id: string,
@@ -73,6 +82,7 @@ export class SsoBrowserController {
 
   /** The page that posts a pending sign-in's AuthnRequest to a provider that takes HTTP-POST only. */
   @Get('saml/:id/requests/:requestId')
+  @ApiSamlPostPage()
   @FailureResponse({ error: SSO_FAILURES.signIn })
   async samlPostPage(
     @Param('id') id: string,
@@ -85,6 +95,7 @@ export class SsoBrowserController {
 
   /** The SP metadata that an owner gives the provider (or the provider reads). */
   @Get('saml/:id/metadata')
+  @ApiSamlMetadata()
   @FailureResponse({ error: SSO_FAILURES.signIn })
   async samlMetadata(@Param('id') id: string, @RequestOrigin() origin: string, @Res() response: Response) {
     const xml = await this.starts.serviceProviderMetadata(id, this.config.publicBaseUrl ?? origin);
@@ -93,6 +104,7 @@ export class SsoBrowserController {
 
   /** The assertion consumer service: the provider's form POST (the one form body this service reads). */
   @Post('saml/:id/acs')
+  @ApiSamlAcs()
   @FailureResponse({ error: SSO_FAILURES.signIn })
   async samlAcs(
     @Param('id') id: string,

@@ -7,6 +7,9 @@ import { AppModule } from '../../src/app.module';
 import { APP_OPTIONS, configureApp } from '../../src/app.setup';
 import { AppConfig, parseConfig } from '../../src/config/app-config';
 import { IdentityStore } from '../../src/identity/identity-store';
+import { buildOpenApiDocument } from '../../src/api-docs/api-docs';
+import { committedDocument, documentedAgent, testModeDocument } from './documented-http';
+import { OpenApiDocument } from './openapi-validation';
 import { createTestDatabase, TestDatabase } from './test-database';
 import { e2eIdentityMode, LocalTestIdentity, TestIdentity } from './test-identity';
 
@@ -16,7 +19,10 @@ export interface TestApp {
   app: NestExpressApplication;
   config: AppConfig;
   dataSource: DataSource;
-  /** A supertest agent bound to the app's HTTP server. */
+  /**
+   * A supertest agent bound to the app's HTTP server, whose every answer is checked against the API
+   * document (documented-http.ts): a request meant to be invalid is wrapped in invalidRequest().
+   */
   http: TestAgent;
   /** The app's identity store: how suites read users back, in either mode. */
   identity: IdentityStore;
@@ -61,7 +67,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     app,
     config,
     dataSource: app.get(DataSource),
-    http: request(app.getHttpServer()),
+    http: documentedAgent(request(app.getHttpServer()), () =>
+      config.testMode.enabled
+        ? testModeDocument(() => buildOpenApiDocument(app, config) as unknown as OpenApiDocument)
+        : committedDocument(),
+    ),
     identity: app.get(IdentityStore),
     testIdentity,
     close: async () => {

@@ -4,8 +4,12 @@ import { IdColumn, VarcharColumn, TimestampColumn } from '../columns';
 /** Spec section 2's statuses, and `revoked`: an invitation withdrawn by its organisation (docs/organisation.md). */
 export const INVITATION_STATUSES = ['pending', 'accepted', 'expired', 'revoked'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+/** The roles an organisation invites people to. */
 export const INVITATION_ROLES = ['admin', 'member'] as const;
 export type InvitationRole = (typeof INVITATION_ROLES)[number];
+/** The roles an invitation may carry: those, and owner, of a super-admin's invitation of a tenant's first owner. */
+export const STORED_INVITATION_ROLES = ['owner', ...INVITATION_ROLES] as const;
+export const STORED_INVITATION_ROLE_NOTE = 'owner: an invitation of the tenant’s first owner, made by a super-admin';
 
 @Entity({ name: 'tenant_invitations' })
 export class InvitationEntity {

@@ -1,6 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { InvitationEntity } from '../../database/entities';
-import { INVITATION_ROLES } from '../../database/entities/invitation.entity';
+import {
+  INVITATION_ROLES,
+  STORED_INVITATION_ROLE_NOTE,
+  STORED_INVITATION_ROLES,
+} from '../../database/entities/invitation.entity';
 
 /** Spec 4.9 rule 11: the invitation as the inviter sees it. */
 export class CreatedInvitationResponse {
@@ -26,13 +30,28 @@ export class CreatedInvitationResponse {
   roles?: string[];
 }
 
-/** Spec 4.9 rule 11, and the answer of a resend. */
+/** Spec 4.9 rule 11. */
 export class InviteMemberResponse {
   @ApiProperty({ enum: [true] })
   success: true;
 
   @ApiProperty()
   invitation: CreatedInvitationResponse;
+}
+
+/** A resent invitation: as an invitation is created, of any role an invitation carries (a first owner's too). */
+export class ResentInvitation extends CreatedInvitationResponse {
+  @ApiProperty({ enum: STORED_INVITATION_ROLES, description: STORED_INVITATION_ROLE_NOTE })
+  override role: string;
+}
+
+/** The answer of a resend. */
+export class ResendInvitationResponse {
+  @ApiProperty({ enum: [true] })
+  success: true;
+
+  @ApiProperty()
+  invitation: ResentInvitation;
 }
 
 export const toCreatedInvitationResponse = (

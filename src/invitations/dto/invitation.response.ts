@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { InvitationEntity } from '../../database/entities';
-import { INVITATION_ROLES } from '../../database/entities/invitation.entity';
+import { STORED_INVITATION_ROLE_NOTE, STORED_INVITATION_ROLES } from '../../database/entities/invitation.entity';
 import { DEFAULT_TENANT_NAME, tenantDisplayName } from '../invitation';
 
 /** Spec 4.1 rule 5. */
@@ -17,7 +17,7 @@ export class ValidInvitationResponse {
   @ApiProperty({ description: `The tenant's name, or "${DEFAULT_TENANT_NAME}" when the tenant or its name is absent` })
   tenantName: string;
 
-  @ApiProperty({ enum: INVITATION_ROLES })
+  @ApiProperty({ enum: STORED_INVITATION_ROLES, description: STORED_INVITATION_ROLE_NOTE })
   role: string;
 
   @ApiProperty({ format: 'date-time' })
@@ -32,7 +32,7 @@ export class AcceptedInvitationResponse {
   @ApiProperty()
   tenantId: string;
 
-  @ApiProperty({ enum: INVITATION_ROLES })
+  @ApiProperty({ enum: STORED_INVITATION_ROLES, description: STORED_INVITATION_ROLE_NOTE })
   role: string;
 }
 

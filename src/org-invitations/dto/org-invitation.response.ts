@@ -1,6 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { InvitationEntity } from '../../database/entities';
-import { INVITATION_ROLES, INVITATION_STATUSES, InvitationStatus } from '../../database/entities/invitation.entity';
+import {
+  INVITATION_STATUSES,
+  STORED_INVITATION_ROLE_NOTE,
+  STORED_INVITATION_ROLES,
+  InvitationStatus,
+} from '../../database/entities/invitation.entity';
 import { effectiveStatus } from '../../invitations/invitation';
 
 /** An invitation as its organisation's owners and admins see it. */
@@ -11,7 +16,7 @@ export class OrgInvitationResponse {
   @ApiProperty({ description: 'Lower-cased' })
   email: string;
 
-  @ApiProperty({ enum: INVITATION_ROLES })
+  @ApiProperty({ enum: STORED_INVITATION_ROLES, description: STORED_INVITATION_ROLE_NOTE })
   role: string;
 
   @ApiProperty({

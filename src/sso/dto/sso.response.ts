@@ -23,6 +23,8 @@ export class SamlSettings {
   @ApiProperty({ description: 'The IdP’s entity ID: its assertions’ Issuer must equal it' }) idpEntityId: string;
   @ApiProperty({ description: 'Where AuthnRequests go (HTTP-Redirect)' }) idpSsoUrl: string;
   @ApiProperty({
+    type: String,
+    format: 'uri',
     nullable: true,
     description: 'Where the metadata is read from (refresh reads it again); null: pasted',
   })
