@@ -2979,6 +2979,10 @@ export interface operations {
                     /** @description The returnTo rule of single sign-on; default / */
                     returnTo?: string;
                 };
+                "application/x-www-form-urlencoded": {
+                    /** @description The returnTo rule of single sign-on; default / */
+                    returnTo?: string;
+                };
             };
         };
         responses: {

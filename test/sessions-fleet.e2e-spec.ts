@@ -3,14 +3,14 @@ import { factories, sessionCookie } from './support/factories';
 import { useTwoInstances } from './support/suites';
 
 /** The ten routes of the spec, as a caller with a session (or none) calls them. */
-const SPEC_ROUTES: [string, string][] = [
+const SPEC_ROUTES: [string, string, object?][] = [
   ['get', '/api/admin/tenants'],
-  ['post', '/api/admin/tenants'],
+  ['post', '/api/admin/tenants', { name: 'Acme', type: 'organisation' }],
   ['get', '/api/admin/super-admins'],
-  ['post', '/api/admin/super-admins'],
+  ['post', '/api/admin/super-admins', { email: 'x@example.com' }],
   ['get', '/api/admin/users/someone'],
   ['delete', '/api/admin/users/someone'],
-  ['post', '/api/org/invite'],
+  ['post', '/api/org/invite', { email: 'x@example.com', role: 'member' }],
   ['delete', '/api/org/users/someone'],
   ['get', '/api/invitations/no-such-token'],
   ['post', '/api/invitations/no-such-token'],
@@ -37,12 +37,13 @@ describe('sessions on two instances', () => {
         expect((await second.http.get('/api/me').set('Cookie', cookie)).status).toBe(200);
         expect((await first.http.post('/api/me/sign-out').set('Cookie', cookie)).status).toBe(204);
         const expired = await sessionCookie(second, person, -60);
-        for (const [method, path] of SPEC_ROUTES) {
-          const send = (c: string) =>
-            (second.http as unknown as Record<string, (p: string) => import('supertest').Test>)
+        for (const [method, path, body] of SPEC_ROUTES) {
+          const send = (c: string) => {
+            const request = (second.http as unknown as Record<string, (p: string) => import('supertest').Test>)
               [method](path)
-              .set('Cookie', c)
-              .send({ name: 'Acme', email: 'x@example.com', role: 'member' });
+              .set('Cookie', c);
+            return body ? request.send(body) : request;
+          };
           const [revoked, old] = [await send(cookie), await send(expired)];
           expect([path, revoked.status, revoked.text, revoked.headers['content-type']]).toEqual([
             path,

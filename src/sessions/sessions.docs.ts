@@ -1,6 +1,6 @@
 /** The API document's part for the session routes (docs/sessions.md); the 500s are the handlers' @FailureResponse. */
 import { applyDecorators, HttpStatus } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { FORBIDDEN, USER_NOT_FOUND } from '../common/messages';
 import { ApiErrorResponse, ApiSession, UNAUTHORIZED_BODY } from '../common/openapi';
 import { SignOutResponse } from './dto/sessions.response';
@@ -28,6 +28,7 @@ export const ApiSignOut = () =>
         '(application/x-www-form-urlencoded, from a browser) is answered 302 to returnTo, or to the OIDC ' +
         'provider’s end-session endpoint. SAML single logout is not offered.',
     }),
+    ApiConsumes('application/json', 'application/x-www-form-urlencoded'),
     ApiBody({
       required: false,
       schema: {
