@@ -216,8 +216,9 @@ describe('two instances on a Galera cluster and a Redis Cluster', () => {
         bulks.reduce((sum, res) => sum + (res.status === 200 ? (res.body.summary.created as number) : 0), 0) +
         invites.filter((res) => res.status === 200).length;
       expect(created).toBe(10);
-      const stored = await apps[1].dataSource.getRepository(InvitationEntity).countBy({ tenantId: inviter.tenant.id });
-      expect(stored).toBe(10);
+      // Read through the other node, which applies the cluster's writes a moment after they commit.
+      const stored = () => apps[1].dataSource.getRepository(InvitationEntity).countBy({ tenantId: inviter.tenant.id });
+      await eventually(async () => expect(await stored()).toBe(10));
     });
 
     it('500 invitations created through both at once: each stored once, each e-mail sent once', async () => {
