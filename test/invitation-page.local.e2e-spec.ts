@@ -5,6 +5,7 @@ import { InvitationsStore } from '../src/invitations/invitations.store';
 import { factories } from './support/factories';
 import { headingOf, PAGE_TEXT, pagePath, visibleText } from './support/invitation-page';
 import { INVITATION_POST } from './support/spec-bodies';
+import { invalidRequest } from './support/documented-http';
 import { createTestApp, TestApp } from './support/test-app';
 
 const DAY = 24 * 3600 * 1000;
@@ -202,13 +203,15 @@ describe('invitation page', () => {
 
     it('whatever the body holds, it is not read: a JSON body or a large form changes nothing', async () => {
       const { invitation } = await pendingIn();
-      const res = await t.http
-        .post(pagePath(invitation.id))
-        .set('Content-Type', FORM)
-        .send(`accept=no&${'x'.repeat(200_000)}`);
+      const res = await invalidRequest(
+        t.http
+          .post(pagePath(invitation.id))
+          .set('Content-Type', FORM)
+          .send(`accept=no&${'x'.repeat(200_000)}`),
+      );
       expect(res.status).toBe(200);
       expect(headingOf(res.text)).toBe(PAGE_TEXT.accepted);
-      const json = await t.http.post(pagePath(invitation.id)).send({ status: 'pending' });
+      const json = await invalidRequest(t.http.post(pagePath(invitation.id)).send({ status: 'pending' }));
       expect(json.status).toBe(400);
       expect((await stored(invitation.id)).status).toBe('accepted');
     });
@@ -236,11 +239,13 @@ describe('invitation page', () => {
     });
 
     it('a cookie-authenticated route keeps the ALLOWED_ORIGINS rule: that cookie and Origin on POST /api/org/invite refused', async () => {
-      const res = await filtered.http
-        .post('/api/org/invite')
-        .set('Cookie', 'id_token=anything')
-        .set('Origin', 'http://127.0.0.1:3000')
-        .send({});
+      const res = await invalidRequest(
+        filtered.http
+          .post('/api/org/invite')
+          .set('Cookie', 'id_token=anything')
+          .set('Origin', 'http://127.0.0.1:3000')
+          .send({}),
+      );
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ error: 'Origin not allowed' });
     });
@@ -258,7 +263,7 @@ describe('invitation page', () => {
       async (method) => {
         const invitation = await factories(off).invitation(pastExpiry);
         const res = await off.http[method](pagePath(invitation.id));
-        const unrouted = await off.http[method](`/no-such-page/${invitation.id}`);
+        const unrouted = await invalidRequest(off.http[method](`/no-such-page/${invitation.id}`));
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ error: `Cannot ${method.toUpperCase()} /invitations/${invitation.id}` });
         expect(unrouted.body).toEqual({ error: `Cannot ${method.toUpperCase()} /no-such-page/${invitation.id}` });

@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { SessionTokenIssuer } from '../src/auth/session-token-issuer';
-import { AuditEventEntity, SessionCutoffEntity, SessionEntity } from '../src/database/entities';
+import { randomUUID } from 'node:crypto';
+import { AuditEventEntity, SessionCutoffEntity, SessionEntity, SsoConnectionEntity } from '../src/database/entities';
 import { sessionCookie } from './support/factories';
 import { PROVIDER_HOOK_TIMEOUT_MS, TestOidcProvider } from './support/oidc-provider';
 import { SSO_BASE, SSO_PORTAL } from './support/sso';
@@ -336,7 +337,7 @@ describe('sessions', () => {
   });
 
   describe('enforcement: only a live session that an active connection of the organisation made passes', () => {
-    it('a token claiming amr sso without sid, and another organisation’s connection: 403 SSO_REQUIRED; the organisation’s own: 200', async () => {
+    it('a token claiming amr sso without sid, a session of no connection, one of another organisation’s connection: 403 SSO_REQUIRED; the organisation’s own: 200', async () => {
       const { member, cookie } = await signedInMember();
       expect((await t.http.patch('/api/org/sso').set('Cookie', org.ownerCookie).send({ enforced: true })).status).toBe(
         200,
@@ -354,8 +355,14 @@ describe('sessions', () => {
         iat: Math.floor(Date.now() / 1000),
         exp: Math.floor(Date.now() / 1000) + 600,
       });
-      const other = await issued(member); // a connection id of no connection of this organisation's
-      for (const forged of [`id_token=${claims}`, other]) {
+      const none = await issued(member); // a connection id of no connection at all
+      // A session that a connection of another organisation made.
+      const connections = t.dataSource.getRepository(SsoConnectionEntity);
+      const own = await connections.findOneByOrFail({ tenantId: org.tenant.id, status: 'active' });
+      const theirs = { ...own, id: randomUUID(), tenantId: (await factory.tenant({ status: 'active' })).id };
+      await connections.insert(theirs);
+      const { token } = await t.app.get(SessionTokenIssuer).issue(member, { kind: 'sso', connectionId: theirs.id });
+      for (const forged of [`id_token=${claims}`, none, `id_token=${token}`]) {
         const res = await t.http.get('/api/org/members').set('Cookie', forged);
         expect([res.status, res.body.error]).toEqual([403, 'SSO_REQUIRED']);
       }

@@ -177,11 +177,15 @@ export function withNullableReferences(document: OpenAPIObject): OpenAPIObject {
 
 /**
  * Node's HTTP server answers 431 to request headers over its 16 KB before the service sees the request
- * (app.setup): on every operation, with neither body nor X-Request-Id. After withRequestIdHeader.
+ * (app.setup), with neither body nor X-Request-Id: declared on the operations that the service itself
+ * answers no 4XX on (the probes, the metrics, the documents), so that each has one. Not on the others:
+ * a bodiless error answer would make every typed client's `error` possibly undefined, and with it `data`
+ * after `if (error) throw`. After withRequestIdHeader.
  */
 export function withHeaderLimit(document: OpenAPIObject): OpenAPIObject {
   for (const operations of Object.values(document.paths)) {
     for (const operation of Object.values(operations) as Operation[]) {
+      if (Object.keys(operation.responses ?? {}).some((status) => status.startsWith('4'))) continue;
       operation.responses = {
         ...operation.responses,
         431: {

@@ -1,9 +1,17 @@
 import { applyDecorators, Controller, Get, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiOperation,
+  ApiParam,
+  ApiProduces,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Caller, CurrentCaller } from '../auth/caller';
 import { SessionGuard } from '../auth/session.guard';
-import { ApiBrowserRoute } from '../common/openapi';
+import { ApiBrowserRoute, ErrorBody } from '../common/openapi';
 import { AppConfig } from '../config/app-config';
 import { InvitationPageEnabledGuard } from './invitation-page-enabled.guard';
 import { InvitationPageService } from './invitation-page.service';
@@ -17,13 +25,23 @@ const PAGE = { schema: { type: 'string' } } as const;
 const ApiInvitationPage = (success: string) =>
   applyDecorators(
     ApiParam(TOKEN),
+    ApiExtraModels(ErrorBody),
     ApiResponse({ status: 200, description: success, ...PAGE }),
     ApiResponse({
       status: 400,
       description: 'A page saying that the invitation was already accepted, or has expired',
       ...PAGE,
     }),
-    ApiResponse({ status: 404, description: 'A page saying that the link is not valid', ...PAGE }),
+    ApiResponse({
+      status: 404,
+      description:
+        'A page saying that the link is not valid; with INVITATION_PAGE=false, the route is not served: ' +
+        '{"error":"Cannot GET /invitations/…"}, as any path without a route',
+      content: {
+        'text/html': PAGE,
+        'application/json': { schema: { $ref: getSchemaPath(ErrorBody) } },
+      },
+    }),
     ApiResponse({ status: 500, description: `A page saying "${FAILED_MESSAGE}"`, ...PAGE }),
   );
 
