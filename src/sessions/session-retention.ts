@@ -1,15 +1,11 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { SessionsStore } from '../auth/sessions.store';
-import { messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
-import { PeriodicTask } from '../common/periodic-task';
+import { HourlyPurge } from '../common/hourly-purge';
 import { AppConfig } from '../config/app-config';
 import { Leases } from '../database/leases';
 
 const DAY_MS = 24 * 60 * 60 * 1_000;
-const PURGE_EVERY_MS = 60 * 60 * 1_000;
-/** The first purge waits until start-up is over. */
-const FIRST_PURGE_AFTER_MS = 60 * 1_000;
 /** The lease that lets one instance at a time purge; a holder that died frees it after this. */
 const PURGE_LEASE = 'sessions:purge';
 const PURGE_LEASE_MS = 10 * 60 * 1_000;
@@ -20,30 +16,21 @@ const PURGE_LEASE_MS = 10 * 60 * 1_000;
  * that hour), in short batches by the index on expires_at.
  */
 @Injectable()
-export class SessionRetention implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(SessionRetention.name);
-  private readonly hourly = new PeriodicTask(
-    async () => {
-      const deleted = await this.purge();
-      if (deleted)
-        this.logger.log(`Deleted ${deleted} session(s) ended over ${this.config.sessions.retentionDays} days ago`);
-    },
-    (error) => this.logger.error(`Purging ended sessions failed: ${messageOf(error)}`),
-  );
+export class SessionRetention extends HourlyPurge {
+  protected readonly logger = new Logger(SessionRetention.name);
+  protected readonly failure = 'Purging ended sessions failed';
 
   constructor(
     private readonly store: SessionsStore,
     private readonly leases: Leases,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.hourly.start(FIRST_PURGE_AFTER_MS, PURGE_EVERY_MS);
+  ) {
+    super();
   }
 
-  onApplicationShutdown(): void {
-    this.hourly.stop();
+  protected deleted(count: number): string {
+    return `Deleted ${count} session(s) ended over ${this.config.sessions.retentionDays} days ago`;
   }
 
   /** Deletes the sessions past retention, unless another instance is at it; how many. */
