@@ -5,16 +5,9 @@
  */
 import { applyDecorators, HttpStatus } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiBrowserRoute, ApiErrorResponse } from '../common/openapi';
-import { SSO_ERRORS, SsoErrorBody, SsoErrorCode } from './sso.messages';
-
-const refusals = (status: HttpStatus, description: string, codes: SsoErrorCode[]) =>
-  ApiErrorResponse(
-    status,
-    description,
-    codes.map((error) => ({ success: false, error, reason: '…' })),
-    SsoErrorBody,
-  );
+import { ApiBrowserRoute } from '../common/openapi';
+import { refusals } from './sso.docs';
+import { SSO_ERRORS } from './sso.messages';
 
 const idParam = () => ApiParam({ name: 'id', description: 'The connection’s id' });
 

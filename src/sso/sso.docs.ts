@@ -16,11 +16,12 @@ import { CreateConnectionBody, SetEnforcementBody, UpdateConnectionBody } from '
 import { SSO_ERRORS, SSO_GUARD_MESSAGES, SsoErrorBody, SsoErrorCode } from './sso.messages';
 
 /*
- * The API document's part for single sign-on (docs/sso.md). The browser's routes under /sso/ are
- * redirects and are left out.
+ * The API document's part for single sign-on's API routes (docs/sso.md); the browser's routes under
+ * /sso/ are sso-browser.docs.ts'.
  */
 
-const refusals = (status: HttpStatus, description: string, codes: SsoErrorCode[]) =>
+/** A status of refusals with these codes, each as its body shows it. */
+export const refusals = (status: HttpStatus, description: string, codes: SsoErrorCode[]) =>
   ApiErrorResponse(
     status,
     description,
