@@ -13,7 +13,7 @@ SELECT k.not_before, s.id, s.user_id, s.tenant_id, s.last_used_at, s.expires_at,
 UPDATE sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?;
 
 -- SessionsStore.liveOf
-SELECT s.id, s.tenant_id, s.kind, s.connection_id, c.name AS connection_name, s.created_at, s.last_used_at, s.expires_at, s.idle_seconds, s.user_agent, s.ip FROM sessions s LEFT JOIN sso_connections c ON c.id = s.connection_id WHERE s.user_id = ? AND s.revoked_at IS NULL AND s.expires_at > ? ORDER BY s.created_at DESC, s.id DESC;
+SELECT s.id, s.tenant_id, s.kind, s.connection_id, c.name AS connection_name, s.created_at, s.last_used_at, s.expires_at, s.idle_seconds, s.user_agent, s.ip FROM sessions s FORCE INDEX (IDX_sessions_user) LEFT JOIN sso_connections c ON c.id = s.connection_id WHERE s.user_id = ? AND s.revoked_at IS NULL AND s.expires_at > ? ORDER BY s.created_at DESC, s.id DESC;
 
 -- SessionsStore.liveWhere, an organisation’s
 SELECT s.id, s.tenant_id, s.kind, s.connection_id, c.name AS connection_name, s.created_at, s.last_used_at, s.expires_at, s.idle_seconds, s.user_agent, s.ip, s.user_id FROM sessions s LEFT JOIN sso_connections c ON c.id = s.connection_id WHERE s.tenant_id = ? AND s.revoked_at IS NULL AND s.expires_at > ? ORDER BY s.id LIMIT 500;
