@@ -164,7 +164,7 @@ function toSessionResponse(session: ListedSession, currentSessionId: string | un
     via:
       session.kind === 'sso' && session.connection
         ? { type: 'sso', connection: session.connection }
-        : { type: session.kind === 'sso' ? 'sso' : session.kind },
+        : { type: session.kind },
     createdAt: session.createdAt.toISOString(),
     lastUsedAt: session.lastUsedAt.toISOString(),
     expiresAt: session.expiresAt.toISOString(),

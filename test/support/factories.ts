@@ -66,7 +66,7 @@ export function factories(t: TestApp) {
   };
 }
 
-/** The `Cookie` header value that signs a user in, with a token from the real issuer. */
+/** The `Cookie` header value that signs a user in, with a token as the portal (or the user pool) signs it: no `sid`. */
 export async function sessionCookie(t: TestApp, user: TestUser, ttlSeconds = 3600): Promise<string> {
   return `${t.config.sessionCookieName}=${await t.testIdentity.sessionToken(user, ttlSeconds)}`;
 }
