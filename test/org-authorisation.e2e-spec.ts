@@ -1,3 +1,4 @@
+import { SessionsStore } from '../src/auth/sessions.store';
 import { InvitationEntity } from '../src/database/entities';
 import { sessionCookie } from './support/factories';
 import { INVITE_ERRORS, REMOVE_MEMBER_ERRORS } from './support/spec-bodies';
@@ -83,21 +84,23 @@ describe('org routes: authorisation that takes effect at once', () => {
 
     it('the claims are checked before the store: a member token is 403 without reading the store', async () => {
       const member = await factory.member(org.tenant.id, { role: 'member' });
-      const reads = jest.spyOn(t.identity, 'findWithTenantStatus');
+      const reads = jest.spyOn(t.identity, 'findOrgCaller');
       const res = await invite(await sessionCookie(t, member));
       expect(res.status).toBe(403);
       expect(res.body).toEqual(INVITE_ERRORS.notOwnerOrAdmin);
       expect(reads).not.toHaveBeenCalled();
     });
 
-    it('costs exactly one identity-store read of the caller, with its tenant status', async () => {
-      const reads = jest.spyOn(t.identity, 'findWithTenantStatus');
+    it('costs exactly one identity-store read of the caller, with its tenant status and its session', async () => {
+      const reads = jest.spyOn(t.identity, 'findOrgCaller');
+      const sessionReads = jest.spyOn(t.app.get(SessionsStore), 'probe');
       expect((await invite(adminCookie)).status).toBe(200);
-      expect(reads.mock.calls.map(([id, tenantId]) => [id, tenantId])).toEqual([[admin.id, org.tenant.id]]);
+      expect(reads.mock.calls.map(([ask, tenantId]) => [ask.userId, tenantId])).toEqual([[admin.id, org.tenant.id]]);
+      expect(sessionReads).not.toHaveBeenCalled();
     });
 
     it('an identity store that fails is the spec\'s 500 "Failed to create invitation", with nothing stored', async () => {
-      jest.spyOn(t.identity, 'findWithTenantStatus').mockRejectedValue(new Error('store down'));
+      jest.spyOn(t.identity, 'findOrgCaller').mockRejectedValue(new Error('store down'));
       const res = await invite(adminCookie);
       expect(res.status).toBe(500);
       expect(res.body).toEqual(INVITE_ERRORS.createFailed);
@@ -132,16 +135,16 @@ describe('org routes: authorisation that takes effect at once', () => {
 
     it("costs one identity-store read of the caller (and the spec's read of the target)", async () => {
       const member = await factory.member(org.tenant.id, { role: 'member' });
-      const callerReads = jest.spyOn(t.identity, 'findWithTenantStatus');
+      const callerReads = jest.spyOn(t.identity, 'findOrgCaller');
       const reads = jest.spyOn(t.identity, 'findById');
       const res = await remove(member.id, adminCookie);
       expect(res.status).toBe(200);
-      expect(callerReads.mock.calls.map(([id]) => id)).toEqual([admin.id]);
+      expect(callerReads.mock.calls.map(([ask]) => ask.userId)).toEqual([admin.id]);
       expect(reads.mock.calls.slice(-1)).toEqual([[member.id]]);
     });
 
     it('an identity store that fails is the spec\'s 500 "Failed to remove user"', async () => {
-      jest.spyOn(t.identity, 'findWithTenantStatus').mockRejectedValue(new Error('store down'));
+      jest.spyOn(t.identity, 'findOrgCaller').mockRejectedValue(new Error('store down'));
       const res = await remove(org.owner.id, adminCookie);
       expect(res.status).toBe(500);
       expect(res.body).toEqual(REMOVE_MEMBER_ERRORS.removeFailed);

@@ -422,7 +422,7 @@ describe('custom roles and permissions', () => {
     });
 
     it('a plain member’s refusal reads no identity record, and one indexed read of roles; an owner’s route none', async () => {
-      const reads = jest.spyOn(t.identity, 'findWithTenantStatus');
+      const reads = jest.spyOn(t.identity, 'findOrgCaller');
       const grants = jest.spyOn(t.app.get(GrantsStore), 'grantOf');
       const plain = await t.http.get('/api/org/invite/quota').set('Cookie', memberCookie);
       expect(plain.status).toBe(403);
@@ -484,7 +484,7 @@ describe('custom roles and permissions', () => {
 
     it('costs the guard’s read of the caller and one indexed read of their roles, made at the same time', async () => {
       const recruiter = await holder({ recruiter: ['invitations:create'] });
-      const records = jest.spyOn(t.identity, 'findWithTenantStatus');
+      const records = jest.spyOn(t.identity, 'findOrgCaller');
       const roles = jest.spyOn(t.app.get(GrantsStore), 'heldBy');
       const res = await check(recruiter.cookie, { permissions: ['invitations:create'] });
       expect(res.body).toEqual({ results: { 'invitations:create': true } });

@@ -470,7 +470,10 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
           NOW,
         ),
     ],
-    ['LocalIdentityStore.findWithTenantStatus', (s) => s.identity.findWithTenantStatus('user-1', 'tenant-1')],
+    [
+      'LocalIdentityStore.findOrgCaller, the person, the tenant gate and the session in one read',
+      (s) => s.identity.findOrgCaller({ userId: 'user-1', sid: 'session-1' }, 'tenant-1'),
+    ],
     ['LocalIdentityStore.findByEmail', (s) => s.identity.findByEmail('Ann@Example.com')],
     [
       'LocalIdentityStore.findTenantMemberByEmail',
@@ -727,7 +730,10 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
   ],
   'tenant-status-reader': [
     ['TenantStatusReader.statusOf', (s) => s.tenantStatus.statusOf('tenant-1')],
-    ['TenantStatusReader.gateOf, with single sign-on’s enforcement', (s) => s.tenantStatus.gateOf('tenant-1')],
+    [
+      'TenantStatusReader.gateAndSessionOf, with single sign-on’s enforcement and the session',
+      (s) => s.tenantStatus.gateAndSessionOf('tenant-1', { userId: 'user-1', sid: 'session-1' }),
+    ],
   ],
   'scim-users.store': [
     ['ScimUsersStore.find', (s) => s.scimUsers.find('tenant-1', 'scim-1')],
@@ -902,7 +908,10 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
           revokedReason: null,
         }),
     ],
-    ['SessionsStore.probe, the person and the session in one read', (s) => s.sessions.probe('user-1', 'session-1')],
+    [
+      'SessionsStore.probe, the person and the session in one read',
+      (s) => s.sessions.probe({ userId: 'user-1', sid: 'session-1' }),
+    ],
     ['SessionsStore.touch, unless written since', (s) => s.sessions.touch('session-1', NOW, NOW)],
     ['SessionsStore.liveOf', (s) => s.sessions.liveOf('user-1', NOW)],
     ['SessionsStore.liveWhere, an organisation’s', (s) => s.sessions.liveWhere('tenant_id', 'tenant-1', NOW, 500)],

@@ -15,14 +15,14 @@ import { failureResponse } from '../common/failure-response';
 import { callerCheckTimeoutMs } from '../common/request-timeout';
 import { withTimeout } from '../common/with-timeout';
 import { AppConfig } from '../config/app-config';
-import { TenantGate, TenantStatusReader } from '../database/tenant-status-reader';
+import { TenantStatusReader } from '../database/tenant-status-reader';
 import { Refusal } from '../common/refusal';
 import { requestOrigin } from '../common/request-origin';
-import { IdentityStore, IdentityUser } from '../identity/identity-store';
+import { IdentityStore, OrgCallerRead } from '../identity/identity-store';
 import { CustomGrant, GrantsStore, HeldRoles } from '../permissions/grants.store';
 import { REQUIRED_PERMISSION_EXTENSION, ServicePermission } from '../permissions/permission-catalogue';
 import { Caller, OrgCaller } from './caller';
-import { ConfirmsSessions, SessionCheck } from './session-check';
+import { ConfirmsSessions, SessionCheck, sessionAsk } from './session-check';
 import {
   confirmOrgAdmin,
   customRolesMayGrant,
@@ -82,8 +82,8 @@ export const OrgAdminMessagesFor = (messages: OrgAdminMessages) =>
  * (it replaces the tenant status read of a refusal by the claims). A caller without such a role is
  * refused exactly as before custom roles existed.
  *
- * The session is confirmed (SessionCheck) beside those reads: one that ended is no session (401),
- * whatever the claims would have decided.
+ * The session is confirmed (SessionCheck) from the same read (findOrgCaller joins it in): one that
+ * ended is no session (401), whatever the claims would have decided.
  */
 @ConfirmsSessions()
 @Injectable()
@@ -122,10 +122,8 @@ export class OrgAdminGuard implements CanActivate {
       if (!custom.granted) refuseUnless(refuseClaimedRole(claimed, custom.tenantStatus));
       granted = true;
     }
-    const [[[record, gate], held], confirmed] = await Promise.all([
-      this.storedRecord(claimedCaller, context.getHandler(), rule),
-      this.confirmed(request, context.getHandler()),
-    ]);
+    const [{ user: record, gate, session }, held] = await this.storedRecord(claimedCaller, context.getHandler(), rule);
+    const confirmed = await this.sessions.verifyWith(request, session);
     if (!confirmed) return refuseUnless(decideOrgAdmin(undefined, messages, permission));
     const caller = confirmed as OrgCaller;
     const tenantStatus = gate?.status ?? null;
@@ -143,15 +141,6 @@ export class OrgAdminGuard implements CanActivate {
     request.user = { ...caller, role: record!.role } satisfies OrgCaller;
     if (held) request[CALLER_ROLES] = held;
     return true;
-  }
-
-  /** The confirmed caller, or undefined when the session ended; a read that fails answers the route's failure. */
-  private async confirmed(request: Request, handler: object): Promise<Caller | undefined> {
-    try {
-      return await this.bounded(this.sessions.verify(request));
-    } catch (error) {
-      throw failureResponse(handler, error);
-    }
   }
 
   /**
@@ -172,11 +161,11 @@ export class OrgAdminGuard implements CanActivate {
     caller: OrgCaller,
     handler: object,
     rule: OrgRouteRule,
-  ): Promise<[[IdentityUser | null, TenantGate | null], HeldRoles | undefined]> {
+  ): Promise<[OrgCallerRead, HeldRoles | undefined]> {
     try {
       return await this.bounded(
         Promise.all([
-          this.identity.findWithTenantStatus(caller.id, caller.tenantId, this.tenants),
+          this.identity.findOrgCaller(sessionAsk(caller), caller.tenantId, this.tenants),
           rule.readsCallerRoles ? this.grants.heldBy(caller.tenantId, caller.id) : undefined,
         ]),
       );

@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import { messageOf } from '../common/api-error';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
+import { SessionAsk, SessionProbe } from '../database/session-probe';
 import { Caller } from './caller';
 import { sessionLiveness } from './session-liveness';
 import { SessionsStore } from './sessions.store';
@@ -34,19 +35,27 @@ export class SessionCheck {
 
   /** The request's caller once its session is confirmed (request.user updated); undefined when it ended. */
   verify(request: Request): Promise<Caller | undefined> {
-    let check = this.checks.get(request);
-    if (!check) {
-      const claimed = request.user as Caller | undefined;
-      check = claimed ? this.checked(claimed) : Promise.resolve(undefined);
-      check.then((caller) => (request.user = caller)).catch(() => undefined);
-      this.checks.set(request, check);
-    }
-    return check;
+    return this.memoised(request, async (claimed) => this.judged(claimed, await this.store.probe(sessionAsk(claimed))));
   }
 
-  private async checked(caller: Caller): Promise<Caller | undefined> {
-    const sid = caller.sessionId ?? null;
-    const probe = await this.store.probe(caller.id, sid);
+  /** As verify, from the probe that the guard's own read brought (findOrgCaller): no read of its own. */
+  verifyWith(request: Request, probe: SessionProbe): Promise<Caller | undefined> {
+    return this.memoised(request, (claimed) => Promise.resolve(this.judged(claimed, probe)));
+  }
+
+  private memoised(request: Request, check: (claimed: Caller) => Promise<Caller | undefined>) {
+    let checked = this.checks.get(request);
+    if (!checked) {
+      const claimed = request.user as Caller | undefined;
+      checked = claimed ? check(claimed) : Promise.resolve(undefined);
+      checked.then((caller) => (request.user = caller)).catch(() => undefined);
+      this.checks.set(request, checked);
+    }
+    return checked;
+  }
+
+  private judged(caller: Caller, probe: SessionProbe): Caller | undefined {
+    const { sid } = sessionAsk(caller);
     const now = this.clock.now();
     const { touchSeconds } = this.config.sessions;
     const liveness = sessionLiveness({ userId: caller.id, sid, issuedAt: caller.issuedAt }, probe, now, touchSeconds);
@@ -63,3 +72,6 @@ export class SessionCheck {
     return liveness.sso ? { ...caller, sso: liveness.sso } : caller;
   }
 }
+
+/** Whose session a caller's token claims: its subject and `sid`. */
+export const sessionAsk = (caller: Caller): SessionAsk => ({ userId: caller.id, sid: caller.sessionId ?? null });

@@ -1,5 +1,5 @@
 import { sessionLiveness } from './session-liveness';
-import { ProbedSession, SessionProbe } from './sessions.store';
+import { ProbedSession, SessionProbe } from '../database/session-probe';
 
 const NOW = new Date('2026-12-02T12:00:00.000Z');
 const seconds = (n: number) => new Date(NOW.getTime() + n * 1000);

@@ -1,5 +1,5 @@
 /** Whether a verified token is still a session (docs/sessions.md): the rules, apart from any read. */
-import { SessionProbe } from './sessions.store';
+import { SessionProbe } from '../database/session-probe';
 
 /** The claims that the check reads beside the person: the session's id and when the token was issued. */
 export interface SessionClaimsSeen {

@@ -1,27 +1,15 @@
 import { AtomicWriter, Insert } from '../database/atomic-writer';
 import { SessionEntity, SessionKind, SessionRevocationReason } from '../database/entities/session.entity';
-import { SsoConnectionStatus } from '../database/entities/sso.entity';
 import { PreparedStatements, Row, sqlTimestamp, timestamp } from '../database/prepared-statements';
+import {
+  SESSION_PROBE_COLUMNS,
+  SESSION_PROBE_JOINS,
+  SessionAsk,
+  SessionProbe,
+  sessionProbeParameters,
+  toSessionProbe,
+} from '../database/session-probe';
 import { SqlStore } from '../database/sql-store';
-
-/** What a request's check reads in one statement: the person's "not before" and the session its token names. */
-export interface SessionProbe {
-  /** Epoch seconds; null when the person has none. */
-  notBefore: number | null;
-  session: ProbedSession | null;
-}
-
-export interface ProbedSession {
-  id: string;
-  userId: string;
-  tenantId: string | null;
-  lastUsedAt: Date;
-  expiresAt: Date;
-  idleSeconds: number;
-  revokedAt: Date | null;
-  /** The connection that made it, as it is now; null when none did or it is gone. */
-  connection: { id: string; tenantId: string; status: SsoConnectionStatus } | null;
-}
 
 /** A session as its person and administrators see it. */
 export interface ListedSession {
@@ -42,11 +30,7 @@ export interface ListedSession {
  * instance holds at the next request on every instance. A row for the person's cutoff and one for the
  * session, each by primary key, whichever exist.
  */
-const PROBE =
-  'SELECT k.not_before, s.id, s.user_id, s.tenant_id, s.last_used_at, s.expires_at, s.idle_seconds, s.revoked_at, ' +
-  'c.id AS connection_id, c.tenant_id AS connection_tenant_id, c.status AS connection_status ' +
-  'FROM (SELECT 1 AS one) o LEFT JOIN session_cutoffs k ON k.user_id = ? LEFT JOIN sessions s ON s.id = ? ' +
-  'LEFT JOIN sso_connections c ON c.id = s.connection_id';
+const PROBE = `SELECT ${SESSION_PROBE_COLUMNS} FROM (SELECT 1 AS one) o ${SESSION_PROBE_JOINS}`;
 
 const LISTED_COLUMNS =
   's.id, s.tenant_id, s.kind, s.connection_id, c.name AS connection_name, s.created_at, s.last_used_at, ' +
@@ -86,13 +70,8 @@ export class SessionsStore {
   }
 
   /** The person's cutoff and the session `sid` (null: a token without one), in one read. */
-  async probe(userId: string, sid: string | null): Promise<SessionProbe> {
-    const row = (await this.statements.first(PROBE, [userId, sid], true))!;
-    return {
-      notBefore: row.not_before === null || row.not_before === undefined ? null : Number(row.not_before),
-      // MySQL pads trailing spaces even in a binary collation: only the exact id counts.
-      session: row.id === null || row.id !== sid ? null : toProbedSession(row),
-    };
+  async probe(ask: SessionAsk): Promise<SessionProbe> {
+    return toSessionProbe((await this.statements.first(PROBE, sessionProbeParameters(ask), true))!, ask.sid);
   }
 
   /** The OIDC connection that made the session: its client id and discovery document (JSON), for a sign-out. */
@@ -177,26 +156,6 @@ export class SessionsStore {
       if (batch.length < PURGE_BATCH) return deleted;
     }
   }
-}
-
-function toProbedSession(row: Row): ProbedSession {
-  return {
-    id: String(row.id),
-    userId: String(row.user_id),
-    tenantId: row.tenant_id === null ? null : String(row.tenant_id),
-    lastUsedAt: timestamp(row.last_used_at),
-    expiresAt: timestamp(row.expires_at),
-    idleSeconds: Number(row.idle_seconds),
-    revokedAt: row.revoked_at === null ? null : timestamp(row.revoked_at),
-    connection:
-      row.connection_id === null
-        ? null
-        : {
-            id: String(row.connection_id),
-            tenantId: String(row.connection_tenant_id),
-            status: row.connection_status as SsoConnectionStatus,
-          },
-  };
 }
 
 function toListedSession(row: Row): ListedSession {

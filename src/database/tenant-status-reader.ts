@@ -1,18 +1,35 @@
 import { RequiredUpdate } from './atomic-writer';
 import { TenantStatus } from './entities/tenant.entity';
 import { PreparedStatements } from './prepared-statements';
+import {
+  SESSION_PROBE_COLUMNS,
+  SESSION_PROBE_JOINS,
+  SessionAsk,
+  SessionProbe,
+  sessionProbeParameters,
+  toSessionProbe,
+} from './session-probe';
 import { SqlStore } from './sql-store';
 
 const SELECT_TENANT_STATUS = 'SELECT id, status FROM tenants WHERE id = ?';
 /** Whether the tenant requires single sign-on of its members: a primary-key read beside its status. */
 export const SSO_ENFORCED_COLUMN =
   'EXISTS (SELECT 1 FROM sso_enforcements WHERE sso_enforcements.tenant_id = tenants.id)';
-const SELECT_TENANT_GATE = `SELECT id, status, ${SSO_ENFORCED_COLUMN} AS sso_enforced FROM tenants WHERE id = ?`;
+/** The gate, and the request's session (SESSION_PROBE_JOINS), in one row whatever exists. */
+const SELECT_TENANT_GATE_AND_SESSION =
+  `SELECT tenants.id AS tenant_row_id, tenants.status, ${SSO_ENFORCED_COLUMN} AS sso_enforced, ` +
+  `${SESSION_PROBE_COLUMNS} FROM (SELECT 1 AS one) o LEFT JOIN tenants ON tenants.id = ? ${SESSION_PROBE_JOINS}`;
 
 /** What the org guard reads of a tenant on every request: its status, and whether it requires single sign-on. */
 export interface TenantGate {
   status: TenantStatus;
   ssoEnforced: boolean;
+}
+
+/** What the org guard reads beside the person: the tenant's gate and the request's session. */
+export interface GateAndSession {
+  gate: TenantGate | null;
+  session: SessionProbe;
 }
 
 /** A tenant row's gate as read; 1, "1" or true for an enforced one, whatever the driver gives. */
@@ -42,10 +59,20 @@ export class TenantStatusReader {
     return row?.id === tenantId ? (row.status as TenantStatus) : null;
   }
 
-  /** The tenant's gate (status and single sign-on enforcement); null when there is no such tenant. */
-  async gateOf(tenantId: string): Promise<TenantGate | null> {
-    const row = await this.statements.first(SELECT_TENANT_GATE, [tenantId], true);
-    return row?.id === tenantId ? toTenantGate(row.status, row.sso_enforced) : null;
+  /**
+   * The tenant's gate (status and single sign-on enforcement; null when there is no such tenant) and
+   * the request's session, in one round trip: the org guard's read where the person lives elsewhere.
+   */
+  async gateAndSessionOf(tenantId: string, ask: SessionAsk): Promise<GateAndSession> {
+    const row = (await this.statements.first(
+      SELECT_TENANT_GATE_AND_SESSION,
+      [tenantId, ...sessionProbeParameters(ask)],
+      true,
+    ))!;
+    return {
+      gate: row.tenant_row_id === tenantId ? toTenantGate(row.status, row.sso_enforced) : null,
+      session: toSessionProbe(row, ask.sid),
+    };
   }
 
   /**

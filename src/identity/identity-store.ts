@@ -1,4 +1,5 @@
 import { HoldingQuery, Insert, RequiredUpdate } from '../database/atomic-writer';
+import { SessionAsk, SessionProbe } from '../database/session-probe';
 import { TenantGate, TenantStatusReader } from '../database/tenant-status-reader';
 
 /** A user as the service sees it, whichever backend holds it. */
@@ -88,6 +89,13 @@ export abstract class PoolMemberships {
   abstract grantMembership(id: string, tenantId: string, role: string): Promise<void>;
 }
 
+/** What the org guard reads on every request (IdentityStore.findOrgCaller). */
+export interface OrgCallerRead {
+  user: IdentityUser | null;
+  gate: TenantGate | null;
+  session: SessionProbe;
+}
+
 /**
  * The port to the identity store. One implementation per backend (local table, Cognito);
  * nothing above this class knows which one it talks to.
@@ -95,16 +103,16 @@ export abstract class PoolMemberships {
 export abstract class IdentityStore {
   abstract findById(id: string): Promise<IdentityUser | null>;
   /**
-   * The user, and the gate of the tenant `tenantId` (its status and single sign-on enforcement; null
-   * when absent): the org guard's read on every request. Here two reads side by side; a store that
-   * sits beside the tenants table reads both in one round trip.
+   * The org guard's read on every request: the person, the gate of the tenant `tenantId` (its status
+   * and single sign-on enforcement; null when absent) and the request's session. Here two reads side by
+   * side; a store that sits beside the tenants table reads all in one round trip.
    */
-  findWithTenantStatus(
-    id: string,
-    tenantId: string,
-    tenants: TenantStatusReader,
-  ): Promise<[IdentityUser | null, TenantGate | null]> {
-    return Promise.all([this.findById(id), tenants.gateOf(tenantId)]);
+  async findOrgCaller(ask: SessionAsk, tenantId: string, tenants: TenantStatusReader): Promise<OrgCallerRead> {
+    const [user, { gate, session }] = await Promise.all([
+      this.findById(ask.userId),
+      tenants.gateAndSessionOf(tenantId, ask),
+    ]);
+    return { user, gate, session };
   }
   /**
    * Whether the user's e-mail is verified, now: the store's own mark where it keeps one (Cognito's

@@ -7,7 +7,7 @@ INSERT INTO "sessions" ("id", "user_id", "tenant_id", "kind", "connection_id", "
 COMMIT;
 
 -- SessionsStore.probe, the person and the session in one read
-SELECT k.not_before, s.id, s.user_id, s.tenant_id, s.last_used_at, s.expires_at, s.idle_seconds, s.revoked_at, c.id AS connection_id, c.tenant_id AS connection_tenant_id, c.status AS connection_status FROM (SELECT 1 AS one) o LEFT JOIN session_cutoffs k ON k.user_id = ? LEFT JOIN sessions s ON s.id = ? LEFT JOIN sso_connections c ON c.id = s.connection_id;
+SELECT session_k.not_before AS probe_not_before, session_s.id AS probe_session_id, session_s.user_id AS probe_user_id, session_s.tenant_id AS probe_tenant_id, session_s.last_used_at AS probe_last_used_at, session_s.expires_at AS probe_expires_at, session_s.idle_seconds AS probe_idle_seconds, session_s.revoked_at AS probe_revoked_at, session_c.id AS probe_connection_id, session_c.tenant_id AS probe_connection_tenant_id, session_c.status AS probe_connection_status FROM (SELECT 1 AS one) o LEFT JOIN session_cutoffs session_k ON session_k.user_id = ? LEFT JOIN sessions session_s ON session_s.id = ? LEFT JOIN sso_connections session_c ON session_c.id = session_s.connection_id;
 
 -- SessionsStore.touch, unless written since
 UPDATE sessions SET last_used_at = ? WHERE id = ? AND last_used_at < ?;

@@ -4,7 +4,14 @@ import { HoldingQuery, Insert, RequiredUpdate } from '../../database/atomic-writ
 import { forceIndex } from '../../database/force-index';
 import { UserEntity } from '../../database/entities';
 import { TenantStatus } from '../../database/entities/tenant.entity';
-import { SSO_ENFORCED_COLUMN, TenantGate, toTenantGate } from '../../database/tenant-status-reader';
+import {
+  SESSION_PROBE_COLUMNS,
+  SESSION_PROBE_JOINS,
+  SessionAsk,
+  sessionProbeParameters,
+  toSessionProbe,
+} from '../../database/session-probe';
+import { SSO_ENFORCED_COLUMN, toTenantGate } from '../../database/tenant-status-reader';
 import { PreparedStatements } from '../../database/prepared-statements';
 import {
   AccountRows,
@@ -14,6 +21,7 @@ import {
   MemberCounts,
   MemberKey,
   noMembers,
+  OrgCallerRead,
   ORG_USER_TYPE,
   SUPER_ADMIN_ROLE,
   TenantRole,
@@ -39,11 +47,15 @@ export const toIdentityUser = (row: IdentityColumns): IdentityUser => ({
  */
 const USER_COLUMNS = 'id, email, platform_role AS platformRole, user_type AS userType, tenant_id AS tenantId, role';
 const SELECT_USER = `SELECT ${USER_COLUMNS} FROM users WHERE id = ?`;
-/** SELECT_USER and TenantStatusReader's gate in one round trip (the tenant by primary key, whoever the user is). */
-const SELECT_USER_WITH_TENANT_STATUS =
-  `SELECT ${USER_COLUMNS}, tenantRowId, tenantStatus, tenantSsoEnforced FROM users ` +
-  `LEFT JOIN (SELECT id AS tenantRowId, status AS tenantStatus, ${SSO_ENFORCED_COLUMN} AS tenantSsoEnforced ` +
-  'FROM tenants WHERE id = ?) tenant ON 1 = 1 WHERE id = ?';
+/**
+ * SELECT_USER, TenantStatusReader's gate and the request's session in one round trip: one row, each
+ * table by primary key, whichever rows exist.
+ */
+const SELECT_ORG_CALLER =
+  'SELECT users.id, users.email, users.platform_role AS platformRole, users.user_type AS userType, ' +
+  'users.tenant_id AS tenantId, users.role, tenants.id AS tenantRowId, tenants.status AS tenantStatus, ' +
+  `${SSO_ENFORCED_COLUMN} AS tenantSsoEnforced, ${SESSION_PROBE_COLUMNS} FROM (SELECT 1 AS one) o ` +
+  `LEFT JOIN users ON users.id = ? LEFT JOIN tenants ON tenants.id = ? ${SESSION_PROBE_JOINS}`;
 /**
  * The candidates of withEmail within one tenant, as two index look-ups: (tenant_id, email_key) and
  * (tenant_id, email). Written as one condition with OR, MariaDB read every row of the tenant
@@ -159,20 +171,22 @@ export class LocalIdentityStore extends IdentityStore {
   }
 
   /** One round trip: the org guard's read on every request. */
-  override async findWithTenantStatus(id: string, tenantId: string): Promise<[IdentityUser | null, TenantGate | null]> {
-    const row = (await this.statements.first(SELECT_USER_WITH_TENANT_STATUS, [tenantId, id], true)) as
-      | (IdentityColumns & {
-          tenantRowId: string | null;
-          tenantStatus: TenantStatus | null;
-          tenantSsoEnforced: unknown;
-        })
-      | undefined;
+  override async findOrgCaller(ask: SessionAsk, tenantId: string): Promise<OrgCallerRead> {
+    const row = (await this.statements.first(
+      SELECT_ORG_CALLER,
+      [ask.userId, tenantId, ...sessionProbeParameters(ask)],
+      true,
+    )) as IdentityColumns & {
+      tenantRowId: string | null;
+      tenantStatus: TenantStatus | null;
+      tenantSsoEnforced: unknown;
+    };
     // MySQL pads trailing spaces even in a binary collation: only the exact ids count.
-    if (row?.id !== id) return [null, null];
-    return [
-      toIdentityUser(row),
-      row.tenantRowId === tenantId ? toTenantGate(row.tenantStatus, row.tenantSsoEnforced) : null,
-    ];
+    return {
+      user: row.id === ask.userId ? toIdentityUser(row) : null,
+      gate: row.tenantRowId === tenantId ? toTenantGate(row.tenantStatus, row.tenantSsoEnforced) : null,
+      session: toSessionProbe(row, ask.sid),
+    };
   }
 
   async findByEmail(email: string): Promise<IdentityUser[]> {
