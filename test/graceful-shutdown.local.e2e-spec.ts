@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { documentedFetch } from './support/documented-http';
 import { Agent, request } from 'node:http';
 import { DataSource } from 'typeorm';
 import { parseConfig } from '../src/config/app-config';
@@ -107,9 +108,9 @@ describe('graceful shutdown (SIGTERM on the server process)', () => {
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
     await sleep(200);
-    const ready = await fetch(`${server.url}/health/ready`);
+    const ready = await documentedFetch(server.url, '/health/ready');
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ status: 'shutting_down' });
+    expect(ready.json).toMatchObject({ status: 'shutting_down' });
 
     let closed = false;
     while (!closed && Date.now() - signalledAt < DRAIN_MS + 3_000) {

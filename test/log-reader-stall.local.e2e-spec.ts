@@ -1,4 +1,5 @@
 import { connect } from 'node:net';
+import { documentedFetch } from './support/documented-http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eventually } from './support/eventually';
 import { sample } from './support/prometheus';
@@ -73,7 +74,7 @@ describe('a stalled log reader (the built service, stdout unread)', () => {
     const server = await start();
     expect(new Set(await logHeavily(server.url, 600))).toEqual(new Set([404]));
 
-    const dropped = sample(await (await fetch(`${server.url}/metrics`)).text(), 'log_lines_dropped_total');
+    const dropped = sample((await documentedFetch(server.url, '/metrics')).text, 'log_lines_dropped_total');
     expect(dropped).toBeGreaterThan(0);
 
     let output = '';

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { documentedFetch } from './support/documented-http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,11 +122,13 @@ describe('the starter QA suite (examples/qa-suite), as its README runs it', () =
       expect([superAdmin.status, superAdmin.stderr]).toEqual([0, '']);
 
       expect(await runQaSuite({ SERVICE_URL: server.url, TEST_MODE_KEY: KEY })).toEqual(PASSED_ALL);
-      const left = await fetch(`${server.url}/api/test/tenants?namePrefix=qa-run-`, {
-        method: 'DELETE',
-        headers: { 'X-Test-Mode-Key': KEY },
-      });
-      expect([left.status, await left.json()]).toEqual([200, { removed: 0 }]);
+      const left = await documentedFetch(
+        server.url,
+        '/api/test/tenants?namePrefix=qa-run-',
+        { method: 'DELETE', headers: { 'X-Test-Mode-Key': KEY } },
+        { testMode: true },
+      );
+      expect([left.status, left.json]).toEqual([200, { removed: 0 }]);
     },
     RUN_TIMEOUT_MS + 60_000,
   );

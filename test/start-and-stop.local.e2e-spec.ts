@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { documentedFetch } from './support/documented-http';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, Server } from 'node:net';
@@ -95,7 +96,7 @@ describe('start and stop (the built service as a process)', () => {
     const one = await start(env, NPM_START, true);
     const two = await start(env, NPM_START, true);
     // The second start left the first one's code alone: both serve, migrated, from the same dist/.
-    for (const server of [one, two]) expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
+    for (const server of [one, two]) expect((await documentedFetch(server.url, '/health/ready')).status).toBe(200);
     expect(statSync(join(ROOT, 'dist', 'src', 'main.js')).mtimeMs).toBe(built);
 
     one.child.kill('SIGTERM'); // npm is the main process: it forwards the signal to the server

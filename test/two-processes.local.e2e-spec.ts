@@ -1,4 +1,5 @@
 import { newInviter } from './support/inviting';
+import { documentedFetch } from './support/documented-http';
 import { ServerProcess, startServerProcess } from './support/server-process';
 import { createTestApp, TEST_JWT_SECRET, TestApp } from './support/test-app';
 import { createTestDatabase, TestDatabase } from './support/test-database';
@@ -45,12 +46,12 @@ describe('two processes on one database', () => {
       const emails = Array.from({ length: INVITES }, (_, i) => `parallel-${i}@example.com`);
       const answers = await Promise.all(
         emails.map(async (email, i) => {
-          const res = await fetch(`${servers[i % 2].url}/api/org/invite`, {
+          const res = await documentedFetch(servers[i % 2].url, '/api/org/invite', {
             method: 'POST',
             headers: { cookie: inviter.cookie, 'content-type': 'application/json' },
             body: JSON.stringify({ email, role: 'member' }),
           });
-          return { email, status: res.status, body: (await res.json()) as Record<string, unknown> };
+          return { email, status: res.status, body: res.json as Record<string, unknown> };
         }),
       );
 

@@ -1,4 +1,5 @@
 import { WebhookDeliveryEntity } from '../src/database/entities';
+import { documentedFetch } from './support/documented-http';
 import { eventually } from './support/eventually';
 import { factories, sessionCookie } from './support/factories';
 import { ServerProcess, startServerProcess } from './support/server-process';
@@ -36,13 +37,13 @@ describe('webhook deliveries across a crash and a restart', () => {
     return server;
   };
   const createTenant = async (server: ServerProcess, name: string) => {
-    const res = await fetch(`${server.url}/api/admin/tenants`, {
+    const res = await documentedFetch(server.url, '/api/admin/tenants', {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
       body: JSON.stringify({ name, type: 'business' }),
     });
     expect(res.status).toBe(201);
-    return ((await res.json()) as { tenant: { id: string } }).tenant.id;
+    return (res.json as { tenant: { id: string } }).tenant.id;
   };
   const deliveryOf = async (tenantId: string) => {
     const rows = await helper.dataSource
