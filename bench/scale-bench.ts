@@ -9,7 +9,8 @@
  *   BENCH_SEED_ONLY=1 BENCH_KEEP=1 npm run bench:scale      # seed, keep the database (to EXPLAIN on it), measure nothing
  * Sizes (MariaDB; SQLite a tenth of each): 200,000 tenants (1 in 100 suspended) besides the two
  * measured, the big one with 100,000 members, 200,000 invitations (100,000 pending) and 800,000
- * audit events, 1,000,000 audit events in all, 200,000 sent e-mails in the outbox; the small one
+ * audit events, 1,000,000 audit events in all, 200,000 sent e-mails in the outbox, 1,000,000 sessions
+ * (bench/support/scale-sessions.ts); the small one
  * with 10 members, 20 invitations and 60 events. Seeded with INSERT … SELECT over a sequence (in
  * minutes), in a database made for the run and dropped after it. Runs the build (`npm run build`
  * first) as `npm start` does, with its heap limit. Requests one at a time (the latency of a route,
@@ -33,6 +34,7 @@ import {
   startNodeOptions,
   T0,
 } from './support/seed-database';
+import { measuredSessionCookie, sessionSeedStatements, timePurgeBatch } from './support/scale-sessions';
 const DATABASES = (process.env.BENCH_DATABASES ?? 'mariadb,sqlite').split(',').map((name) => name.trim()) as Dialect[];
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const BULK_SAMPLES = Math.max(5, Math.round(SAMPLES / 4));
@@ -41,7 +43,7 @@ const SECRET = 'bench-scale-secret-at-least-32-characters-long';
 const MB = 1024 * 1024;
 
 /** The MariaDB sizes; SQLite takes a tenth of each. */
-const FULL = { tenants: 200_000, members: 100_000, invitations: 200_000, events: 1_000_000 };
+const FULL = { tenants: 200_000, members: 100_000, invitations: 200_000, events: 1_000_000, sessions: 1_000_000 };
 
 interface Sizes {
   tenants: number;
@@ -49,6 +51,8 @@ interface Sizes {
   invitations: number;
   /** Audit events in all: one `tenant.created` per tenant, the rest the big tenant's. */
   events: number;
+  /** Sessions, of the big tenant's members (bench/support/scale-sessions.ts). */
+  sessions: number;
 }
 
 const BIG = 'tenant-big';
@@ -132,6 +136,7 @@ function seedStatements(sql: SeedSql, sizes: Sizes): [string, string][] {
     events(SMALL, 'member.joined', 10, 35, 'user'),
     events(SMALL, 'member.removed', 5, 45, 'user'),
     events(SMALL, 'member.role_changed', 10, 50, 'user'),
+    ...sessionSeedStatements(sql, sizes.sessions, sizes.members),
   ];
 }
 
@@ -150,7 +155,7 @@ async function seed(dialect: Dialect, url: string, sizes: Sizes): Promise<number
   }
   if (dialect === 'sqlite') await dataSource.query('DROP TABLE bench_seq');
   await dataSource.query(
-    dialect === 'sqlite' ? 'ANALYZE' : 'ANALYZE TABLE tenants, users, tenant_invitations, audit_events',
+    dialect === 'sqlite' ? 'ANALYZE' : 'ANALYZE TABLE tenants, users, tenant_invitations, audit_events, sessions',
   );
   await dataSource.destroy();
   return Date.now() - started;
@@ -214,6 +219,7 @@ async function measure(dialect: Dialect, url: string, sizes: Sizes): Promise<voi
         role: 'owner',
       });
     const tenants = { small: owner(SMALL, 'small'), big: owner(BIG, 'big') };
+    const sidSessions = { small: measuredSessionCookie('small', SECRET), big: measuredSessionCookie('big', SECRET) };
     const root = cookieOf({ id: 'root', email: 'root@bench.example' });
     const get = (path: string, cookie: string) => () => fetch(server.url + path, { headers: { cookie } });
 
@@ -253,6 +259,16 @@ async function measure(dialect: Dialect, url: string, sizes: Sizes): Promise<voi
         }),
       });
     };
+    const sessionRoutes: [string, string, Record<'small' | 'big', string>][] = [
+      ["GET /api/org/members, today's token", '/api/org/members', tenants],
+      ['GET /api/org/members, a sid session', '/api/org/members', sidSessions],
+      ['GET /api/me/sessions, a sid session', '/api/me/sessions', sidSessions],
+    ];
+    for (const [name, path, cookies] of sessionRoutes) {
+      const small = await time(SAMPLES, get(path, cookies.small));
+      const big = await time(SAMPLES, get(path, cookies.big));
+      console.log(`${name.padEnd(48)} ${fmt(small)} | ${fmt(big)}`);
+    }
     const bulkSmall = await time(BULK_SAMPLES, bulk(tenants.small));
     const bulkBig = await time(BULK_SAMPLES, bulk(tenants.big));
     console.log(`${'POST /api/org/invitations/bulk (100 new rows)'.padEnd(48)} ${fmt(bulkSmall)} | ${fmt(bulkBig)}`);
@@ -334,6 +350,17 @@ async function measure(dialect: Dialect, url: string, sizes: Sizes): Promise<voi
   }
 }
 
+/** One batch of the sessions' purge (500 of the half-million ended sessions), timed on the seeded database. */
+async function reportPurgeBatch(url: string, sizes: Sizes): Promise<void> {
+  const dataSource = new DataSource(
+    dataSourceOptions(parseConfig({ NODE_ENV: 'test', DATABASE_URL: url, DB_MIGRATIONS_RUN: 'false' })),
+  );
+  await dataSource.initialize();
+  const { ms, rows } = await timePurgeBatch(dataSource, '2026-06-01 00:00:00');
+  await dataSource.destroy();
+  console.log(`sessions' purge: one batch of ${rows} of ${sizes.sessions / 2} ended sessions in ${ms.toFixed(1)} ms`);
+}
+
 async function main() {
   for (const dialect of DATABASES) {
     const scale = dialect === 'sqlite' ? 10 : 1;
@@ -342,16 +369,20 @@ async function main() {
       members: FULL.members / scale,
       invitations: FULL.invitations / scale,
       events: FULL.events / scale,
+      sessions: FULL.sessions / scale,
     };
     console.log(
       `\n== ${dialect}: ${sizes.tenants} tenants, big tenant ${sizes.members} members and ${sizes.invitations} ` +
-        `invitations (${sizes.invitations / 2} pending), ${sizes.events} audit events`,
+        `invitations (${sizes.invitations / 2} pending), ${sizes.events} audit events, ${sizes.sessions} sessions`,
     );
     const database = await createDatabase(dialect, 'bench_scale', MYSQL_SERVER);
     try {
       const ms = await seed(dialect, database.url, sizes);
       console.log(`seeded in ${(ms / 1000).toFixed(0)} s`);
-      if (!process.env.BENCH_SEED_ONLY) await measure(dialect, database.url, sizes);
+      if (!process.env.BENCH_SEED_ONLY) {
+        await measure(dialect, database.url, sizes);
+        await reportPurgeBatch(database.url, sizes);
+      }
     } finally {
       if (!process.env.BENCH_KEEP) await database.drop();
       else {
