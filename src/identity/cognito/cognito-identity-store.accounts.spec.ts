@@ -1,8 +1,9 @@
-/** CognitoIdentityStore's accounts (CognitoAccounts): made on either kind of pool, and deleted. */
+/** CognitoIdentityStore's accounts (CognitoAccounts): made on either kind of pool, signed out everywhere, and deleted. */
 
 import {
   AdminCreateUserCommand,
   AdminDeleteUserCommand,
+  AdminUserGlobalSignOutCommand,
   DescribeUserPoolCommand,
   InternalErrorException,
   UsernameExistsException,
@@ -68,6 +69,21 @@ describe(CognitoIdentityStore.name, () => {
         UserPoolId: POOL,
         Username: 'u-1',
       });
+    });
+  });
+
+  describe('signOutEverywhere (AdminUserGlobalSignOut; cognito-local does not implement it, so only here)', () => {
+    it("a person's sessions ended everywhere is AdminUserGlobalSignOut of their username in the pool", async () => {
+      cognito.on(AdminUserGlobalSignOutCommand).resolves({});
+      await store.signOutEverywhere('u-1');
+      expect(cognito.commandCalls(AdminUserGlobalSignOutCommand).map((call) => call.args[0].input)).toEqual([
+        { UserPoolId: POOL, Username: 'u-1' },
+      ]);
+    });
+
+    it("the pool's refusal reaches the caller (SessionsService logs it; the not-before holds)", async () => {
+      cognito.on(AdminUserGlobalSignOutCommand).rejects(new InternalErrorException({ message: 'down', ...metadata }));
+      await expect(store.signOutEverywhere('u-1')).rejects.toBeInstanceOf(InternalErrorException);
     });
   });
 });
