@@ -34,7 +34,7 @@ import {
   startNodeOptions,
   T0,
 } from './support/seed-database';
-import { measuredSessionCookie, sessionSeedStatements, timePurgeBatch } from './support/scale-sessions';
+import { measuredSessionCookie, reportPurgeBatch, sessionSeedStatements } from './support/scale-sessions';
 const DATABASES = (process.env.BENCH_DATABASES ?? 'mariadb,sqlite').split(',').map((name) => name.trim()) as Dialect[];
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 100);
 const BULK_SAMPLES = Math.max(5, Math.round(SAMPLES / 4));
@@ -350,17 +350,6 @@ async function measure(dialect: Dialect, url: string, sizes: Sizes): Promise<voi
   }
 }
 
-/** One batch of the sessions' purge (500 of the half-million ended sessions), timed on the seeded database. */
-async function reportPurgeBatch(url: string, sizes: Sizes): Promise<void> {
-  const dataSource = new DataSource(
-    dataSourceOptions(parseConfig({ NODE_ENV: 'test', DATABASE_URL: url, DB_MIGRATIONS_RUN: 'false' })),
-  );
-  await dataSource.initialize();
-  const { ms, rows } = await timePurgeBatch(dataSource, '2026-06-01 00:00:00');
-  await dataSource.destroy();
-  console.log(`sessions' purge: one batch of ${rows} of ${sizes.sessions / 2} ended sessions in ${ms.toFixed(1)} ms`);
-}
-
 async function main() {
   for (const dialect of DATABASES) {
     const scale = dialect === 'sqlite' ? 10 : 1;
@@ -381,7 +370,7 @@ async function main() {
       console.log(`seeded in ${(ms / 1000).toFixed(0)} s`);
       if (!process.env.BENCH_SEED_ONLY) {
         await measure(dialect, database.url, sizes);
-        await reportPurgeBatch(database.url, sizes);
+        await reportPurgeBatch(database.url, sizes.sessions);
       }
     } finally {
       if (!process.env.BENCH_KEEP) await database.drop();
