@@ -1,7 +1,19 @@
 import { DOMParser } from '@xmldom/xmldom';
+import { XML_REFUSALS } from './saml.messages';
 
 /** Why a SAML document was refused, in words an owner can act on. */
 export class SamlRefused extends Error {}
+
+/** A failed check of a SAML response, with the check in words (saml.messages.ts). */
+export class SamlCheckFailed extends Error {
+  constructor(
+    message: string,
+    /** The provider answered an error status (the person cancelled, or may not use the application). */
+    readonly idpError = false,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * A SAML document parsed, or refused before any other check: a DTD (entity expansion, external
@@ -9,21 +21,28 @@ export class SamlRefused extends Error {}
  * otherwise read past both. Parse errors are refusals too, never a 500.
  */
 export function parseSaml(xml: string, what: string): Document {
-  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new SamlRefused(`${what} holds a DTD, which is refused`);
-  if (/<\?(?!xml\s)/i.test(xml.replace(/^\uFEFF?\s*<\?xml\s[^?]*\?>/, '')))
-    throw new SamlRefused(`${what} holds a processing instruction, which is refused`);
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new SamlRefused(XML_REFUSALS.dtd(what));
+  // Only the XML declaration, first: `<?xml …?>` anywhere else is a processing instruction too.
+  if (xml.replace(/^\uFEFF?\s*<\?xml\s[^?]*\?>/, '').includes('<?'))
+    throw new SamlRefused(XML_REFUSALS.processingInstruction(what));
   let failure: string | null = null;
-  const document = new DOMParser({
-    locator: {},
-    errorHandler: {
-      warning: () => undefined,
-      error: (message: string) => void (failure ??= message),
-      fatalError: (message: string) => void (failure ??= message),
-    },
-  }).parseFromString(xml, 'text/xml');
+  let document: Document | undefined;
+  try {
+    document = new DOMParser({
+      locator: {},
+      errorHandler: {
+        warning: () => undefined,
+        error: (message: string) => void (failure ??= message),
+        fatalError: (message: string) => void (failure ??= message),
+      },
+    }).parseFromString(xml, 'text/xml') as unknown as Document;
+  } catch (error) {
+    // xmldom throws, rather than reports, some shapes (a CDATA section after the root element).
+    failure = error instanceof Error ? error.message : String(error);
+  }
   if (failure !== null || !document?.documentElement)
-    throw new SamlRefused(`${what} is not well-formed XML${failure ? `: ${String(failure).split('\n')[0]}` : ''}`);
-  return document as unknown as Document;
+    throw new SamlRefused(XML_REFUSALS.notWellFormed(what, failure ? String(failure).split('\n')[0] : ''));
+  return document;
 }
 
 /** The elements below `node` (itself included when it matches) of a local name in a namespace. */
