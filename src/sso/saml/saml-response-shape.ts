@@ -35,10 +35,10 @@ const refuse = (reason: string): never => {
 /**
  * A SAMLResponse form field read, or refused with the check, before any signature is looked at
  * (docs/sso.md, "Why a SAML sign-in was refused"): UTF-8 bytes only, no DTD, processing instruction,
- * comment or content after the root; one element per ID, never an ID in a namespace; every Signature
- * enveloped in the Response or the assertion, with one SignedInfo, one Reference to that element, the
- * allowed algorithms and transforms; exactly one assertion, a child of the Response, or none with an
- * error status. What the signature library then verifies is therefore the element that is read.
+ * comment or content after the root; one element per ID, never an ID in a namespace; no encrypted
+ * assertion, at most one, a child of the Response; every Signature enveloped in the Response or the
+ * assertion, with one SignedInfo, one Reference to that element, the allowed algorithms and
+ * transforms. What the signature library then verifies is therefore the element that is read.
  */
 export function responseShape(samlResponse: string): ResponseShape {
   const document = responseDocument(samlResponse);
@@ -48,13 +48,13 @@ export function responseShape(samlResponse: string): ResponseShape {
   checkNodes(document);
   if (root.localName !== 'Response' || root.namespaceURI !== SAML_NS.protocol) refuse(SAML_REASONS.notResponse);
   checkIds(root);
-  checkSignatures(root);
   if (elements(root, SAML_NS.assertion, 'EncryptedAssertion').length) refuse(SAML_REASONS.encrypted);
   const assertions = byLocalName(root, 'Assertion');
   if (assertions.length > 1) refuse(SAML_REASONS.assertions(assertions.length));
   const [assertion = null] = assertions;
   if (assertion && (assertion.parentNode !== root || assertion.namespaceURI !== SAML_NS.assertion))
     refuse(SAML_REASONS.assertionPlace(nameOf(assertion.parentNode)));
+  checkSignatures(root);
   return { root, assertion };
 }
 

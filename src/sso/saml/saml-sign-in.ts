@@ -29,7 +29,7 @@ const assertionInvalid = (reason: string) => failedCheck(HttpStatus.BAD_REQUEST,
 
 /**
  * SAML's side of a sign-in (docs/sso.md, "Signing in", step 3): the AuthnRequest, and the assertion
- * consumer service's checks in order: the response's (SamlClient), the assertion remembered on every
+ * consumer service's checks in order: the response's (SamlClient), an e-mail, the assertion remembered on every
  * instance (a replay, or the second of two copies at once: 409 SSO_REPLAYED), then the request it
  * answers used once; an unsolicited response, where the connection allows one, returns to its
  * RelayState by the returnTo rule.
@@ -91,6 +91,7 @@ export class SamlSignIn implements SsoProtocol<SamlAcsForm> {
     }
     const { id, subject, email, groups, inResponseTo } = assertion;
     const known = { subject, email, test };
+    if (!email || !EMAIL.test(email)) return refusedWith(assertionInvalid(SAML_REASONS.noEmail), known);
     const expiresAt = new Date(assertion.notOnOrAfter.getTime() + this.config.sso.clockSkewSeconds * 1000);
     if (
       !(await this.signIns.rememberAssertion(
@@ -116,7 +117,6 @@ export class SamlSignIn implements SsoProtocol<SamlAcsForm> {
       if (returnTo === null) return refusedWith(returnRefused(), known);
       request = { purpose: 'sign_in', returnTo };
     }
-    if (!email || !EMAIL.test(email)) return refusedWith(assertionInvalid(SAML_REASONS.noEmail), known);
     const { purpose, returnTo } = request;
     return { person: { connection, subject, email: email.toLowerCase(), sentEmail: email, groups, purpose, returnTo } };
   }
