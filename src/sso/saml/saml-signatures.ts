@@ -17,7 +17,8 @@ export interface SignedParts {
  * every signature was made by one of the connection's keys. The last is decided by the key alone: an
  * RSA signature value opens, under the public key that made it, to a PKCS#1 block whatever was signed,
  * so a failure after it is content that was changed, and a failure here a key the connection does not
- * know (its fingerprint read from the certificate in KeyInfo, which is never trusted for anything else).
+ * know (its fingerprint read from the certificate in KeyInfo, which is never trusted for anything else),
+ * or, when KeyInfo names one of the connection's, a signature value that was changed.
  */
 export function signatureRefusal(
   { root, assertion }: ResponseShape,
@@ -30,9 +31,13 @@ export function signatureRefusal(
   if (!responseSignature && !assertionSignature) return { refused: SAML_REASONS.noSignature };
   if (wantAssertionsSigned && !assertionSignature)
     return { refused: assertion ? SAML_REASONS.assertionUnsigned : SAML_REASONS.noSignature };
-  for (const signature of [responseSignature, assertionSignature])
-    if (signature && !certificates.some((certificate) => madeBy(signature, certificate)))
-      return { refused: SAML_REASONS.foreignKey(keyInfoFingerprint(signature)) };
+  for (const signature of [responseSignature, assertionSignature]) {
+    if (!signature || certificates.some((certificate) => madeBy(signature, certificate))) continue;
+    const named = keyInfoFingerprint(signature);
+    // A value that does not open under the very key it names was itself changed.
+    if (certificates.some((certificate) => certificate.fingerprint === named)) return { refused: SAML_REASONS.changed };
+    return { refused: SAML_REASONS.foreignKey(named) };
+  }
   return { signed: { response: !!responseSignature, assertion: !!assertionSignature } };
 }
 
