@@ -14,15 +14,16 @@ import { ANY, samlReason } from './support/saml-reasons';
 import { ssoRefused } from './support/sso';
 
 /**
- * The message shapes of the SAML advisories of 2024–2026 that move, hide or copy what a signature
- * covers (signature wrapping), each posted to the ACS: refused with the check that caught it, and
- * nothing changed (no cookie, nobody made, joined or linked, no assertion kept, the attempt recorded
- * as refused). A forger holds a response the provider signed for Eve and wants the admin Boss.
+ * The message shapes of the SAML advisories of 2024–2026, each posted to the ACS (docs/sso.md, "Why a
+ * SAML sign-in was refused"): signature wrapping, what a signature does not cover, what the signed
+ * assertion says, the connection's keys. Each is refused with the check that caught it, and nothing
+ * changed (no cookie, nobody made, joined or linked, no assertion kept, the attempt recorded as
+ * refused). A forger holds a response the provider signed for Eve and wants the admin Boss.
  */
 describe('POST /sso/saml/{id}/acs: hostile shapes', () => {
   const { t, factory, org, idp, create, activeConnection, post, responseXml, expectNothingChanged } = useSamlAcsSuite();
 
-  /** A connection, Eve's response to a new start signed as `options` (given the admin's address) say, and the admin the forger wants. */
+  /** A connection, the admin the forger wants, and Eve's response to a new start as `options` (given the admin) say. */
   const forging = async (
     options: Partial<ResponseOptions> | ((boss: string) => Partial<ResponseOptions>) = { sign: 'assertion' },
   ) => {
