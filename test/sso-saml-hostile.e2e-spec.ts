@@ -198,6 +198,12 @@ describe('POST /sso/saml/{id}/acs: hostile shapes', () => {
       await refused(xml + trailing(xml), reason);
     });
 
+    it('elements nested 40,000 deep, which the libraries would walk by recursion (was a 500)', async () => {
+      const { xml, refused } = await forging();
+      const deep = afterResponseIssuer(xml, `${'<a>'.repeat(40_000)}${'</a>'.repeat(40_000)}`);
+      await refused(deep, samlReason('the response nests elements more than {levels} levels deep', '50'));
+    });
+
     it.each(['ISO-8859-1', 'UTF-16'])(
       'an encoding declaration (%s) that does not match the UTF-8 bytes',
       async (encoding) => {

@@ -98,6 +98,11 @@ describe('POST /sso/saml/{id}/acs: why a sign-in was refused', () => {
       async (ctx) => sending(ctx, await edited(ctx, (x) => `${x}text`)),
     ],
     [
+      'the response nests elements more than {levels} levels deep',
+      async (ctx) =>
+        sending(ctx, await edited(ctx, (x) => afterResponseIssuer(x, `${'<a>'.repeat(60)}${'</a>'.repeat(60)}`)), '50'),
+    ],
+    [
       'the response holds a comment, which is refused (no signature covers a comment)',
       async (ctx) => sending(ctx, await edited(ctx, (x) => x.replace('<DigestValue>', '<DigestValue><!---->'))),
     ],

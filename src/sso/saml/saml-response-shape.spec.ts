@@ -131,6 +131,14 @@ describe(responseShape.name, () => {
     expect(refusalOf(value)).toBe(reason(Buffer.from(value, 'base64').toString('utf8')));
   });
 
+  it('elements nested 50 deep pass, 51 are refused, 40,000 without overflowing the stack', () => {
+    const nested = (levels: number) =>
+      respond().replace('<samlp:Status>', `${'<a>'.repeat(levels)}${'</a>'.repeat(levels)}<samlp:Status>`);
+    expect(refusalOf(base64(nested(49)))).toBe('passed');
+    expect(refusalOf(base64(nested(50)))).toBe(SAML_REASONS.tooDeep(50));
+    expect(refusalOf(base64(nested(40_000)))).toBe(SAML_REASONS.tooDeep(50));
+  });
+
   it('a CDATA section after the root, which xmldom throws on, is a refusal (never a 500)', () => {
     expect(refusalOf(base64(`${respond()}<![CDATA[x]]>`))).toMatch(/^the response is not well-formed XML: /);
   });

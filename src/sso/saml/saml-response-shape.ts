@@ -1,5 +1,5 @@
 import { SAML_REASONS } from './saml.messages';
-import { children, elements, parseSaml, SAML_NS, SamlCheckFailed, SamlRefused } from './saml-xml';
+import { children, descendants, elements, parseSaml, SAML_NS, SamlCheckFailed, SamlRefused } from './saml-xml';
 
 /** A response whose shape passed: its root, and its one assertion (none for an error status). */
 export interface ResponseShape {
@@ -8,6 +8,8 @@ export interface ResponseShape {
 }
 
 const MAX_RESPONSE_CHARS = 512 * 1024;
+/** Far deeper than any SAML response (about ten levels), far shallower than a call stack. */
+const MAX_DEPTH = 50;
 /** RSA with SHA-256 or stronger; never SHA-1. */
 const SIGNATURE_ALGORITHMS = new Set([
   'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
@@ -35,7 +37,7 @@ const refuse = (reason: string): never => {
 /**
  * A SAMLResponse form field read, or refused with the check, before any signature is looked at
  * (docs/sso.md, "Why a SAML sign-in was refused"): UTF-8 bytes only, no DTD, processing instruction,
- * comment or content after the root; one element per ID, never an ID in a namespace; no encrypted
+ * comment or content after the root, no nesting beyond 50 levels; one element per ID, never an ID in a namespace; no encrypted
  * assertion, at most one, a child of the Response; every Signature enveloped in the Response or the
  * assertion, with one SignedInfo, one Reference to that element, the allowed algorithms and
  * transforms. What the signature library then verifies is therefore the element that is read.
@@ -80,15 +82,17 @@ function responseDocument(samlResponse: string): Document {
   }
 }
 
-/** No comment anywhere, no processing instruction but the XML declaration (parseSaml reads the text; this the tree). */
+/**
+ * Not nested beyond MAX_DEPTH (the libraries after this walk the tree by recursion), no comment
+ * anywhere, no processing instruction but the XML declaration (parseSaml reads the text; this the tree).
+ */
 function checkNodes(document: Document): void {
-  const visit = (node: Node) => {
+  for (const { node, depth } of descendants(document)) {
+    if (depth > MAX_DEPTH) refuse(SAML_REASONS.tooDeep(MAX_DEPTH));
     if (node.nodeType === 8) refuse(SAML_REASONS.comment);
     if (node.nodeType === 7 && !(node.parentNode === document && node.nodeName === 'xml'))
       refuse(SAML_REASONS.processingInstruction);
-    for (let child = node.firstChild; child; child = child.nextSibling) visit(child);
-  };
-  visit(document);
+  }
 }
 
 function checkIds(root: Element): void {
@@ -135,14 +139,10 @@ function checkSignatures(root: Element): void {
 
 /** The elements below `node` of a local name in any namespace (every element without one), as node-saml looks them up. */
 function byLocalName(node: Element, localName?: string): Element[] {
-  const found: Element[] = [];
-  const visit = (element: Element) => {
-    if (!localName || element.localName === localName) found.push(element);
-    for (let child = element.firstChild; child; child = child.nextSibling)
-      if (child.nodeType === 1) visit(child as Element);
-  };
-  visit(node);
-  return found;
+  return [...descendants(node)]
+    .map((entry) => entry.node)
+    .filter((current): current is Element => current.nodeType === 1)
+    .filter((element) => !localName || element.localName === localName);
 }
 
 const nameOf = (node: Node | null): string => (node?.nodeType === 1 ? (node as Element).tagName : 'the document');

@@ -45,17 +45,32 @@ export function parseSaml(xml: string, what: string): Document {
   return document;
 }
 
+/**
+ * `node` and every node below it, in document order, each with its depth (`node`'s is 0). Without
+ * recursion: a hostile document may nest tens of thousands of elements deep.
+ */
+export function* descendants(node: Node): Generator<{ node: Node; depth: number }> {
+  const stack: { node: Node; depth: number }[] = [{ node, depth: 0 }];
+  while (stack.length) {
+    const current = stack.pop()!;
+    yield current;
+    const below: Node[] = [];
+    for (let child = current.node.firstChild; child; child = child.nextSibling) below.push(child);
+    for (let index = below.length - 1; index >= 0; index--)
+      stack.push({ node: below[index], depth: current.depth + 1 });
+  }
+}
+
 /** The elements below `node` (itself included when it matches) of a local name in a namespace. */
 export function elements(node: Node, namespace: string, localName: string): Element[] {
   const found: Element[] = [];
-  const visit = (current: Node) => {
-    if (current.nodeType === 1) {
-      const element = current as Element;
-      if (element.localName === localName && element.namespaceURI === namespace) found.push(element);
-    }
-    for (let child = current.firstChild; child; child = child.nextSibling) visit(child);
-  };
-  visit(node);
+  for (const { node: current } of descendants(node))
+    if (
+      current.nodeType === 1 &&
+      (current as Element).localName === localName &&
+      (current as Element).namespaceURI === namespace
+    )
+      found.push(current as Element);
   return found;
 }
 

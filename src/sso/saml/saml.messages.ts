@@ -19,6 +19,7 @@ export const SAML_REASONS = {
   processingInstruction: XML_REFUSALS.processingInstruction('the response'),
   notWellFormed: (detail: string) => XML_REFUSALS.notWellFormed('the response', detail),
   trailingContent: 'the response has content after its root element',
+  tooDeep: (levels: number) => `the response nests elements more than ${levels} levels deep`,
   comment: 'the response holds a comment, which is refused (no signature covers a comment)',
   notResponse: 'the message is not a SAML Response',
   duplicateId: (id: string) => `two elements have the ID ${id}`,
