@@ -94,6 +94,12 @@ describe('POST /sso/saml/{id}/acs: hostile shapes', () => {
       );
     });
 
+    it('a Response whose own signature no longer verifies, around an assertion whose signature does', async () => {
+      const { xml, refused } = await forging({ sign: 'both' });
+      const edited = xml.replace(/(<samlp:Response [^>]*IssueInstant=")[^"]+/, '$12020-01-01T00:00:00.000Z');
+      await refused(edited, samlReason('the signature does not verify (the signed content was changed)'));
+    });
+
     it('two SignedInfo, the second over the forged content', async () => {
       const { xml, refused } = await forging();
       const twice = xml.replace(/<SignedInfo>[\s\S]*?<\/SignedInfo>/, (info) => info + info);
