@@ -9,33 +9,16 @@ import {
   signatureOf,
   withAttribute,
 } from './support/saml-forgeries';
-import { ResponseOptions, signingKey, SigningKey } from './support/saml-idp';
-import { ANY, documentedSamlReasons, samlReason, samlReasonsAsserted } from './support/saml-reasons';
-
-type Value = string | typeof ANY;
-interface Answer {
-  status: number;
-  body: unknown;
-  headers: Record<string, unknown>;
-}
-/** A connection's sign-in as a case builds it: a response to a new start, posted as XML or as form fields. */
-interface Context {
-  id: string;
-  email: string;
-  acsUrl: string;
-  entityId: string;
-  idpEntityId: string;
-  respond: (options?: Partial<ResponseOptions>) => Promise<string>;
-  post: (xml: string) => Promise<Answer>;
-  form: (fields: Record<string, string>) => Promise<Answer>;
-}
-/** What a case posts, the values of its reason, and the refusal when it is not 400 SSO_ASSERTION_INVALID. */
-interface Sent {
-  send: () => Promise<Answer>;
-  values: Value[];
-  refusal?: { status?: number; code?: string; remembered?: boolean };
-}
-type Case = [template: string, build: (ctx: Context) => Promise<Sent>, connection?: object];
+import { signingKey, SigningKey } from './support/saml-idp';
+import {
+  ANY,
+  Case,
+  documentedSamlReasons,
+  edited,
+  samlReason,
+  samlReasonsAsserted,
+  sending,
+} from './support/saml-reasons';
 
 const EVIL = 'https://evil.example';
 const WITH_COMMENTS = 'http://www.w3.org/2001/10/xml-exc-c14n#WithComments';
@@ -46,17 +29,12 @@ const XSLT = 'http://www.w3.org/TR/1999/REC-xslt-19991116';
  * from a response posted to the ACS, asserted word for word as documented, with nothing changed.
  */
 describe('POST /sso/saml/{id}/acs: why a sign-in was refused', () => {
-  const { t, activeConnection, post, responseXml, idp, expectNothingChanged } = useSamlAcsSuite();
+  const { t, signInContext, expectNothingChanged } = useSamlAcsSuite();
   let foreign: SigningKey;
   beforeAll(async () => {
     foreign = await signingKey();
   });
 
-  /** `xml` posted; the reason's values. */
-  const sending = (ctx: Context, xml: string, ...values: Value[]): Sent => ({ send: () => ctx.post(xml), values });
-  /** A response signed as `options` say, changed by `edit` after signing. */
-  const edited = async (ctx: Context, edit: (xml: string) => string, options: Partial<ResponseOptions> = {}) =>
-    edit(await ctx.respond(options));
   const assertionSigned = { sign: 'assertion' } as const;
 
   const cases: Case[] = [
@@ -407,20 +385,9 @@ describe('POST /sso/saml/{id}/acs: why a sign-in was refused', () => {
   ];
 
   it.each(cases)('%s', async (template, build, connection = {}) => {
-    const { id, domain, acsUrl, entityId } = await activeConnection(connection);
-    const email = `kim-${Date.now()}@${domain}`;
-    const ctx: Context = {
-      id,
-      email,
-      acsUrl,
-      entityId,
-      idpEntityId: idp().entityId,
-      respond: (options) => responseXml(id, email, options),
-      post: (xml) => post(id, xml),
-      form: (fields) => t.http.post(`/sso/saml/${id}/acs`).type('form').send(fields),
-    };
+    const ctx = await signInContext(connection);
     const { send, values, refusal } = await build(ctx);
-    await expectNothingChanged(id, [email], send, samlReason(template, ...values), refusal);
+    await expectNothingChanged(ctx.id, [ctx.email], send, samlReason(template, ...values), refusal);
   });
 
   it('every reason docs/sso.md lists is asserted above', () => {

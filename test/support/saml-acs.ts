@@ -1,6 +1,7 @@
 import { AuditEventEntity, SsoAssertionEntity, SsoIdentityEntity } from '../../src/database/entities';
 import { useDomainsSuite } from './domains';
 import { ResponseOptions, TestSamlIdp } from './saml-idp';
+import { Answer, Context } from './saml-reasons';
 import { SSO_BASE, SSO_PORTAL, ssoRecords } from './sso';
 
 /** A SAML connection's service-provider side, as the connection shows it. */
@@ -15,13 +16,6 @@ interface Refusal {
   status?: number;
   code?: string;
   remembered?: boolean;
-}
-
-/** A sign-in's answer as supertest gives it. */
-interface Answer {
-  status: number;
-  body: unknown;
-  headers: Record<string, unknown>;
 }
 
 /**
@@ -77,6 +71,22 @@ export function useSamlAcsSuite() {
       ...options,
     });
 
+  /** A new active connection and a person at its domain, as the reasons suite's cases build their response. */
+  const signInContext = async (connection: object = {}): Promise<Context> => {
+    const { id, domain, acsUrl, entityId } = await activeConnection(connection);
+    const email = `kim-${Date.now()}@${domain}`;
+    return {
+      id,
+      email,
+      acsUrl,
+      entityId,
+      idpEntityId: idp.entityId,
+      respond: (options) => responseXml(id, email, options),
+      post: (xml) => post(id, xml),
+      form: (fields) => t.http.post(`/sso/saml/${id}/acs`).type('form').send(fields),
+    };
+  };
+
   /** What a sign-in may change: the people of `emails`, the connection's links and assertions, the sign-in events. */
   const snapshot = async (id: string, emails: string[]) => ({
     people: await Promise.all(emails.map((email) => t.identity.findByEmail(email))),
@@ -112,6 +122,7 @@ export function useSamlAcsSuite() {
     start,
     post,
     responseXml,
+    signInContext,
     expectNothingChanged,
   };
 }

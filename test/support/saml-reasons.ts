@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ResponseOptions } from './saml-idp';
 
 const SECTION = '## Why a SAML sign-in was refused';
 
@@ -41,3 +42,37 @@ export function samlReason(template: string, ...values: (string | typeof ANY)[])
   const pattern = filled((value) => (value === ANY ? '.+' : escape(String(value))), escape);
   return expect.stringMatching(new RegExp(`^${pattern}$`)) as unknown as string;
 }
+
+export type Value = string | typeof ANY;
+
+/** The ACS's answer as supertest gives it. */
+export interface Answer {
+  status: number;
+  body: unknown;
+  headers: Record<string, unknown>;
+}
+/** A connection's sign-in as a case builds it: a response to a new start, posted as XML or as form fields. */
+export interface Context {
+  id: string;
+  email: string;
+  acsUrl: string;
+  entityId: string;
+  idpEntityId: string;
+  respond: (options?: Partial<ResponseOptions>) => Promise<string>;
+  post: (xml: string) => Promise<Answer>;
+  form: (fields: Record<string, string>) => Promise<Answer>;
+}
+/** What a case posts, the values of its reason, and the refusal when it is not 400 SSO_ASSERTION_INVALID. */
+export interface Sent {
+  send: () => Promise<Answer>;
+  values: Value[];
+  refusal?: { status?: number; code?: string; remembered?: boolean };
+}
+export type Case = [template: string, build: (ctx: Context) => Promise<Sent>, connection?: object];
+
+/** `xml` posted; the reason's values. */
+export const sending = (ctx: Context, xml: string, ...values: Value[]): Sent => ({ send: () => ctx.post(xml), values });
+
+/** A response signed as `options` say, changed by `edit` after signing. */
+export const edited = async (ctx: Context, edit: (xml: string) => string, options: Partial<ResponseOptions> = {}) =>
+  edit(await ctx.respond(options));
