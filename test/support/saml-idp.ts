@@ -60,6 +60,10 @@ export interface ResponseOptions {
   key?: SigningKey;
   /** Raw XML put before the root element (a DTD, say). */
   prolog?: string;
+  /** An edit of the response's XML before it is signed (what the provider then signs). */
+  beforeSigning?: (xml: string) => string;
+  /** The canonicalisation of SignedInfo and of the signed element (default: exclusive, without comments). */
+  canonicalization?: string;
 }
 
 /**
@@ -83,12 +87,12 @@ export class TestSamlIdp {
     return new TestSamlIdp(shape, entityId, ssoUrl, await signingKey());
   }
 
-  /** The IdP's metadata: its entity ID, SSO URL (HTTP-Redirect) and signing certificates. */
-  metadata(certs: string[] = [this.key.cert], entityId = this.entityId): string {
+  /** The IdP's metadata: its entity ID, SSO URL (HTTP-Redirect) and certificates, their `use` (null: none given). */
+  metadata(certs: string[] = [this.key.cert], entityId = this.entityId, use: string | null = 'signing'): string {
     const keys = certs
       .map(
         (cert) =>
-          `<md:KeyDescriptor use="signing"><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${certBody(cert)}` +
+          `<md:KeyDescriptor${use === null ? '' : ` use="${use}"`}><ds:KeyInfo><ds:X509Data><ds:X509Certificate>${certBody(cert)}` +
           '</ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor>',
       )
       .join('');
@@ -155,11 +159,15 @@ export class TestSamlIdp {
       `<saml:Issuer xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">${issuer}</saml:Issuer>` +
       '<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>' +
       `${assertion}</samlp:Response>`;
+    xml = options.beforeSigning?.(xml) ?? xml;
     const sign = options.sign ?? (entra ? 'assertion' : 'both');
-    const key = options.key ?? this.key;
-    const algorithm = options.algorithm ?? 'sha256';
-    if (sign === 'assertion' || sign === 'both') xml = signed(xml, 'Assertion', key, algorithm);
-    if (sign === 'response' || sign === 'both') xml = signed(xml, 'Response', key, algorithm);
+    const how = {
+      key: options.key ?? this.key,
+      algorithm: options.algorithm ?? 'sha256',
+      c14n: options.canonicalization,
+    };
+    if (sign === 'assertion' || sign === 'both') xml = signed(xml, 'Assertion', how);
+    if (sign === 'response' || sign === 'both') xml = signed(xml, 'Response', how);
     return (options.prolog ?? '') + xml;
   }
 
@@ -169,18 +177,25 @@ export class TestSamlIdp {
   }
 }
 
+/** How a response is signed: the key, the algorithms, the canonicalisation (exclusive, without comments, by default). */
+interface Signing {
+  key: SigningKey;
+  algorithm: 'sha256' | 'sha1';
+  c14n?: string;
+}
+
 /** The element signed (enveloped, exclusive canonicalisation), its Signature after its Issuer, KeyInfo carrying the certificate. */
-function signed(xml: string, element: 'Assertion' | 'Response', key: SigningKey, algorithm: 'sha256' | 'sha1'): string {
+function signed(xml: string, element: 'Assertion' | 'Response', { key, algorithm, c14n = EXC_C14N }: Signing): string {
   const signature = new SignedXml({
     privateKey: key.privateKey,
     publicCert: key.cert,
     signatureAlgorithm: ALGORITHMS[algorithm].signature,
-    canonicalizationAlgorithm: EXC_C14N,
+    canonicalizationAlgorithm: c14n,
   });
   const path = element === 'Assertion' ? "//*[local-name(.)='Assertion']" : "/*[local-name(.)='Response']";
   signature.addReference({
     xpath: path,
-    transforms: [ENVELOPED, EXC_C14N],
+    transforms: [ENVELOPED, c14n],
     digestAlgorithm: ALGORITHMS[algorithm].digest,
   });
   signature.computeSignature(xml, {

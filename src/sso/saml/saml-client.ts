@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { CacheProvider, SAML, SamlConfig, SamlStatusError, ValidateInResponseTo } from '@node-saml/node-saml';
+import { Profile, SAML, SamlConfig, ValidateInResponseTo } from '@node-saml/node-saml';
 import { Clock } from '../../common/clock';
 import { SamlMetadataSource } from '../sso-connection-body';
 import { SsoFetchError, SsoHttp } from '../sso-http';
 import { IdpMetadata, readIdpMetadata } from './saml-metadata';
-import { children, elements, NAMEID_EMAIL, parseSaml, SAML_NS, SamlRefused } from './saml-xml';
+import { readSignedAssertion, SamlAssertion } from './saml-assertion';
+import { responseShape } from './saml-response-shape';
+import { SignedParts, signatureRefusal } from './saml-signatures';
+import { SAML_REASONS } from './saml.messages';
+import { children, NAMEID_EMAIL, parseSaml, SAML_NS, SamlCheckFailed, SamlRefused } from './saml-xml';
 
 /** A connection's SAML settings: the provider's side from its metadata, this service's side per connection. */
 export interface SamlSettings {
@@ -16,62 +20,19 @@ export interface SamlSettings {
   wantAssertionsSigned: boolean;
   allowIdpInitiated: boolean;
   clockSkewMs: number;
-  requestTtlMs: number;
-}
-
-/** What a valid response says of the person, read from the signed assertion only. */
-export interface SamlAssertion {
-  id: string;
-  /** When it stops being acceptable (its NotOnOrAfter): it is remembered until then plus the skew. */
-  notOnOrAfter: Date;
-  /** The request it answers; null for an unsolicited (IdP-initiated) response. */
-  inResponseTo: string | null;
-  subject: string;
-  email: string | null;
-  groups: string[];
-}
-
-/** A failed check of a SAML response, with the check in words. */
-export class SamlCheckFailed extends Error {
-  constructor(
-    message: string,
-    /** The provider answered an error status (the person cancelled, or may not use the application). */
-    readonly idpError = false,
-  ) {
-    super(message);
-  }
 }
 
 /** Answers whether this service sent a request of that ID for the connection (used or not: that is checked after). */
 export type RequestLookup = (requestId: string) => Promise<Date | null>;
 
-/** RSA with SHA-256 or stronger, or ECDSA; never SHA-1. */
-const SIGNATURE_ALGORITHMS = new Set([
-  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
-  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha384',
-  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512',
-]);
-const DIGEST_ALGORITHMS = new Set([
-  'http://www.w3.org/2001/04/xmlenc#sha256',
-  'http://www.w3.org/2001/04/xmldsig-more#sha384',
-  'http://www.w3.org/2001/04/xmlenc#sha512',
-]);
-const EMAIL_ATTRIBUTES = [
-  'email',
-  'mail',
-  'urn:oid:0.9.2342.19200300.100.1.3',
-  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
-];
-const GROUP_ATTRIBUTES = ['groups', 'http://schemas.microsoft.com/ws/2008/06/identity/claims/groups'];
-const MAX_RESPONSE_CHARS = 512 * 1024;
-
 /**
  * SAML 2.0 for single sign-on (docs/sso.md, "SAML"), through @node-saml/node-saml: the AuthnRequest
- * over HTTP-Redirect (or HTTP-POST), the SP metadata, and a response's checks. node-saml verifies the signature with
- * the connection's certificates only (never a key carried in the message), one assertion, the
- * conditions' times and the audience (exactly); the checks it leaves out are made here, on the bytes
- * that the signature covers: no DTD or processing instruction, no SHA-1, the Destination and the
- * Recipient (this connection's ACS), the assertion's Issuer (the provider's entity ID).
+ * over HTTP-Redirect (or HTTP-POST), the SP metadata, and a response's checks. node-saml verifies the
+ * signatures with the connection's certificates only (never a key carried in the message) and hands
+ * over the signed assertion; every other check is this service's, each refusal naming its check
+ * (saml.messages.ts): the response's shape before the library (responseShape), what its signatures say
+ * of themselves (signatureRefusal), the response's own fields, and the signed assertion after it
+ * (readSignedAssertion).
  */
 @Injectable()
 export class SamlClient {
@@ -102,7 +63,7 @@ export class SamlClient {
 
   /** The provider's address for a new sign-in whose AuthnRequest has the ID `requestId`. */
   async authorizeUrl(settings: SamlSettings, requestId: string, relayState: string): Promise<URL> {
-    const saml = this.saml(settings, async () => null, requestId);
+    const saml = this.saml(settings, undefined, requestId);
     return new URL(await saml.getAuthorizeUrlAsync(relayState, undefined, {}));
   }
 
@@ -115,7 +76,7 @@ export class SamlClient {
     requestId: string,
     relayState: string,
   ): Promise<{ action: string; fields: Record<string, string> }> {
-    const saml = this.saml(settings, async () => null, requestId);
+    const saml = this.saml(settings, undefined, requestId);
     const message = await saml.getAuthorizeMessageAsync(relayState, undefined, {});
     const fields = Object.fromEntries(Object.entries(message).map(([name, value]) => [name, String(value)]));
     return { action: settings.idp.ssoUrl, fields };
@@ -123,13 +84,14 @@ export class SamlClient {
 
   /** This connection's SP metadata: its entity ID, its ACS (HTTP-POST), NameID e-mail, assertions signed. */
   serviceProviderMetadata(settings: SamlSettings): string {
-    return this.saml(settings, async () => null).generateServiceProviderMetadata(null);
+    return this.saml(settings).generateServiceProviderMetadata(null);
   }
 
   /** The InResponseTo of a response, unverified: only to tell whose sign-in it claims to answer. */
   claimedRequest(samlResponse: string): string | null {
     try {
-      const root = parseSaml(decoded(samlResponse), 'the response').documentElement;
+      if (samlResponse.length > 512 * 1024) return null;
+      const root = parseSaml(Buffer.from(samlResponse, 'base64').toString('utf8'), 'the response').documentElement;
       return root?.getAttribute('InResponseTo') || null;
     } catch {
       return null;
@@ -138,124 +100,64 @@ export class SamlClient {
 
   /** Every check of a response, in order; the assertion that passed them. */
   async validate(settings: SamlSettings, samlResponse: string, knownRequest: RequestLookup): Promise<SamlAssertion> {
-    const xml = decoded(samlResponse);
-    let document: Document;
-    try {
-      document = parseSaml(xml, 'the response');
-    } catch (error) {
-      if (error instanceof SamlRefused) throw new SamlCheckFailed(error.message);
-      throw error;
-    }
-    const root = document.documentElement;
-    if (root.localName !== 'Response' || root.namespaceURI !== SAML_NS.protocol)
-      throw new SamlCheckFailed('the message is not a SAML Response');
-    for (const method of elements(document, SAML_NS.dsig, 'SignatureMethod')) {
-      const algorithm = method.getAttribute('Algorithm') ?? '';
-      if (!SIGNATURE_ALGORITHMS.has(algorithm))
-        throw new SamlCheckFailed(`signature algorithm refused (RSA-SHA256 or stronger only): ${algorithm}`);
-    }
-    for (const method of elements(document, SAML_NS.dsig, 'DigestMethod')) {
-      const algorithm = method.getAttribute('Algorithm') ?? '';
-      if (!DIGEST_ALGORITHMS.has(algorithm))
-        throw new SamlCheckFailed(`digest algorithm refused (SHA-256 or stronger only): ${algorithm}`);
-    }
-    if (elements(document, SAML_NS.assertion, 'EncryptedAssertion').length)
-      throw new SamlCheckFailed(
-        'encrypted assertions are not supported: turn assertion encryption off at the provider',
-      );
+    const shape = responseShape(samlResponse);
+    const { root, assertion } = shape;
     const destination = root.getAttribute('Destination');
     if (destination !== settings.acsUrl)
       throw new SamlCheckFailed(
-        destination ? `Destination mismatch: expected ${settings.acsUrl}, got ${destination}` : 'Destination missing',
+        destination ? SAML_REASONS.destination(settings.acsUrl, destination) : SAML_REASONS.destinationMissing,
       );
     const inResponseTo = root.getAttribute('InResponseTo') || null;
-    if (inResponseTo === null && !settings.allowIdpInitiated)
-      throw new SamlCheckFailed(
-        'an unsolicited response (no InResponseTo), and this connection refuses IdP-initiated sign-ins',
-      );
-    let profile;
-    try {
-      ({ profile } = await this.saml(settings, knownRequest).validatePostResponseAsync({ SAMLResponse: samlResponse }));
-    } catch (error) {
-      if (error instanceof SamlStatusError) throw new SamlCheckFailed(error.message, true);
-      const message = error instanceof Error ? error.message : String(error);
-      throw new SamlCheckFailed(
-        message === 'InResponseTo is not valid' ? `InResponseTo ${inResponseTo} is unknown` : message,
-      );
+    if (inResponseTo === null && !settings.allowIdpInitiated) throw new SamlCheckFailed(SAML_REASONS.unsolicited);
+    if (inResponseTo !== null && !(await knownRequest(inResponseTo)))
+      throw new SamlCheckFailed(SAML_REASONS.unknownRequest(inResponseTo.slice(0, 100)));
+    const [responseIssuer] = children(root, SAML_NS.assertion, 'Issuer');
+    const issuer = responseIssuer?.textContent?.trim() ?? '';
+    if (responseIssuer && issuer !== settings.idp.entityId)
+      throw new SamlCheckFailed(SAML_REASONS.responseIssuer(settings.idp.entityId, issuer || 'none'));
+    const status = statusOf(root);
+    if (status !== 'Success') {
+      if (assertion) throw new SamlCheckFailed(SAML_REASONS.errorWithAssertion);
+      throw new SamlCheckFailed(SAML_REASONS.idpError(status), true);
     }
-    if (!profile) throw new SamlCheckFailed('the response holds no assertion');
-    return this.signedAssertion(
-      settings,
-      profile.getAssertionXml!(),
+    if (!assertion) throw new SamlCheckFailed(SAML_REASONS.noAssertion);
+    const signatures = signatureRefusal(shape, settings.idp.certificates, settings.wantAssertionsSigned);
+    if ('refused' in signatures) throw new SamlCheckFailed(signatures.refused);
+    let assertionXml: string | undefined;
+    try {
+      const { profile } = await this.saml(settings, signatures.signed).validatePostResponseAsync({
+        SAMLResponse: samlResponse,
+      });
+      assertionXml = profile?.getAssertionXml?.();
+    } catch {
+      // Its shape and its keys passed, and node-saml here checks signatures only: a digest or a signed SignedInfo differs.
+    }
+    if (!assertionXml) throw new SamlCheckFailed(SAML_REASONS.changed);
+    return readSignedAssertion(assertionXml, {
+      idpEntityId: settings.idp.entityId,
+      spEntityId: settings.spEntityId,
+      acsUrl: settings.acsUrl,
       inResponseTo,
-      (profile.attributes ?? {}) as Record<string, unknown>,
-    );
+      now: this.clock.now(),
+      skewSeconds: settings.clockSkewMs / 1000,
+    });
   }
 
-  /** What the signed assertion says; its Issuer and Recipient checked. */
-  private signedAssertion(
-    settings: SamlSettings,
-    assertionXml: string,
-    inResponseTo: string | null,
-    attributes: Record<string, unknown>,
-  ): SamlAssertion {
-    const assertion = parseSaml(assertionXml, 'the assertion').documentElement;
-    const id = assertion.getAttribute('ID');
-    if (!id) throw new SamlCheckFailed('the assertion has no ID');
-    const issuer = children(assertion, SAML_NS.assertion, 'Issuer')[0]?.textContent?.trim() ?? '';
-    if (issuer !== settings.idp.entityId)
-      throw new SamlCheckFailed(`Issuer mismatch: expected ${settings.idp.entityId}, got ${issuer || 'none'}`);
-    const [subject] = children(assertion, SAML_NS.assertion, 'Subject');
-    const confirmations = subject ? elements(subject, SAML_NS.assertion, 'SubjectConfirmationData') : [];
-    const recipients = confirmations.map((data) => data.getAttribute('Recipient'));
-    if (!recipients.includes(settings.acsUrl))
-      throw new SamlCheckFailed(
-        `Recipient mismatch: expected ${settings.acsUrl}, got ${recipients.filter(Boolean).join(', ') || 'none'}`,
-      );
-    const [nameId] = subject ? children(subject, SAML_NS.assertion, 'NameID') : [];
-    const nameIdValue = nameId?.textContent?.trim() ?? '';
-    if (!nameIdValue) throw new SamlCheckFailed('the assertion has no NameID');
-    const [conditions] = children(assertion, SAML_NS.assertion, 'Conditions');
-    const ends = [conditions, ...confirmations]
-      .map((node) => node?.getAttribute('NotOnOrAfter'))
-      .filter((value): value is string => !!value)
-      .map((value) => new Date(value).getTime())
-      .filter((time) => !Number.isNaN(time));
-    if (!ends.length) throw new SamlCheckFailed('the assertion has no NotOnOrAfter');
-    const email =
-      EMAIL_ATTRIBUTES.map((name) => firstText(attributes[name])).find((value) => value !== null) ??
-      (nameId.getAttribute('Format') === NAMEID_EMAIL || nameIdValue.includes('@') ? nameIdValue : null);
-    const groups = GROUP_ATTRIBUTES.flatMap((name) => texts(attributes[name]));
-    return {
-      id,
-      notOnOrAfter: new Date(Math.min(...ends)),
-      inResponseTo,
-      subject: nameIdValue,
-      email,
-      groups,
-    };
-  }
-
-  private saml(settings: SamlSettings, knownRequest: RequestLookup, requestId?: string): SAML {
-    // The requests live in sso_requests (every instance reads them); node-saml only asks whether one is known.
-    const cacheProvider: CacheProvider = {
-      saveAsync: async () => null,
-      getAsync: async (key) => (await knownRequest(key))?.toISOString() ?? null,
-      removeAsync: async () => null,
-    };
+  /**
+   * node-saml for a connection. For a response (`signed`: what carries a Signature), it verifies
+   * every signature there is and hands over the signed assertion (SignaturesOnly); the checks of
+   * requests, times and audience are this service's (sso_requests, readSignedAssertion).
+   */
+  private saml(settings: SamlSettings, signed?: SignedParts, requestId?: string): SAML {
     const config: SamlConfig = {
       idpCert: settings.idp.certificates.map((certificate) => certificate.pem),
       issuer: settings.spEntityId,
-      audience: settings.spEntityId,
       callbackUrl: settings.acsUrl,
       entryPoint: settings.idp.ssoUrl,
       identifierFormat: NAMEID_EMAIL,
-      wantAssertionsSigned: settings.wantAssertionsSigned,
-      wantAuthnResponseSigned: false,
-      acceptedClockSkewMs: settings.clockSkewMs,
-      validateInResponseTo: settings.allowIdpInitiated ? ValidateInResponseTo.ifPresent : ValidateInResponseTo.always,
-      requestIdExpirationPeriodMs: settings.requestTtlMs,
-      cacheProvider,
+      wantAssertionsSigned: settings.wantAssertionsSigned || !!signed?.assertion,
+      wantAuthnResponseSigned: !!signed?.response,
+      validateInResponseTo: ValidateInResponseTo.never,
       disableRequestedAuthnContext: true,
       signatureAlgorithm: 'sha256',
       authnRequestBinding: settings.idp.ssoBinding === 'post' ? 'HTTP-POST' : 'HTTP-Redirect',
@@ -263,21 +165,25 @@ export class SamlClient {
       skipRequestCompression: settings.idp.ssoBinding === 'post',
       ...(requestId && { generateUniqueId: () => requestId }),
     };
-    return new SAML(config);
+    return new SignaturesOnly(config);
   }
 }
 
-function decoded(samlResponse: string): string {
-  if (samlResponse.length > MAX_RESPONSE_CHARS) throw new SamlCheckFailed('SAMLResponse is larger than 512 KB');
-  if (!/^[A-Za-z0-9+/=\s]+$/.test(samlResponse)) throw new SamlCheckFailed('SAMLResponse is not base64');
-  return Buffer.from(samlResponse, 'base64').toString('utf8');
+/** node-saml up to the signatures: what they cover, the assertion, is handed over unread. */
+class SignaturesOnly extends SAML {
+  protected override async processValidlySignedAssertionAsync(assertionXml: string) {
+    return { profile: { getAssertionXml: () => assertionXml } as Profile, loggedOut: false };
+  }
 }
 
-function texts(value: unknown): string[] {
-  const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
-  return list
-    .filter((item): item is string => typeof item === 'string' && item.trim() !== '')
-    .map((item) => item.trim());
+/** The top-level StatusCode's last part (`Success`, `Requester`…), with the second level and the StatusMessage. */
+function statusOf(root: Element): string {
+  const [status] = children(root, SAML_NS.protocol, 'Status');
+  const [code] = status ? children(status, SAML_NS.protocol, 'StatusCode') : [];
+  const [detail] = code ? children(code, SAML_NS.protocol, 'StatusCode') : [];
+  const last = (element?: Element) => element?.getAttribute('Value')?.split(':').at(-1) ?? '';
+  const top = last(code) || 'no status';
+  if (top === 'Success') return top;
+  const message = status ? children(status, SAML_NS.protocol, 'StatusMessage')[0]?.textContent?.trim() : '';
+  return `${top}${detail ? ` (${last(detail)})` : ''}${message ? `: ${message.slice(0, 300)}` : ''}`;
 }
-
-const firstText = (value: unknown): string | null => texts(value)[0] ?? null;

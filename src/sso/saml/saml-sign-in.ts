@@ -7,7 +7,6 @@ import {
   CallbackVerdict,
   EMAIL,
   failedCheck,
-  REQUEST_TTL_MS,
   RequestSecrets,
   refusedWith,
   returnOrigins,
@@ -19,7 +18,10 @@ import {
 import { SsoSignInsStore } from '../sso-sign-ins.store';
 import { samlEndpointsOf, samlPostPageOf } from '../sso-views';
 import { SSO_ERRORS } from '../sso.messages';
-import { SamlAssertion, SamlCheckFailed, SamlClient, SamlSettings } from './saml-client';
+import { SamlAssertion } from './saml-assertion';
+import { SamlClient, SamlSettings } from './saml-client';
+import { SAML_REASONS } from './saml.messages';
+import { SamlCheckFailed } from './saml-xml';
 import { IdpMetadata } from './saml-metadata';
 import { SamlPostForm } from './saml-post-page';
 
@@ -27,7 +29,7 @@ const assertionInvalid = (reason: string) => failedCheck(HttpStatus.BAD_REQUEST,
 
 /**
  * SAML's side of a sign-in (docs/sso.md, "Signing in", step 3): the AuthnRequest, and the assertion
- * consumer service's checks in order: the response's (SamlClient), the assertion remembered on every
+ * consumer service's checks in order: the response's (SamlClient), an e-mail, the assertion remembered on every
  * instance (a replay, or the second of two copies at once: 409 SSO_REPLAYED), then the request it
  * answers used once; an unsolicited response, where the connection allows one, returns to its
  * RelayState by the returnTo rule.
@@ -71,7 +73,7 @@ export class SamlSignIn implements SsoProtocol<SamlAcsForm> {
 
   async verify(connection: SsoConnectionEntity, form: SamlAcsForm, base: string): Promise<CallbackVerdict> {
     const samlResponse = single(form.SAMLResponse);
-    if (!samlResponse) return refusedWith(assertionInvalid('SAMLResponse missing'));
+    if (!samlResponse) return refusedWith(assertionInvalid(SAML_REASONS.missing));
     // Whether the response answers a test: known once node-saml asks for the request it names.
     let test = false;
     let assertion: SamlAssertion;
@@ -89,6 +91,7 @@ export class SamlSignIn implements SsoProtocol<SamlAcsForm> {
     }
     const { id, subject, email, groups, inResponseTo } = assertion;
     const known = { subject, email, test };
+    if (!email || !EMAIL.test(email)) return refusedWith(assertionInvalid(SAML_REASONS.noEmail), known);
     const expiresAt = new Date(assertion.notOnOrAfter.getTime() + this.config.sso.clockSkewSeconds * 1000);
     if (
       !(await this.signIns.rememberAssertion(
@@ -97,25 +100,23 @@ export class SamlSignIn implements SsoProtocol<SamlAcsForm> {
       ))
     )
       return refusedWith(
-        failedCheck(HttpStatus.CONFLICT, SSO_ERRORS.replayed, `assertion ${id.slice(0, 100)} was used already`),
+        failedCheck(HttpStatus.CONFLICT, SSO_ERRORS.replayed, SAML_REASONS.replayed(id.slice(0, 100))),
         known,
       );
     let request: Pick<VerifiedPerson, 'purpose' | 'returnTo'>;
     if (inResponseTo !== null) {
       const used = await this.signIns.useRequest(inResponseTo, connection.id, this.clock.now());
       if ('unusable' in used)
-        return refusedWith(assertionInvalid(`InResponseTo ${inResponseTo.slice(0, 100)} ${used.unusable}`), known);
+        return refusedWith(
+          assertionInvalid(SAML_REASONS.requestUnusable(inResponseTo.slice(0, 100), used.unusable)),
+          known,
+        );
       request = used.request;
     } else {
       const returnTo = acceptedReturnTo(single(form.RelayState), returnOrigins(this.config, base));
       if (returnTo === null) return refusedWith(returnRefused(), known);
       request = { purpose: 'sign_in', returnTo };
     }
-    if (!email || !EMAIL.test(email))
-      return refusedWith(
-        assertionInvalid('the assertion has no e-mail: a NameID in e-mail format or an email attribute'),
-        known,
-      );
     const { purpose, returnTo } = request;
     return { person: { connection, subject, email: email.toLowerCase(), sentEmail: email, groups, purpose, returnTo } };
   }
@@ -129,7 +130,6 @@ export class SamlSignIn implements SsoProtocol<SamlAcsForm> {
       wantAssertionsSigned: connection.wantAssertionsSigned === 1,
       allowIdpInitiated: connection.allowIdpInitiated === 1,
       clockSkewMs: this.config.sso.clockSkewSeconds * 1000,
-      requestTtlMs: REQUEST_TTL_MS,
     };
   }
 }
