@@ -132,7 +132,7 @@ describe('start and stop (the built service as a process)', () => {
               `\\((\\d+ migration\\(s\\) applied at start-up|migrations up to date)\\); ` +
               'identity store local \\(table users\\); Redis unreachable \\(127\\.0\\.0\\.1:1, db 0; key prefix tenant-service:; ' +
               "connect ECONNREFUSED 127\\.0\\.0\\.1:1; rate-limit counters in this instance's memory until it answers\\); " +
-              "SMTP on \\(127\\.0\\.0\\.1:1\\); DNS resolvers the system's$",
+              "SMTP on \\(127\\.0\\.0\\.1:1\\); DNS resolvers the system's; public address [^;]+$",
           ),
         ),
       }),

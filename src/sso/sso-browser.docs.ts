@@ -140,3 +140,17 @@ export const ApiSamlMetadata = () =>
     }),
     refusals(HttpStatus.NOT_FOUND, 'No SAML connection with this id', [SSO_ERRORS.notFound]),
   );
+
+export const ApiSignedInPage = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Where a sign-in without returnTo lands (SSO_DEFAULT_RETURN_TO unset): who is signed in, and a sign-out',
+      description:
+        '“Signed in as … to …” with a button that posts to POST /api/me/sign-out; without a session, that nobody is.',
+    }),
+    ApiResponse({
+      status: HttpStatus.OK,
+      description: 'A page, no script',
+      content: { 'text/html': { schema: { type: 'string' } } },
+    }),
+  );

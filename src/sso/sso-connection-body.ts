@@ -1,3 +1,4 @@
+import { TokenEndpointAuthMethod } from '../database/entities/sso.entity';
 import { CreateConnectionBody } from './dto/sso-bodies';
 
 /*
@@ -22,6 +23,8 @@ export interface NewOidcConnection extends NewConnectionSettings {
   clientId: string;
   clientSecret: string;
   scopes: string[];
+  /** Undefined: the discovery document's choice (defaultAuthMethod). */
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
 }
 
 /** A new SAML connection: its provider's metadata pasted, or the address it is read from. */
@@ -66,6 +69,7 @@ export function newConnectionOf(body: CreateConnectionBody): NewOidcConnection |
     clientId: body.clientId!,
     clientSecret: body.clientSecret!,
     scopes: distinctScopes(body.scopes ?? DEFAULT_SCOPES),
+    tokenEndpointAuthMethod: body.tokenEndpointAuthMethod,
     ...settings,
   };
 }

@@ -2,7 +2,6 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { SsoConnectionEntity } from '../../database/entities';
-import { acceptedReturnTo } from '../../common/return-to';
 import {
   CallbackVerdict,
   EMAIL,
@@ -10,8 +9,8 @@ import {
   REQUEST_TTL_MS,
   RequestSecrets,
   refusedWith,
-  returnOrigins,
   returnRefused,
+  returnToOf,
   single,
   SsoProtocol,
   VerifiedPerson,
@@ -107,7 +106,7 @@ export class SamlSignIn implements SsoProtocol<SamlAcsForm> {
         return refusedWith(assertionInvalid(`InResponseTo ${inResponseTo.slice(0, 100)} ${used.unusable}`), known);
       request = used.request;
     } else {
-      const returnTo = acceptedReturnTo(single(form.RelayState), returnOrigins(this.config, base));
+      const returnTo = returnToOf(single(form.RelayState), this.config, base);
       if (returnTo === null) return refusedWith(returnRefused(), known);
       request = { purpose: 'sign_in', returnTo };
     }
