@@ -6,9 +6,10 @@
 // It prints one line of JSON: {"issuer", "clientId", "clientSecret"}. Any redirect URI on any host is
 // accepted (a development provider). For tests, POST /__test/login {"sub","email","email_verified"?,
 // "groups"?} chooses who signs in next (groups: the `groups` claim, sent when the scope groups is
-// asked), and POST /__test/tamper {"claims"?, "alg"?, "key"?} changes the next ID token the token
-// endpoint answers (re-signed with the provider's key, or with another key ("key":
-// "other"), or "none", or HS256 keyed with the public key), so that a test can send what a forger would;
+// asked), and POST /__test/tamper {"claims"?, "alg"?, "key"?, "kid"?, "body"?} changes the next ID
+// token the token endpoint answers (re-signed with the provider's key, or with another key ("key":
+// "other"), or "none", or HS256 keyed with the public key; under another key id) or the answer itself
+// ("body": fields that replace its own, null removing one), so that a test can send what a forger would;
 // POST /__test/discovery {field: value, …} changes the discovery document it serves from then on.
 // --basic-credentials raw: HTTP Basic client credentials are taken as they come, not form-decoded as
 // RFC 6749 §2.3.1 has it (as Glewlwyd does), so that a client id with a `-`, which a client sends as
@@ -95,7 +96,7 @@ async function tampered(idToken, change) {
     return `${input}.${createHmac('sha256', publicPem).update(input).digest('base64url')}`;
   }
   return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'RS256', kid })
+    .setProtectedHeader({ alg: 'RS256', kid: change.kid ?? kid })
     .sign(change.key === 'other' ? forgerKey : signingKey);
 }
 
@@ -167,9 +168,11 @@ server.on('request', async (request, response) => {
     if (request.method === 'POST' && pathname === '/token' && tamper) {
       const change = tamper;
       tamper = null;
-      rewriteJson(response, async (body) =>
-        body.id_token ? { ...body, id_token: await tampered(body.id_token, change) } : undefined,
-      );
+      rewriteJson(response, async (body) => {
+        if (!body.id_token) return undefined;
+        const answer = { ...body, id_token: await tampered(body.id_token, change), ...change.body };
+        return Object.fromEntries(Object.entries(answer).filter(([, value]) => value !== null));
+      });
     }
     callback(request, response);
   } catch (error) {

@@ -56,8 +56,17 @@ export class TestOidcProvider {
     await fetch(`${this.issuer}/__test/login`, { method: 'POST', body: JSON.stringify(person) });
   }
 
-  /** The next ID token, as a forger would send it: claims changed and re-signed (by another key), or `alg` none or HS256. */
-  async tamperNext(change: { claims?: Record<string, unknown>; alg?: 'none' | 'HS256'; key?: 'other' }): Promise<void> {
+  /**
+   * The next ID token, as a forger would send it: claims changed and re-signed (by another key, under
+   * another key id), or `alg` none or HS256; `body`: the token response's fields replaced (null: removed).
+   */
+  async tamperNext(change: {
+    claims?: Record<string, unknown>;
+    alg?: 'none' | 'HS256';
+    key?: 'other';
+    kid?: string;
+    body?: Record<string, unknown>;
+  }): Promise<void> {
     await fetch(`${this.issuer}/__test/tamper`, { method: 'POST', body: JSON.stringify(change) });
   }
 

@@ -64,7 +64,8 @@ export function exchangeRefusal(error: unknown, context: ExchangeContext, classe
       ? endpointError(parameters.error, parameters.error_description, context)
       : OIDC_REASONS.tokenEndpointStatus(challenge.status);
   }
-  for (const link of chain) {
+  // The innermost first: openid-client's wrapper repeats the code with oauth4webapi's error as its cause.
+  for (const link of [...chain].reverse()) {
     const reason = checkOf((link as Error & { code?: unknown }).code, link.cause, context);
     if (reason) return reason;
   }
@@ -79,8 +80,8 @@ function endpointError(error: string, description: string | undefined, context: 
 
 /** The check that one of oauth4webapi's errors names, from its code and facts; undefined when it names none. */
 function checkOf(code: unknown, facts: unknown, context: ExchangeContext): string | undefined {
-  if (code === CODES.notConform && facts instanceof Response) return OIDC_REASONS.tokenEndpointStatus(facts.status);
-  if (code === CODES.notJson) return OIDC_REASONS.notATokenResponse;
+  if ((code === CODES.notConform || code === CODES.notJson) && facts instanceof Response)
+    return facts.status === 200 ? OIDC_REASONS.notATokenResponse : OIDC_REASONS.tokenEndpointStatus(facts.status);
   if (!isFacts(facts)) return undefined;
   const claims = isFacts(facts.claims) ? facts.claims : {};
   const header = isFacts(facts.header) ? facts.header : {};
@@ -103,8 +104,12 @@ function checkOf(code: unknown, facts: unknown, context: ExchangeContext): strin
     // A signature that does not verify carries the signature and the key; an algorithm refused, the header.
     if ('signature' in facts && 'key' in facts) return OIDC_REASONS.signature(context.jwksUri);
     if ('alg' in header && 'expected' in facts) return OIDC_REASONS.algorithm(header.alg, context.algorithms);
-    if (isFacts(facts.body) && !('id_token' in facts.body))
-      return 'access_token' in facts.body ? OIDC_REASONS.noIdToken : OIDC_REASONS.notATokenResponse;
+    if (isFacts(facts.body)) {
+      const { body } = facts;
+      if (typeof body.access_token !== 'string' || typeof body.token_type !== 'string')
+        return OIDC_REASONS.notATokenResponse;
+      if (body.id_token === undefined) return OIDC_REASONS.noIdToken;
+    }
   }
   return undefined;
 }
