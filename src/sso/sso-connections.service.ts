@@ -10,15 +10,10 @@ import { defaultAuthMethod, OidcCheckFailed, OidcClient } from './oidc/oidc-clie
 import { SamlClient } from './saml/saml-client';
 import { IdpMetadata } from './saml/saml-metadata';
 import { SamlRefused } from './saml/saml-xml';
+import { CreateConnectionBody, SetEnforcementBody, validateConnectionPatch } from './dto/sso-bodies';
 import {
-  CreateConnectionBody,
-  SetEnforcementBody,
-  UpdateConnectionBody,
-  validateConnectionPatch,
-} from './dto/sso-bodies';
-import {
-  distinctScopes,
   metadataSourceOf,
+  oidcChangesOf,
   NewOidcConnection,
   NewSamlConnection,
   newConnectionOf,
@@ -178,7 +173,14 @@ export class SsoConnectionsService {
         SSO_ERRORS.invalid,
         `${others.slice(0, -1).join(', ')} and ${others[others.length - 1]} belong to ${protocol} connections`,
       );
-    if (connection.type === 'oidc') Object.assign(changes, await this.oidcChanges(connection, patch, now));
+    if (connection.type === 'oidc') {
+      // Another issuer is read as at creation, refused the same way.
+      const discovery =
+        patch.issuer !== undefined && patch.issuer !== connection.issuer
+          ? await this.discover(patch.issuer)
+          : undefined;
+      Object.assign(changes, oidcChangesOf(connection, patch, { discovery, key: this.secretsKey(), now }));
+    }
     const metadata = metadataSourceOf(patch);
     if (metadata !== undefined) {
       const { discoveredAt, ...columns } = this.samlColumns(await this.samlMetadata(metadata), metadata);
@@ -221,40 +223,6 @@ export class SsoConnectionsService {
     if (changes.status === 'inactive' && connection.status !== 'inactive')
       await this.sessions.endSessionsOf({ connectionId: connection.id }, 'connection_removed', actor);
     return { success: true, connection: await this.answer(await this.own(caller, id), base) };
-  }
-
-  /**
-   * An OIDC connection's changes: another issuer re-discovered (refused as at creation), the client
-   * id, secret, scopes and authentication method; the id, the redirect URI and the people's links stay.
-   * A method the new document does not offer gives way to its default, unless the owner chose it.
-   */
-  private async oidcChanges(
-    connection: SsoConnectionEntity,
-    patch: UpdateConnectionBody,
-    now: Date,
-  ): Promise<ConnectionChanges> {
-    const changes: ConnectionChanges = {};
-    if (patch.issuer !== undefined && patch.issuer !== connection.issuer) {
-      const discovery = await this.discover(patch.issuer);
-      Object.assign(changes, { issuer: patch.issuer, discovery: JSON.stringify(discovery), discoveredAt: now });
-      const offered = discovery.token_endpoint_auth_methods_supported;
-      if (
-        patch.tokenEndpointAuthMethod === undefined &&
-        offered &&
-        !offered.includes(connection.tokenEndpointAuthMethod)
-      )
-        changes.tokenEndpointAuthMethod = defaultAuthMethod(discovery);
-    }
-    if (patch.clientId !== undefined && patch.clientId !== connection.clientId) changes.clientId = patch.clientId;
-    if (
-      patch.tokenEndpointAuthMethod !== undefined &&
-      patch.tokenEndpointAuthMethod !== connection.tokenEndpointAuthMethod
-    )
-      changes.tokenEndpointAuthMethod = patch.tokenEndpointAuthMethod;
-    if (patch.scopes !== undefined) changes.scopes = distinctScopes(patch.scopes).join(' ');
-    if (patch.clientSecret !== undefined)
-      changes.clientSecret = sealSecret(this.secretsKey(), connection.id, patch.clientSecret);
-    return changes;
   }
 
   /** DELETE /api/org/sso/connections/{id}: 204. */
