@@ -140,6 +140,28 @@ describe('single sign-on: why an OpenID Connect sign-in was refused', () => {
       await refusedWith(res, id, 400, 'SSO_TOKEN_INVALID', 'code missing');
     });
 
+    it('400 SSO_TOKEN_INVALID: the redirect’s iss parameter names another issuer, or is missing though promised', async () => {
+      const { id, domain } = await activeConnection();
+      const mixedUp = await callbackFor(id, { sub: 'i', email: `i@${domain}` });
+      mixedUp.searchParams.set('iss', 'https://evil.example');
+      await refusedWith(
+        await callback(mixedUp),
+        id,
+        400,
+        'SSO_TOKEN_INVALID',
+        `iss mismatch: expected "${provider.issuer}", got "https://evil.example" in the provider's redirect`,
+      );
+      const stripped = await callbackFor(id, { sub: 'i', email: `i@${domain}` });
+      stripped.searchParams.delete('iss');
+      await refusedWith(
+        await callback(stripped),
+        id,
+        400,
+        'SSO_TOKEN_INVALID',
+        "the provider's redirect has no iss parameter, which its discovery document promises",
+      );
+    });
+
     it('400 SSO_TOKEN_INVALID: the token endpoint unreachable, or answering an error status without an OAuth error', async () => {
       const { id, domain } = await activeConnection();
       await discoveryWith(id, { token_endpoint: 'http://127.0.0.1:1/token' });

@@ -30,6 +30,8 @@ export interface Discovery {
   code_challenge_methods_supported?: string[];
   /** RP-Initiated Logout 1.0: where a sign-out sends the browser on (docs/sessions.md). */
   end_session_endpoint?: string;
+  /** RFC 9207: the provider's redirect names its issuer, so a redirect without `iss` is refused. */
+  authorization_response_iss_parameter_supported?: true;
 }
 
 /** A connection as the OIDC client needs it. */
@@ -135,6 +137,9 @@ export class OidcClient {
       token_endpoint_auth_methods_supported: strings(fields.token_endpoint_auth_methods_supported),
       code_challenge_methods_supported: strings(fields.code_challenge_methods_supported),
       ...(typeof fields.end_session_endpoint === 'string' && { end_session_endpoint: fields.end_session_endpoint }),
+      ...(fields.authorization_response_iss_parameter_supported === true && {
+        authorization_response_iss_parameter_supported: true,
+      }),
     };
   }
 

@@ -100,6 +100,12 @@ function checkOf(code: unknown, facts: unknown, context: ExchangeContext): strin
     if (facts.claim === 'nbf') return OIDC_REASONS.notYetValid(value, facts.now, context.skewSeconds);
     return undefined;
   }
+  if (code === CODES.invalidResponse && facts.parameters instanceof URLSearchParams) {
+    // The redirect's own parameters (RFC 9207's iss), checked before the code is exchanged.
+    const iss = facts.parameters.get('iss');
+    if (iss === null) return OIDC_REASONS.redirectIssuerMissing;
+    if (typeof facts.expected === 'string') return OIDC_REASONS.redirectIssuer(facts.expected, iss);
+  }
   if (code === CODES.invalidResponse) {
     // A signature that does not verify carries the signature and the key; an algorithm refused, the header.
     if ('signature' in facts && 'key' in facts) return OIDC_REASONS.signature(context.jwksUri);

@@ -21,6 +21,9 @@ export const OIDC_REASONS = {
   stateMissing: 'state missing',
   providerAnswered: (error: string, description?: string) => `the provider answered ${error}${described(description)}`,
   codeMissing: 'code missing',
+  redirectIssuer: (expected: string, got: string) =>
+    `iss mismatch: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)} in the provider's redirect`,
+  redirectIssuerMissing: "the provider's redirect has no iss parameter, which its discovery document promises",
   secretUnreadable:
     'no key of SSO_SECRETS_KEY opens the stored client secret: an owner re-enters the client secret ' +
     '(PATCH the connection with its clientSecret)',
