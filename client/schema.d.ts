@@ -1428,7 +1428,7 @@ export interface paths {
         put?: never;
         /**
          * Start a test sign-in of the connection, whatever its status
-         * @description The answer’s startUrl leads to the provider. Its callback runs every check of a sign-in, records the attempt, activates a draft connection when every check passed, and answers 200 {"success":true,"test":{"result":"ok","email","subject","membership":"member"|"joins","role","activated"}} without joining anyone or setting a session; a failed check answers as a sign-in’s refusal. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         * @description The answer’s startUrl leads to the provider. Its callback runs every check of a sign-in, records the attempt, activates a draft connection when every check passed, and answers 200 {"success":true,"test":{"result":"ok","email","subject","membership":"member"|"joins","role","activated"}} without joining anyone or setting a session; a failed check answers as a sign-in’s refusal. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}. Under NODE_ENV=production without PUBLIC_BASE_URL: 503 SSO_NOT_CONFIGURED naming it. A client secret that no key of SSO_SECRETS_KEY opens: 503 SSO_SECRET_UNREADABLE, recorded as an attempt.
          *
          *     Permission: `sso:manage` (held by owner only; docs/roles.md).
          */
@@ -1516,7 +1516,7 @@ export interface paths {
         };
         /**
          * Start a sign-in: a redirect to the provider (OIDC) or to the SAML request
-         * @description By connection id, or by e-mail address (its verified domain). returnTo: a path, or an allowed origin.
+         * @description By connection id, or by e-mail address (its verified domain). returnTo: a path, or an allowed origin; none: SSO_DEFAULT_RETURN_TO, else GET /sso/signed-in. Under NODE_ENV=production without PUBLIC_BASE_URL: 503 SSO_NOT_CONFIGURED naming it. A client secret that no key of SSO_SECRETS_KEY opens: 503 SSO_SECRET_UNREADABLE, recorded as an attempt.
          */
         get: operations["startSso"];
         put?: never;
@@ -1554,7 +1554,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The OIDC provider’s redirect back (code and state) */
+        /**
+         * The OIDC provider’s redirect back (code and state)
+         * @description Every refusal names its check in reason (docs/sso.md, “Why an OpenID Connect sign-in was refused”). A client secret that no key of SSO_SECRETS_KEY opens: 503 SSO_SECRET_UNREADABLE, recorded as an attempt.
+         */
         get: operations["oidcCallback"];
         put?: never;
         post?: never;
