@@ -3,8 +3,8 @@ import { html } from '../common/html';
 import { pageHeaders } from '../common/page-headers';
 import { SIGNED_IN_PATH } from './sso-protocol';
 
-/** Who the signed-in page shows: the session's person and organisation, or nobody. */
-export type SignedInView = { email: string; organisation: string } | null;
+/** Who the signed-in page shows: the session's person and organisation (none: in no active one), or nobody. */
+export type SignedInView = { email: string; organisation: string | null } | null;
 
 /** The page's text: its words declared once. */
 export const SIGNED_IN_PAGE = {
@@ -25,7 +25,7 @@ export const SIGNED_IN_PAGE = {
 export function sendSignedInPage(response: Response, view: SignedInView, signOutPath: string): void {
   const body = view
     ? html`<h1>${SIGNED_IN_PAGE.title}</h1>
-<p>${SIGNED_IN_PAGE.signedInAs} <strong>${view.email}</strong> ${SIGNED_IN_PAGE.to} <strong>${view.organisation}</strong>.</p>
+<p>${SIGNED_IN_PAGE.signedInAs} <strong>${view.email}</strong>${view.organisation && html` ${SIGNED_IN_PAGE.to} <strong>${view.organisation}</strong>`}.</p>
 <form method="post" action="${signOutPath}"><input type="hidden" name="returnTo" value="${SIGNED_IN_PATH}"><button type="submit">${SIGNED_IN_PAGE.signOut}</button></form>`
     : html`<h1>${SIGNED_IN_PAGE.title}</h1>
 <p>${SIGNED_IN_PAGE.signedOut}</p>`;

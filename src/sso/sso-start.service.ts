@@ -102,11 +102,11 @@ export class SsoStartService {
     return this.saml.serviceProviderMetadata(connection, base);
   }
 
-  /** GET /sso/signed-in: the session's person and organisation, or nobody (no session, or in no active organisation). */
+  /** GET /sso/signed-in: the session's person and their active organisation, or nobody. */
   async signedIn(caller: Caller | undefined): Promise<SignedInView> {
-    const tenant = caller?.tenantId ? await this.signIns.tenantActive(caller.tenantId) : null;
-    if (!caller?.email || !tenant) return null;
-    return { email: caller.email, organisation: tenant.name ?? DEFAULT_TENANT_NAME };
+    if (!caller?.email) return null;
+    const tenant = caller.tenantId ? await this.signIns.tenantActive(caller.tenantId) : null;
+    return { email: caller.email, organisation: tenant && (tenant.name ?? DEFAULT_TENANT_NAME) };
   }
 
   /** A pending request stored for every instance, and the provider's address for it. */
