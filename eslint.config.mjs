@@ -21,8 +21,10 @@ const LAYERS = [
   ['admin-tenants', 'joining', 'org-invitations', 'org-members', 'org-people', 'bulk-invitations', 'api-docs'],
   // SCIM's roles from groups write custom roles through the roles module.
   ['roles'],
-  ['invitation-page', 'cli', 'test-mode', 'scim', 'domains'],
+  ['invitation-page', 'test-mode', 'scim', 'domains'],
   ['sso', 'me'],
+  // The operator CLI runs what every feature offers an operator (single sign-on's key rotation too).
+  ['cli'],
 ];
 
 const folderLayers = LAYERS.flatMap((layer, index) =>

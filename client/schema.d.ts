@@ -1428,7 +1428,7 @@ export interface paths {
         put?: never;
         /**
          * Start a test sign-in of the connection, whatever its status
-         * @description The answer’s startUrl leads to the provider. Its callback runs every check of a sign-in, records the attempt, activates a draft connection when every check passed, and answers 200 {"success":true,"test":{"result":"ok","email","subject","membership":"member"|"joins","role","activated"}} without joining anyone or setting a session; a failed check answers as a sign-in’s refusal. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         * @description The answer’s startUrl leads to the provider. Its callback runs every check of a sign-in, records the attempt, activates a draft connection when every check passed, and answers 200 {"success":true,"test":{"result":"ok","email","subject","membership":"member"|"joins","role","activated"}} without joining anyone or setting a session; a failed check answers as a sign-in’s refusal. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}. Under NODE_ENV=production without PUBLIC_BASE_URL: 503 SSO_NOT_CONFIGURED naming it. A client secret that no key of SSO_SECRETS_KEY opens: 503 SSO_SECRET_UNREADABLE, recorded as an attempt.
          *
          *     Permission: `sso:manage` (held by owner only; docs/roles.md).
          */
@@ -1516,9 +1516,29 @@ export interface paths {
         };
         /**
          * Start a sign-in: a redirect to the provider (OIDC) or to the SAML request
-         * @description By connection id, or by e-mail address (its verified domain). returnTo: a path, or an allowed origin.
+         * @description By connection id, or by e-mail address (its verified domain). returnTo: a path, or an allowed origin; none: SSO_DEFAULT_RETURN_TO, else GET /sso/signed-in. Under NODE_ENV=production without PUBLIC_BASE_URL: 503 SSO_NOT_CONFIGURED naming it. A client secret that no key of SSO_SECRETS_KEY opens: 503 SSO_SECRET_UNREADABLE, recorded as an attempt.
          */
         get: operations["startSso"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/signed-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a sign-in without returnTo lands (SSO_DEFAULT_RETURN_TO unset): who is signed in, and a sign-out
+         * @description “Signed in as … to …” with a button that posts to POST /api/me/sign-out; without a session, that nobody is.
+         */
+        get: operations["signedInPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1534,7 +1554,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The OIDC provider’s redirect back (code and state) */
+        /**
+         * The OIDC provider’s redirect back (code and state)
+         * @description Every refusal names its check in reason (docs/sso.md, “Why an OpenID Connect sign-in was refused”). A client secret that no key of SSO_SECRETS_KEY opens: 503 SSO_SECRET_UNREADABLE, recorded as an attempt.
+         */
         get: operations["oidcCallback"];
         put?: never;
         post?: never;
@@ -2673,6 +2696,11 @@ export interface components {
             clientSecret?: string;
             /** @description OIDC: default openid email profile; or one space-separated string */
             scopes?: string[];
+            /**
+             * @description OIDC: how the client secret goes to the token endpoint; default client_secret_basic when the discovery document offers it (or lists no method), else client_secret_post
+             * @enum {string}
+             */
+            tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
             /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
             metadataXml?: string;
             /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
@@ -2707,6 +2735,11 @@ export interface components {
              *     ]
              */
             scopes: string[];
+            /**
+             * @description How the client secret goes to the token endpoint
+             * @enum {string}
+             */
+            tokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post";
         };
         SamlCertificate: {
             /** @description SHA-256 of the certificate, colon-separated hex */
@@ -2771,7 +2804,7 @@ export interface components {
             /** @enum {boolean} */
             success: false;
             /** @enum {string} */
-            error: "SSO_NOT_CONFIGURED" | "SSO_CONNECTION_INVALID" | "SSO_ENFORCEMENT_INVALID" | "SSO_NO_ACTIVE_CONNECTION" | "SSO_CONNECTION_LIMIT" | "SSO_DISCOVERY_FAILED" | "SSO_METADATA_INVALID" | "SSO_NOT_FOUND" | "SSO_EMAIL_INVALID" | "SSO_RATE_LIMITED" | "SSO_RETURN_REFUSED" | "SSO_STATE_INVALID" | "SSO_IDP_ERROR" | "SSO_TOKEN_INVALID" | "SSO_ASSERTION_INVALID" | "SSO_REPLAYED" | "SSO_DOMAIN_MISMATCH" | "SSO_NOT_PROVISIONED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "EMAIL_IN_USE" | "REMOVED_BY_ORGANISATION";
+            error: "SSO_NOT_CONFIGURED" | "SSO_SECRET_UNREADABLE" | "SSO_CONNECTION_INVALID" | "SSO_ENFORCEMENT_INVALID" | "SSO_NO_ACTIVE_CONNECTION" | "SSO_CONNECTION_LIMIT" | "SSO_DISCOVERY_FAILED" | "SSO_METADATA_INVALID" | "SSO_NOT_FOUND" | "SSO_EMAIL_INVALID" | "SSO_RATE_LIMITED" | "SSO_RETURN_REFUSED" | "SSO_STATE_INVALID" | "SSO_IDP_ERROR" | "SSO_TOKEN_INVALID" | "SSO_ASSERTION_INVALID" | "SSO_REPLAYED" | "SSO_DOMAIN_MISMATCH" | "SSO_NOT_PROVISIONED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "EMAIL_IN_USE" | "REMOVED_BY_ORGANISATION";
             /** @description The check that failed, for a person to read */
             reason?: string;
         };
@@ -2793,10 +2826,21 @@ export interface components {
             defaultRole?: "member" | "admin";
             /** @description Default false */
             allowIdpInitiated?: boolean;
+            /**
+             * @description OIDC: another issuer, whose discovery document is read
+             * @example https://acme.okta.com
+             */
+            issuer?: string;
+            clientId?: string;
             /** @description OIDC: stored encrypted (AES-256-GCM), never returned */
             clientSecret?: string;
             /** @description OIDC: default openid email profile; or one space-separated string */
             scopes?: string[];
+            /**
+             * @description OIDC: how the client secret goes to the token endpoint; default client_secret_basic when the discovery document offers it (or lists no method), else client_secret_post
+             * @enum {string}
+             */
+            tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
             /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
             metadataXml?: string;
             /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
@@ -2836,6 +2880,18 @@ export interface components {
             /** @description The last 100, newest first */
             attempts: components["schemas"]["SsoAttempt"][];
         };
+        SsoServiceAddress: {
+            /**
+             * @description The address that redirect URIs and ACS URLs are made from: compare it with the provider’s settings
+             * @example https://tenants.example.com
+             */
+            baseUrl: string;
+            /**
+             * @description PUBLIC_BASE_URL, or derived from this request’s Host (and X-Forwarded-Proto behind TRUST_PROXY)
+             * @enum {string}
+             */
+            from: "PUBLIC_BASE_URL" | "request";
+        };
         SsoEnforcement: {
             /** @description Members must sign in by single sign-on; a session made otherwise is refused 403 SSO_REQUIRED */
             enforced: boolean;
@@ -2845,6 +2901,7 @@ export interface components {
             activeConnections: number;
             /** @description The roles that keep access without single sign-on while it is enforced (the break-glass) */
             breakGlass: "owner"[];
+            serviceAddress: components["schemas"]["SsoServiceAddress"];
         };
         SetEnforcementBody: {
             enforced: boolean;
@@ -2858,6 +2915,7 @@ export interface components {
             activeConnections: number;
             /** @description The roles that keep access without single sign-on while it is enforced (the break-glass) */
             breakGlass: "owner"[];
+            serviceAddress: components["schemas"]["SsoServiceAddress"];
             /** @enum {boolean} */
             success: true;
         };
@@ -14508,6 +14566,64 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["SsoErrorBody"];
                 };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    signedInPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page, no script */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unexpected failure */
             500: {

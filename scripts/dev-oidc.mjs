@@ -2,13 +2,18 @@
 // tests sign in with: oidc-provider (a devDependency), one confidential client, and a person who is
 // signed in at once, with no login page:
 //   node scripts/dev-oidc.mjs [--port 4000] [--client-id dev-client] [--client-secret dev-secret]
-//        [--email kim@acme.test] [--sub kim]
+//        [--email kim@acme.test] [--sub kim] [--basic-credentials form-decoded|raw]
 // It prints one line of JSON: {"issuer", "clientId", "clientSecret"}. Any redirect URI on any host is
 // accepted (a development provider). For tests, POST /__test/login {"sub","email","email_verified"?,
 // "groups"?} chooses who signs in next (groups: the `groups` claim, sent when the scope groups is
-// asked), and POST /__test/tamper {"claims"?, "alg"?, "key"?} changes the next ID token the token
-// endpoint answers (re-signed with the provider's key, or with another key ("key":
-// "other"), or "none", or HS256 keyed with the public key), so that a test can send what a forger would.
+// asked), and POST /__test/tamper {"claims"?, "alg"?, "key"?, "kid"?, "body"?} changes the next ID
+// token the token endpoint answers (re-signed with the provider's key, or with another key ("key":
+// "other"), or "none", or HS256 keyed with the public key; under another key id) or the answer itself
+// ("body": fields that replace its own, null removing one), so that a test can send what a forger would;
+// POST /__test/discovery {field: value, …} changes the discovery document it serves from then on.
+// --basic-credentials raw: HTTP Basic client credentials are taken as they come, not form-decoded as
+// RFC 6749 §2.3.1 has it (as Glewlwyd does), so that a client id with a `-`, which a client sends as
+// %2D, is refused by client_secret_basic and accepted by client_secret_post.
 import { createHmac, createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { SignJWT, importJWK } from 'jose';
@@ -26,6 +31,7 @@ const options = {
   'client-secret': 'dev-secret',
   email: 'kim@acme.test',
   sub: 'kim',
+  'basic-credentials': 'form-decoded',
 };
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i += 2) {
@@ -54,6 +60,31 @@ const forgerKey = await importJWK(
 
 let next = { sub: options.sub, email: options.email, email_verified: true };
 let tamper = null;
+let discoveryChanges = {};
+
+/** Basic credentials taken as they come: encoded again, so that oidc-provider's decoding gives them back as sent. */
+function rawBasicCredentials(request) {
+  const [scheme, token] = (request.headers.authorization ?? '').split(' ');
+  if (scheme?.toLowerCase() !== 'basic' || !token) return;
+  const decoded = Buffer.from(token, 'base64').toString('utf8');
+  const at = decoded.indexOf(':');
+  const [id, secret] = [decoded.slice(0, at), decoded.slice(at + 1)].map(encodeURIComponent);
+  request.headers.authorization = `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+}
+
+/** The response's JSON body, changed by `change` before it is sent. */
+function rewriteJson(response, change) {
+  const end = response.end.bind(response);
+  response.end = (chunk, ...rest) => {
+    Promise.resolve(change(JSON.parse(String(chunk)))).then((body) => {
+      if (body === undefined) return end(chunk, ...rest);
+      const text = JSON.stringify(body);
+      response.setHeader('content-length', Buffer.byteLength(text));
+      end(text);
+    });
+    return response;
+  };
+}
 
 const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
 /** The ID token as a forger would send it instead. */
@@ -65,7 +96,7 @@ async function tampered(idToken, change) {
     return `${input}.${createHmac('sha256', publicPem).update(input).digest('base64url')}`;
   }
   return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'RS256', kid })
+    .setProtectedHeader({ alg: 'RS256', kid: change.kid ?? kid })
     .sign(change.key === 'other' ? forgerKey : signingKey);
 }
 
@@ -118,6 +149,13 @@ server.on('request', async (request, response) => {
       tamper = await readJson(request);
       return response.writeHead(204).end();
     }
+    if (request.method === 'POST' && pathname === '/__test/discovery') {
+      discoveryChanges = await readJson(request);
+      return response.writeHead(204).end();
+    }
+    if (pathname === '/.well-known/openid-configuration' && Object.keys(discoveryChanges).length)
+      rewriteJson(response, (document) => ({ ...document, ...discoveryChanges }));
+    if (options['basic-credentials'] === 'raw') rawBasicCredentials(request);
     if (pathname.startsWith('/interaction/')) {
       // Signed in at once: the person chosen, every scope asked for granted.
       const details = await provider.interactionDetails(request, response);
@@ -130,17 +168,11 @@ server.on('request', async (request, response) => {
     if (request.method === 'POST' && pathname === '/token' && tamper) {
       const change = tamper;
       tamper = null;
-      const end = response.end.bind(response);
-      response.end = (chunk, ...rest) => {
-        const body = JSON.parse(String(chunk));
-        if (!body.id_token) return end(chunk, ...rest);
-        tampered(body.id_token, change).then((idToken) => {
-          const text = JSON.stringify({ ...body, id_token: idToken });
-          response.setHeader('content-length', Buffer.byteLength(text));
-          end(text);
-        });
-        return response;
-      };
+      rewriteJson(response, async (body) => {
+        if (!body.id_token) return undefined;
+        const answer = { ...body, id_token: await tampered(body.id_token, change), ...change.body };
+        return Object.fromEntries(Object.entries(answer).filter(([, value]) => value !== null));
+      });
     }
     callback(request, response);
   } catch (error) {

@@ -250,6 +250,7 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
       'get /sso/oidc/{id}/callback',
       'get /sso/saml/{id}/metadata',
       'get /sso/saml/{id}/requests/{requestId}',
+      'get /sso/signed-in',
       'get /sso/start',
       'post /invitations/{token}',
       'post /sso/saml/{id}/acs',

@@ -116,7 +116,7 @@ describe('operator CLI, as a process', () => {
     expect(result.stderr).toBe(
       'unknown command "users:drop"; commands: users:create, session:token, tenants:create, ' +
         'tenants:invite-owner, tenants:suspend, tenants:reactivate, tenants:delete, users:list, ' +
-        'invitations:expire, cognito:sync-tenant-groups, dev:seed (see --help)',
+        'invitations:expire, cognito:sync-tenant-groups, sso:rotate-secrets, dev:seed (see --help)',
     );
   });
 

@@ -62,6 +62,7 @@ import { ScimUsersStore } from '../src/scim/scim-users.store';
 import { ScimRoleMappingsStore } from '../src/scim/scim-role-mappings.store';
 import { SsoConnectionsStore } from '../src/sso/sso-connections.store';
 import { SsoSignInsStore } from '../src/sso/sso-sign-ins.store';
+import { SsoSecretsStore } from '../src/sso/sso-secrets.store';
 import { SessionsStore } from '../src/auth/sessions.store';
 
 /**
@@ -119,6 +120,7 @@ function storesOn(dataSource: DataSource) {
     removals: new MembershipRemovalsStore(statements, writer),
     ssoConnections: new SsoConnectionsStore(dataSource, statements, writer, auditRows, leasesOn(statements)),
     ssoSignIns: new SsoSignInsStore(dataSource, statements, writer, auditRows),
+    ssoSecrets: new SsoSecretsStore(statements),
     sessions: new SessionsStore(statements, writer),
   };
 }
@@ -253,6 +255,7 @@ const ssoConnection: SsoConnectionEntity = {
   clientId: 'client-1',
   clientSecret: 'sealed',
   scopes: 'openid email profile',
+  tokenEndpointAuthMethod: 'client_secret_basic',
   discovery: '{}',
   metadataUrl: null,
   wantAssertionsSigned: 1,
@@ -864,6 +867,13 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     [
       'SsoConnectionsStore.remove, with its links, requests and attempts',
       (s) => s.ssoConnections.remove(ssoConnection, []),
+    ],
+  ],
+  'sso-secrets.store': [
+    ['SsoSecretsStore.sealedSecrets', (s) => s.ssoSecrets.sealedSecrets()],
+    [
+      'SsoSecretsStore.reseal, only as read',
+      (s) => s.ssoSecrets.reseal({ connectionId: 'connection-1', sealed: ssoConnection.clientSecret }, 'v1.resealed'),
     ],
   ],
   'sso-sign-ins.store': [

@@ -7,8 +7,8 @@ import {
   SsoIdentityEntity,
   SsoRequestEntity,
 } from '../src/database/entities';
-import { refused as domainRefused, useDomainsSuite } from './support/domains';
-import { claimsOf, mapGroupsToRoles, SSO_BASE, SSO_PORTAL, ssoRecords, ssoRefused } from './support/sso';
+import { refused as domainRefused } from './support/domains';
+import { claimsOf, mapGroupsToRoles, SSO_BASE, SSO_PORTAL, ssoRefused, useOidcSuite } from './support/sso';
 import { sessionCookie } from './support/factories';
 import { PROVIDER_HOOK_TIMEOUT_MS, TestOidcProvider } from './support/oidc-provider';
 import { useOrganisationSuite, useTestApp } from './support/suites';
@@ -31,48 +31,23 @@ describe('single sign-on: OIDC', () => {
   const provider = new TestOidcProvider();
   beforeAll(() => provider.start(), PROVIDER_HOOK_TIMEOUT_MS);
   afterAll(() => provider.stop());
-  const { t, factory, org, verified, person } = useDomainsSuite({
-    PUBLIC_BASE_URL: BASE,
-    SSO_RETURN_ORIGINS: PORTAL,
-    SSO_CONNECTIONS_PER_ORG: '2',
-    SSO_HTTP_TIMEOUT_MS: '2000',
-  });
-  const connections = () => t.dataSource.getRepository(SsoConnectionEntity);
-  const { attempts, events, expectRefused } = ssoRecords(t, org);
-
-  const create = (body: object = {}, cookie = org.ownerCookie) =>
-    t.http
-      .post('/api/org/sso/connections')
-      .set('Cookie', cookie)
-      .send({
-        type: 'oidc',
-        issuer: provider.issuer,
-        clientId: provider.clientId,
-        clientSecret: provider.clientSecret,
-        ...body,
-      });
-  const patch = (id: string, body: object, cookie = org.ownerCookie) =>
-    t.http.patch(`/api/org/sso/connections/${id}`).set('Cookie', cookie).send(body);
-  /** An active connection of the organisation, and a verified domain of it. */
-  const activeConnection = async (body: object = {}) => {
-    const domain = await verified();
-    const created = await create(body);
-    expect(created.status).toBe(201);
-    expect((await patch(created.body.connection.id, { status: 'active' })).status).toBe(200);
-    return { id: created.body.connection.id as string, domain };
-  };
-  /** The browser's way from the start to the callback: the provider signs `who` in. */
-  const callbackFor = async (connectionId: string, who: { sub: string; email: string }, returnTo?: string) => {
-    await provider.nextLogin(who);
-    const started = await t.http.get('/sso/start').query({ connection: connectionId, ...(returnTo && { returnTo }) });
-    expect(started.status).toBe(302);
-    const callback = await provider.authorize(started.headers.location);
-    expect(callback.origin + callback.pathname).toBe(`${BASE}/sso/oidc/${connectionId}/callback`);
-    return callback;
-  };
-  const callback = (url: URL) => t.http.get(url.pathname + url.search);
-  const signIn = async (connectionId: string, who: { sub: string; email: string }, returnTo?: string) =>
-    callback(await callbackFor(connectionId, who, returnTo));
+  const {
+    t,
+    factory,
+    org,
+    verified,
+    person,
+    attempts,
+    events,
+    expectRefused,
+    connections,
+    create,
+    patch,
+    activeConnection,
+    callbackFor,
+    callback,
+    signIn,
+  } = useOidcSuite(provider, { SSO_CONNECTIONS_PER_ORG: '2' });
 
   describe('POST /api/org/sso/connections', () => {
     it('an owner connects the provider: 201, a draft with the redirect URI; the secret never returned, stored sealed', async () => {
@@ -91,7 +66,12 @@ describe('single sign-on: OIDC', () => {
           allowIdpInitiated: false,
           primary: false,
           createdAt: expect.any(String),
-          oidc: { issuer: provider.issuer, clientId: provider.clientId, scopes: ['openid', 'email'] },
+          oidc: {
+            issuer: provider.issuer,
+            clientId: provider.clientId,
+            scopes: ['openid', 'email'],
+            tokenEndpointAuthMethod: 'client_secret_basic',
+          },
           sp: { redirectUri: `${BASE}/sso/oidc/${id}/callback` },
           lastLogin: null,
         },
@@ -339,7 +319,13 @@ describe('single sign-on: OIDC', () => {
       const read = await t.http.get('/api/org/sso').set('Cookie', admin);
       expect([read.status, read.body]).toEqual([
         200,
-        { enforced: false, connections: 1, activeConnections: 0, breakGlass: ['owner'] },
+        {
+          enforced: false,
+          connections: 1,
+          activeConnections: 0,
+          breakGlass: ['owner'],
+          serviceAddress: { baseUrl: BASE, from: 'PUBLIC_BASE_URL' },
+        },
       ]);
     });
 
@@ -352,7 +338,14 @@ describe('single sign-on: OIDC', () => {
       const res = await enforce(true);
       expect([res.status, res.body]).toEqual([
         200,
-        { success: true, enforced: true, connections: 1, activeConnections: 1, breakGlass: ['owner'] },
+        {
+          success: true,
+          enforced: true,
+          connections: 1,
+          activeConnections: 1,
+          breakGlass: ['owner'],
+          serviceAddress: { baseUrl: BASE, from: 'PUBLIC_BASE_URL' },
+        },
       ]);
       expect(await enforcementRows()).toBe(1);
       const [event] = await events('sso.enforced');
@@ -506,7 +499,8 @@ describe('single sign-on: OIDC', () => {
       expect((await events('sso.login_succeeded')).length).toBe(1);
       // Later: found by the subject under another address at the domain, which their account takes.
       const again = await signIn(id, { sub: 'ann-subject', email: `ann.renamed@${domain}` });
-      expect([again.status, again.headers.location]).toEqual([302, `${BASE}/`]);
+      // No returnTo: this service's signed-in page (SSO_DEFAULT_RETURN_TO unset).
+      expect([again.status, again.headers.location]).toEqual([302, `${BASE}/sso/signed-in`]);
       const [againCookie] = again.headers['set-cookie'] as unknown as string[];
       expect(decode(againCookie.split(';')[0].slice('id_token='.length))).toMatchObject({
         sub: member.id,

@@ -133,7 +133,7 @@ describe('start and stop (the built service as a process)', () => {
               `\\((\\d+ migration\\(s\\) applied at start-up|migrations up to date)\\); ` +
               'identity store local \\(table users\\); Redis unreachable \\(127\\.0\\.0\\.1:1, db 0; key prefix tenant-service:; ' +
               "connect ECONNREFUSED 127\\.0\\.0\\.1:1; rate-limit counters in this instance's memory until it answers\\); " +
-              "SMTP on \\(127\\.0\\.0\\.1:1\\); DNS resolvers the system's$",
+              "SMTP on \\(127\\.0\\.0\\.1:1\\); DNS resolvers the system's; public address [^;]+$",
           ),
         ),
       }),
@@ -150,7 +150,7 @@ describe('start and stop (the built service as a process)', () => {
 
   // What no database decides (settings, npm, the process): registered once, on the SQLite project.
   if (e2eDatabase() === 'sqlite') {
-    it('production without SMTP_URL, SSO_SECRETS_KEY, a MySQL DATABASE_URL or REDIS_URL: it serves, a warn line names each setting', async () => {
+    it('production without SMTP_URL, SSO_SECRETS_KEY, PUBLIC_BASE_URL, a MySQL DATABASE_URL or REDIS_URL: it serves, a warn line names each setting', async () => {
       const server = await start({ NODE_ENV: 'production' }, PRODUCTION_COMMAND);
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
@@ -158,6 +158,12 @@ describe('start and stop (the built service as a process)', () => {
         expect.objectContaining({
           level: 'warn',
           msg: 'SSO_SECRETS_KEY is not set: single sign-on is off (its routes answer 503 SSO_NOT_CONFIGURED)',
+        }),
+        expect.objectContaining({
+          level: 'warn',
+          msg: expect.stringMatching(
+            /^PUBLIC_BASE_URL is not set: NODE_ENV=production makes links from each request's Host/,
+          ),
         }),
         expect.objectContaining({
           level: 'warn',

@@ -11,6 +11,8 @@ import { InvitationsModule } from '../invitations/invitations.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { PermissionsModule } from '../permissions/permissions.module';
 import { SessionsModule } from '../sessions/sessions.module';
+import { SsoSecretsRotation } from '../sso/sso-secrets-rotation';
+import { SsoSecretsStore } from '../sso/sso-secrets.store';
 import { DevSeedService } from './dev-seed.service';
 import { LocalUsersService } from './local-users.service';
 import { TenantRecordsService } from './tenant-records.service';
@@ -31,6 +33,6 @@ import { TenantRecordsService } from './tenant-records.service';
     TenantInvitationsModule,
     InvitationsModule,
   ],
-  providers: [LocalUsersService, TenantRecordsService, DevSeedService],
+  providers: [LocalUsersService, TenantRecordsService, DevSeedService, SsoSecretsStore, SsoSecretsRotation],
 })
 export class CliModule {}

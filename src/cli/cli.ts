@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { ConfigModule } from '../config/config.module';
 import { CognitoIdentityStore } from '../identity/cognito/cognito-identity-store';
 import { IdentityStore } from '../identity/identity-store';
+import { SsoSecretsRotation } from '../sso/sso-secrets-rotation';
 import { CliModule } from './cli.module';
 import { DevSeedService } from './dev-seed.service';
 import { CliInputError, LocalUsersService, requireLocalStore } from './local-users.service';
@@ -162,6 +163,21 @@ const COMMANDS: Record<string, Command> = {
         );
       }
       return JSON.stringify(await identity.syncTenantGroups());
+    },
+  },
+  'sso:rotate-secrets': {
+    usage: '',
+    description:
+      'Seals every stored OIDC client secret again under the first key of SSO_SECRETS_KEY (new,old: written with the ' +
+      'first, read with any), so that the old keys can be dropped; safe to repeat. Prints ' +
+      '{"rewritten":N,"alreadyCurrent":N,"unreadable":N,"unreadableConnections":[…]}: an unreadable secret (no key ' +
+      'opens it) is left as it is, for its owner to re-enter.',
+    options: {},
+    localOnly: false,
+    run: async (app) => {
+      if (app.get(AppConfig).sso.secretsKey === null)
+        throw new CliInputError('SSO_SECRETS_KEY is not set: there is no key to seal the secrets with');
+      return JSON.stringify(await app.get(SsoSecretsRotation).rotate());
     },
   },
   'dev:seed': {

@@ -6,7 +6,14 @@ describe(describeConfiguration.name, () => {
     expect(describeConfiguration(parseConfig({}), [])).toBe(
       'Listening on port 3000; NODE_ENV development; database sqlite data/tenant-service.sqlite (migrations up to date); ' +
         'identity store local (table users); Redis off (rate-limit counters in memory); SMTP off (e-mails are logged); ' +
-        "DNS resolvers the system's",
+        "DNS resolvers the system's; public address derived from each request's Host and X-Forwarded-Proto headers " +
+        '(PUBLIC_BASE_URL not set)',
+    );
+  });
+
+  it('names PUBLIC_BASE_URL, which links, redirect URIs and ACS URLs start with', () => {
+    expect(describeConfiguration(parseConfig({ PUBLIC_BASE_URL: 'https://tenants.example.com/' }))).toMatch(
+      /; public address https:\/\/tenants\.example\.com \(PUBLIC_BASE_URL\)$/,
     );
   });
 
@@ -39,7 +46,8 @@ describe(describeConfiguration.name, () => {
     expect(summary).toBe(
       'Listening on port 8080; NODE_ENV production; database mysql at db.internal:3306/tenants (migrations not run at start-up); ' +
         'identity store cognito (pool eu-west-1_pool); Redis on (redis.internal:6379, db 2; key prefix tenants-prod:); ' +
-        'SMTP on (smtp.internal:465); DNS resolvers 10.0.0.2,[fd00::53]:5353',
+        'SMTP on (smtp.internal:465); DNS resolvers 10.0.0.2,[fd00::53]:5353; public address derived from each ' +
+        "request's Host and X-Forwarded-Proto headers (PUBLIC_BASE_URL not set)",
     );
     expect(summary).not.toMatch(/secret|mailer|tenants:/);
   });
@@ -86,6 +94,7 @@ describe(configurationWarnings.name, () => {
     SSO_SECRETS_KEY: ssoKey,
     DATABASE_URL: 'mysql://tenants@db.internal:3306/tenants',
     REDIS_URL: 'redis://redis.internal:6379',
+    PUBLIC_BASE_URL: 'https://tenants.example.com',
   };
 
   it('warns that production without SMTP_URL sends no invitation e-mail', () => {
@@ -116,6 +125,14 @@ describe(configurationWarnings.name, () => {
     expect(configurationWarnings(parseConfig({ ...bare, REDIS_CLUSTER_NODES: 'redis-a:6379' }))).toHaveLength(1);
     // Outside production both are the development defaults.
     expect(configurationWarnings(parseConfig({ ...bare, NODE_ENV: 'development' }))).toEqual([]);
+  });
+
+  it('production without PUBLIC_BASE_URL: one line, that single sign-on does not start', () => {
+    const { PUBLIC_BASE_URL: _, ...withoutBase } = { ...production, SMTP_URL: 'smtp://smtp.internal:587' };
+    expect(configurationWarnings(parseConfig(withoutBase))).toEqual([
+      "PUBLIC_BASE_URL is not set: NODE_ENV=production makes links from each request's Host header, and single " +
+        'sign-on does not start (its starts answer 503 SSO_NOT_CONFIGURED) until it names this service',
+    ]);
   });
 
   it('production without SSO_SECRETS_KEY starts, warning that single sign-on is off', () => {

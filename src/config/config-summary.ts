@@ -47,9 +47,17 @@ function describeMigrations(config: AppConfig, appliedMigrations?: string[]): st
   return `${appliedMigrations.length} migration(s) applied at start-up`;
 }
 
+/** Where this service's own address comes from: PUBLIC_BASE_URL, or each request's headers. */
+function describePublicAddress(config: AppConfig): string {
+  return config.publicBaseUrl
+    ? `${config.publicBaseUrl} (PUBLIC_BASE_URL)`
+    : "derived from each request's Host and X-Forwarded-Proto headers (PUBLIC_BASE_URL not set)";
+}
+
 /**
  * The one start-up line that says how this instance is configured: database (and whether this start
- * migrated it), identity store, Redis (and whether it answered), SMTP, DNS resolvers and port.
+ * migrated it), identity store, Redis (and whether it answered), SMTP, DNS resolvers, port, and the
+ * address that links, redirect URIs and ACS URLs start with.
  * Built from the parsed configuration and what the start saw, never from secrets.
  */
 export function describeConfiguration(
@@ -68,6 +76,7 @@ export function describeConfiguration(
     `Redis ${describeRedis(config, redisSeen)}`,
     `SMTP ${config.smtpUrl ? `on (${hostOf(config.smtpUrl)})` : 'off (e-mails are logged)'}`,
     `DNS resolvers ${resolvers.length ? resolvers.join(',') : "the system's"}`,
+    `public address ${describePublicAddress(config)}`,
     ...(config.testMode.enabled ? ['TEST MODE on (routes under /api/test/)'] : []),
   ].join('; ');
 }
@@ -93,10 +102,16 @@ function ssoSecretsKeyWarning(config: AppConfig): string | null {
 
 /**
  * What a start must warn about, one line each naming its setting: the session key, the SSO secrets
- * key; and, in production, invitation e-mails it would not send, the SQLite file, counters without Redis.
+ * key; and, in production, an address of its own not set, invitation e-mails it would not send, the
+ * SQLite file, counters without Redis.
  */
 export function configurationWarnings(config: AppConfig): string[] {
   const warnings = [jwtSecretWarning(config), ssoSecretsKeyWarning(config)];
+  if (config.nodeEnv === 'production' && !config.publicBaseUrl)
+    warnings.push(
+      "PUBLIC_BASE_URL is not set: NODE_ENV=production makes links from each request's Host header, and single " +
+        'sign-on does not start (its starts answer 503 SSO_NOT_CONFIGURED) until it names this service',
+    );
   if (config.nodeEnv === 'production' && !config.smtpUrl)
     warnings.push('SMTP_URL is not set: invitation e-mails are written to the log (tokens masked), not sent');
   if (config.nodeEnv === 'production' && config.database.type === 'sqlite')

@@ -6,7 +6,7 @@
 import { applyDecorators, HttpStatus } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiBrowserRoute } from '../common/openapi';
-import { refusals } from './sso.docs';
+import { refusals, START_UNAVAILABLE } from './sso.docs';
 import { SSO_ERRORS } from './sso.messages';
 
 const idParam = () => ApiParam({ name: 'id', description: 'The connection’s id' });
@@ -29,7 +29,9 @@ export const ApiSsoStart = () =>
     ApiOperation({
       summary: 'Start a sign-in: a redirect to the provider (OIDC) or to the SAML request',
       description:
-        'By connection id, or by e-mail address (its verified domain). returnTo: a path, or an allowed origin.',
+        'By connection id, or by e-mail address (its verified domain). returnTo: a path, or an allowed origin; ' +
+        'none: SSO_DEFAULT_RETURN_TO, else GET /sso/signed-in.' +
+        START_UNAVAILABLE,
     }),
     ApiQuery({ name: 'connection', required: false, type: String, description: 'The connection’s id' }),
     ApiQuery({ name: 'email', required: false, type: String, description: 'The address, when no connection is named' }),
@@ -92,7 +94,12 @@ const callback = () =>
 
 export const ApiOidcCallback = () =>
   applyDecorators(
-    ApiOperation({ summary: 'The OIDC provider’s redirect back (code and state)' }),
+    ApiOperation({
+      summary: 'The OIDC provider’s redirect back (code and state)',
+      description:
+        'Every refusal names its check in reason (docs/sso.md, “Why an OpenID Connect sign-in was refused”). A client ' +
+        'secret that no key of SSO_SECRETS_KEY opens: 503 SSO_SECRET_UNREADABLE, recorded as an attempt.',
+    }),
     ApiQuery({ name: 'code', required: false, type: String }),
     ApiQuery({ name: 'state', required: false, type: String }),
     callback(),
@@ -139,4 +146,18 @@ export const ApiSamlMetadata = () =>
       content: { 'application/samlmetadata+xml': { schema: { type: 'string' } } },
     }),
     refusals(HttpStatus.NOT_FOUND, 'No SAML connection with this id', [SSO_ERRORS.notFound]),
+  );
+
+export const ApiSignedInPage = () =>
+  applyDecorators(
+    ApiOperation({
+      summary: 'Where a sign-in without returnTo lands (SSO_DEFAULT_RETURN_TO unset): who is signed in, and a sign-out',
+      description:
+        '“Signed in as … to …” with a button that posts to POST /api/me/sign-out; without a session, that nobody is.',
+    }),
+    ApiResponse({
+      status: HttpStatus.OK,
+      description: 'A page, no script',
+      content: { 'text/html': { schema: { type: 'string' } } },
+    }),
   );

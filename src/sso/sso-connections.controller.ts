@@ -130,15 +130,19 @@ export class SsoEnforcementController {
   @Get()
   @ApiGetEnforcement()
   @FailureResponse({ error: SSO_FAILURES.connections })
-  getSsoEnforcement(@CurrentOrgCaller() caller: OrgCaller) {
-    return this.connections.enforcement(caller);
+  getSsoEnforcement(@CurrentOrgCaller() caller: OrgCaller, @RequestOrigin() origin: string) {
+    return this.connections.enforcement(caller, origin);
   }
 
   @Patch()
   @RequireOwnerPermission('sso:manage', FORBIDDEN)
   @ApiSetEnforcement()
   @FailureResponse({ error: SSO_FAILURES.connections })
-  setSsoEnforcement(@CurrentOrgCaller() caller: OrgCaller, @Body(SetEnforcementPipe) body: SetEnforcementBody) {
-    return this.connections.setEnforcement(caller, body);
+  setSsoEnforcement(
+    @CurrentOrgCaller() caller: OrgCaller,
+    @Body(SetEnforcementPipe) body: SetEnforcementBody,
+    @RequestOrigin() origin: string,
+  ) {
+    return this.connections.setEnforcement(caller, body, origin);
   }
 }

@@ -6,14 +6,14 @@ import { Clock } from '../common/clock';
 import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { SsoConnectionEntity } from '../database/entities';
-import { OidcCheckFailed, OidcClient } from './oidc/oidc-client';
+import { defaultAuthMethod, OidcCheckFailed, OidcClient } from './oidc/oidc-client';
 import { SamlClient } from './saml/saml-client';
 import { IdpMetadata } from './saml/saml-metadata';
 import { SamlRefused } from './saml/saml-xml';
 import { CreateConnectionBody, SetEnforcementBody, validateConnectionPatch } from './dto/sso-bodies';
 import {
-  distinctScopes,
   metadataSourceOf,
+  oidcChangesOf,
   NewOidcConnection,
   NewSamlConnection,
   newConnectionOf,
@@ -77,6 +77,7 @@ export class SsoConnectionsService {
       clientId: input.clientId,
       clientSecret: sealSecret(this.secretsKey(), id, input.clientSecret),
       scopes: input.scopes.join(' '),
+      tokenEndpointAuthMethod: input.tokenEndpointAuthMethod ?? defaultAuthMethod(discovery),
       discovery: JSON.stringify(discovery),
     };
   }
@@ -101,6 +102,8 @@ export class SsoConnectionsService {
     const now = this.clock.now();
     return {
       id,
+      // SAML's is the column's default, never read.
+      tokenEndpointAuthMethod: 'client_secret_basic',
       tenantId: caller.tenantId,
       status: 'draft',
       jit: input.jit ? 1 : 0,
@@ -154,8 +157,8 @@ export class SsoConnectionsService {
       throw ssoRefusal(
         HttpStatus.BAD_REQUEST,
         SSO_ERRORS.invalid,
-        'give at least one of name, jit, defaultRole, allowIdpInitiated, status, primary, clientSecret, scopes, ' +
-          'metadataXml, metadataUrl, wantAssertionsSigned',
+        `give at least one of name, jit, defaultRole, allowIdpInitiated, status, primary, ${OIDC_FIELDS.join(', ')}, ` +
+          SAML_FIELDS.join(', '),
       );
     const now = this.clock.now();
     const changes: ConnectionChanges = { updatedAt: now };
@@ -163,18 +166,21 @@ export class SsoConnectionsService {
     if (patch.jit !== undefined) changes.jit = patch.jit ? 1 : 0;
     if (patch.defaultRole !== undefined) changes.defaultRole = patch.defaultRole;
     if (patch.allowIdpInitiated !== undefined) changes.allowIdpInitiated = patch.allowIdpInitiated ? 1 : 0;
-    const otherProtocol =
-      connection.type === 'saml'
-        ? (['clientSecret', 'scopes'] as const).filter((key) => patch[key] !== undefined)
-        : (['metadataXml', 'metadataUrl', 'wantAssertionsSigned'] as const).filter((key) => patch[key] !== undefined);
-    if (otherProtocol.length)
+    const [others, protocol] = connection.type === 'saml' ? [OIDC_FIELDS, 'OIDC'] : [SAML_FIELDS, 'SAML'];
+    if (others.some((key) => patch[key] !== undefined))
       throw ssoRefusal(
         HttpStatus.BAD_REQUEST,
         SSO_ERRORS.invalid,
-        connection.type === 'saml'
-          ? 'clientSecret and scopes belong to OIDC connections'
-          : 'metadataXml, metadataUrl and wantAssertionsSigned belong to SAML connections',
+        `${others.slice(0, -1).join(', ')} and ${others[others.length - 1]} belong to ${protocol} connections`,
       );
+    if (connection.type === 'oidc') {
+      // Another issuer is read as at creation, refused the same way.
+      const discovery =
+        patch.issuer !== undefined && patch.issuer !== connection.issuer
+          ? await this.discover(patch.issuer)
+          : undefined;
+      Object.assign(changes, oidcChangesOf(connection, patch, { discovery, key: this.secretsKey(), now }));
+    }
     const metadata = metadataSourceOf(patch);
     if (metadata !== undefined) {
       const { discoveredAt, ...columns } = this.samlColumns(await this.samlMetadata(metadata), metadata);
@@ -186,9 +192,6 @@ export class SsoConnectionsService {
       });
     }
     if (patch.wantAssertionsSigned !== undefined) changes.wantAssertionsSigned = patch.wantAssertionsSigned ? 1 : 0;
-    if (patch.scopes !== undefined) changes.scopes = distinctScopes(patch.scopes).join(' ');
-    if (patch.clientSecret !== undefined)
-      changes.clientSecret = sealSecret(this.secretsKey(), connection.id, patch.clientSecret);
     const activates = patch.status === 'active' && connection.status !== 'active';
     if (patch.status !== undefined && patch.status !== connection.status) changes.status = patch.status;
     if (activates) changes.activatedAt = now;
@@ -198,9 +201,16 @@ export class SsoConnectionsService {
       changes.primaryAt = now;
     }
     const actor = auditActor(caller);
-    // What changed, never the secret itself.
+    // What changed, never the secret itself: SAML's metadata brings its issuer, OIDC's issuer its discovery.
+    const derived = [
+      'updatedAt',
+      'activatedAt',
+      'discoveredAt',
+      'metadataUrl',
+      connection.type === 'saml' ? 'issuer' : 'discovery',
+    ];
     const changed = Object.keys(changes)
-      .filter((key) => !['updatedAt', 'activatedAt', 'discoveredAt', 'issuer', 'metadataUrl'].includes(key))
+      .filter((key) => !derived.includes(key))
       .map((key) => (key === 'primaryAt' ? 'primary' : key === 'discovery' ? 'metadata' : key));
     const events = [
       ...(activates ? [connectionEvent('sso.connection_activated', connection, actor)] : []),
@@ -258,8 +268,11 @@ export class SsoConnectionsService {
     return { startUrl: await this.starts.startTest(await this.own(caller, id), base) };
   }
 
-  /** GET /api/org/sso: whether single sign-on is required, the connections, and who keeps access without it. */
-  async enforcement(caller: OrgCaller): Promise<SsoEnforcementAnswer> {
+  /**
+   * GET /api/org/sso: whether single sign-on is required, the connections, who keeps access without
+   * it, and the address that redirect URIs and ACS URLs are made from (`origin`: the request's).
+   */
+  async enforcement(caller: OrgCaller, origin: string): Promise<SsoEnforcementAnswer> {
     const [enforced, connections] = await Promise.all([
       this.store.isEnforced(caller.tenantId),
       this.store.listOwn(caller.tenantId),
@@ -269,6 +282,9 @@ export class SsoConnectionsService {
       connections: connections.length,
       activeConnections: connections.filter((connection) => connection.status === 'active').length,
       breakGlass: ['owner'],
+      serviceAddress: this.config.publicBaseUrl
+        ? { baseUrl: this.config.publicBaseUrl, from: 'PUBLIC_BASE_URL' }
+        : { baseUrl: origin, from: 'request' },
     };
   }
 
@@ -280,6 +296,7 @@ export class SsoConnectionsService {
   async setEnforcement(
     caller: OrgCaller,
     { enforced }: SetEnforcementBody,
+    origin: string,
   ): Promise<SsoEnforcementAnswer & { success: true }> {
     const actor = auditActor(caller);
     if (enforced !== (await this.store.isEnforced(caller.tenantId))) {
@@ -302,7 +319,7 @@ export class SsoConnectionsService {
           'the organisation has no active connection: its members could not sign in',
         );
     }
-    return { success: true, ...(await this.enforcement(caller)) };
+    return { success: true, ...(await this.enforcement(caller, origin)) };
   }
 
   /** GET /api/org/sso/connections/{id}/attempts. */
@@ -348,6 +365,10 @@ export class SsoConnectionsService {
     return this.config.sso.secretsKey!;
   }
 }
+
+/** What PATCH changes of one protocol's connections only. */
+const OIDC_FIELDS = ['issuer', 'clientId', 'clientSecret', 'scopes', 'tokenEndpointAuthMethod'] as const;
+const SAML_FIELDS = ['metadataXml', 'metadataUrl', 'wantAssertionsSigned'] as const;
 
 /** An entity ID's host when it is a URL (most are), else the ID itself. */
 const hostOf = (entityId: string) =>

@@ -1,4 +1,4 @@
-import { RETURN_REFUSED } from '../common/return-to';
+import { acceptedReturnTo, RETURN_REFUSED } from '../common/return-to';
 import { HttpStatus } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { SsoConnectionEntity, SsoRequestEntity } from '../database/entities';
@@ -66,11 +66,18 @@ export const failedCheck = (status: HttpStatus, code: SsoErrorCode, reason: stri
   reason,
 });
 
+/** A start that the connection's own state refuses (its client secret unreadable): recorded as an attempt. */
+export class StartRefused extends Error {
+  constructor(readonly check: FailedCheck) {
+    super(check.reason);
+  }
+}
+
 /** One protocol's side of a sign-in: the way to the provider and the check of its answer (`Message`). */
 export interface SsoProtocol<Message> {
   readonly type: SsoConnectionType;
   newRequestSecrets(): RequestSecrets;
-  /** Where the browser goes for the pending sign-in of `secrets`. */
+  /** Where the browser goes for the pending sign-in of `secrets`; throws StartRefused when the connection cannot start one. */
   providerAddress(
     connection: SsoConnectionEntity,
     secrets: RequestSecrets,
@@ -85,6 +92,15 @@ export interface SsoProtocol<Message> {
 
 export { RETURN_REFUSED };
 export const returnRefused = () => failedCheck(HttpStatus.BAD_REQUEST, SSO_ERRORS.returnRefused, RETURN_REFUSED);
+
+/** Where a sign-in without returnTo lands when SSO_DEFAULT_RETURN_TO is unset: this service's signed-in page. */
+export const SIGNED_IN_PATH = '/sso/signed-in';
+
+/** The returnTo of a sign-in, by the rule (null: refused); none given: SSO_DEFAULT_RETURN_TO, else the signed-in page. */
+export function returnToOf(value: unknown, config: AppConfig, base: string): string | null {
+  if (value === undefined || value === '') return config.sso.defaultReturnTo ?? SIGNED_IN_PATH;
+  return acceptedReturnTo(value, returnOrigins(config, base));
+}
 
 /** Where a sign-in may return: this service, and SSO_RETURN_ORIGINS. */
 export const returnOrigins = (config: AppConfig, base: string): string[] => [

@@ -1,15 +1,14 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { NewAuditEvent } from '../audit/audit-event';
 import { sessionCookie } from '../auth/session-token';
 import { SessionTokenIssuer } from '../auth/session-token-issuer';
 import { Clock } from '../common/clock';
-import { IdGenerator } from '../common/id-generator';
 import { AppConfig } from '../config/app-config';
 import { SsoConnectionEntity } from '../database/entities';
 import { emailDomain } from '../domains/domain-name';
 import { IdentityUser } from '../identity/identity-store';
 import { OidcCallbackQuery, OidcSignIn } from './oidc/oidc-sign-in';
 import { SamlAcsForm, SamlSignIn } from './saml/saml-sign-in';
+import { SsoAttempts } from './sso-attempts';
 import { SsoConnectionsStore } from './sso-connections.store';
 import { connectionEvent } from './sso-events';
 import { JoiningRoles, KnownPerson, SignInRefused, SsoMembership } from './sso-membership';
@@ -39,9 +38,9 @@ export class SsoSignInService {
     private readonly saml: SamlSignIn,
     private readonly people: SsoMembership,
     private readonly tokens: SessionTokenIssuer,
+    private readonly attempts: SsoAttempts,
     private readonly config: AppConfig,
     private readonly clock: Clock,
-    private readonly ids: IdGenerator,
   ) {}
 
   /** GET /sso/oidc/{id}/callback: a session, or a test sign-in's outcome. */
@@ -71,7 +70,7 @@ export class SsoSignInService {
     try {
       if (person.purpose === 'test') return await this.tested(connection, await this.test(person));
       const { user, location, cookie } = await this.signIn(person, base, browser);
-      await this.record(connection, 'ok', { email: person.sentEmail, subject: person.subject }, 'signed in', [
+      await this.attempts.record(connection, 'ok', { email: person.sentEmail, subject: person.subject }, 'signed in', [
         connectionEvent('sso.login_succeeded', connection, null, { userId: user.id, email: person.sentEmail }),
       ]);
       return { location, cookie };
@@ -160,7 +159,7 @@ export class SsoSignInService {
   private async tested(connection: SsoConnectionEntity, outcome: TestedSignIn): Promise<TestedSignIn> {
     const { test } = outcome;
     const would = test.membership === 'member' ? 'signs in as a member' : `would join with role ${test.role}`;
-    await this.record(connection, 'ok', test, `test sign-in: every check passed; ${test.email} ${would}`, []);
+    await this.attempts.record(connection, 'ok', test, `test sign-in: every check passed; ${test.email} ${would}`, []);
     let current: SsoConnectionEntity | null = connection;
     while (current?.status === 'draft') {
       const now = this.clock.now();
@@ -172,40 +171,8 @@ export class SsoSignInService {
     return outcome;
   }
 
-  /** A refusal recorded, with its sso.login_failed event, and answered. */
-  private async refuse(connection: SsoConnectionEntity, refused: CallbackRefusal): Promise<never> {
-    const { code, reason, email, test } = refused;
-    await this.record(connection, code, refused, test ? `test sign-in: ${reason}` : reason, [
-      connectionEvent('sso.login_failed', connection, null, {
-        reason: code,
-        detail: reason,
-        ...(email !== null && { email }),
-        ...(test && { test: true }),
-      }),
-    ]);
-    throw ssoRefusal(refused.status, code, reason);
-  }
-
-  private async record(
-    connection: SsoConnectionEntity,
-    result: string,
-    person: AttemptPerson,
-    detail: string,
-    events: NewAuditEvent[],
-  ): Promise<void> {
-    await this.signIns.recordAttempt(
-      {
-        id: this.ids.uuid(),
-        connectionId: connection.id,
-        tenantId: connection.tenantId,
-        at: this.clock.now(),
-        result,
-        email: person.email?.slice(0, 320) ?? null,
-        subject: person.subject?.slice(0, 255) ?? null,
-        detail: detail.slice(0, 1000),
-      },
-      events,
-    );
+  private refuse(connection: SsoConnectionEntity, refused: CallbackRefusal): Promise<never> {
+    return this.attempts.refuse(connection, refused);
   }
 }
 
@@ -236,9 +203,6 @@ export interface TestedSignIn {
     activated: boolean;
   };
 }
-
-/** What an attempt records of the person. */
-type AttemptPerson = Pick<CallbackRefusal, 'email' | 'subject'>;
 
 /** returnTo as stored: a path of this service, made absolute on its base. */
 const absolute = (returnTo: string, base: string) => (returnTo.startsWith('/') ? `${base}${returnTo}` : returnTo);

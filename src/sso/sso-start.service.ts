@@ -1,4 +1,5 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
+import { Caller } from '../auth/caller';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { SsoConnectionEntity, SsoRequestEntity } from '../database/entities';
@@ -6,14 +7,15 @@ import { SsoConnectionType, SsoRequestPurpose } from '../database/entities/sso.e
 import { emailDomain } from '../domains/domain-name';
 import { DEFAULT_TENANT_NAME } from '../invitations/invitation';
 import { OidcSignIn } from './oidc/oidc-sign-in';
-import { acceptedReturnTo } from '../common/return-to';
 import { SamlPostForm } from './saml/saml-post-page';
 import { SamlSignIn } from './saml/saml-sign-in';
 import { SsoConnectionsStore } from './sso-connections.store';
 import { validateDiscoverBody } from './dto/sso-bodies';
-import { REQUEST_TTL_MS, RETURN_REFUSED, returnOrigins } from './sso-protocol';
+import { REQUEST_TTL_MS, RETURN_REFUSED, returnToOf, StartRefused } from './sso-protocol';
+import { SsoAttempts } from './sso-attempts';
+import { SignedInView } from './sso-signed-in-page';
 import { SsoSignInsStore } from './sso-sign-ins.store';
-import { SSO_ERRORS, ssoRefusal } from './sso.messages';
+import { PUBLIC_BASE_URL_REQUIRED, SSO_ERRORS, ssoRefusal } from './sso.messages';
 
 export type DiscoverAnswer =
   | { sso: false }
@@ -36,6 +38,7 @@ export class SsoStartService {
     private readonly signIns: SsoSignInsStore,
     private readonly oidc: OidcSignIn,
     private readonly saml: SamlSignIn,
+    private readonly attempts: SsoAttempts,
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
@@ -55,7 +58,8 @@ export class SsoStartService {
 
   /** GET /sso/start: where the browser goes, the provider's authorisation endpoint. */
   async start(query: Record<string, unknown>, base: string): Promise<string> {
-    const returnTo = acceptedReturnTo(query.returnTo, returnOrigins(this.config, base));
+    this.requireOwnAddress();
+    const returnTo = returnToOf(query.returnTo, this.config, base);
     if (returnTo === null) throw ssoRefusal(HttpStatus.BAD_REQUEST, SSO_ERRORS.returnRefused, RETURN_REFUSED);
     let connection: SsoConnectionEntity | null = null;
     let loginHint: string | undefined;
@@ -74,6 +78,7 @@ export class SsoStartService {
 
   /** An owner's test sign-in of the connection, whatever its status: the provider's address. */
   startTest(connection: SsoConnectionEntity, base: string): Promise<string> {
+    this.requireOwnAddress();
     return this.toProvider(connection, 'test', '/', base);
   }
 
@@ -97,6 +102,13 @@ export class SsoStartService {
     return this.saml.serviceProviderMetadata(connection, base);
   }
 
+  /** GET /sso/signed-in: the session's person and their active organisation, or nobody. */
+  async signedIn(caller: Caller | undefined): Promise<SignedInView> {
+    if (!caller?.email) return null;
+    const tenant = caller.tenantId ? await this.signIns.tenantActive(caller.tenantId) : null;
+    return { email: caller.email, organisation: tenant && (tenant.name ?? DEFAULT_TENANT_NAME) };
+  }
+
   /** A pending request stored for every instance, and the provider's address for it. */
   private async toProvider(
     connection: SsoConnectionEntity,
@@ -117,8 +129,24 @@ export class SsoStartService {
       createdAt: now,
       usedAt: null,
     };
+    let address: string;
+    try {
+      address = await protocol.providerAddress(connection, secrets, base, loginHint);
+    } catch (error) {
+      if (!(error instanceof StartRefused)) throw error;
+      return this.attempts.refuse(connection, { ...error.check, email: null, subject: null, test: purpose === 'test' });
+    }
     await this.signIns.insertRequest(request);
-    return protocol.providerAddress(connection, secrets, base, loginHint);
+    return address;
+  }
+
+  /**
+   * Under NODE_ENV=production a sign-in starts only when PUBLIC_BASE_URL names this service: redirect
+   * URIs and ACS URLs made from a request's Host would send the provider's answer where the request said.
+   */
+  private requireOwnAddress(): void {
+    if (this.config.publicBaseUrl === undefined && this.config.nodeEnv === 'production')
+      throw ssoRefusal(HttpStatus.SERVICE_UNAVAILABLE, SSO_ERRORS.notConfigured, PUBLIC_BASE_URL_REQUIRED);
   }
 
   /** The primary connection of the active organisation that holds the e-mail's domain. */

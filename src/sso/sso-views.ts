@@ -1,5 +1,5 @@
 import { SsoAttemptEntity } from '../database/entities';
-import { SsoConnectionType } from '../database/entities/sso.entity';
+import { SsoConnectionType, TokenEndpointAuthMethod } from '../database/entities/sso.entity';
 import { IdpMetadata } from './saml/saml-metadata';
 import { ConnectionView } from './sso-connections.store';
 
@@ -14,7 +14,7 @@ export interface ConnectionAnswer {
   allowIdpInitiated: boolean;
   primary: boolean;
   createdAt: string;
-  oidc?: { issuer: string; clientId: string; scopes: string[] };
+  oidc?: { issuer: string; clientId: string; scopes: string[]; tokenEndpointAuthMethod: TokenEndpointAuthMethod };
   saml?: {
     idpEntityId: string;
     idpSsoUrl: string;
@@ -63,7 +63,12 @@ function protocolAnswer(
 ): Pick<ConnectionAnswer, 'oidc' | 'saml' | 'sp'> {
   if (connection.type === 'oidc')
     return {
-      oidc: { issuer: connection.issuer, clientId: connection.clientId, scopes: connection.scopes.split(' ') },
+      oidc: {
+        issuer: connection.issuer,
+        clientId: connection.clientId,
+        scopes: connection.scopes.split(' '),
+        tokenEndpointAuthMethod: connection.tokenEndpointAuthMethod,
+      },
       sp: { redirectUri: redirectUriOf(base, connection.id) },
     };
   const idp = JSON.parse(connection.discovery) as IdpMetadata;
@@ -101,4 +106,6 @@ export interface SsoEnforcementAnswer {
   connections: number;
   activeConnections: number;
   breakGlass: string[];
+  /** The address that redirect URIs and ACS URLs are made from, and where it comes from. */
+  serviceAddress: { baseUrl: string; from: 'PUBLIC_BASE_URL' | 'request' };
 }

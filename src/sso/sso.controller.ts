@@ -4,7 +4,11 @@ import type { Request, Response } from 'express';
 import { FailureResponse } from '../common/failure-response';
 import { RequestOrigin } from '../common/request-origin';
 import { AppConfig } from '../config/app-config';
+import { Caller, CurrentCaller } from '../auth/caller';
+import { SessionGuard } from '../auth/session.guard';
+import { SIGN_OUT_PATH } from '../sessions/me-sessions.controller';
 import { SsoConfiguredGuard } from './sso-configured.guard';
+import { sendSignedInPage } from './sso-signed-in-page';
 import { SsoDiscoverLimitGuard } from './sso-discover-limit.guard';
 import { sendSamlPostPage } from './saml/saml-post-page';
 import { Browser, SignedIn, SsoSignInService, TestedSignIn } from './sso-sign-in.service';
@@ -15,6 +19,7 @@ import {
   ApiSamlAcs,
   ApiSamlMetadata,
   ApiSamlPostPage,
+  ApiSignedInPage,
   ApiSsoBrowser,
   ApiSsoStart,
 } from './sso-browser.docs';
@@ -64,6 +69,15 @@ export class SsoBrowserController {
   async startSso(@Query() query: Record<string, unknown>, @RequestOrigin() origin: string, @Res() response: Response) {
     const location = await this.starts.start(query, this.config.publicBaseUrl ?? origin);
     response.redirect(HttpStatus.FOUND, location);
+  }
+
+  /** Where a sign-in without returnTo lands when SSO_DEFAULT_RETURN_TO is unset: who is signed in, and a sign-out. */
+  @Get('signed-in')
+  @UseGuards(SessionGuard)
+  @ApiSignedInPage()
+  @FailureResponse({ error: SSO_FAILURES.signIn })
+  async signedInPage(@CurrentCaller() caller: Caller | undefined, @Res() response: Response) {
+    sendSignedInPage(response, await this.starts.signedIn(caller), SIGN_OUT_PATH);
   }
 
   @Get('oidc/:id/callback')

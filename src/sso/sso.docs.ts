@@ -36,6 +36,11 @@ export const refusals = (status: HttpStatus, description: string, codes: SsoErro
 const NOT_CONFIGURED =
   ' Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.';
 
+/** What a sign-in's start (and an OIDC callback, for the secret) answers 503 beside the timeout. */
+export const START_UNAVAILABLE =
+  ' Under NODE_ENV=production without PUBLIC_BASE_URL: 503 SSO_NOT_CONFIGURED naming it. A client secret that no ' +
+  'key of SSO_SECRETS_KEY opens: 503 SSO_SECRET_UNREADABLE, recorded as an attempt.';
+
 const idParam = () => ApiParam({ name: 'id', description: 'The connection’s id' });
 const notFound = () => refusals(HttpStatus.NOT_FOUND, 'No such connection in this organisation', [SSO_ERRORS.notFound]);
 
@@ -173,7 +178,8 @@ export const ApiTestConnection = () =>
         'attempt, activates a draft connection when every check passed, and answers 200 ' +
         '{"success":true,"test":{"result":"ok","email","subject","membership":"member"|"joins","role","activated"}} ' +
         'without joining anyone or setting a session; a failed check answers as a sign-in’s refusal.' +
-        NOT_CONFIGURED,
+        NOT_CONFIGURED +
+        START_UNAVAILABLE,
     }),
     idParam(),
     ApiResponse({ status: HttpStatus.OK, type: SsoTestStart, description: 'Where the test sign-in starts' }),

@@ -7,6 +7,7 @@ import { FORBIDDEN, NOT_ORG_USER } from '../common/messages';
 /** The codes of single sign-on's refusals (docs/sso.md), each with a `reason` that says which check failed. */
 export const SSO_ERRORS = {
   notConfigured: 'SSO_NOT_CONFIGURED',
+  secretUnreadable: 'SSO_SECRET_UNREADABLE',
   invalid: 'SSO_CONNECTION_INVALID',
   enforcementInvalid: 'SSO_ENFORCEMENT_INVALID',
   noActiveConnection: 'SSO_NO_ACTIVE_CONNECTION',
@@ -38,6 +39,11 @@ export const ssoRefusal = (status: HttpStatus, error: SsoErrorCode, reason: stri
 export const SsoErrorBody = refusalSchema('SsoErrorBody', Object.values(SSO_ERRORS), {
   reason: { type: 'string', description: 'The check that failed, for a person to read' },
 });
+
+/** Why a sign-in cannot start under NODE_ENV=production without PUBLIC_BASE_URL. */
+export const PUBLIC_BASE_URL_REQUIRED =
+  'PUBLIC_BASE_URL is not set: under NODE_ENV=production single sign-on makes its redirect URIs and ACS URLs ' +
+  'from PUBLIC_BASE_URL only, never from a request’s Host; an operator sets it to this service’s public address';
 
 /** The org guard's messages on the org routes of single sign-on: whoever the route does not open is answered 403 Forbidden. */
 export const SSO_GUARD_MESSAGES = { notOrgUser: NOT_ORG_USER, notOwnerOrAdmin: FORBIDDEN };

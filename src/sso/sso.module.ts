@@ -8,6 +8,7 @@ import { OidcSignIn } from './oidc/oidc-sign-in';
 import { CertificateExpiryWarnings } from './saml/certificate-expiry-warnings';
 import { SamlClient } from './saml/saml-client';
 import { SamlSignIn } from './saml/saml-sign-in';
+import { SsoAttempts } from './sso-attempts';
 import { SsoConfiguredGuard } from './sso-configured.guard';
 import { SsoDiscoverLimitGuard } from './sso-discover-limit.guard';
 import { SsoConnectionsController, SsoEnforcementController } from './sso-connections.controller';
@@ -45,6 +46,7 @@ import { SsoBrowserController, SsoDiscoveryController } from './sso.controller';
     SsoStartService,
     SsoMembership,
     SsoSignInService,
+    SsoAttempts,
     ScimRoleMappingsStore,
   ],
 })

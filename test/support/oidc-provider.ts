@@ -20,11 +20,18 @@ export class TestOidcProvider {
   clientSecret = '';
   private process?: ChildProcess;
 
-  async start(clientId = 'portal', clientSecret = 'portal-secret-0123456789'): Promise<void> {
+  /**
+   * `basicCredentials: 'raw'`: the strict mode, which takes HTTP Basic credentials as they come and
+   * does not form-decode them (as Glewlwyd does): a client id with a `-` fails by client_secret_basic.
+   */
+  async start(
+    clientId = 'portal',
+    clientSecret = 'portal-secret-0123456789',
+    { basicCredentials = 'form-decoded' }: { basicCredentials?: 'form-decoded' | 'raw' } = {},
+  ): Promise<void> {
     const script = join(__dirname, '..', '..', 'scripts', 'dev-oidc.mjs');
-    this.process = spawn(process.execPath, [script, '--client-id', clientId, '--client-secret', clientSecret], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const args = ['--client-id', clientId, '--client-secret', clientSecret, '--basic-credentials', basicCredentials];
+    this.process = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
     let timer: NodeJS.Timeout | undefined;
     const line = await Promise.race([
       new Promise<string>((resolve) => createInterface({ input: this.process!.stdout! }).once('line', resolve)),
@@ -49,9 +56,23 @@ export class TestOidcProvider {
     await fetch(`${this.issuer}/__test/login`, { method: 'POST', body: JSON.stringify(person) });
   }
 
-  /** The next ID token, as a forger would send it: claims changed and re-signed (by another key), or `alg` none or HS256. */
-  async tamperNext(change: { claims?: Record<string, unknown>; alg?: 'none' | 'HS256'; key?: 'other' }): Promise<void> {
+  /**
+   * The next ID token, as a forger would send it: claims changed and re-signed (by another key, under
+   * another key id), or `alg` none or HS256; `body`: the token response's fields replaced (null: removed).
+   */
+  async tamperNext(change: {
+    claims?: Record<string, unknown>;
+    alg?: 'none' | 'HS256';
+    key?: 'other';
+    kid?: string;
+    body?: Record<string, unknown>;
+  }): Promise<void> {
     await fetch(`${this.issuer}/__test/tamper`, { method: 'POST', body: JSON.stringify(change) });
+  }
+
+  /** The discovery document it serves from now on: the fields given replace its own (none: its own). */
+  async changeDiscovery(fields: Record<string, unknown>): Promise<void> {
+    await fetch(`${this.issuer}/__test/discovery`, { method: 'POST', body: JSON.stringify(fields) });
   }
 
   /**

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { AuditEventEntity, OrgDomainEntity, SsoAttemptEntity } from '../../src/database/entities';
+import { AuditEventEntity, OrgDomainEntity, SsoAttemptEntity, SsoConnectionEntity } from '../../src/database/entities';
+import { useDomainsSuite } from './domains';
+import { TestOidcProvider } from './oidc-provider';
 import { Organisation } from './suites';
 import { TestApp } from './test-app';
 
@@ -83,4 +85,63 @@ export async function heldDomain(t: TestApp, tenantId: string, name: string): Pr
     nextCheckAt: null,
     createdAt: now,
   });
+}
+
+/**
+ * A suite of single sign-on by OIDC against `provider` (test/support/oidc-provider.ts): the domains
+ * suite with this service at SSO_BASE, and what its tests do as an owner and as a browser.
+ */
+export function useOidcSuite(provider: TestOidcProvider, env: Record<string, string> = {}) {
+  const suite = useDomainsSuite({
+    PUBLIC_BASE_URL: SSO_BASE,
+    SSO_RETURN_ORIGINS: SSO_PORTAL,
+    SSO_HTTP_TIMEOUT_MS: '2000',
+    ...env,
+  });
+  const { t, org, verified } = suite;
+  const connections = () => t.dataSource.getRepository(SsoConnectionEntity);
+  const create = (body: object = {}, cookie = org.ownerCookie) =>
+    t.http
+      .post('/api/org/sso/connections')
+      .set('Cookie', cookie)
+      .send({
+        type: 'oidc',
+        issuer: provider.issuer,
+        clientId: provider.clientId,
+        clientSecret: provider.clientSecret,
+        ...body,
+      });
+  const patch = (id: string, body: object, cookie = org.ownerCookie) =>
+    t.http.patch(`/api/org/sso/connections/${id}`).set('Cookie', cookie).send(body);
+  /** An active connection of the organisation, and a verified domain of it. */
+  const activeConnection = async (body: object = {}) => {
+    const domain = await verified();
+    const created = await create(body);
+    expect(created.status).toBe(201);
+    expect((await patch(created.body.connection.id, { status: 'active' })).status).toBe(200);
+    return { id: created.body.connection.id as string, domain };
+  };
+  /** The browser's way from the start to the callback: the provider signs `who` in. */
+  const callbackFor = async (connectionId: string, who: { sub: string; email: string }, returnTo?: string) => {
+    await provider.nextLogin(who);
+    const started = await t.http.get('/sso/start').query({ connection: connectionId, ...(returnTo && { returnTo }) });
+    expect(started.status).toBe(302);
+    const callback = await provider.authorize(started.headers.location);
+    expect(callback.origin + callback.pathname).toBe(`${SSO_BASE}/sso/oidc/${connectionId}/callback`);
+    return callback;
+  };
+  const callback = (url: URL) => t.http.get(url.pathname + url.search);
+  const signIn = async (connectionId: string, who: { sub: string; email: string }, returnTo?: string) =>
+    callback(await callbackFor(connectionId, who, returnTo));
+  return {
+    ...suite,
+    ...ssoRecords(t, org),
+    connections,
+    create,
+    patch,
+    activeConnection,
+    callbackFor,
+    callback,
+    signIn,
+  };
 }

@@ -6,6 +6,10 @@ export type SsoConnectionStatus = (typeof SSO_CONNECTION_STATUSES)[number];
 
 export type SsoConnectionType = 'oidc' | 'saml';
 
+/** How an OIDC client authenticates at the token endpoint (RFC 6749 §2.3.1; OpenID Connect Core §9). */
+export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
+
 /** An organisation's connection to its identity provider (docs/sso.md): OIDC or SAML. */
 @Entity({ name: 'sso_connections' })
 export class SsoConnectionEntity {
@@ -50,6 +54,10 @@ export class SsoConnectionEntity {
   /** Space-separated. */
   @VarcharColumn(500)
   scopes: string;
+
+  /** OIDC: how the client secret goes to the token endpoint (SAML: the column's default, never read). */
+  @Column({ type: 'varchar', length: 32, name: 'token_endpoint_auth_method', default: 'client_secret_basic' })
+  tokenEndpointAuthMethod: TokenEndpointAuthMethod;
 
   /**
    * What the provider says of itself, as JSON: OIDC, the fields of its discovery document that a

@@ -16,6 +16,7 @@ import {
   ValidationArguments,
 } from 'class-validator';
 import { ReasonedBodyPipe, validateReasonedBody } from '../../common/coded-body';
+import { TOKEN_ENDPOINT_AUTH_METHODS, TokenEndpointAuthMethod } from '../../database/entities/sso.entity';
 import { EMAIL } from '../sso-protocol';
 import { SSO_ERRORS } from '../sso.messages';
 
@@ -84,6 +85,26 @@ const DefaultRoleField = () =>
   );
 const AllowIdpInitiatedField = () =>
   applyDecorators(ApiPropertyOptional({ description: 'Default false' }), WhenGiven(), Flag());
+
+/** OIDC's issuer: its discovery document is read at `{issuer}/.well-known/openid-configuration`. */
+const issuerDoc = { maxLength: 500, example: 'https://acme.okta.com' };
+const IssuerRules = () => applyDecorators(Text(500), HttpUrl());
+const clientIdDoc = { maxLength: 255 };
+const ClientIdRule = () => Text(255);
+
+const TokenEndpointAuthMethodField = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      enum: TOKEN_ENDPOINT_AUTH_METHODS,
+      description:
+        'OIDC: how the client secret goes to the token endpoint; default client_secret_basic when the discovery ' +
+        'document offers it (or lists no method), else client_secret_post',
+    }),
+    WhenGiven(),
+    IsIn(TOKEN_ENDPOINT_AUTH_METHODS, {
+      message: 'tokenEndpointAuthMethod must be "client_secret_basic" or "client_secret_post"',
+    }),
+  );
 
 /** OIDC's client secret: stored sealed, never answered. */
 const clientSecretDoc = { maxLength: 1000, description: 'OIDC: stored encrypted (AES-256-GCM), never returned' };
@@ -178,14 +199,14 @@ export class CreateConnectionBody extends ConnectionSettings implements SamlMeta
   @IsIn(CONNECTION_TYPES, { message: 'type must be "oidc" or "saml"' })
   type: (typeof CONNECTION_TYPES)[number];
 
-  @ApiPropertyOptional({ maxLength: 500, example: 'https://acme.okta.com', description: 'OIDC: required' })
+  @ApiPropertyOptional({ ...issuerDoc, description: 'OIDC: required' })
   @ForOidc()
-  @applyDecorators(Given('issuer must be an http or https URL'), Text(500), HttpUrl())
+  @applyDecorators(Given('issuer must be an http or https URL'), IssuerRules())
   issuer?: string;
 
-  @ApiPropertyOptional({ maxLength: 255, description: 'OIDC: required' })
+  @ApiPropertyOptional({ ...clientIdDoc, description: 'OIDC: required' })
   @ForOidc()
-  @applyDecorators(Given('clientId is required'), Text(255))
+  @applyDecorators(Given('clientId is required'), ClientIdRule())
   clientId?: string;
 
   @ApiPropertyOptional({ ...clientSecretDoc, description: `${clientSecretDoc.description}; OIDC: required` })
@@ -196,6 +217,10 @@ export class CreateConnectionBody extends ConnectionSettings implements SamlMeta
   @ForOidc()
   @ScopesField()
   scopes?: string[];
+
+  @ForOidc()
+  @TokenEndpointAuthMethodField()
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
 
   @ForSaml()
   @MetadataXmlField()
@@ -215,6 +240,16 @@ export class CreateConnectionBody extends ConnectionSettings implements SamlMeta
 
 /** What PATCH may change beside the status and the primary: the settings first, then each protocol's. */
 class ConnectionChanges extends ConnectionSettings implements SamlMetadataFields {
+  @ApiPropertyOptional({ ...issuerDoc, description: 'OIDC: another issuer, whose discovery document is read' })
+  @WhenGiven()
+  @IssuerRules()
+  issuer?: string;
+
+  @ApiPropertyOptional(clientIdDoc)
+  @WhenGiven()
+  @ClientIdRule()
+  clientId?: string;
+
   @ApiPropertyOptional(clientSecretDoc)
   @WhenGiven()
   @ClientSecretRule()
@@ -222,6 +257,9 @@ class ConnectionChanges extends ConnectionSettings implements SamlMetadataFields
 
   @ScopesField()
   scopes?: string[];
+
+  @TokenEndpointAuthMethodField()
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
 
   @MetadataXmlField()
   metadataXml?: string;

@@ -4,6 +4,11 @@ export class OidcSettings {
   @ApiProperty({ example: 'https://acme.okta.com' }) issuer: string;
   @ApiProperty() clientId: string;
   @ApiProperty({ type: [String], example: ['openid', 'email', 'profile'] }) scopes: string[];
+  @ApiProperty({
+    enum: ['client_secret_basic', 'client_secret_post'],
+    description: 'How the client secret goes to the token endpoint',
+  })
+  tokenEndpointAuthMethod: string;
 }
 
 export class OidcServiceProvider {
@@ -128,6 +133,19 @@ export class SsoTestStart {
   startUrl: string;
 }
 
+export class SsoServiceAddress {
+  @ApiProperty({
+    example: 'https://tenants.example.com',
+    description: 'The address that redirect URIs and ACS URLs are made from: compare it with the provider’s settings',
+  })
+  baseUrl: string;
+  @ApiProperty({
+    enum: ['PUBLIC_BASE_URL', 'request'],
+    description: 'PUBLIC_BASE_URL, or derived from this request’s Host (and X-Forwarded-Proto behind TRUST_PROXY)',
+  })
+  from: string;
+}
+
 export class SsoEnforcement {
   @ApiProperty({
     description: 'Members must sign in by single sign-on; a session made otherwise is refused 403 SSO_REQUIRED',
@@ -141,6 +159,7 @@ export class SsoEnforcement {
     description: 'The roles that keep access without single sign-on while it is enforced (the break-glass)',
   })
   breakGlass: string[];
+  @ApiProperty({ type: SsoServiceAddress }) serviceAddress: SsoServiceAddress;
 }
 
 export class SsoEnforcementChanged extends SsoEnforcement {

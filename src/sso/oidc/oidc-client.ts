@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type * as OpenId from 'openid-client';
 import { messageOf } from '../../common/api-error';
 import { AppConfig } from '../../config/app-config';
+import { TokenEndpointAuthMethod } from '../../database/entities/sso.entity';
 import { SsoFetchError, SsoHttp } from '../sso-http';
+import { exchangeRefusal } from './oidc-refusals';
+import { OIDC_REASONS } from './oidc.messages';
 
 /**
  * openid-client is an ES module only: Node requires it as it is (require(esm)), but a test runner's
@@ -27,6 +30,8 @@ export interface Discovery {
   code_challenge_methods_supported?: string[];
   /** RP-Initiated Logout 1.0: where a sign-out sends the browser on (docs/sessions.md). */
   end_session_endpoint?: string;
+  /** RFC 9207: the provider's redirect names its issuer, so a redirect without `iss` is refused. */
+  authorization_response_iss_parameter_supported?: true;
 }
 
 /** A connection as the OIDC client needs it. */
@@ -34,6 +39,7 @@ export interface OidcClientSettings {
   discovery: Discovery;
   clientId: string;
   clientSecret: string;
+  authMethod: TokenEndpointAuthMethod;
   redirectUri: string;
 }
 
@@ -49,11 +55,34 @@ export interface VerifiedIdentity {
   groups: string[];
 }
 
-const URL_FIELDS = ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const;
+/** The endpoints a sign-in needs: the document must name each. */
+const REQUIRED_ENDPOINTS = ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const;
 
-/** An http(s) URL: a browser's destination, never fetched here. */
-const isWebAddress = (value: unknown): value is string =>
-  typeof value === 'string' && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+/**
+ * The fields of a discovery document that hold an address (OpenID Connect Discovery 1.0, RFC 8414,
+ * RP-Initiated Logout, Session Management): every `*_endpoint`, `jwks_uri`, `check_session_iframe`, and
+ * the addresses of `mtls_endpoint_aliases` (RFC 8705).
+ */
+function endpointsOf(fields: Record<string, unknown>): [string, unknown][] {
+  const named = Object.entries(fields).filter(
+    ([field]) => field.endsWith('_endpoint') || field === 'jwks_uri' || field === 'check_session_iframe',
+  );
+  const aliases = fields.mtls_endpoint_aliases;
+  const aliased =
+    typeof aliases === 'object' && aliases !== null && !Array.isArray(aliases)
+      ? Object.entries(aliases).map(([field, value]): [string, unknown] => [`mtls_endpoint_aliases.${field}`, value])
+      : [];
+  return [...named, ...aliased];
+}
+
+/**
+ * How the client authenticates at the token endpoint when an owner does not say: client_secret_basic
+ * when the document offers it or lists nothing (OpenID Connect Discovery's default), else client_secret_post.
+ */
+export function defaultAuthMethod(discovery: Pick<Discovery, 'token_endpoint_auth_methods_supported'>) {
+  const offered = discovery.token_endpoint_auth_methods_supported;
+  return !offered || offered.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post';
+}
 
 /**
  * The OpenID Connect relying party (docs/sso.md), on openid-client: discovery, the authorisation
@@ -85,10 +114,13 @@ export class OidcClient {
       throw new OidcCheckFailed(
         `issuer mismatch: expected ${issuer}, the document says ${JSON.stringify(fields.issuer)}`,
       );
-    for (const field of URL_FIELDS) {
-      const value = fields[field];
-      if (typeof value !== 'string' || !URL.canParse(value))
+    for (const field of REQUIRED_ENDPOINTS)
+      if (typeof fields[field] !== 'string' || !URL.canParse(fields[field] as string))
         throw new OidcCheckFailed(`the document has no ${field} URL`);
+    // Every address the document gives, fetched by this service or not, under the issuer's SSRF rule.
+    for (const [field, value] of endpointsOf(fields)) {
+      if (typeof value !== 'string' || !URL.canParse(value))
+        throw new OidcCheckFailed(`${field} is not a URL: ${JSON.stringify(value).slice(0, 200)}`);
       try {
         this.http.check(new URL(value));
       } catch (error) {
@@ -104,7 +136,10 @@ export class OidcClient {
       jwks_uri: fields.jwks_uri as string,
       token_endpoint_auth_methods_supported: strings(fields.token_endpoint_auth_methods_supported),
       code_challenge_methods_supported: strings(fields.code_challenge_methods_supported),
-      ...(isWebAddress(fields.end_session_endpoint) && { end_session_endpoint: fields.end_session_endpoint }),
+      ...(typeof fields.end_session_endpoint === 'string' && { end_session_endpoint: fields.end_session_endpoint }),
+      ...(fields.authorization_response_iss_parameter_supported === true && {
+        authorization_response_iss_parameter_supported: true,
+      }),
     };
   }
 
@@ -153,13 +188,25 @@ export class OidcClient {
         idTokenExpected: true,
       });
     } catch (error) {
-      throw new OidcCheckFailed(reasonOf(error));
+      throw new OidcCheckFailed(
+        exchangeRefusal(
+          error,
+          {
+            authMethod: settings.authMethod,
+            jwksUri: settings.discovery.jwks_uri,
+            algorithms: ID_TOKEN_ALGORITHMS,
+            skewSeconds: this.config.sso.clockSkewSeconds,
+          },
+          oidc,
+        ),
+      );
     }
     const claims = tokens.claims();
-    if (!claims) throw new OidcCheckFailed('the token endpoint answered no ID token');
+    if (!claims) throw new OidcCheckFailed(OIDC_REASONS.noIdToken);
     const now = Math.floor(Date.now() / 1000);
-    if (typeof claims.iat !== 'number' || claims.iat > now + this.config.sso.clockSkewSeconds)
-      throw new OidcCheckFailed(`iat ${String(claims.iat)} is in the future (now ${now})`);
+    const skew = this.config.sso.clockSkewSeconds;
+    if (typeof claims.iat !== 'number') throw new OidcCheckFailed(OIDC_REASONS.missingClaim('iat'));
+    if (claims.iat > now + skew) throw new OidcCheckFailed(OIDC_REASONS.issuedInFuture(claims.iat, now, skew));
     return {
       subject: claims.sub,
       email: typeof claims.email === 'string' ? claims.email : null,
@@ -173,12 +220,10 @@ export class OidcClient {
   private configuration(settings: OidcClientSettings): OpenId.Configuration {
     const { oidc } = loaded();
     const { discovery } = settings;
-    const methods = discovery.token_endpoint_auth_methods_supported;
-    // client_secret_basic is the default of OpenID Connect Discovery when the document lists none.
     const auth =
-      !methods || methods.includes('client_secret_basic')
-        ? oidc.ClientSecretBasic(settings.clientSecret)
-        : oidc.ClientSecretPost(settings.clientSecret);
+      settings.authMethod === 'client_secret_post'
+        ? oidc.ClientSecretPost(settings.clientSecret)
+        : oidc.ClientSecretBasic(settings.clientSecret);
     const configuration = new oidc.Configuration(
       { ...discovery },
       settings.clientId,
@@ -194,31 +239,4 @@ export class OidcClient {
     oidc.allowInsecureRequests(configuration);
     return configuration;
   }
-}
-
-/** The innermost cause of openid-client's error, with what it compared. */
-function reasonOf(error: unknown): string {
-  const { oidc } = loaded();
-  if (error instanceof oidc.ResponseBodyError)
-    return `the token endpoint refused the code: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`;
-  if (error instanceof oidc.AuthorizationResponseError)
-    return `the provider answered ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`;
-  let current: unknown = error;
-  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
-  const detail = current instanceof Error ? (current as Error & { cause?: unknown }).cause : undefined;
-  const message = messageOf(current);
-  if (detail && typeof detail === 'object') {
-    const { claim, expected, claims, header, now } = detail as Record<string, unknown>;
-    if (typeof claim === 'string' && claims && typeof claims === 'object') {
-      const got = (claims as Record<string, unknown>)[claim];
-      // The issuer and audience are not secrets; a nonce is the pending request's, never shown.
-      if (claim === 'iss' || claim === 'aud' || claim === 'azp')
-        return `${claim} mismatch: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`;
-      if (typeof now === 'number') return `${claim} ${JSON.stringify(got)} is out of range (now ${now}): ${message}`;
-      return `${claim} mismatch: ${message}`;
-    }
-    if (header && typeof header === 'object' && 'alg' in header)
-      return `${message}: ${JSON.stringify((header as { alg: unknown }).alg)}, expected one of ${ID_TOKEN_ALGORITHMS.join(', ')}`;
-  }
-  return message;
 }

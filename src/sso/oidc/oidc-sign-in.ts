@@ -2,12 +2,22 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { SsoConnectionEntity } from '../../database/entities';
-import { CallbackVerdict, EMAIL, failedCheck, refusedWith, RequestSecrets, single, SsoProtocol } from '../sso-protocol';
-import { openSecret } from '../sso-secrets';
+import {
+  CallbackVerdict,
+  EMAIL,
+  failedCheck,
+  refusedWith,
+  RequestSecrets,
+  single,
+  SsoProtocol,
+  StartRefused,
+} from '../sso-protocol';
+import { openSecret, SecretUnreadable } from '../sso-secrets';
 import { SsoSignInsStore } from '../sso-sign-ins.store';
 import { redirectUriOf } from '../sso-views';
 import { SSO_ERRORS } from '../sso.messages';
 import { Discovery, OidcCheckFailed, OidcClient, OidcClientSettings } from './oidc-client';
+import { OIDC_REASONS } from './oidc.messages';
 
 /**
  * OpenID Connect's side of a sign-in (docs/sso.md, "Signing in", step 3): the authorisation request,
@@ -35,7 +45,7 @@ export class OidcSignIn implements SsoProtocol<OidcCallbackQuery> {
     base: string,
     loginHint?: string,
   ): Promise<string> {
-    const url = await this.client.authorizationUrl(this.settings(connection, base), {
+    const url = await this.client.authorizationUrl(this.startSettings(connection, base), {
       ...secrets,
       scopes: connection.scopes,
       loginHint,
@@ -50,7 +60,8 @@ export class OidcSignIn implements SsoProtocol<OidcCallbackQuery> {
   async verify(connection: SsoConnectionEntity, query: OidcCallbackQuery, base: string): Promise<CallbackVerdict> {
     // The pending request: known, of this connection, unused, unexpired; used now, once.
     const state = single(query.state);
-    if (!state) return refusedWith(failedCheck(HttpStatus.BAD_REQUEST, SSO_ERRORS.stateInvalid, 'state missing'));
+    if (!state)
+      return refusedWith(failedCheck(HttpStatus.BAD_REQUEST, SSO_ERRORS.stateInvalid, OIDC_REASONS.stateMissing));
     const used = await this.signIns.useRequest(state, connection.id, this.clock.now());
     if ('unusable' in used)
       return refusedWith(failedCheck(HttpStatus.BAD_REQUEST, SSO_ERRORS.stateInvalid, `state ${used.unusable}`));
@@ -58,14 +69,19 @@ export class OidcSignIn implements SsoProtocol<OidcCallbackQuery> {
     const test = request.purpose === 'test';
     const idpError = single(query.error);
     if (idpError) {
-      const description = single(query.error_description);
-      const answered = `the provider answered ${idpError}${description ? ` (${description.slice(0, 200)})` : ''}`;
+      const answered = OIDC_REASONS.providerAnswered(idpError, single(query.error_description));
       return refusedWith(failedCheck(HttpStatus.BAD_REQUEST, SSO_ERRORS.idpError, answered), { test });
     }
     const tokenInvalid = (reason: string) => failedCheck(HttpStatus.BAD_REQUEST, SSO_ERRORS.tokenInvalid, reason);
-    if (!single(query.code)) return refusedWith(tokenInvalid('code missing'), { test });
+    if (!single(query.code)) return refusedWith(tokenInvalid(OIDC_REASONS.codeMissing), { test });
     // The code exchange and the ID token's checks, on the redirect URI with the query the provider sent.
-    const settings = this.settings(connection, base);
+    let settings: OidcClientSettings;
+    try {
+      settings = this.settings(connection, base);
+    } catch (error) {
+      if (error instanceof SecretUnreadable) return refusedWith(secretUnreadable(), { test });
+      throw error;
+    }
     const callbackUrl = new URL(settings.redirectUri);
     for (const name of ['code', 'state', 'iss']) {
       const value = single(query[name]);
@@ -80,21 +96,36 @@ export class OidcSignIn implements SsoProtocol<OidcCallbackQuery> {
     }
     const { subject, email, groups } = verified;
     const known = { subject, email, test };
-    if (!email || !EMAIL.test(email)) return refusedWith(tokenInvalid('the ID token has no email claim'), known);
-    if (verified.emailVerified === false) return refusedWith(tokenInvalid('email_verified is false'), known);
+    if (!email || !EMAIL.test(email)) return refusedWith(tokenInvalid(OIDC_REASONS.missingClaim('email')), known);
+    if (verified.emailVerified === false) return refusedWith(tokenInvalid(OIDC_REASONS.emailUnverified), known);
     const { purpose, returnTo } = request;
     return { person: { connection, subject, email: email.toLowerCase(), sentEmail: email, groups, purpose, returnTo } };
   }
 
+  /** The connection's settings with its secret opened; throws SecretUnreadable when no key opens it. */
   private settings(connection: SsoConnectionEntity, base: string): OidcClientSettings {
     return {
       discovery: JSON.parse(connection.discovery) as Discovery,
       clientId: connection.clientId,
-      clientSecret: openSecret(this.config.sso.secretsKey!, connection.id, connection.clientSecret),
+      clientSecret: openSecret(this.config.sso.secretsKeys, connection.id, connection.clientSecret),
+      authMethod: connection.tokenEndpointAuthMethod,
       redirectUri: redirectUriOf(base, connection.id),
     };
   }
+
+  /** A start's settings: a secret that no key opens refuses it, before the browser is sent to the provider. */
+  private startSettings(connection: SsoConnectionEntity, base: string): OidcClientSettings {
+    try {
+      return this.settings(connection, base);
+    } catch (error) {
+      if (error instanceof SecretUnreadable) throw new StartRefused(secretUnreadable());
+      throw error;
+    }
+  }
 }
+
+const secretUnreadable = () =>
+  failedCheck(HttpStatus.SERVICE_UNAVAILABLE, SSO_ERRORS.secretUnreadable, OIDC_REASONS.secretUnreadable);
 
 /** The callback's query as the browser brought it. */
 export type OidcCallbackQuery = Record<string, unknown>;

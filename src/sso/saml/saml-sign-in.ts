@@ -2,15 +2,14 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock';
 import { AppConfig } from '../../config/app-config';
 import { SsoConnectionEntity } from '../../database/entities';
-import { acceptedReturnTo } from '../../common/return-to';
 import {
   CallbackVerdict,
   EMAIL,
   failedCheck,
   RequestSecrets,
   refusedWith,
-  returnOrigins,
   returnRefused,
+  returnToOf,
   single,
   SsoProtocol,
   VerifiedPerson,
@@ -113,7 +112,7 @@ export class SamlSignIn implements SsoProtocol<SamlAcsForm> {
         );
       request = used.request;
     } else {
-      const returnTo = acceptedReturnTo(single(form.RelayState), returnOrigins(this.config, base));
+      const returnTo = returnToOf(single(form.RelayState), this.config, base);
       if (returnTo === null) return refusedWith(returnRefused(), known);
       request = { purpose: 'sign_in', returnTo };
     }
