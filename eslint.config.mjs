@@ -55,6 +55,8 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: globals.node } },
+  // The setup page's script: ES modules that the browser loads (src/setup-page/setup-page.assets.ts).
+  { files: ['src/**/browser/*.js'], languageOptions: { globals: globals.browser, sourceType: 'module' } },
   { files: ['**/*.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // The starter QA suite: plain CommonJS under Jest.
   { files: ['examples/qa-suite/**/*.test.js'], languageOptions: { globals: globals.jest } },
