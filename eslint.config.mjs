@@ -23,6 +23,8 @@ const LAYERS = [
   ['roles'],
   ['invitation-page', 'cli', 'test-mode', 'scim', 'domains'],
   ['sso', 'me'],
+  // The IT admin's setup through the org routes' services: domains, single sign-on, SCIM.
+  ['setup-links'],
 ];
 
 const folderLayers = LAYERS.flatMap((layer, index) =>

@@ -24,6 +24,7 @@ import { CreateSso1766000000000 } from './1766000000000-CreateSso';
 import { CreateOrgDomainRoles1766100000000 } from './1766100000000-CreateOrgDomainRoles';
 import { SamlConnections1766200000000 } from './1766200000000-SamlConnections';
 import { CreateSessions1766300000000 } from './1766300000000-CreateSessions';
+import { CreateSetupLinks1766400000000 } from './1766400000000-CreateSetupLinks';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   CreateOrgDomainRoles1766100000000,
   SamlConnections1766200000000,
   CreateSessions1766300000000,
+  CreateSetupLinks1766400000000,
 ];

@@ -47,5 +47,6 @@ import { SsoBrowserController, SsoDiscoveryController } from './sso.controller';
     SsoSignInService,
     ScimRoleMappingsStore,
   ],
+  exports: [SsoConnectionsService, SsoConnectionsStore, SsoConfiguredGuard],
 })
 export class SsoModule {}

@@ -31,6 +31,7 @@ import {
   SsoRequestEntity,
 } from './sso.entity';
 import { SessionCutoffEntity, SessionEntity } from './session.entity';
+import { SetupLinkEntity, SetupLinkItemEntity } from './setup-link.entity';
 import { TenantEntity } from './tenant.entity';
 import { UserEntity } from './user.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -59,6 +60,8 @@ export {
   ScimUserEntity,
   SessionCutoffEntity,
   SessionEntity,
+  SetupLinkEntity,
+  SetupLinkItemEntity,
   SsoAssertionEntity,
   SsoAttemptEntity,
   SsoConnectionEntity,
@@ -102,4 +105,6 @@ export const ENTITIES = [
   SsoEnforcementEntity,
   SessionEntity,
   SessionCutoffEntity,
+  SetupLinkEntity,
+  SetupLinkItemEntity,
 ];

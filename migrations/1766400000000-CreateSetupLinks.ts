@@ -1,0 +1,58 @@
+import { MigrationInterface, QueryRunner, Table } from 'typeorm';
+
+/**
+ * Setup links (docs/setup-links.md): one row per link, found by its token's hash on every opening
+ * and by its id on every request of its setup session; listed per organisation, newest first; the
+ * expiry job reads the open ones past their time. And what each link made (a domain claim, a
+ * connection), read by kind and id.
+ */
+export class CreateSetupLinks1766400000000 implements MigrationInterface {
+  name = 'CreateSetupLinks1766400000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    const exact = queryRunner.connection.options.type === 'mysql' ? 'utf8mb4_bin' : undefined;
+    await queryRunner.createTable(
+      new Table({
+        name: 'setup_links',
+        columns: [
+          { name: 'id', type: 'varchar', length: '36', collation: exact, isPrimary: true },
+          { name: 'tenant_id', type: 'varchar', length: '128', collation: exact },
+          { name: 'token_hash', type: 'varchar', length: '64', collation: exact },
+          { name: 'intents', type: 'varchar', length: '32' },
+          { name: 'email', type: 'varchar', length: '320', isNullable: true },
+          { name: 'created_by', type: 'varchar', length: '128' },
+          { name: 'created_at', type: 'datetime', precision: 3 },
+          { name: 'expires_at', type: 'datetime', precision: 3 },
+          { name: 'last_opened_at', type: 'datetime', precision: 3, isNullable: true },
+          { name: 'completed_at', type: 'datetime', precision: 3, isNullable: true },
+          { name: 'revoked_at', type: 'datetime', precision: 3, isNullable: true },
+          { name: 'expiry_recorded_at', type: 'datetime', precision: 3, isNullable: true },
+        ],
+        indices: [
+          { name: 'IDX_setup_links_token', columnNames: ['token_hash'], isUnique: true },
+          { name: 'IDX_setup_links_tenant', columnNames: ['tenant_id', 'created_at'] },
+          { name: 'IDX_setup_links_expires', columnNames: ['expires_at'] },
+        ],
+      }),
+    );
+    await queryRunner.createTable(
+      new Table({
+        name: 'setup_link_items',
+        columns: [
+          { name: 'kind', type: 'varchar', length: '16', isPrimary: true },
+          { name: 'item_id', type: 'varchar', length: '36', collation: exact, isPrimary: true },
+          { name: 'link_id', type: 'varchar', length: '36', collation: exact },
+          { name: 'tenant_id', type: 'varchar', length: '128', collation: exact },
+          { name: 'created_at', type: 'datetime', precision: 3 },
+          { name: 'notified_at', type: 'datetime', precision: 3, isNullable: true },
+        ],
+        indices: [{ name: 'IDX_setup_link_items_link', columnNames: ['link_id'] }],
+      }),
+    );
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.dropTable('setup_link_items');
+    await queryRunner.dropTable('setup_links');
+  }
+}
