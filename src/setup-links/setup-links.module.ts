@@ -11,6 +11,7 @@ import { SetupLinksController } from './setup-links.controller';
 import { SetupLinksService } from './setup-links.service';
 import { SetupLinksStore } from './setup-links.store';
 import { SetupOpenController } from './setup-open.controller';
+import { SetupPageService } from './page/setup-page.service';
 import { SetupPageController } from './setup-page.controller';
 import { SetupSessionGuard } from './setup-session.guard';
 import { SetupSessionsService } from './setup-sessions.service';
@@ -33,7 +34,14 @@ export class SetupLinksModule {
         SetupApiController,
         ...(config.testMode.enabled ? [SetupLinksTestController] : []),
       ],
-      providers: [SetupLinksStore, SetupLinksService, SetupSessionsService, SetupSessionGuard, SetupApiService],
+      providers: [
+        SetupLinksStore,
+        SetupLinksService,
+        SetupSessionsService,
+        SetupSessionGuard,
+        SetupApiService,
+        SetupPageService,
+      ],
     };
   }
 }

@@ -1,31 +1,118 @@
-/**
- * The page at `/setup` that an opened setup link leads to (docs/setup-links.md, item 4 of issue 54):
- * for now only the landing of the opening's forward; the pages of the steps replace its body.
- */
 import type { Response } from 'express';
-import { html } from '../common/html';
-import { pageNonce } from '../common/page-headers';
-import { invitationPageHeaders } from '../invitation-page/invitation-page.view';
+import { html, SafeHtml } from '../common/html';
+import { pageHeaders, pageNonce } from '../common/page-headers';
+import { domainState, domainStep } from './setup-domain-step';
+import {
+  DOMAIN_TEXT,
+  FALLBACK_TEXT,
+  PAGE_TEXT,
+  REFUSAL_TEXT,
+  SCIM_TEXT,
+  SSO_TEXT,
+  DOMAIN_STATUS_TEXT,
+} from './setup-page.messages';
+import { SetupIntent, SetupPageModel, stateBadge, StepState, timeOf } from './setup-page.parts';
+import { scimState, scimStep } from './setup-scim-step';
+import { ssoState, ssoStep } from './setup-sso-step';
+import { SETUP_STYLE } from './setup-page.styles';
 
-export function sendSetupPage(response: Response): void {
-  const nonce = pageNonce();
-  response
-    .status(200)
-    .set(invitationPageHeaders(nonce))
-    .type('html')
-    .send(
-      html`<!DOCTYPE html>
+/** Where the page's script is served (outside /setup/, whose paths are link tokens). */
+export const SETUP_SCRIPT_PATH = '/setup-assets/setup-page.js';
+
+/** The steps in their order, whichever the link grants: domain, then single sign-on, then SCIM. */
+const STEPS: { intent: SetupIntent; heading: string; state: (model: SetupPageModel) => StepState }[] = [
+  { intent: 'domain', heading: DOMAIN_TEXT.heading, state: (model) => domainState(model.domains) },
+  { intent: 'sso', heading: SSO_TEXT.heading, state: (model) => ssoState(model.connections) },
+  { intent: 'scim', heading: SCIM_TEXT.heading, state: (model) => scimState(model.scimTokens) },
+];
+
+const RENDER: Record<SetupIntent, (model: SetupPageModel, number: number) => SafeHtml> = {
+  domain: domainStep,
+  sso: ssoStep,
+  scim: scimStep,
+};
+
+/**
+ * The words the script says, read from the page (a JSON block, which no policy runs): the
+ * refusals' codes in words, and its own messages, `{name}` standing for what it fills in.
+ */
+export const SCRIPT_TEXT = {
+  refusals: REFUSAL_TEXT,
+  fallback: FALLBACK_TEXT,
+  copied: PAGE_TEXT.copied('{what}'),
+  copyFailed: PAGE_TEXT.copyFailed('{what}'),
+  working: PAGE_TEXT.working,
+  finishing: PAGE_TEXT.finishing,
+  domainAdded: DOMAIN_TEXT.added('{domain}'),
+  domainChecking: DOMAIN_TEXT.checking('{domain}'),
+  domainProven: DOMAIN_STATUS_TEXT.verified,
+  connectionSaved: SSO_TEXT.saved('{name}'),
+  connectionUpdated: SSO_TEXT.updated('{name}'),
+  noMetadata: SSO_TEXT.noMetadata,
+  fileUnreadable: SSO_TEXT.fileUnreadable,
+  testOpened: SSO_TEXT.testOpened,
+  testOpenLink: SSO_TEXT.testOpenLink,
+  testWaiting: SSO_TEXT.testWaiting,
+  testTimedOut: SSO_TEXT.testTimedOut,
+  secretShown: SCIM_TEXT.secretShown,
+  mappingSaved: SCIM_TEXT.mappingSaved,
+};
+
+/** JSON that may stand inside a script element: no `</script>`, no `<!--`. */
+const scriptJson = (value: unknown) => new SafeHtml(JSON.stringify(value).replace(/</g, '\\u003c'));
+
+export function renderSetupPage(model: SetupPageModel, nonce: string): string {
+  const steps = STEPS.filter(({ intent }) => model.intents.includes(intent));
+  const { name } = model.organisation;
+  return html`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>Setup</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${PAGE_TEXT.title(name)}</title>
+<style nonce="${nonce}">${new SafeHtml(SETUP_STYLE)}</style>
 </head>
 <body>
 <main>
-<h1>Setup</h1>
+<header>
+<h1 tabindex="-1">${PAGE_TEXT.title(name)}</h1>
+<p>${PAGE_TEXT.intro(name)}</p>
+<p>${PAGE_TEXT.expires} ${timeOf(model.expiresAt)}.</p>
+<noscript><p class="result error">${PAGE_TEXT.noScript}</p></noscript>
+<ol class="steps">${steps.map(
+    (step, i) =>
+      html`<li><a href="#step-${step.intent}">${i + 1}. ${step.heading}</a> ${stateBadge(`progress-${step.intent}`, step.state(model))}</li>`,
+  )}</ol>
+</header>
+${steps.map((step, i) => RENDER[step.intent](model, i + 1))}
+<section class="step" id="step-finish" aria-labelledby="finish-heading">
+<h2 id="finish-heading">${PAGE_TEXT.finishTitle}</h2>
+<p>${PAGE_TEXT.finishIntro(name)}</p>
+<p><button type="button" data-action="finish">${PAGE_TEXT.finishButton}</button></p>
+<p class="result" id="finish-result" role="status" aria-live="polite"></p>
+</section>
 </main>
+<script type="application/json" id="setup-text">${scriptJson(SCRIPT_TEXT)}</script>
+<script type="module" nonce="${nonce}" src="${SETUP_SCRIPT_PATH}"></script>
 </body>
 </html>
-`.markup,
-    );
+`.markup;
+}
+
+/**
+ * The page's policy: its own script (by nonce, with the modules it imports) and style; calls to
+ * this origin only (the JSON API); no form posts anywhere, no frames, no Referer, no caching.
+ */
+export function setupPageHeaders(nonce: string): Record<string, string> {
+  return pageHeaders([
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    "connect-src 'self'",
+    "form-action 'none'",
+  ]);
+}
+
+export function sendSetupPage(response: Response, model: SetupPageModel): void {
+  const nonce = pageNonce();
+  response.status(200).set(setupPageHeaders(nonce)).type('html').send(renderSetupPage(model, nonce));
 }
