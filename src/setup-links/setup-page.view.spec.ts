@@ -1,6 +1,6 @@
-import { SetupPageModel } from './setup-page.parts';
-import { renderSetupPage, SCRIPT_TEXT, SETUP_SCRIPT_PATH, setupPageHeaders } from './setup-page.view';
-import { connectionName } from './setup-sso-step';
+import { SetupPageModel } from './page/setup-page.parts';
+import { renderNoSession, renderSetupPage, SCRIPT_TEXT, SETUP_SCRIPT_PATH, setupPageHeaders } from './setup-page.view';
+import { connectionName } from './page/setup-sso-step';
 
 const NONCE = 'bm9uY2Utb2YtdGhlLXRlc3Q=';
 const INJECTION = `<script>alert("x")</script><img src=x onerror='alert(1)'>`;
@@ -89,7 +89,9 @@ describe(renderSetupPage.name, () => {
     const page = renderSetupPage(model({ domains: [pending] }), NONCE);
     expect(page).toContain('<code id="domain-acme.test-record-value">tenant-verification=abc</code>');
     expect(page).toContain('aria-label="Copy Value"');
-    expect(page).toContain('No TXT record with a tenant-verification value was found at _tenant-verification.acme.test');
+    expect(page).toContain(
+      'No TXT record with a tenant-verification value was found at _tenant-verification.acme.test',
+    );
     expect(page).toContain('type only _tenant-verification as the host');
     expect(page).toContain('data-action="verify-domain" data-domain="acme.test"');
   });
@@ -130,6 +132,15 @@ describe(renderSetupPage.name, () => {
     expect(page).not.toContain('<script>alert');
     expect(page).not.toContain('<img');
     expect(page).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+  });
+});
+
+describe(renderNoSession.name, () => {
+  it('says to open the link again, with no script and no form', () => {
+    const page = renderNoSession(NONCE);
+    expect(page).toContain('<h1>Open your setup link again</h1>');
+    expect(page).not.toContain('<script');
+    expect(page).not.toContain('<button');
   });
 });
 

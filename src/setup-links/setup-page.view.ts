@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { html, SafeHtml } from '../common/html';
 import { pageHeaders, pageNonce } from '../common/page-headers';
-import { domainState, domainStep } from './setup-domain-step';
+import { domainState, domainStep } from './page/setup-domain-step';
 import {
   DOMAIN_TEXT,
   FALLBACK_TEXT,
@@ -10,14 +10,17 @@ import {
   SCIM_TEXT,
   SSO_TEXT,
   DOMAIN_STATUS_TEXT,
-} from './setup-page.messages';
-import { SetupIntent, SetupPageModel, stateBadge, StepState, timeOf } from './setup-page.parts';
-import { scimState, scimStep } from './setup-scim-step';
-import { ssoState, ssoStep } from './setup-sso-step';
-import { SETUP_STYLE } from './setup-page.styles';
+  FINISHED_TEXT,
+  NO_SESSION_TEXT,
+} from './page/setup-page.messages';
+import { SetupIntent, SetupPageModel, stateBadge, StepState, timeOf } from './page/setup-page.parts';
+import { scimState, scimStep } from './page/setup-scim-step';
+import { ssoState, ssoStep } from './page/setup-sso-step';
+import { SETUP_STYLE } from './page/setup-page.styles';
 
-/** Where the page's script is served (outside /setup/, whose paths are link tokens). */
-export const SETUP_SCRIPT_PATH = '/setup-assets/setup-page.js';
+/** Where the page's script is served: outside /setup/, whose paths are link tokens. */
+export const SETUP_SCRIPT_ROUTE = 'setup-assets';
+export const SETUP_SCRIPT_PATH = `/${SETUP_SCRIPT_ROUTE}/setup-page.js`;
 
 /** The steps in their order, whichever the link grants: domain, then single sign-on, then SCIM. */
 const STEPS: { intent: SetupIntent; heading: string; state: (model: SetupPageModel) => StepState }[] = [
@@ -56,25 +59,37 @@ export const SCRIPT_TEXT = {
   testTimedOut: SSO_TEXT.testTimedOut,
   secretShown: SCIM_TEXT.secretShown,
   mappingSaved: SCIM_TEXT.mappingSaved,
+  finishedTitle: FINISHED_TEXT.title,
+  finishedBody: FINISHED_TEXT.body,
 };
 
 /** JSON that may stand inside a script element: no `</script>`, no `<!--`. */
 const scriptJson = (value: unknown) => new SafeHtml(JSON.stringify(value).replace(/</g, '\\u003c'));
 
-export function renderSetupPage(model: SetupPageModel, nonce: string): string {
-  const steps = STEPS.filter(({ intent }) => model.intents.includes(intent));
-  const { name } = model.organisation;
+/** The document around a page's main content, with its nonced style and, when given, its script. */
+function documentOf(title: string, main: SafeHtml, nonce: string, script: SafeHtml | string = ''): string {
   return html`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${PAGE_TEXT.title(name)}</title>
+<title>${title}</title>
 <style nonce="${nonce}">${new SafeHtml(SETUP_STYLE)}</style>
 </head>
 <body>
 <main>
-<header>
+${main}
+</main>
+${script}
+</body>
+</html>
+`.markup;
+}
+
+export function renderSetupPage(model: SetupPageModel, nonce: string): string {
+  const steps = STEPS.filter(({ intent }) => model.intents.includes(intent));
+  const { name } = model.organisation;
+  const main = html`<header>
 <h1 tabindex="-1">${PAGE_TEXT.title(name)}</h1>
 <p>${PAGE_TEXT.intro(name)}</p>
 <p>${PAGE_TEXT.expires} ${timeOf(model.expiresAt)}.</p>
@@ -90,13 +105,19 @@ ${steps.map((step, i) => RENDER[step.intent](model, i + 1))}
 <p>${PAGE_TEXT.finishIntro(name)}</p>
 <p><button type="button" data-action="finish">${PAGE_TEXT.finishButton}</button></p>
 <p class="result" id="finish-result" role="status" aria-live="polite"></p>
-</section>
-</main>
-<script type="application/json" id="setup-text">${scriptJson(SCRIPT_TEXT)}</script>
-<script type="module" nonce="${nonce}" src="${SETUP_SCRIPT_PATH}"></script>
-</body>
-</html>
-`.markup;
+</section>`;
+  const script = html`<script type="application/json" id="setup-text">${scriptJson(SCRIPT_TEXT)}</script>
+<script type="module" nonce="${nonce}" src="${SETUP_SCRIPT_PATH}"></script>`;
+  return documentOf(PAGE_TEXT.title(name), main, nonce, script);
+}
+
+/** Without a setup session: the way back in, and nothing of any organisation. */
+export function renderNoSession(nonce: string): string {
+  const main = html`<header>
+<h1>${NO_SESSION_TEXT.title}</h1>
+<p>${NO_SESSION_TEXT.body}</p>
+</header>`;
+  return documentOf(NO_SESSION_TEXT.title, main, nonce);
 }
 
 /**
@@ -112,7 +133,12 @@ export function setupPageHeaders(nonce: string): Record<string, string> {
   ]);
 }
 
-export function sendSetupPage(response: Response, model: SetupPageModel): void {
+/** The page for the request's setup session; without one, 401 and the way back in. */
+export function sendSetupPage(response: Response, model: SetupPageModel | null): void {
   const nonce = pageNonce();
-  response.status(200).set(setupPageHeaders(nonce)).type('html').send(renderSetupPage(model, nonce));
+  response
+    .status(model ? 200 : 401)
+    .set(setupPageHeaders(nonce))
+    .type('html')
+    .send(model ? renderSetupPage(model, nonce) : renderNoSession(nonce));
 }

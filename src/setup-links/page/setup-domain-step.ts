@@ -1,4 +1,4 @@
-import { html, SafeHtml } from '../common/html';
+import { html, SafeHtml } from '../../common/html';
 import { CHECK_RESULT_TEXT, DOMAIN_STATUS_TEXT, DOMAIN_TEXT } from './setup-page.messages';
 import { copyable, SetupDomain, SetupPageModel, StepState, stepSection, textField, timeOf } from './setup-page.parts';
 

@@ -177,11 +177,24 @@ export const REFUSAL_TEXT: Record<string, string> = {
   EMAIL_IN_USE: 'Another account has that address.',
   REMOVED_BY_ORGANISATION: 'The organisation removed that person.',
   SETUP_INTENT_NOT_GRANTED: 'This link does not cover that step.',
-  SETUP_LINK_EXPIRED: 'This link has expired. Ask the owner for a new one.',
-  SETUP_LINK_REVOKED: 'The owner has withdrawn this link.',
-  SETUP_LINK_COMPLETED: 'This setup is already finished.',
+  SETUP_ACTION_NOT_ALLOWED: 'A setup link does not allow that.',
+  SETUP_LINK_CLOSED: 'This link is no longer open.',
   UNKNOWN_ROLE: 'A group is mapped to a role the organisation does not have.',
 };
+
+/** The page of `GET /setup` without a setup session. */
+export const NO_SESSION_TEXT = {
+  title: 'Open your setup link again',
+  body:
+    'This page opens from the setup link you were sent. If the setup is finished, its link is closed and there is ' +
+    'nothing more to do here; to change anything, ask the person who sent it for a new one.',
+} as const;
+
+/** What the page says once Finish has closed the link. */
+export const FINISHED_TEXT = {
+  title: 'Setup finished',
+  body: 'Thank you. The link is now closed, and the organisation’s owners are told. You can close this page.',
+} as const;
 
 /** What the script says when an answer carries no code it knows, or none comes. */
 export const FALLBACK_TEXT = {

@@ -1,4 +1,4 @@
-import { html, SafeHtml } from '../common/html';
+import { html, SafeHtml } from '../../common/html';
 import { PAGE_TEXT } from './setup-page.messages';
 
 /** What the setup page is rendered from: GET /api/setup's answer, and what the steps show beside it. */

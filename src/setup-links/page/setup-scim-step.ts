@@ -1,4 +1,4 @@
-import { html, SafeHtml } from '../common/html';
+import { html, SafeHtml } from '../../common/html';
 import { SCIM_GUIDES } from './setup-guides.messages';
 import { SCIM_TEXT } from './setup-page.messages';
 import { copyable, MappedGroup, SetupPageModel, StepState, stepSection, stepsList, timeOf } from './setup-page.parts';

@@ -1,4 +1,4 @@
-import { html, SafeHtml } from '../common/html';
+import { html, SafeHtml } from '../../common/html';
 import { SSO_GUIDES, SSO_PROVIDERS, SsoProtocol, SsoProvider } from './setup-guides.messages';
 import { CONNECTION_STATUS_TEXT, SSO_TEXT } from './setup-page.messages';
 import {

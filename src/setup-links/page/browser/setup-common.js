@@ -84,13 +84,13 @@ export async function refreshStep(intent, focus) {
   if (target) target.focus();
 }
 
-/** Replaces the whole page's content with the service's page now (the setup finished, or closed). */
-export async function replaceMain() {
-  const page = await freshPage();
-  document.title = page.querySelector('title').textContent;
-  document.querySelector('main').replaceWith(page.querySelector('main'));
-  const heading = document.querySelector('h1');
-  heading.tabIndex = -1;
+/** The page once the link is closed by Finish: what it says, in place of the steps, focus on its heading. */
+export function showFinished() {
+  const header = document.createElement('header');
+  const heading = Object.assign(document.createElement('h1'), { tabIndex: -1, textContent: text.finishedTitle });
+  header.append(heading, Object.assign(document.createElement('p'), { textContent: text.finishedBody }));
+  document.querySelector('main').replaceChildren(header);
+  document.title = text.finishedTitle;
   heading.focus();
 }
 

@@ -1,5 +1,5 @@
 // The setup page's script: every button and form of the page, by delegation, so that re-rendered steps need no wiring.
-import { api, busy, fill, intentOf, replaceMain, say, text } from './setup-common.js';
+import { api, busy, fill, intentOf, say, showFinished, text } from './setup-common.js';
 import { addDomain, verifyDomain } from './setup-domain.js';
 import { addConnection, showChoice, testConnection, updateConnection } from './setup-sso.js';
 import { addGroup, makeToken, removeGroup, saveMapping } from './setup-scim.js';
@@ -25,7 +25,7 @@ async function finish(button) {
   } finally {
     button.textContent = label;
   }
-  await replaceMain();
+  showFinished();
 }
 
 const CLICKS = {
