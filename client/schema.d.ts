@@ -81,8 +81,31 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The setup’s pages, one step per intent: domain, single sign-on, SCIM */
+        /**
+         * The setup’s page: one step per granted intent, in the order domain, single sign-on, SCIM; then Finish
+         * @description Rendered from GET /api/setup for the setup session of the request (its cookie); its script calls the /api/setup routes. Without a setup session (none, or its link completed, revoked or expired, or the organisation suspended): 401, a page that says to open the link again. The invitation page’s headers: a policy that runs the page’s own script and style by nonce, no Referer, no caching, no indexing.
+         */
         get: operations["showSetupPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/setup-assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The setup page’s script: ES modules, loaded by the page under its nonce
+         * @description Static files, the same for every visitor.
+         */
+        get: operations["setupPageScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3567,12 +3590,68 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
-            431: {
+            /** @description No setup session: open the link again */
+            401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setupPageScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: "setup-page.js" | "setup-common.js" | "setup-domain.js" | "setup-sso.js" | "setup-scim.js";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The module */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description No such file */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The request took longer than REQUEST_TIMEOUT_MS */
             503: {
