@@ -97,12 +97,15 @@ describe(renderSetupPage.name, () => {
   });
 
   it('a SAML connection: the values to paste at the provider, its guide, and the last test’s exact reason', () => {
-    const lastTests = { c1: { at: AT, result: 'SSO_DOMAIN_MISMATCH', detail: 'test sign-in: kim@other.test' } };
+    const detail = 'test sign-in: kim@other.test is not in a domain this organisation holds';
+    const lastTests = { c1: { at: AT, result: 'SSO_DOMAIN_MISMATCH', detail } };
     const page = renderSetupPage(model({ connections: [saml], lastTests }), NONCE);
     expect(page).toContain(`<code id="connection-c1-acs-url">${saml.sp.acsUrl}</code>`);
     expect(page).toContain(`<code id="connection-c1-entity-id">${saml.sp.entityId}</code>`);
     expect(page).toContain('In Okta: General → SAML Settings → Edit.');
-    expect(page).toContain('<code>SSO_DOMAIN_MISMATCH</code> test sign-in: kim@other.test');
+    expect(page).toContain(
+      'The check that failed: <code>SSO_DOMAIN_MISMATCH</code> kim@other.test is not in a domain this organisation holds',
+    );
     expect(page).toContain('data-action="test-connection" data-connection="c1"');
   });
 

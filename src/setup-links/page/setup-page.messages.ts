@@ -103,6 +103,7 @@ export const SSO_TEXT = {
   testWaiting: 'Waiting for the test sign-in…',
   testPassed: 'Test sign-in passed:',
   testFailed: 'Test sign-in failed:',
+  failedCheck: 'The check that failed:',
   testTimedOut: 'No test sign-in came back in 10 minutes. Press Test sign-in to try again.',
   lastTest: 'Last test sign-in',
   saved: (name: string) => `${name} is saved. Enter the values shown at your provider, then press Test sign-in.`,

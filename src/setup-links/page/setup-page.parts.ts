@@ -28,6 +28,9 @@ export interface SetupAttempt {
   detail: string;
 }
 
+/** How the attempts log marks a test sign-in's attempt (SsoSignInService). */
+export const TEST_ATTEMPT_PREFIX = 'test sign-in:';
+
 export type MappedGroup = string | { role?: string; roles?: string[] };
 
 export interface SetupPageModel {

@@ -5,10 +5,7 @@ import { ScimAdminService } from '../../scim/scim-admin.service';
 import { SsoConnectionsService } from '../../sso/sso-connections.service';
 import { SetupApiService } from '../setup-api.service';
 import { SetupSession, SetupSessionsService } from '../setup-sessions.service';
-import { SetupAttempt, SetupIntent, SetupPageModel } from './setup-page.parts';
-
-/** How the attempts log marks a test sign-in's attempt (SsoSignInService). */
-export const TEST_ATTEMPT_PREFIX = 'test sign-in:';
+import { SetupAttempt, SetupIntent, SetupPageModel, TEST_ATTEMPT_PREFIX } from './setup-page.parts';
 
 /**
  * What `GET /setup` renders: GET /api/setup's answer for the request's setup session, each

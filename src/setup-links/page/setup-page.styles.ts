@@ -38,6 +38,8 @@ button { padding: .5rem 1rem; font: inherit; font-weight: 600; color: #fff; back
 border-radius: .375rem; cursor: pointer; }
 button:hover { background: #1e40af; }
 button:disabled { background: #4b5563; cursor: progress; }
+button.secondary { color: #1d4ed8; background: #fff; border: 1px solid #1d4ed8; }
+button.secondary:hover { background: #eff6ff; }
 button.copy { padding: .2rem .6rem; font-size: .85rem; color: #1d4ed8; background: #eff6ff; border: 1px solid #93c5fd; }
 button.copy:hover { background: #dbeafe; }
 button:focus-visible, a:focus-visible, summary:focus-visible, input:focus-visible, select:focus-visible, \

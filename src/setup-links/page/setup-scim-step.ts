@@ -40,7 +40,7 @@ export function mappingRow(n: number, group: string, mapped: MappedGroup): SafeH
     (key) => html`<option value="${key}"${key === role ? html` selected` : ''}>${key}</option>`,
   )}</select></span>
 ${custom.length > 0 && html`<span class="hint">${SCIM_TEXT.customRoles} ${custom.join(', ')}</span>`}
-<button type="button" data-action="remove-group" aria-label="${SCIM_TEXT.removeGroup(n)}">×</button>
+<button type="button" class="secondary" data-action="remove-group" aria-label="${SCIM_TEXT.removeGroup(n)}">×</button>
 </li>`;
 }
 
@@ -51,7 +51,7 @@ function mapping(model: SetupPageModel): SafeHtml {
 <form data-action="save-mapping" novalidate>
 ${groups.length === 0 && html`<p id="scim-mapping-none">${SCIM_TEXT.mappingNone}</p>`}
 <ol class="mapping" id="scim-mapping">${groups.map(([group, mapped], i) => mappingRow(i + 1, group, mapped))}</ol>
-<p><button type="button" data-action="add-group">${SCIM_TEXT.addGroup}</button>
+<p><button type="button" class="secondary" data-action="add-group">${SCIM_TEXT.addGroup}</button>
 <button type="submit">${SCIM_TEXT.saveMapping}</button></p>
 <template id="scim-row-template">${mappingRow(0, '', 'member')}</template>
 </form>`;

@@ -1,6 +1,6 @@
 import { html, SafeHtml } from '../../common/html';
 import { SSO_GUIDES, SSO_PROVIDERS, SsoProtocol, SsoProvider } from './setup-guides.messages';
-import { CONNECTION_STATUS_TEXT, SSO_TEXT } from './setup-page.messages';
+import { CONNECTION_STATUS_TEXT, REFUSAL_TEXT, SSO_TEXT } from './setup-page.messages';
 import {
   copyable,
   SetupAttempt,
@@ -8,6 +8,7 @@ import {
   SetupPageModel,
   StepState,
   stepSection,
+  TEST_ATTEMPT_PREFIX,
   stepsList,
   textField,
   timeOf,
@@ -76,13 +77,22 @@ function providerValues(connection: SetupConnection): SafeHtml {
 </details>`;
 }
 
-/** The latest test sign-in: its result and, on failure, the check that failed, as the attempts log has it. */
+/**
+ * The latest test sign-in: its result and, on a failure, the refusal in words and the exact check
+ * that failed, as the attempts log has it (without the log's own "test sign-in:" mark).
+ */
 function lastTest(connection: SetupConnection, attempt: SetupAttempt | undefined): SafeHtml | string {
   if (!attempt) return '';
   const passed = attempt.result === 'ok';
+  const detail = attempt.detail.startsWith(TEST_ATTEMPT_PREFIX)
+    ? attempt.detail.slice(TEST_ATTEMPT_PREFIX.length).trim()
+    : attempt.detail;
+  const outcome = passed
+    ? html`<strong>${SSO_TEXT.testPassed}</strong> ${detail}`
+    : html`<strong>${SSO_TEXT.testFailed}</strong> ${REFUSAL_TEXT[attempt.result] ?? ''} ${SSO_TEXT.failedCheck} \
+<code>${attempt.result}</code> ${detail}`;
   return html`<p class="test test-${passed ? 'ok' : 'failed'}" id="connection-${connection.id}-last-test">\
-${SSO_TEXT.lastTest} (${timeOf(attempt.at)}): <strong>${passed ? SSO_TEXT.testPassed : SSO_TEXT.testFailed}</strong> \
-${passed ? '' : html`<code>${attempt.result}</code> `}${attempt.detail}</p>`;
+${SSO_TEXT.lastTest} (${timeOf(attempt.at)}): ${outcome}</p>`;
 }
 
 function connectionCard(connection: SetupConnection, attempt: SetupAttempt | undefined): SafeHtml {

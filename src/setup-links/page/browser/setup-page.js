@@ -63,3 +63,6 @@ document.addEventListener('change', (event) => {
   const form = event.target.closest('#sso-new');
   if (form && event.target.type === 'radio') showChoice(form);
 });
+
+// For a person nothing changes; a test knows the script is running.
+document.documentElement.dataset.setupReady = '';
