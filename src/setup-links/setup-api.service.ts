@@ -5,6 +5,7 @@ import { ScimAdminService } from '../scim/scim-admin.service';
 import { SsoConnectionsService } from '../sso/sso-connections.service';
 import { SetupCompletedAnswer, SetupOverview, SetupSteps } from './dto/setup-link.response';
 import { setupLinkEvents } from './setup-link-events';
+import { SetupLinkMail } from './setup-link-mail';
 import { SetupLinksStore } from './setup-links.store';
 import { SETUP_ERRORS, SETUP_REASONS, setupRefusal } from './setup-links.messages';
 import { SetupSession } from './setup-sessions.service';
@@ -17,6 +18,7 @@ import { SetupSession } from './setup-sessions.service';
 export class SetupApiService {
   constructor(
     private readonly store: SetupLinksStore,
+    private readonly mail: SetupLinkMail,
     private readonly domains: DomainsService,
     private readonly sso: SsoConnectionsService,
     private readonly scim: ScimAdminService,
@@ -43,10 +45,12 @@ export class SetupApiService {
     };
   }
 
-  /** POST /api/setup/complete: the link completed and closed, its session with it. */
+  /** POST /api/setup/complete: the link completed and closed, its session with it; the owners e-mailed. */
   async complete({ link }: SetupSession): Promise<SetupCompletedAnswer> {
-    if (!(await this.store.complete(link, this.clock.now(), [setupLinkEvents.completed(link)], [])))
+    const mail = await this.mail.completionRows(link);
+    if (!(await this.store.complete(link, this.clock.now(), [setupLinkEvents.completed(link)], mail)))
       throw setupRefusal(HttpStatus.CONFLICT, SETUP_ERRORS.closed, SETUP_REASONS.closed);
+    this.mail.kick();
     return { success: true, status: 'completed' };
   }
 }

@@ -19,6 +19,7 @@ import {
   testModeLinkToken,
 } from './setup-link';
 import { setupLinkEvents } from './setup-link-events';
+import { SetupLinkMail } from './setup-link-mail';
 import { SetupLinksStore } from './setup-links.store';
 import { SETUP_ERRORS, SETUP_REASONS, setupRefusal } from './setup-links.messages';
 
@@ -45,6 +46,7 @@ export class SetupLinksService implements OnApplicationBootstrap, OnApplicationS
 
   constructor(
     private readonly store: SetupLinksStore,
+    private readonly mail: SetupLinkMail,
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly ids: IdGenerator,
@@ -79,8 +81,10 @@ export class SetupLinksService implements OnApplicationBootstrap, OnApplicationS
       expiryRecordedAt: null,
     };
     const url = setupLinkUrl(base, token);
-    if (!(await this.store.insert(link, [setupLinkEvents.created(link, auditActor(caller))], [], perOrg)))
+    const mail = await this.mail.linkRows(link, url, token, caller);
+    if (!(await this.store.insert(link, [setupLinkEvents.created(link, auditActor(caller))], mail, perOrg)))
       throw setupRefusal(HttpStatus.UNPROCESSABLE_ENTITY, SETUP_ERRORS.limit, SETUP_REASONS.limit(perOrg));
+    if (mail.length) this.mail.kick();
     return { success: true, link: { ...answer(link, now), url } };
   }
 

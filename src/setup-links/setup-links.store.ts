@@ -30,9 +30,14 @@ const UNRECORDED_EXPIRY =
   'expiry_recorded_at IS NULL AND revoked_at IS NULL AND completed_at IS NULL AND expires_at <= ?';
 const RECORD_EXPIRY = `UPDATE setup_links SET expiry_recorded_at = ? WHERE id = ? AND ${UNRECORDED_EXPIRY}`;
 const SELECT_EXPIRED = `SELECT ${COLUMNS} FROM setup_links WHERE ${UNRECORDED_EXPIRY} ORDER BY expires_at, id LIMIT ?`;
-const SELECT_ITEM =
-  'SELECT link_id AS linkId, tenant_id AS tenantId, notified_at AS notifiedAt FROM setup_link_items WHERE kind = ? AND item_id = ?';
-const NOTIFIED = 'UPDATE setup_link_items SET notified_at = ? WHERE kind = ? AND item_id = ? AND notified_at IS NULL';
+const SELECT_ITEM = 'SELECT link_id AS linkId FROM setup_link_items WHERE kind = ? AND item_id = ?';
+/** What a link made, as its completion's e-mail names it: a claim by its name, a connection by its name. */
+const SELECT_MADE =
+  'SELECT setup_link_items.kind, org_domains.name AS domainName, sso_connections.name AS connectionName FROM setup_link_items ' +
+  "LEFT JOIN org_domains ON setup_link_items.kind = 'domain' AND org_domains.id = setup_link_items.item_id " +
+  "LEFT JOIN sso_connections ON setup_link_items.kind = 'sso_connection' AND sso_connections.id = setup_link_items.item_id " +
+  'WHERE setup_link_items.link_id = ? ORDER BY setup_link_items.created_at, setup_link_items.item_id';
+const SELECT_TENANT_NAME = 'SELECT name FROM tenants WHERE id = ?';
 
 /** A link as an opening and a setup session read it: with its organisation. */
 export interface SetupLinkWithTenant extends SetupLinkEntity {
@@ -138,25 +143,30 @@ export class SetupLinksStore {
     return (await this.statements.rows(SELECT_EXPIRED, [sqlTimestamp(now), limit])).map(linkOf);
   }
 
+  /** The organisation's name; null when it has none, or is gone. */
+  async tenantName(tenantId: string): Promise<string | null> {
+    const row = await this.statements.first(SELECT_TENANT_NAME, [tenantId]);
+    return (row?.name as string | null | undefined) || null;
+  }
+
   /** What the link made: recorded after the change it names. */
   async addItem(item: SetupLinkItemEntity): Promise<void> {
     await this.writer.insert([[SetupLinkItemEntity, item]]);
   }
 
   /** The link that made this domain claim or connection, if one did. */
-  async itemOf(
-    kind: SetupItemKind,
-    itemId: string,
-  ): Promise<Pick<SetupLinkItemEntity, 'linkId' | 'tenantId' | 'notifiedAt'> | null> {
+  async madeBy(kind: SetupItemKind, itemId: string): Promise<string | null> {
     const row = await this.statements.first(SELECT_ITEM, [kind, itemId]);
-    return row
-      ? { linkId: row.linkId as string, tenantId: row.tenantId as string, notifiedAt: date(row.notifiedAt) }
-      : null;
+    return row ? (row.linkId as string) : null;
   }
 
-  /** The owners told, once, that a connection the link made is active: false when they were already. */
-  notified(kind: SetupItemKind, itemId: string, now: Date, extra: Insert[]): Promise<boolean> {
-    return this.writer.insertIfAll(extra, [[NOTIFIED, [sqlTimestamp(now), kind, itemId]]]);
+  /** What the link made that still exists, oldest first, by kind and name. */
+  async madeThrough(linkId: string): Promise<{ kind: SetupItemKind; name: string }[]> {
+    const rows = await this.statements.rows(SELECT_MADE, [linkId]);
+    return rows.flatMap((row) => {
+      const name = (row.domainName ?? row.connectionName) as string | null;
+      return name === null ? [] : [{ kind: row.kind as SetupItemKind, name }];
+    });
   }
 
   private change(

@@ -6,6 +6,7 @@ import { JoinRequestEntity } from './join-request.entity';
 import { LeaseEntity } from './lease.entity';
 import { MembershipGrantEntity } from './membership-grant.entity';
 import { MembershipRemovalEntity } from './membership-removal.entity';
+import { NoticeEmailOutboxEntity } from './notice-email-outbox.entity';
 import { OrgDomainEntity, OrgDomainRoleEntity } from './org-domain.entity';
 import {
   InvitationRoleEntity,
@@ -47,6 +48,7 @@ export {
   MemberRoleEntity,
   MembershipGrantEntity,
   MembershipRemovalEntity,
+  NoticeEmailOutboxEntity,
   OrgDomainEntity,
   OrgDomainRoleEntity,
   OrgRoleEntity,
@@ -107,4 +109,5 @@ export const ENTITIES = [
   SessionCutoffEntity,
   SetupLinkEntity,
   SetupLinkItemEntity,
+  NoticeEmailOutboxEntity,
 ];

@@ -53,7 +53,7 @@ export class SetupLinkEntity {
   expiryRecordedAt: Date | null;
 }
 
-/** What a link made: the domain claims and connections it may take back, the connections whose activation it tells the owners of. */
+/** What a link made: the domain claims and connections that it alone may change and take back; the owners are told of them. */
 export const SETUP_ITEM_KINDS = ['domain', 'sso_connection'] as const;
 export type SetupItemKind = (typeof SETUP_ITEM_KINDS)[number];
 
@@ -74,8 +74,4 @@ export class SetupLinkItemEntity {
 
   @TimestampColumn('created_at')
   createdAt: Date;
-
-  /** A connection's: when the owners were told it became active. */
-  @TimestampColumn('notified_at', { nullable: true })
-  notifiedAt: Date | null;
 }
