@@ -102,9 +102,9 @@ describeWithChromium('the setup page in Chromium', () => {
   const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   /** The steps' headings as a screen reader reads them: number, name, state. */
   const stepHeadings = (page: Page) =>
-    page.locator('section.step h2').evaluateAll((headings) =>
-      headings.map((heading) => heading.textContent!.replace(/\s+/g, ' ').trim()),
-    );
+    page
+      .locator('section.step h2')
+      .evaluateAll((headings) => headings.map((heading) => heading.textContent!.replace(/\s+/g, ' ').trim()));
   const stateOf = (page: Page, intent: string) => page.locator(`#${intent}-state`).innerText();
 
   it('without a setup session: 401, a page that says to open the link again', async () => {
@@ -200,6 +200,7 @@ describeWithChromium('the setup page in Chromium', () => {
     await page.getByRole('button', { name: 'Add a group' }).click();
     await page.getByLabel('Group 1', { exact: true }).fill('Engineering');
     await page.getByLabel('Role of group 1').selectOption('admin');
+    await page.locator('#step-scim summary', { hasText: 'Okta' }).click();
     await documentStep(page, '5-scim', '#scim-heading');
     await page.getByRole('button', { name: 'Save groups and roles' }).click();
     await expectSaid(page, 'scim', 'Groups and roles are saved.');

@@ -89,7 +89,7 @@ export const SSO_GUIDES: Record<string, Guide> = {
       'Give its metadata below: its URL, its file, or the XML.',
     ],
     after: [
-      'At your provider: the entity ID (audience) and the ACS URL (HTTP-POST) below, or let it read the metadata URL.',
+      'At your provider: the entity ID (audience) and the ACS URL (HTTP-POST) above, or let it read the metadata URL.',
     ],
   },
   oidc: {
@@ -97,7 +97,7 @@ export const SSO_GUIDES: Record<string, Guide> = {
       'At your provider, register a confidential web application (authorisation code flow).',
       'Give below its issuer, client ID and client secret; the issuer must serve /.well-known/openid-configuration.',
     ],
-    after: ['At your provider: the redirect URI below.'],
+    after: ['At your provider: the redirect URI above.'],
   },
 };
 

@@ -20,8 +20,10 @@ p { margin: 0 0 .75rem; overflow-wrap: anywhere; }
 .status-verified, .status-active { color: #065f46; }
 dl.values { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: .4rem 1rem; margin: 0 0 .75rem; }
 dl.values dt { font-weight: 600; color: #4b5563; }
-dl.values dd { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: 0; min-width: 0; }
-code { padding: .1rem .3rem; font-size: .85rem; background: #f3f4f6; border-radius: .25rem; overflow-wrap: anywhere; word-break: break-all; }
+dl.values dd { display: flex; gap: .5rem; align-items: flex-start; margin: 0; min-width: 0; }
+dl.values dd code { flex: 0 1 auto; min-width: 0; }
+dl.values dd button { flex: none; }
+code { padding: .1rem .3rem; font-size: .85rem; background: #f3f4f6; border-radius: .25rem; overflow-wrap: anywhere; }
 .hint { display: block; color: #4b5563; font-size: .9rem; }
 .field { margin: 0 0 .75rem; }
 .field label { display: block; font-weight: 600; }

@@ -38,10 +38,14 @@ export async function api(method, path, body) {
   return answer;
 }
 
-/** Says a result in a step's live region (`<intent>-result`); an error is marked as one. */
-export function say(intent, words, { error = false } = {}) {
+/**
+ * Says a result in a step's live region (`<intent>-result`); an error is marked as one. `shown`:
+ * the step shows these words itself now, so that the region is only heard, not seen twice.
+ */
+export function say(intent, words, { error = false, shown = false } = {}) {
   const region = document.getElementById(`${intent}-result`);
   region.classList.toggle('error', error);
+  region.classList.toggle('visually-hidden', shown);
   region.textContent = words;
 }
 

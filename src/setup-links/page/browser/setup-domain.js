@@ -23,7 +23,6 @@ export async function verifyDomain(button) {
   );
   const check = document.getElementById(`${card}-check`);
   const proven = answer.domain.status === 'verified' || answer.domain.status === 'failing';
-  say('domain', proven ? `${name}: ${text.domainProven}.` : check ? check.textContent : text.fallback.failed, {
-    error: !proven,
-  });
+  if (proven) say('domain', `${name}: ${text.domainProven}.`);
+  else say('domain', check ? check.textContent : text.fallback.failed, { error: true, shown: Boolean(check) });
 }

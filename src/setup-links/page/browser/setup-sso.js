@@ -108,7 +108,11 @@ export async function testConnection(button) {
     if (!latest || (before && latest.at <= before.at)) continue;
     await refreshStep('sso', `#connection-${id}-name`);
     const shown = document.getElementById(`connection-${id}-last-test`);
-    say('sso', shown ? shown.textContent : `${latest.result}: ${latest.detail}`, { error: latest.result !== 'ok' });
+    const failed = latest.result !== 'ok';
+    say('sso', shown ? shown.textContent : `${latest.result}: ${latest.detail}`, {
+      error: failed,
+      shown: Boolean(shown),
+    });
     return;
   }
   say('sso', text.testTimedOut, { error: true });
