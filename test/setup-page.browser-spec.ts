@@ -222,6 +222,28 @@ describeWithChromium('the setup page in Chromium', () => {
     expect(await page.locator('h1').innerText()).toBe('Open your setup link again');
   });
 
+  it('every refusal is said in words: not a domain, no metadata, a metadata file that cannot be used', async () => {
+    const { ownerCookie } = await organisation('Initech');
+    const { page } = await openLink(ownerCookie, ['domain', 'sso']);
+    await page.getByLabel('Your company’s e-mail domain').fill('gmail.com');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await expectSaid(page, 'domain', 'That is a free e-mail provider’s domain. Give your company’s own domain.');
+    expect(await result(page, 'domain').getAttribute('class')).toContain('error');
+
+    await page.getByRole('button', { name: 'Save connection' }).click();
+    await expectSaid(page, 'sso', 'Give the metadata URL, a metadata file or the pasted XML.');
+    await page.getByLabel('or its metadata file').setInputFiles({
+      name: 'metadata.xml',
+      mimeType: 'application/xml',
+      buffer: Buffer.from('<html>not metadata</html>'),
+    });
+    await page.getByRole('button', { name: 'Save connection' }).click();
+    await expectSaid(page, 'sso', /^The provider’s metadata cannot be used\. \S/);
+    expect(await result(page, 'sso').getAttribute('class')).toContain('error');
+    expect(await page.locator('article.card').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
   it('a test sign-in that fails: the page says the attempt’s exact reason, and the connection stays off', async () => {
     const { tenantId, ownerCookie } = await organisation('Globex');
     const domain = `globex-${seq++}.test`;
