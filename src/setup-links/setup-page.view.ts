@@ -13,7 +13,14 @@ import {
   FINISHED_TEXT,
   NO_SESSION_TEXT,
 } from './page/setup-page.messages';
-import { SetupIntent, SetupPageModel, stateBadge, StepState, timeOf } from './page/setup-page.parts';
+import {
+  SetupIntent,
+  SetupPageModel,
+  stateBadge,
+  StepState,
+  TEST_ATTEMPT_PREFIX,
+  timeOf,
+} from './page/setup-page.parts';
 import { scimState, scimStep } from './page/setup-scim-step';
 import { ssoState, ssoStep } from './page/setup-sso-step';
 import { SETUP_STYLE } from './page/setup-page.styles';
@@ -44,7 +51,6 @@ export const SCRIPT_TEXT = {
   fallback: FALLBACK_TEXT,
   copied: PAGE_TEXT.copied('{what}'),
   copyFailed: PAGE_TEXT.copyFailed('{what}'),
-  working: PAGE_TEXT.working,
   finishing: PAGE_TEXT.finishing,
   domainAdded: DOMAIN_TEXT.added('{domain}'),
   domainChecking: DOMAIN_TEXT.checking('{domain}'),
@@ -53,9 +59,9 @@ export const SCRIPT_TEXT = {
   connectionUpdated: SSO_TEXT.updated('{name}'),
   noMetadata: SSO_TEXT.noMetadata,
   fileUnreadable: SSO_TEXT.fileUnreadable,
+  testPrefix: TEST_ATTEMPT_PREFIX,
   testOpened: SSO_TEXT.testOpened,
   testOpenLink: SSO_TEXT.testOpenLink,
-  testWaiting: SSO_TEXT.testWaiting,
   testTimedOut: SSO_TEXT.testTimedOut,
   secretShown: SCIM_TEXT.secretShown,
   mappingSaved: SCIM_TEXT.mappingSaved,

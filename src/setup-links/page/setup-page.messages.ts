@@ -18,7 +18,6 @@ export const PAGE_TEXT = {
     `When you have done the steps above, finish: this link then closes, and the owners of ${organisation} are told.`,
   finishButton: 'Finish setup',
   finishing: 'Finishing…',
-  working: 'Working…',
 } as const;
 
 export const DOMAIN_TEXT = {
@@ -100,7 +99,6 @@ export const SSO_TEXT = {
     'proven domain. The result shows here.',
   testOpened: 'The sign-in page opened in a new tab. Sign in there; the result shows here.',
   testOpenLink: 'Open the sign-in page',
-  testWaiting: 'Waiting for the test sign-in…',
   testPassed: 'Test sign-in passed:',
   testFailed: 'Test sign-in failed:',
   failedCheck: 'The check that failed:',

@@ -81,31 +81,27 @@ export async function updateConnection(form) {
 }
 
 const testAttempts = async (id) =>
-  (await api('GET', `${connections}/${id}/attempts`)).attempts.filter((a) => a.detail.startsWith('test sign-in:'));
+  (await api('GET', `${connections}/${id}/attempts`)).attempts.filter((a) => a.detail.startsWith(text.testPrefix));
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The test each connection's page waits for: a new test of the connection replaces the one before. */
+const watching = new Map();
+
 /**
- * "Test sign-in": the provider opens in a new tab (and a link to it, should no tab open); the page
- * watches the connection's attempts for the test's own and says its result, and on a failure the
- * attempt's exact reason, as the re-rendered connection shows it.
+ * Waits for the test sign-in's own attempt (newer than `before`), then renders the connection again
+ * and says the result and, on a failure, the attempt's exact reason, as the re-rendered connection shows it.
  */
-export async function testConnection(button) {
-  const id = button.dataset.connection;
-  const before = (await testAttempts(id))[0];
-  const { startUrl } = await api('POST', `${connections}/${id}/test`);
-  window.open(startUrl, '_blank', 'noopener');
-  const region = document.getElementById('sso-result');
-  region.classList.remove('error');
-  region.textContent = `${text.testOpened} `;
-  const link = Object.assign(document.createElement('a'), { href: startUrl, target: '_blank', rel: 'noopener' });
-  link.textContent = text.testOpenLink;
-  region.append(link);
+async function watchTest(id, before) {
+  const ticket = {};
+  watching.set(id, ticket);
   const until = Date.now() + TEST_WAIT_MS;
   while (Date.now() < until) {
     await sleep(POLL_MS);
+    if (watching.get(id) !== ticket) return;
     const [latest] = await testAttempts(id);
     if (!latest || (before && latest.at <= before.at)) continue;
+    watching.delete(id);
     await refreshStep('sso', `#connection-${id}-name`);
     const shown = document.getElementById(`connection-${id}-last-test`);
     const failed = latest.result !== 'ok';
@@ -115,5 +111,26 @@ export async function testConnection(button) {
     });
     return;
   }
-  say('sso', text.testTimedOut, { error: true });
+  if (watching.get(id) === ticket) say('sso', text.testTimedOut, { error: true });
+}
+
+/**
+ * "Test sign-in": the provider opens in a new tab (and a link to it, should no tab open), and the
+ * page watches the connection's attempts for the test's own; the button is free again at once, so
+ * that a test abandoned at the provider can be started again.
+ */
+export async function testConnection(button) {
+  const id = button.dataset.connection;
+  const [before] = await testAttempts(id);
+  const { startUrl } = await api('POST', `${connections}/${id}/test`);
+  window.open(startUrl, '_blank', 'noopener');
+  const region = document.getElementById('sso-result');
+  region.classList.remove('error', 'visually-hidden');
+  region.textContent = `${text.testOpened} `;
+  const link = Object.assign(document.createElement('a'), { href: startUrl, target: '_blank', rel: 'noopener' });
+  link.textContent = text.testOpenLink;
+  region.append(link);
+  watchTest(id, before).catch((error) =>
+    say('sso', error instanceof Refused ? error.message : text.fallback.failed, { error: true }),
+  );
 }
