@@ -128,6 +128,200 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/setup/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim an e-mail domain: a pending claim with its own TXT record to publish
+         * @description Rules in order: DOMAIN_INVALID (400), DOMAIN_PUBLIC_SUFFIX, DOMAIN_FREE_PROVIDER (422), DOMAIN_ALREADY_ADDED, DOMAIN_TAKEN (409: another organisation holds it verified or failing), DOMAIN_LIMIT (422, DOMAINS_PER_ORG). Event domain.added.
+         */
+        post: operations["addSetupDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/domains/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One claim of the organisation */
+        get: operations["getSetupDomain"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove the claim: its pending join requests are rejected; members who joined by it stay members
+         * @description Events: join_request.rejected for each, domain.removed.
+         */
+        delete: operations["removeSetupDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/domains/{name}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look the TXT record up now: a pending claim becomes verified; a verified or failing one is re-checked
+         * @description lastCheck.result: found, record_not_found or token_mismatch. Events: domain.verified, domain.verification_failed, domain.failing, domain.lapsed. A resolver that fails or times out (DNS_TIMEOUT_MS) leaves the claim as it was: 503 `{"success":false,"error":"DNS_UNAVAILABLE"}`.
+         */
+        post: operations["verifySetupDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/sso/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation’s single sign-on connections, oldest first
+         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        get: operations["listSetupConnections"];
+        put?: never;
+        /**
+         * Connect the organisation’s identity provider (OIDC or SAML): a draft connection
+         * @description OIDC: the discovery document is read from {issuer}/.well-known/openid-configuration (its issuer must equal the one given, exactly). SAML: the IdP’s metadata (entity ID, HTTP-Redirect SSO URL, signing certificates). Rules in order: owner, SSO_CONNECTION_INVALID (400), SSO_CONNECTION_LIMIT (422, SSO_CONNECTIONS_PER_ORG), SSO_DISCOVERY_FAILED or SSO_METADATA_INVALID (422). Event sso.connection_created. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        post: operations["createSetupConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/sso/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One connection
+         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        get: operations["getSetupConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a connection, with its people’s links and attempts (members stay)
+         * @description Event sso.connection_deleted. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        delete: operations["deleteSetupConnection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a connection: activate it, turn it off, its settings, its secret or its metadata
+         * @description status "active" makes a draft or inactive connection active (sso.connection_activated); the first active connection is the primary, which discovery uses. Other changes: sso.connection_updated. clientSecret and scopes are OIDC’s, metadataXml, metadataUrl and wantAssertionsSigned SAML’s (the other kind: 400). Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        patch: operations["updateSetupConnection"];
+        trace?: never;
+    };
+    "/api/setup/sso/connections/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a test sign-in of the connection, whatever its status
+         * @description The answer’s startUrl leads to the provider. Its callback runs every check of a sign-in, records the attempt, activates a draft connection when every check passed, and answers 200 {"success":true,"test":{"result":"ok","email","subject","membership":"member"|"joins","role","activated"}} without joining anyone or setting a session; a failed check answers as a sign-in’s refusal. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        post: operations["testSetupConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/sso/connections/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The connection’s last 100 sign-in attempts, newest first, with the check that failed
+         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        get: operations["listSetupAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/scim/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a SCIM token (owners): the secret is shown once
+         * @description Event: scim.token_created.
+         */
+        post: operations["createSetupScimToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/scim/role-mapping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The role mapping of SCIM groups (owners) */
+        get: operations["getSetupScimRoleMapping"];
+        /**
+         * Replace the role mapping of SCIM groups (owners)
+         * @description A SCIM member’s role is the highest that their groups map to, else member; a custom role that some group maps to is held exactly when one of their groups maps to it (others stay as given); every active SCIM member is recomputed. Events: scim.role_mapping_updated, member.updated per changed role, member.roles_changed per changed set of custom roles; a refused change: scim.change_refused.
+         */
+        put: operations["putSetupScimRoleMapping"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/domains": {
         parameters: {
             query?: never;
@@ -2099,14 +2293,6 @@ export interface components {
             /** @enum {string} */
             status: "completed";
         };
-        DomainErrorBody: {
-            /** @enum {boolean} */
-            success: false;
-            /** @enum {string} */
-            error: "DOMAIN_INVALID" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_FREE_PROVIDER" | "DOMAIN_ALREADY_ADDED" | "DOMAIN_TAKEN" | "DOMAIN_LIMIT" | "DOMAIN_NOT_FOUND" | "VERIFICATION_EXPIRED" | "DOMAIN_ALREADY_VERIFIED" | "DOMAIN_LAPSED" | "DNS_UNAVAILABLE" | "INVALID_JOIN_MODE" | "INVALID_DEFAULT_ROLES" | "REQUEST_NOT_FOUND" | "REQUEST_CLOSED" | "INVALID_STATUS" | "REASON_REQUIRED" | "TENANT_ID_REQUIRED" | "NAME_REQUIRED" | "EMAIL_NOT_VERIFIED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "ALREADY_MEMBER" | "EMAIL_IN_USE" | "ACCOUNT_DELETED" | "NOT_JOINABLE" | "REMOVED_BY_ORGANISATION" | "SSO_REQUIRED";
-            /** @description SSO_REQUIRED: where the person signs in by single sign-on instead */
-            startUrl?: string;
-        };
         AddDomainBody: {
             /** @example acme.com */
             domain: string;
@@ -2116,34 +2302,16 @@ export interface components {
             success: true;
             domain: components["schemas"]["DomainResponse"];
         };
-        ListDomainsResponse: {
-            /** @description By name */
-            domains: components["schemas"]["DomainResponse"][];
-        };
-        OneDomainResponse: {
-            domain: components["schemas"]["DomainResponse"];
-        };
-        UpdateDomainBody: {
-            /** @enum {string} */
-            joinMode?: "off" | "request" | "auto";
-            /** @description Keys of custom roles */
-            defaultRoles?: string[];
-        };
-        RoleErrorBody: {
+        DomainErrorBody: {
             /** @enum {boolean} */
             success: false;
             /** @enum {string} */
-            error: "INVALID_ROLE_KEY" | "INVALID_ROLE_NAME" | "INVALID_DESCRIPTION" | "INVALID_PERMISSIONS" | "INVALID_ROLES" | "INVALID_BODY" | "ROLE_RESERVED" | "ROLE_EXISTS" | "ROLE_SYSTEM" | "ROLE_NOT_FOUND" | "ROLE_IN_USE" | "ROLE_LIMIT" | "MEMBER_ROLE_LIMIT" | "UNKNOWN_PERMISSION" | "PERMISSION_NOT_GRANTABLE" | "UNKNOWN_ROLE" | "ROLE_ESCALATION" | "CANNOT_CHANGE_OWN_ROLES" | "ONLY_OWNERS_CHANGE_OWNERS" | "PERMISSION_IN_USE" | "PERMISSION_RESERVED" | "PERMISSION_LIMIT" | "USER_NOT_FOUND";
-            /** @description The role the refusal is about (UNKNOWN_ROLE) */
-            role?: string;
-            /** @description The permission the refusal is about (UNKNOWN_PERMISSION, ROLE_ESCALATION, PERMISSION_IN_USE, …) */
-            permission?: string;
-            /** @description ROLE_IN_USE: how many members hold the role */
-            members?: number;
-            /** @description PERMISSION_IN_USE: how many roles carry the permission */
-            roles?: number;
-            /** @description ROLE_LIMIT, MEMBER_ROLE_LIMIT, PERMISSION_LIMIT: the limit */
-            limit?: number;
+            error: "DOMAIN_INVALID" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_FREE_PROVIDER" | "DOMAIN_ALREADY_ADDED" | "DOMAIN_TAKEN" | "DOMAIN_LIMIT" | "DOMAIN_NOT_FOUND" | "VERIFICATION_EXPIRED" | "DOMAIN_ALREADY_VERIFIED" | "DOMAIN_LAPSED" | "DNS_UNAVAILABLE" | "INVALID_JOIN_MODE" | "INVALID_DEFAULT_ROLES" | "REQUEST_NOT_FOUND" | "REQUEST_CLOSED" | "INVALID_STATUS" | "REASON_REQUIRED" | "TENANT_ID_REQUIRED" | "NAME_REQUIRED" | "EMAIL_NOT_VERIFIED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "ALREADY_MEMBER" | "EMAIL_IN_USE" | "ACCOUNT_DELETED" | "NOT_JOINABLE" | "REMOVED_BY_ORGANISATION" | "SSO_REQUIRED";
+            /** @description SSO_REQUIRED: where the person signs in by single sign-on instead */
+            startUrl?: string;
+        };
+        OneDomainResponse: {
+            domain: components["schemas"]["DomainResponse"];
         };
         RemoveDomainResponse: {
             /** @enum {boolean} */
@@ -2152,45 +2320,6 @@ export interface components {
             closedRequests: number;
             /** @description Members of the organisation at this domain: they stay members */
             membersKept: number;
-        };
-        JoinRequestResponse: {
-            id: string;
-            userId: string;
-            email: string;
-            domain: string;
-            /** @enum {string} */
-            status: "pending" | "approved" | "rejected";
-            createdAt: string;
-        };
-        ListJoinRequestsResponse: {
-            /** @description Oldest first */
-            requests: components["schemas"]["JoinRequestResponse"][];
-        };
-        DecidedJoinRequestResponse: {
-            /** @enum {boolean} */
-            success: true;
-            request: components["schemas"]["JoinRequestResponse"];
-        };
-        AdminDomainResponse: {
-            tenantId: string;
-            name: string;
-            /** @enum {string} */
-            status: "pending" | "verified" | "failing" | "lapsed" | "expired";
-            verifiedAt: string | null;
-            createdAt: string;
-        };
-        AdminDomainsResponse: {
-            domains: components["schemas"]["AdminDomainResponse"][];
-        };
-        ReleaseDomainBody: {
-            tenantId: string;
-            /** @description Why: kept in the audit trail */
-            reason: string;
-        };
-        ReleasedDomainResponse: {
-            /** @enum {boolean} */
-            success: true;
-            domain: components["schemas"]["AdminDomainResponse"];
         };
         CreateConnectionBody: {
             /** @description Default from the provider */
@@ -2298,6 +2427,90 @@ export interface components {
             /** @description The last 100, newest first */
             attempts: components["schemas"]["SsoAttempt"][];
         };
+        ScimTokenResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @description Shown once: only its hash is kept */
+            secret: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CreatedScimTokenResponse: {
+            /** @enum {boolean} */
+            success: true;
+            token: components["schemas"]["ScimTokenResponse"];
+        };
+        ScimLastOwnerBody: {
+            /** @example Forbidden */
+            error: string;
+            /** @enum {string} */
+            scimType: "mutability";
+        };
+        RoleErrorBody: {
+            /** @enum {boolean} */
+            success: false;
+            /** @enum {string} */
+            error: "INVALID_ROLE_KEY" | "INVALID_ROLE_NAME" | "INVALID_DESCRIPTION" | "INVALID_PERMISSIONS" | "INVALID_ROLES" | "INVALID_BODY" | "ROLE_RESERVED" | "ROLE_EXISTS" | "ROLE_SYSTEM" | "ROLE_NOT_FOUND" | "ROLE_IN_USE" | "ROLE_LIMIT" | "MEMBER_ROLE_LIMIT" | "UNKNOWN_PERMISSION" | "PERMISSION_NOT_GRANTABLE" | "UNKNOWN_ROLE" | "ROLE_ESCALATION" | "CANNOT_CHANGE_OWN_ROLES" | "ONLY_OWNERS_CHANGE_OWNERS" | "PERMISSION_IN_USE" | "PERMISSION_RESERVED" | "PERMISSION_LIMIT" | "USER_NOT_FOUND";
+            /** @description The role the refusal is about (UNKNOWN_ROLE) */
+            role?: string;
+            /** @description The permission the refusal is about (UNKNOWN_PERMISSION, ROLE_ESCALATION, PERMISSION_IN_USE, …) */
+            permission?: string;
+            /** @description ROLE_IN_USE: how many members hold the role */
+            members?: number;
+            /** @description PERMISSION_IN_USE: how many roles carry the permission */
+            roles?: number;
+            /** @description ROLE_LIMIT, MEMBER_ROLE_LIMIT, PERMISSION_LIMIT: the limit */
+            limit?: number;
+        };
+        ListDomainsResponse: {
+            /** @description By name */
+            domains: components["schemas"]["DomainResponse"][];
+        };
+        UpdateDomainBody: {
+            /** @enum {string} */
+            joinMode?: "off" | "request" | "auto";
+            /** @description Keys of custom roles */
+            defaultRoles?: string[];
+        };
+        JoinRequestResponse: {
+            id: string;
+            userId: string;
+            email: string;
+            domain: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "rejected";
+            createdAt: string;
+        };
+        ListJoinRequestsResponse: {
+            /** @description Oldest first */
+            requests: components["schemas"]["JoinRequestResponse"][];
+        };
+        DecidedJoinRequestResponse: {
+            /** @enum {boolean} */
+            success: true;
+            request: components["schemas"]["JoinRequestResponse"];
+        };
+        AdminDomainResponse: {
+            tenantId: string;
+            name: string;
+            /** @enum {string} */
+            status: "pending" | "verified" | "failing" | "lapsed" | "expired";
+            verifiedAt: string | null;
+            createdAt: string;
+        };
+        AdminDomainsResponse: {
+            domains: components["schemas"]["AdminDomainResponse"][];
+        };
+        ReleaseDomainBody: {
+            tenantId: string;
+            /** @description Why: kept in the audit trail */
+            reason: string;
+        };
+        ReleasedDomainResponse: {
+            /** @enum {boolean} */
+            success: true;
+            domain: components["schemas"]["AdminDomainResponse"];
+        };
         SsoEnforcement: {
             /** @description Members must sign in by single sign-on; a session made otherwise is refused 403 SSO_REQUIRED */
             enforced: boolean;
@@ -2344,31 +2557,12 @@ export interface components {
             /** @description Where to send the browser: GET /sso/start?connection=… */
             startUrl?: string;
         };
-        ScimTokenResponse: {
-            /** Format: uuid */
-            id: string;
-            /** @description Shown once: only its hash is kept */
-            secret: string;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        CreatedScimTokenResponse: {
-            /** @enum {boolean} */
-            success: true;
-            token: components["schemas"]["ScimTokenResponse"];
-        };
         ScimTokenListResponse: {
             tokens: components["schemas"]["ListedScimToken"][];
         };
         ScimSuccessResponse: {
             /** @enum {boolean} */
             success: true;
-        };
-        ScimLastOwnerBody: {
-            /** @example Forbidden */
-            error: string;
-            /** @enum {string} */
-            scimType: "mutability";
         };
         SignOutResponse: {
             /**
@@ -3722,6 +3916,1515 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    addSetupDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddDomainBody"];
+            };
+        };
+        responses: {
+            /** @description The claim, pending, join mode off */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainAnswer"];
+                };
+            };
+            /** @description Not a domain name; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Claimed already */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A name that cannot be claimed, or too many */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSetupDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The domain, normalised as a claim is (trimmed, lower-cased, A-label) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claim */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneDomainResponse"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"];
+                };
+            };
+            /** @description The organisation has no such claim */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    removeSetupDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The domain, normalised as a claim is (trimmed, lower-cased, A-label) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoveDomainResponse"];
+                };
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organisation has no such claim */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verifySetupDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The domain, normalised as a claim is (trimmed, lower-cased, A-label) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claim after the check */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainAnswer"];
+                };
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organisation has no such claim */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description Another organisation proved it first, or the claim lapsed (rotate first) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The pending claim is older than DOMAIN_VERIFICATION_TTL_SECONDS: now expired */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSetupConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connections */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionList"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createSetupConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateConnectionBody"];
+            };
+        };
+        responses: {
+            /** @description The connection, draft */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionChanged"];
+                };
+            };
+            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many connections, or the provider’s document cannot be used */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSetupConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneSsoConnection"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteSetupConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateSetupConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateConnectionBody"];
+            };
+        };
+        responses: {
+            /** @description The connection as changed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionChanged"];
+                };
+            };
+            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The new metadata cannot be used */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testSetupConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the test sign-in starts */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoTestStart"];
+                };
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSetupAttempts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoAttemptList"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createSetupScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedScimTokenResponse"];
+                };
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSetupScimRoleMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Group displayName to a base role, or to a base role (member when left out) and custom roles
+                         * @example {
+                         *       "Engineering": "admin",
+                         *       "IT Admins": "owner",
+                         *       "Recruiters": {
+                         *         "role": "member",
+                         *         "roles": [
+                         *           "recruiter"
+                         *         ]
+                         *       }
+                         *     }
+                         */
+                        mapping: {
+                            [key: string]: ("owner" | "admin" | "member") | {
+                                /** @enum {string} */
+                                role?: "owner" | "admin" | "member";
+                                roles: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putSetupScimRoleMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: ("owner" | "admin" | "member") | {
+                        /** @enum {string} */
+                        role?: "owner" | "admin" | "member";
+                        roles: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description Group displayName to a base role, or to a base role (member when left out) and custom roles
+                         * @example {
+                         *       "Engineering": "admin",
+                         *       "IT Admins": "owner",
+                         *       "Recruiters": {
+                         *         "role": "member",
+                         *         "roles": [
+                         *           "recruiter"
+                         *         ]
+                         *       }
+                         *     }
+                         */
+                        mapping: {
+                            [key: string]: ("owner" | "admin" | "member") | {
+                                /** @enum {string} */
+                                role?: "owner" | "admin" | "member";
+                                roles: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Not a mapping of group names to roles; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The change would leave the organisation without an owner */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScimLastOwnerBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A custom role that the organisation does not define */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleErrorBody"];
                 };
             };
             /** @description Unexpected failure */
