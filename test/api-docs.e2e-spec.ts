@@ -247,6 +247,8 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
       'get /api/docs/index.html',
       'get /api/docs/swagger-ui-init.js',
       'get /invitations/{token}',
+      'get /setup',
+      'get /setup/{token}',
       'get /sso/oidc/{id}/callback',
       'get /sso/saml/{id}/metadata',
       'get /sso/saml/{id}/requests/{requestId}',
