@@ -1,3 +1,4 @@
+/** The setup page's markup: its steps, their states and values, its labels, its escaping and its headers. */
 import { SetupPageModel } from './page/setup-page.parts';
 import { renderNoSession, renderSetupPage, SCRIPT_TEXT, SETUP_SCRIPT_PATH, setupPageHeaders } from './setup-page.view';
 import { connectionName } from './page/setup-sso-step';

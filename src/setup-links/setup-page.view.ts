@@ -1,3 +1,8 @@
+/**
+ * The page at `/setup` that an opened setup link leads to (docs/setup-links.md, "The pages"): the
+ * granted steps in their order and Finish, rendered from the setup session; the page without one;
+ * their headers; and the words its script says.
+ */
 import type { Response } from 'express';
 import { html, SafeHtml } from '../common/html';
 import { pageHeaders, pageNonce } from '../common/page-headers';

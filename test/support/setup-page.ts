@@ -1,3 +1,4 @@
+/** What the setup page's browser walks share: the screenshots for docs/setup-links.md, a SAML provider's sign-in page. */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';

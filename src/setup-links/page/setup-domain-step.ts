@@ -1,3 +1,4 @@
+/** The setup page's domain step: each claimed domain, its TXT record and last DNS answer, and a new claim. */
 import { html, SafeHtml } from '../../common/html';
 import { CHECK_RESULT_TEXT, DOMAIN_STATUS_TEXT, DOMAIN_TEXT } from './setup-page.messages';
 import { copyable, SetupDomain, SetupPageModel, StepState, stepSection, textField, timeOf } from './setup-page.parts';

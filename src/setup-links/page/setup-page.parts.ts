@@ -1,7 +1,7 @@
+/** What the setup page is rendered from, and the markup its steps share: a step, a value to copy, a field. */
 import { html, SafeHtml } from '../../common/html';
 import { PAGE_TEXT } from './setup-page.messages';
 
-/** What the setup page is rendered from: GET /api/setup's answer, and what the steps show beside it. */
 export type SetupIntent = 'domain' | 'sso' | 'scim';
 
 export interface SetupDomain {
@@ -33,6 +33,7 @@ export const TEST_ATTEMPT_PREFIX = 'test sign-in:';
 
 export type MappedGroup = string | { role?: string; roles?: string[] };
 
+/** What the setup page is rendered from: GET /api/setup's answer, and what the steps show beside it. */
 export interface SetupPageModel {
   organisation: { id: string; name: string };
   intents: SetupIntent[];

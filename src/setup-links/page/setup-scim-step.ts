@@ -1,3 +1,4 @@
+/** The setup page's SCIM step: the base URL, the tokens (a new one's secret shown once), the guides, the groups' roles. */
 import { html, SafeHtml } from '../../common/html';
 import { SCIM_GUIDES } from './setup-guides.messages';
 import { SCIM_TEXT } from './setup-page.messages';

@@ -1,3 +1,7 @@
+/**
+ * The setup page's single sign-on step: each connection with the values to enter at the provider and
+ * its latest test sign-in, and a new connection: the provider, the protocol, its metadata or client.
+ */
 import { html, SafeHtml } from '../../common/html';
 import { SSO_GUIDES, SSO_PROVIDERS, SsoProtocol, SsoProvider } from './setup-guides.messages';
 import { CONNECTION_STATUS_TEXT, REFUSAL_TEXT, SSO_TEXT } from './setup-page.messages';
