@@ -118,6 +118,22 @@ describe(renderSetupPage.name, () => {
     expect(unlabelledControls(page)).toEqual([]);
   });
 
+  it('no id is given twice, a template’s aside', () => {
+    const oidc = {
+      ...saml,
+      id: 'c2',
+      type: 'oidc',
+      oidc: { issuer: 'https://idp', clientId: 'x' },
+      sp: { redirectUri: 'u' },
+    };
+    const page = renderSetupPage(
+      model({ domains: [pending], connections: [saml, oidc], roleMapping: { Engineering: 'admin' } }),
+      NONCE,
+    ).replace(/<template[\s\S]*?<\/template>/g, '');
+    const ids = [...page.matchAll(/ id="([^"]+)"/g)].map(([, id]) => id);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
   it('a group that gives custom roles keeps them beside the base role the page sets', () => {
     const page = renderSetupPage(model({ roleMapping: { Leads: { role: 'admin', roles: ['auditor'] } } }), NONCE);
     expect(page).toContain('<li class="mapping-row" data-roles="[&quot;auditor&quot;]">');

@@ -106,12 +106,12 @@ function connectionCard(connection: SetupConnection, attempt: SetupAttempt | und
     connection.type === 'saml'
       ? html`<details><summary>${SSO_TEXT.updateMetadata}</summary>
 <form data-action="update-connection" data-connection="${connection.id}" data-type="saml" novalidate>
-${metadataFields(id)}
+${metadataFields(`${id}-update`)}
 <button type="submit">${SSO_TEXT.updateButton}</button>
 </form></details>`
       : html`<details><summary>${SSO_TEXT.updateSecret}</summary>
 <form data-action="update-connection" data-connection="${connection.id}" data-type="oidc" novalidate>
-${textField(`${id}-client-secret`, SSO_TEXT.clientSecretLabel, { type: 'password' })}
+${textField(`${id}-update-client-secret`, SSO_TEXT.clientSecretLabel, { type: 'password' })}
 <button type="submit">${SSO_TEXT.updateButton}</button>
 </form></details>`;
   return html`<article class="card" id="${id}" aria-labelledby="${id}-name">

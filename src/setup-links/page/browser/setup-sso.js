@@ -70,13 +70,13 @@ export async function addConnection(form) {
 
 export async function updateConnection(form) {
   const id = form.dataset.connection;
-  const prefix = `connection-${id}`;
+  const prefix = `connection-${id}-update`;
   const body =
     form.dataset.type === 'saml'
       ? await metadataOf(form, prefix)
       : { clientSecret: form.querySelector(`#${prefix}-client-secret`).value };
   const answer = await api('PATCH', `${connections}/${id}`, body);
-  await refreshStep('sso', `#${prefix}-name`);
+  await refreshStep('sso', `#connection-${id}-name`);
   say('sso', fill(text.connectionUpdated, { name: answer.connection.name }));
 }
 
