@@ -248,6 +248,7 @@ describe('API documentation (GET /api/openapi.json, GET /api/docs)', () => {
       'get /api/docs/swagger-ui-init.js',
       'get /invitations/{token}',
       'get /setup',
+      'get /setup-assets/{file}',
       'get /setup/{token}',
       'get /sso/oidc/{id}/callback',
       'get /sso/saml/{id}/metadata',
