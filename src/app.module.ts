@@ -72,8 +72,8 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forConfig(config),
-        SetupLinksModule.forConfig(config),
         ...(config.testMode.enabled ? [TestModeModule] : []),
+        SetupLinksModule.forConfig(config),
       ],
     };
   }

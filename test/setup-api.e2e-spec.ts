@@ -11,7 +11,8 @@ const UNAUTHORIZED = { error: 'Unauthorized' };
  * org route.
  */
 describe('setup links: the setup session', () => {
-  const { t, org, openLink, expireLink, revokeLink, suspend, linkRow, events, verified, mails } = useSetupLinksSuite();
+  const { t, org, openLink, expireLink, revokeLink, suspend, linkRow, events, verified, mails, webhooksOf } =
+    useSetupLinksSuite();
 
   const overview = (cookie?: string) => {
     const request = t.http.get('/api/setup');
@@ -98,6 +99,28 @@ describe('setup links: the setup session', () => {
       });
       expect(mail.parsed.subject).toBe('The setup of Acme is complete');
       expect(mail.parsed.text).toContain('Made through the link: the domain setup-complete.test.');
+    });
+
+    it('the link’s events and the changes made through it reach the webhooks, each with its via', async () => {
+      const { id, cookie } = await openLink();
+      await t.http.post('/api/setup/domains').set('Cookie', cookie).send({ domain: 'setup-hooks.test' });
+      await t.http.post('/api/setup/complete').set('Cookie', cookie);
+      const about = (type: string) =>
+        webhooksOf(type).filter(
+          (event) => event.target.id === id || (event.data.via as { setupLink?: string } | undefined)?.setupLink === id,
+        );
+      await eventually(() => {
+        expect(about('setup_link.created')).toEqual([
+          expect.objectContaining({ actor: expect.objectContaining({ id: org.owner.id }) }),
+        ]);
+        expect(about('setup_link.opened')).toHaveLength(1);
+        expect(about('domain.added')).toEqual([
+          expect.objectContaining({ data: expect.objectContaining({ via: { setupLink: id } }) }),
+        ]);
+        expect(about('setup_link.completed')).toEqual([
+          expect.objectContaining({ actor: { id: `setup_link:${id}`, email: null } }),
+        ]);
+      });
     });
 
     it('a completed link cannot be completed again: its session is gone (401), nothing written', async () => {

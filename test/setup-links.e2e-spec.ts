@@ -1,5 +1,6 @@
 import { SetupLinkEntity } from '../src/database/entities/setup-link.entity';
 import { hashLinkToken } from '../src/setup-links/setup-link';
+import { SetupLinksService } from '../src/setup-links/setup-links.service';
 import { invalidRequest } from './support/documented-http';
 import { eventually } from './support/eventually';
 import { sessionCookie } from './support/factories';
@@ -141,6 +142,20 @@ describe('setup links: the owners’ routes', () => {
       expect(expired).toHaveLength(1);
       expect(expired[0]).toMatchObject({ actorId: null, targetId: link.id });
       expect((await linkRow(link.id)).expiryRecordedAt).not.toBeNull();
+    });
+
+    it('the sweep records each expiry that no one saw, across organisations, once', async () => {
+      const first = (await createLink()).body.link;
+      const second = (await createLink()).body.link;
+      await expireLink(first.id);
+      await expireLink(second.id);
+      const sweep = t.app.get(SetupLinksService);
+      expect(await sweep.recordExpiries()).toBeGreaterThanOrEqual(2); // earlier tests' links too
+      expect(await sweep.recordExpiries()).toBe(0);
+      await listLinks();
+      expect((await events('setup_link.expired')).map((event) => event.targetId).sort()).toEqual(
+        [first.id, second.id].sort(),
+      );
     });
 
     it('another organisation’s links are not listed', async () => {

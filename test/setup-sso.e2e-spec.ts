@@ -62,6 +62,9 @@ describe('setup links: the single sign-on step', () => {
       expect(await itemsOf(linkId)).toEqual([expect.objectContaining({ kind: 'sso_connection', itemId: id })]);
       const listed = await t.http.get('/api/setup/sso/connections').set('Cookie', cookie);
       expect(listed.body.connections.map((connection: { id: string }) => connection.id)).toEqual([id]);
+      const one = await t.http.get(`/api/setup/sso/connections/${id}`).set('Cookie', cookie);
+      const owners = await t.http.get(`/api/org/sso/connections/${id}`).set('Cookie', org.ownerCookie);
+      expect([one.status, one.body]).toEqual([200, owners.body]);
     });
 
     it('the org route’s refusals: 400 SSO_CONNECTION_INVALID with its reason', async () => {

@@ -3,6 +3,8 @@ import { OrgCaller } from '../auth/caller';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { SetupIntent } from '../database/entities/setup-link.entity';
+import { TenantStatus } from '../database/entities/tenant.entity';
+import { CLOSED_TENANT_STATUSES } from '../database/tenant-status-reader';
 import {
   hashLinkToken,
   intentsOf,
@@ -53,6 +55,7 @@ export class SetupSessionsService {
   async open(token: string, visitor: LinkVisitor): Promise<LinkOpening> {
     const link = isTokenShaped(token) ? await this.store.findByTokenHash(hashLinkToken(token)) : null;
     if (!link || link.tenantStatus === null || link.tenantStatus === 'deleted') return { kind: 'invalid' };
+    // A suspended organisation's link says so only once the link itself would open.
     const now = this.clock.now();
     const status = linkStatus(link, now);
     if (status === 'expired') await this.links.noteExpiry(link, now);
@@ -65,26 +68,17 @@ export class SetupSessionsService {
   }
 
   /** The session a cookie's value carries, while its link is open and its organisation active; else null. */
-  async sessionOf(value: string | undefined): Promise<SetupSession | null> {
-    const linkId = value ? sessionLinkId(value) : null;
+  async sessionOf(value: string): Promise<SetupSession | null> {
+    const linkId = sessionLinkId(value);
     const link = linkId ? await this.store.findById(linkId) : null;
     const now = this.clock.now();
-    if (!link || !isSessionOf(this.config.authJwtSecret, value!, link, now)) return null;
-    if (linkStatus(link, now) !== 'open' || link.tenantStatus === null || link.tenantStatus === 'suspended')
-      return null;
-    if (link.tenantStatus === 'deleted') return null;
-    const actor = linkActor(link.id);
-    return {
-      link,
-      intents: intentsOf(link),
-      caller: {
-        id: actor.id,
-        email: null,
-        userType: 'org',
-        tenantId: link.tenantId,
-        role: null,
-        setupLink: link.id,
-      },
-    };
+    if (!link || !isSessionOf(this.config.authJwtSecret, value, link, now)) return null;
+    if (linkStatus(link, now) !== 'open' || !isOpen(link.tenantStatus)) return null;
+    // The org routes' services take it as their caller: the link, with no role of its own.
+    const caller = { id: linkActor(link.id).id, email: null, userType: 'org', tenantId: link.tenantId, role: null };
+    return { link, intents: intentsOf(link), caller: { ...caller, setupLink: link.id } };
   }
 }
+
+/** An organisation whose people may act: neither suspended nor deleted, nor gone. */
+const isOpen = (status: TenantStatus | null): boolean => status !== null && !CLOSED_TENANT_STATUSES.includes(status);

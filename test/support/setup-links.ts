@@ -3,6 +3,7 @@ import { SetupLinkEntity, SetupLinkItemEntity } from '../../src/database/entitie
 import { useDomainsSuite } from './domains';
 import { SmtpCatcher } from './smtp-catcher';
 import { SSO_BASE } from './sso';
+import { TEST_WEBHOOK_SECRET, WebhookReceiver } from './webhook-receiver';
 
 /** The service's address in the setup-link suites (PUBLIC_BASE_URL): the links' base. */
 export const SETUP_BASE = SSO_BASE;
@@ -28,23 +29,31 @@ export function setupCookieOf(res: Answer): string {
 
 /**
  * useDomainsSuite (the loopback DNS, an active organisation, its owner) with test mode on, an SMTP
- * server on the loopback that the app sends through, and the setup links as the owner and the IT
+ * server and a webhook receiver on the loopback that the app sends to, and the setup links as the owner and the IT
  * admin use them: `const { t, org, createLink, openLink } = useSetupLinksSuite();`.
  */
 export function useSetupLinksSuite(env: Record<string, string> = {}) {
   let smtp: SmtpCatcher | undefined;
+  let webhooks: WebhookReceiver | undefined;
   const appEnv: Record<string, string> = {
     TEST_MODE: 'true',
     TEST_MODE_KEY: SETUP_TEST_MODE_KEY,
     PUBLIC_BASE_URL: SETUP_BASE,
+    WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
+    WEBHOOK_POLL_INTERVAL_MS: '50',
     ...env,
   };
-  // Before the app starts: it reads the server's address.
+  // Before the app starts: it reads the servers' addresses.
   beforeAll(async () => {
     smtp = await SmtpCatcher.start();
+    webhooks = await WebhookReceiver.start();
     appEnv.SMTP_URL = smtp.url;
+    appEnv.WEBHOOK_URLS = webhooks.url;
   });
-  afterAll(() => smtp?.stop());
+  afterAll(async () => {
+    await smtp?.stop();
+    await webhooks?.stop();
+  });
   const suite = useDomainsSuite(appEnv);
   const { t, org } = suite;
 
@@ -83,6 +92,9 @@ export function useSetupLinksSuite(env: Record<string, string> = {}) {
     ).map((event) => ({ ...event, data: JSON.parse(event.data) as Record<string, unknown> }));
   const noticeRows = () => t.dataSource.getRepository(NoticeEmailOutboxEntity).find();
   const mails = (to: string) => smtp!.to(to);
+  /** The webhooks received of an event type, their payloads' data. */
+  const webhooksOf = (type: string) =>
+    webhooks!.received.filter((hook) => hook.payload.type === type).map((hook) => hook.payload.data);
   return {
     ...suite,
     createLink,
@@ -98,5 +110,6 @@ export function useSetupLinksSuite(env: Record<string, string> = {}) {
     events,
     noticeRows,
     mails,
+    webhooksOf,
   };
 }
