@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { OrgDomainEntity, SsoAttemptEntity, SsoConnectionEntity } from '../src/database/entities';
-import { axeViolations, DESKTOP, describeWithChromium, launchChromium } from './support/browser';
+import { axeViolations, DESKTOP, describeWithChromium, launchChromium, PHONE } from './support/browser';
 import { factories, sessionCookie } from './support/factories';
 import { PROVIDER_HOOK_TIMEOUT_MS, TestOidcProvider } from './support/oidc-provider';
 import { TestSamlIdp } from './support/saml-idp';
@@ -210,6 +210,10 @@ describeWithChromium('the setup page in Chromium', () => {
     expect(await stateOf(page, 'scim')).toBe('Done');
     expect(await page.locator('#scim-secret').innerText()).toBe('');
     expect(await axeViolations(page)).toEqual([]);
+    // On a phone nothing is wider than the screen: long values wrap beside their copy buttons.
+    await page.setViewportSize(PHONE);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(PHONE.width);
+    await page.setViewportSize(DESKTOP);
 
     // Finish: the link is completed and closed.
     await page.getByRole('button', { name: 'Finish setup' }).click();
