@@ -1,6 +1,6 @@
 /**
  * The API document's part for setup links (docs/setup-links.md): the owners' routes under
- * /api/org/setup-links, the opening `GET /setup/{token}` and the page `/setup` (browser routes), and
+ * /api/org/setup-links, the opening `GET /setup/{token}` (a browser route; the page `/setup` is page/setup-page.docs.ts), and
  * the setup session's own routes under /api/setup.
  */
 import { applyDecorators, HttpStatus } from '@nestjs/common';
@@ -115,12 +115,6 @@ export const ApiOpenSetupLink = () =>
     ApiResponse({ status: HttpStatus.FORBIDDEN, description: 'The organisation is suspended', ...PAGE }),
     ApiResponse({ status: HttpStatus.NOT_FOUND, description: 'No such link', ...PAGE }),
     ApiResponse({ status: HttpStatus.GONE, description: 'The link expired, was revoked or completed', ...PAGE }),
-  );
-
-export const ApiSetupPage = () =>
-  applyDecorators(
-    ApiOperation({ summary: 'The setup’s pages, one step per intent: domain, single sign-on, SCIM' }),
-    ApiResponse({ status: HttpStatus.OK, description: 'The page', ...PAGE }),
   );
 
 /** The setup session's routes: its cookie alone opens them. */
