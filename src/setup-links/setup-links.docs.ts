@@ -1,7 +1,7 @@
 /**
  * The API document's part for setup links (docs/setup-links.md): the owners' routes under
- * /api/org/setup-links, the opening `GET /setup/{token}` (a browser route; the page `/setup` is page/setup-page.docs.ts), and
- * the setup session's own routes under /api/setup.
+ * /api/org/setup-links, the opening `GET /setup/{token}` (a browser route; the page `/setup` is in
+ * page/setup-page.docs.ts), and the setup session's own routes under /api/setup.
  */
 import { applyDecorators, HttpStatus } from '@nestjs/common';
 import {
