@@ -226,13 +226,21 @@ describeWithChromium('the setup page in Chromium', () => {
     expect(await page.locator('h1').innerText()).toBe('Open your setup link again');
   });
 
-  it('every refusal is said in words: not a domain, no metadata, a metadata file that cannot be used', async () => {
-    const { ownerCookie } = await organisation('Initech');
+  it('every refusal is said in words: not a domain, no metadata, a metadata file that cannot be used; a typo is removed', async () => {
+    const { tenantId, ownerCookie } = await organisation('Initech');
     const { page } = await openLink(ownerCookie, ['domain', 'sso']);
     await page.getByLabel('Your company’s e-mail domain').fill('gmail.com');
     await page.getByRole('button', { name: 'Add domain' }).click();
     await expectSaid(page, 'domain', 'That is a free e-mail provider’s domain. Give your company’s own domain.');
     expect(await result(page, 'domain').getAttribute('class')).toContain('error');
+    // A typo, claimed and removed again.
+    await page.getByLabel('Your company’s e-mail domain').fill('initech-typo.test');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await expectSaid(page, 'domain', 'initech-typo.test is added.');
+    await page.getByRole('button', { name: 'Remove initech-typo.test' }).click();
+    await expectSaid(page, 'domain', 'initech-typo.test is removed.');
+    expect(await page.locator('article.card').count()).toBe(0);
+    expect(await t.dataSource.getRepository(OrgDomainEntity).countBy({ tenantId })).toBe(0);
 
     await page.getByRole('button', { name: 'Save connection' }).click();
     await expectSaid(page, 'sso', 'Give the metadata URL, a metadata file or the pasted XML.');
@@ -248,7 +256,7 @@ describeWithChromium('the setup page in Chromium', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
-  it('a test sign-in that fails: the page says the attempt’s exact reason, and the connection stays off', async () => {
+  it('a test sign-in that fails: the page says the attempt’s exact reason, the connection stays off, its draft is removed', async () => {
     const { tenantId, ownerCookie } = await organisation('Globex');
     const domain = `globex-${seq++}.test`;
     await heldDomain(t, tenantId, domain);
@@ -287,5 +295,11 @@ describeWithChromium('the setup page in Chromium', () => {
     });
     expect(await axeViolations(page)).toEqual([]);
     await documentStep(page, '7-sso-test-failed', `#connection-${connection.id}-name`);
+
+    // The draft that this link made can be removed, to start again.
+    await page.getByRole('button', { name: /^Remove this connection/ }).click();
+    await expectSaid(page, 'sso', 'Another OpenID Connect provider (OpenID Connect) is removed.');
+    expect(await t.dataSource.getRepository(SsoConnectionEntity).countBy({ tenantId })).toBe(0);
+    expect(await stateOf(page, 'sso')).toBe('To do');
   });
 });

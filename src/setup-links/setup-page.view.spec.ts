@@ -95,6 +95,7 @@ describe(renderSetupPage.name, () => {
     );
     expect(page).toContain('type only _tenant-verification as the host');
     expect(page).toContain('data-action="verify-domain" data-domain="acme.test"');
+    expect(page).toContain('data-action="remove-domain" data-domain="acme.test"');
   });
 
   it('a SAML connection: the values to paste at the provider, its guide, and the last test’s exact reason', () => {
@@ -108,6 +109,9 @@ describe(renderSetupPage.name, () => {
       'The check that failed: <code>SSO_DOMAIN_MISMATCH</code> kim@other.test is not in a domain this organisation holds',
     );
     expect(page).toContain('data-action="test-connection" data-connection="c1"');
+    expect(page).toContain('data-action="remove-connection" data-connection="c1"');
+    const active = renderSetupPage(model({ connections: [{ ...saml, status: 'active' }] }), NONCE);
+    expect(active).not.toContain('data-action="remove-connection"');
   });
 
   it('every input, select and text area has a label that names it', () => {

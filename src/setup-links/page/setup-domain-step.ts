@@ -40,8 +40,10 @@ ${copyable(`${id}-record-value`, DOMAIN_TEXT.recordValue, domain.verification.re
 </dl>
 <p class="hint">${DOMAIN_TEXT.hostHint(hostLabel(domain), domain.name)}</p>
 ${lastCheck(domain)}
-<button type="button" data-action="verify-domain" data-domain="${domain.name}">${DOMAIN_TEXT.checkButton} \
+<p class="actions"><button type="button" data-action="verify-domain" data-domain="${domain.name}">${DOMAIN_TEXT.checkButton} \
 <span class="visually-hidden">${domain.name}</span></button>
+<button type="button" class="secondary" data-action="remove-domain" data-domain="${domain.name}">${DOMAIN_TEXT.removeButton} \
+<span class="visually-hidden">${domain.name}</span></button></p>
 </article>`;
 }
 

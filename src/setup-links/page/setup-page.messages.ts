@@ -34,6 +34,8 @@ export const DOMAIN_TEXT = {
   hostHint: (label: string, domain: string) =>
     `Many DNS consoles add the domain themselves: there, type only ${label} as the host, not ${label}.${domain}.`,
   checkButton: 'Check now',
+  removeButton: 'Remove',
+  removed: (domain: string) => `${domain} is removed.`,
   provenOn: 'Proven on',
   added: (domain: string) => `${domain} is added. Publish its TXT record, then press Check now.`,
   checking: (domain: string) => `Checking the DNS record of ${domain}…`,
@@ -94,6 +96,8 @@ export const SSO_TEXT = {
   updateSecret: 'Give the client secret again',
   updateButton: 'Save',
   testButton: 'Test sign-in',
+  removeButton: 'Remove this connection',
+  removed: (name: string) => `${name} is removed.`,
   testIntro:
     'Test sign-in opens your provider in a new tab: sign in there as one of your people, with an address at a ' +
     'proven domain. The result shows here.',

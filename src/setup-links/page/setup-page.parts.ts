@@ -76,7 +76,7 @@ export function stepSection(
   body: SafeHtml,
 ): SafeHtml {
   return html`<section class="step" id="step-${id}" aria-labelledby="${id}-heading">
-<h2 id="${id}-heading"><span class="number">${number}.</span> ${heading} ${stateBadge(id, state)}</h2>
+<h2 id="${id}-heading" tabindex="-1"><span class="number">${number}.</span> ${heading} ${stateBadge(id, state)}</h2>
 <p>${intro}</p>
 <div id="${id}-body" data-part>
 ${body}

@@ -17,6 +17,7 @@ p { margin: 0 0 .75rem; overflow-wrap: anywhere; }
 .state-to-do { color: #374151; background: #e5e7eb; }
 .card { margin: 0 0 1rem; padding: 1rem; border: 1px solid #d1d5db; border-radius: .5rem; }
 .status { font-weight: 600; }
+.actions { display: flex; flex-wrap: wrap; gap: .5rem; }
 .status-verified, .status-active { color: #065f46; }
 dl.values { display: grid; grid-template-columns: minmax(8rem, max-content) 1fr; gap: .4rem 1rem; margin: 0 0 .75rem; }
 dl.values dt { font-weight: 600; color: #4b5563; }

@@ -125,8 +125,13 @@ ${stepsList(guide.after)}
 ${providerValues(connection)}
 ${update}
 <p>${SSO_TEXT.testIntro}</p>
-<p><button type="button" data-action="test-connection" data-connection="${connection.id}">${SSO_TEXT.testButton} \
-<span class="visually-hidden">${connection.name}</span></button></p>
+<p class="actions"><button type="button" data-action="test-connection" data-connection="${connection.id}">${SSO_TEXT.testButton} \
+<span class="visually-hidden">${connection.name}</span></button>
+${
+  connection.status === 'draft' &&
+  html`<button type="button" class="secondary" data-action="remove-connection" data-connection="${connection.id}" \
+data-name="${connection.name}">${SSO_TEXT.removeButton} <span class="visually-hidden">${connection.name}</span></button>`
+}</p>
 ${lastTest(connection, attempt)}
 </article>`;
 }

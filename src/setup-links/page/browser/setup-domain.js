@@ -26,3 +26,11 @@ export async function verifyDomain(button) {
   if (proven) say('domain', `${name}: ${text.domainProven}.`);
   else say('domain', check ? check.textContent : text.fallback.failed, { error: true, shown: Boolean(check) });
 }
+
+/** Removes a claim that this link made (the service refuses any other, in words). */
+export async function removeDomain(button) {
+  const name = button.dataset.domain;
+  await api('DELETE', path(name));
+  await refreshStep('domain', '#domain-name');
+  say('domain', fill(text.domainRemoved, { domain: name }));
+}

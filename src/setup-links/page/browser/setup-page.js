@@ -1,7 +1,7 @@
 // The setup page's script: every button and form of the page, by delegation, so that re-rendered steps need no wiring.
 import { api, busy, fill, intentOf, say, showFinished, text } from './setup-common.js';
-import { addDomain, verifyDomain } from './setup-domain.js';
-import { addConnection, showChoice, testConnection, updateConnection } from './setup-sso.js';
+import { addDomain, removeDomain, verifyDomain } from './setup-domain.js';
+import { addConnection, removeConnection, showChoice, testConnection, updateConnection } from './setup-sso.js';
 import { addGroup, makeToken, removeGroup, saveMapping } from './setup-scim.js';
 
 /** Copies a value; says so (or that it could not) in the step's region. */
@@ -30,6 +30,8 @@ async function finish(button) {
 
 const CLICKS = {
   'verify-domain': verifyDomain,
+  'remove-domain': removeDomain,
+  'remove-connection': removeConnection,
   'test-connection': testConnection,
   'make-token': makeToken,
   'add-group': addGroup,

@@ -80,6 +80,14 @@ export async function updateConnection(form) {
   say('sso', fill(text.connectionUpdated, { name: answer.connection.name }));
 }
 
+/** Removes a draft connection that this link made (the service refuses any other, in words). */
+export async function removeConnection(button) {
+  watching.delete(button.dataset.connection);
+  await api('DELETE', `${connections}/${button.dataset.connection}`);
+  await refreshStep('sso', '#sso-heading');
+  say('sso', fill(text.connectionRemoved, { name: button.dataset.name }));
+}
+
 const testAttempts = async (id) =>
   (await api('GET', `${connections}/${id}/attempts`)).attempts.filter((a) => a.detail.startsWith(text.testPrefix));
 
