@@ -35,7 +35,7 @@ export const SETUP_REASONS = {
   limit: (perOrg: number) => `an organisation has at most ${perOrg} open setup links (SETUP_LINKS_PER_ORG)`,
 };
 
-/** The org guard's messages on the org routes of setup links. */
+/** The 500 bodies of the routes. */
 export const SETUP_FAILURES = {
   links: 'Failed to manage setup links',
   setup: 'Failed to set up',

@@ -47,7 +47,6 @@ export class SetupLinkTokenResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() token: string;
   @ApiProperty() url: string;
-  @ApiPropertyOptional() status?: string;
 }
 
 export class SetupDomainStep {
