@@ -23,6 +23,8 @@ const LAYERS = [
   ['roles'],
   ['invitation-page', 'test-mode', 'scim', 'domains'],
   ['sso', 'me'],
+  // The IT admin's setup through the org routes' services: domains, single sign-on, SCIM.
+  ['setup-links'],
   // The operator CLI runs what every feature offers an operator (single sign-on's key rotation too).
   ['cli'],
 ];
@@ -57,6 +59,8 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: globals.node } },
+  // The setup page's script: ES modules that the browser loads (src/setup-page/setup-page.assets.ts).
+  { files: ['src/**/browser/*.js'], languageOptions: { globals: globals.browser, sourceType: 'module' } },
   { files: ['**/*.js'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   // The starter QA suite: plain CommonJS under Jest.
   { files: ['examples/qa-suite/**/*.test.js'], languageOptions: { globals: globals.jest } },

@@ -4,6 +4,1151 @@
  */
 
 export interface paths {
+    "/api/org/setup-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation’s setup links, newest first, with their status (never their URL)
+         * @description A link seen expired here for the first time records its setup_link.expired event.
+         *
+         *     Permission: `setup_links:manage` (held by owner only; docs/roles.md).
+         */
+        get: operations["listSetupLinks"];
+        put?: never;
+        /**
+         * Make a link for the IT admin: domains, single sign-on, SCIM (the URL is shown once)
+         * @description Rules in order: owner, SETUP_LINK_INVALID (400), SETUP_LINK_LIMIT (422, SETUP_LINKS_PER_ORG open links). With email, the link is also e-mailed through the outbox. Event setup_link.created.
+         *
+         *     Permission: `setup_links:manage` (held by owner only; docs/roles.md).
+         */
+        post: operations["createSetupLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/setup-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a setup link: its sessions end at once, on every instance
+         * @description Event setup_link.revoked.
+         *
+         *     Permission: `setup_links:manage` (held by owner only; docs/roles.md).
+         */
+        delete: operations["revokeSetupLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/setup/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The link’s address: sets the setup session and forwards to /setup
+         * @description A page that forwards (meta refresh, and a link) rather than a redirect: the SameSite=Strict cookie it sets is not sent on a redirect of a navigation that came from a mail client. Event setup_link.opened, with the client’s address. A link that does not open gets a page that says why, with no detail of the organisation.
+         */
+        get: operations["openSetupLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The setup’s page: one step per granted intent, in the order domain, single sign-on, SCIM; then Finish
+         * @description Rendered from GET /api/setup for the setup session of the request (its cookie); its script calls the /api/setup routes. Without a setup session (none, or its link completed, revoked or expired, or the organisation suspended): 401, a page that says to open the link again. The invitation page’s headers: a policy that runs the page’s own script and style by nonce, no Referer, no caching, no indexing.
+         */
+        get: operations["showSetupPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/setup-assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The setup page’s script: ES modules, loaded by the page under its nonce
+         * @description Static files, the same for every visitor.
+         */
+        get: operations["setupPageScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation, the granted intents, the link’s expiry and each granted step’s state */
+        get: operations["getSetup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete the setup: the link is closed, and its session with it; the owners are e-mailed
+         * @description Event setup_link.completed.
+         */
+        post: operations["completeSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim an e-mail domain: a pending claim with its own TXT record to publish
+         * @description Rules in order: DOMAIN_INVALID (400), DOMAIN_PUBLIC_SUFFIX, DOMAIN_FREE_PROVIDER (422), DOMAIN_ALREADY_ADDED, DOMAIN_TAKEN (409: another organisation holds it verified or failing), DOMAIN_LIMIT (422, DOMAINS_PER_ORG). Event domain.added.
+         */
+        post: operations["addSetupDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/domains/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One claim of the organisation */
+        get: operations["getSetupDomain"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove the claim: its pending join requests are rejected; members who joined by it stay members
+         * @description Events: join_request.rejected for each, domain.removed.
+         */
+        delete: operations["removeSetupDomain"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/domains/{name}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look the TXT record up now: a pending claim becomes verified; a verified or failing one is re-checked
+         * @description lastCheck.result: found, record_not_found or token_mismatch. Events: domain.verified, domain.verification_failed, domain.failing, domain.lapsed. A resolver that fails or times out (DNS_TIMEOUT_MS) leaves the claim as it was: 503 `{"success":false,"error":"DNS_UNAVAILABLE"}`.
+         */
+        post: operations["verifySetupDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/sso/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation’s single sign-on connections, oldest first
+         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        get: operations["listSetupConnections"];
+        put?: never;
+        /**
+         * Connect the organisation’s identity provider (OIDC or SAML): a draft connection
+         * @description OIDC: the discovery document is read from {issuer}/.well-known/openid-configuration (its issuer must equal the one given, exactly). SAML: the IdP’s metadata (entity ID, HTTP-Redirect SSO URL, signing certificates). Rules in order: owner, SSO_CONNECTION_INVALID (400), SSO_CONNECTION_LIMIT (422, SSO_CONNECTIONS_PER_ORG), SSO_DISCOVERY_FAILED or SSO_METADATA_INVALID (422). Event sso.connection_created. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        post: operations["createSetupConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/sso/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One connection
+         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        get: operations["getSetupConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a connection, with its people’s links and attempts (members stay)
+         * @description Event sso.connection_deleted. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        delete: operations["deleteSetupConnection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a connection: activate it, turn it off, its settings, its secret or its metadata
+         * @description status "active" makes a draft or inactive connection active (sso.connection_activated); the first active connection is the primary, which discovery uses. Other changes: sso.connection_updated. clientSecret and scopes are OIDC’s, metadataXml, metadataUrl and wantAssertionsSigned SAML’s (the other kind: 400). Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        patch: operations["updateSetupConnection"];
+        trace?: never;
+    };
+    "/api/setup/sso/connections/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a test sign-in of the connection, whatever its status
+         * @description The answer’s startUrl leads to the provider. Its callback runs every check of a sign-in, records the attempt, activates a draft connection when every check passed, and answers 200 {"success":true,"test":{"result":"ok","email","subject","membership":"member"|"joins","role","activated"}} without joining anyone or setting a session; a failed check answers as a sign-in’s refusal. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}. Under NODE_ENV=production without PUBLIC_BASE_URL: 503 SSO_NOT_CONFIGURED naming it. A client secret that no key of SSO_SECRETS_KEY opens: 503 SSO_SECRET_UNREADABLE, recorded as an attempt.
+         */
+        post: operations["testSetupConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/sso/connections/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The connection’s last 100 sign-in attempts, newest first, with the check that failed
+         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        get: operations["listSetupAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/scim/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a SCIM token (owners): the secret is shown once
+         * @description Event: scim.token_created.
+         */
+        post: operations["createSetupScimToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/setup/scim/role-mapping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The role mapping of SCIM groups (owners) */
+        get: operations["getSetupScimRoleMapping"];
+        /**
+         * Replace the role mapping of SCIM groups (owners)
+         * @description A SCIM member’s role is the highest that their groups map to, else member; a custom role that some group maps to is held exactly when one of their groups maps to it (others stay as given); every active SCIM member is recomputed. Events: scim.role_mapping_updated, member.updated per changed role, member.roles_changed per changed set of custom roles; a refused change: scim.change_refused.
+         */
+        put: operations["putSetupScimRoleMapping"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's claims, by name
+         * @description Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
+        get: operations["listDomains"];
+        put?: never;
+        /**
+         * Claim an e-mail domain: a pending claim with its own TXT record to publish
+         * @description Rules in order: DOMAIN_INVALID (400), DOMAIN_PUBLIC_SUFFIX, DOMAIN_FREE_PROVIDER (422), DOMAIN_ALREADY_ADDED, DOMAIN_TAKEN (409: another organisation holds it verified or failing), DOMAIN_LIMIT (422, DOMAINS_PER_ORG). Event domain.added.
+         *
+         *     Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
+        post: operations["addDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/domains/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One claim of the organisation
+         * @description Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
+        get: operations["getDomain"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove the claim: its pending join requests are rejected; members who joined by it stay members
+         * @description Events: join_request.rejected for each, domain.removed.
+         *
+         *     Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
+        delete: operations["removeDomain"];
+        options?: never;
+        head?: never;
+        /**
+         * Set the join mode (off, request or auto, acting only while the claim is verified or failing), the default roles that joins by the domain get, or both
+         * @description defaultRoles replaces the set; checked as an invitation’s roles are: MEMBER_ROLE_LIMIT and UNKNOWN_ROLE (422), ROLE_ESCALATION (403: a permission of a role that the caller lacks). Event domain.updated.
+         *
+         *     Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
+        patch: operations["updateDomain"];
+        trace?: never;
+    };
+    "/api/org/domains/{name}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look the TXT record up now: a pending claim becomes verified; a verified or failing one is re-checked
+         * @description lastCheck.result: found, record_not_found or token_mismatch. Events: domain.verified, domain.verification_failed, domain.failing, domain.lapsed. A resolver that fails or times out (DNS_TIMEOUT_MS) leaves the claim as it was: 503 `{"success":false,"error":"DNS_UNAVAILABLE"}`.
+         *
+         *     Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
+        post: operations["verifyDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/domains/{name}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new token and a new window for a pending, expired or lapsed claim; the old value stops working
+         * @description Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
+        post: operations["rotateDomain"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/join-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's join requests with this status (pending by default), oldest first
+         * @description Permission: `join_requests:decide` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
+        get: operations["listJoinRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/join-requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve: the person becomes a member with the role member (events join_request.approved, member.joined via domain)
+         * @description Permission: `join_requests:decide` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
+        post: operations["approveJoinRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/join-requests/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject (event join_request.rejected)
+         * @description Permission: `join_requests:decide` (held by owner, admin, and custom roles that carry it; docs/roles.md).
+         */
+        post: operations["rejectJoinRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The claims of a name across organisations */
+        get: operations["listDomainClaims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/domains/{name}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Release an organisation's claim: it becomes lapsed and no longer holds the name (event domain.released with the reason) */
+        post: operations["releaseDomainClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/sso/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation’s single sign-on connections, oldest first
+         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
+         */
+        get: operations["listSsoConnections"];
+        put?: never;
+        /**
+         * Connect the organisation’s identity provider (OIDC or SAML): a draft connection
+         * @description OIDC: the discovery document is read from {issuer}/.well-known/openid-configuration (its issuer must equal the one given, exactly). SAML: the IdP’s metadata (entity ID, HTTP-Redirect SSO URL, signing certificates). Rules in order: owner, SSO_CONNECTION_INVALID (400), SSO_CONNECTION_LIMIT (422, SSO_CONNECTIONS_PER_ORG), SSO_DISCOVERY_FAILED or SSO_METADATA_INVALID (422). Event sso.connection_created. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
+         */
+        post: operations["createSsoConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/sso/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One connection
+         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
+         */
+        get: operations["getSsoConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a connection, with its people’s links and attempts (members stay)
+         * @description Event sso.connection_deleted. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
+         */
+        delete: operations["deleteSsoConnection"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a connection: activate it, turn it off, its settings, its secret or its metadata
+         * @description status "active" makes a draft or inactive connection active (sso.connection_activated); the first active connection is the primary, which discovery uses. Other changes: sso.connection_updated. clientSecret and scopes are OIDC’s, metadataXml, metadataUrl and wantAssertionsSigned SAML’s (the other kind: 400). Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
+         */
+        patch: operations["updateSsoConnection"];
+        trace?: never;
+    };
+    "/api/org/sso/connections/{id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the provider’s discovery document (OIDC) or metadata at its address (SAML) again
+         * @description SAML metadata that was pasted: 422 SSO_METADATA_INVALID (PATCH new metadataXml). Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
+         */
+        post: operations["refreshSsoConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/sso/connections/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a test sign-in of the connection, whatever its status
+         * @description The answer’s startUrl leads to the provider. Its callback runs every check of a sign-in, records the attempt, activates a draft connection when every check passed, and answers 200 {"success":true,"test":{"result":"ok","email","subject","membership":"member"|"joins","role","activated"}} without joining anyone or setting a session; a failed check answers as a sign-in’s refusal. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}. Under NODE_ENV=production without PUBLIC_BASE_URL: 503 SSO_NOT_CONFIGURED naming it. A client secret that no key of SSO_SECRETS_KEY opens: 503 SSO_SECRET_UNREADABLE, recorded as an attempt.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
+         */
+        post: operations["testSsoConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/sso/connections/{id}/attempts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The connection’s last 100 sign-in attempts, newest first, with the check that failed
+         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
+         */
+        get: operations["listSsoAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the organisation requires single sign-on of its members, and who keeps access without it
+         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        get: operations["getSsoEnforcement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Require single sign-on of the members (owners keep access: the break-glass), or stop requiring it
+         * @description From then on every org route refuses a member’s session that single sign-on did not make with 403 {"success":false,"error":"SSO_REQUIRED","startUrl"}, and a domain join or join request for the organisation answers the same. Owners only. Event sso.enforced. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         *
+         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
+         */
+        patch: operations["setSsoEnforcement"];
+        trace?: never;
+    };
+    "/api/sso/discover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether an e-mail address signs in by single sign-on, and where to start
+         * @description sso true when the address’s domain is verified (or failing within its grace) for an active organisation with an active primary connection; false otherwise, for an unknown domain as for a known one. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
+         */
+        post: operations["discoverSso"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start a sign-in: a redirect to the provider (OIDC) or to the SAML request
+         * @description By connection id, or by e-mail address (its verified domain). returnTo: a path, or an allowed origin; none: SSO_DEFAULT_RETURN_TO, else GET /sso/signed-in. Under NODE_ENV=production without PUBLIC_BASE_URL: 503 SSO_NOT_CONFIGURED naming it. A client secret that no key of SSO_SECRETS_KEY opens: 503 SSO_SECRET_UNREADABLE, recorded as an attempt.
+         */
+        get: operations["startSso"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/signed-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a sign-in without returnTo lands (SSO_DEFAULT_RETURN_TO unset): who is signed in, and a sign-out
+         * @description “Signed in as … to …” with a button that posts to POST /api/me/sign-out; without a session, that nobody is.
+         */
+        get: operations["signedInPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/oidc/{id}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OIDC provider’s redirect back (code and state)
+         * @description Every refusal names its check in reason (docs/sso.md, “Why an OpenID Connect sign-in was refused”). A client secret that no key of SSO_SECRETS_KEY opens: 503 SSO_SECRET_UNREADABLE, recorded as an attempt.
+         */
+        get: operations["oidcCallback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/saml/{id}/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The page that posts a pending sign-in’s AuthnRequest to a provider that takes HTTP-POST */
+        get: operations["samlPostPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/saml/{id}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This connection’s SP metadata, for the provider to read */
+        get: operations["samlMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sso/saml/{id}/acs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** SAML’s assertion consumer service: the provider’s form POST (HTTP-POST binding) */
+        post: operations["samlAcs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/scim/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation’s SCIM tokens (owners), without their secrets
+         * @description Permission: `scim:manage` (held by owner only; docs/roles.md).
+         */
+        get: operations["listScimTokens"];
+        put?: never;
+        /**
+         * Make a SCIM token (owners): the secret is shown once
+         * @description Event: scim.token_created.
+         *
+         *     Permission: `scim:manage` (held by owner only; docs/roles.md).
+         */
+        post: operations["createScimToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/scim/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a SCIM token (owners): refused at once on every instance
+         * @description Event: scim.token_revoked.
+         *
+         *     Permission: `scim:manage` (held by owner only; docs/roles.md).
+         */
+        delete: operations["revokeScimToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/scim/role-mapping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The role mapping of SCIM groups (owners)
+         * @description Permission: `scim:manage` (held by owner only; docs/roles.md).
+         */
+        get: operations["getScimRoleMapping"];
+        /**
+         * Replace the role mapping of SCIM groups (owners)
+         * @description A SCIM member’s role is the highest that their groups map to, else member; a custom role that some group maps to is held exactly when one of their groups maps to it (others stay as given); every active SCIM member is recomputed. Events: scim.role_mapping_updated, member.updated per changed role, member.roles_changed per changed set of custom roles; a refused change: scim.change_refused.
+         *
+         *     Permission: `scim:manage` (held by owner only; docs/roles.md).
+         */
+        put: operations["putScimRoleMapping"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ServiceProviderConfig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SCIM ServiceProviderConfig (RFC 7643 section 5): patch and filter supported */
+        get: operations["getScimServiceProviderConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ResourceTypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SCIM ResourceTypes (RFC 7643 section 6): User and Group */
+        get: operations["listScimResourceTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/ResourceTypes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One SCIM ResourceType */
+        get: operations["getScimResourceType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SCIM Schemas (RFC 7643 section 7) */
+        get: operations["listScimSchemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Schemas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One SCIM Schema, by its URN */
+        get: operations["getScimSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search every resource type at once: not supported
+         * @description Search Users and Groups one at a time, at /Users/.search and /Groups/.search.
+         */
+        post: operations["searchAllScimResources"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SCIM Users
+         * @description filter: userName eq (case-insensitive), externalId eq, emails.value eq, id eq, joined by and; anything else 400 invalidFilter.
+         */
+        get: operations["listScimUsers"];
+        put?: never;
+        /**
+         * Create a SCIM User: the person becomes a member of the organisation
+         * @description userName (an e-mail address), externalId, name, emails, active. The person is made in the identity store when the address has no account (cognito: AdminCreateUser without a message), adopted when it has one in no organisation. Event: member.joined with via "scim".
+         */
+        post: operations["createScimUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search SCIM Users (POST)
+         * @description RFC 7644 section 3.4.3: the list's GET with its parameters in the body. filter: userName eq (case-insensitive), externalId eq, emails.value eq, id eq, joined by and; anything else 400 invalidFilter.
+         */
+        post: operations["searchScimUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One SCIM User */
+        get: operations["getScimUser"];
+        /**
+         * Replace a SCIM User (the whole resource)
+         * @description active false detaches the person from the organisation at once (the resource stays); true brings them back with their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability). PATCH: removing active (or setting it to null) leaves it unassigned, not returned, and detaches the person as false does; removing userName, id, meta or groups (readOnly) is 400 mutability.
+         */
+        put: operations["replaceScimUser"];
+        post?: never;
+        /**
+         * Delete a SCIM User: the person leaves the organisation (the account stays)
+         * @description Event: member.removed with via "scim". The last owner is never removed (409 mutability).
+         */
+        delete: operations["deleteScimUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Patch a SCIM User (PatchOp: add, replace, remove; with or without path)
+         * @description active false detaches the person from the organisation at once (the resource stays); true brings them back with their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability). PATCH: removing active (or setting it to null) leaves it unassigned, not returned, and detaches the person as false does; removing userName, id, meta or groups (readOnly) is 400 mutability.
+         */
+        patch: operations["patchScimUser"];
+        trace?: never;
+    };
+    "/scim/v2/Groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List SCIM Groups
+         * @description filter: displayName eq, externalId eq, id eq.
+         */
+        get: operations["listScimGroups"];
+        put?: never;
+        /**
+         * Create a SCIM Group, with members
+         * @description Event: scim.group_created.
+         */
+        post: operations["createScimGroup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Groups/.search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search SCIM Groups (POST)
+         * @description RFC 7644 section 3.4.3: the list's GET with its parameters in the body. filter: displayName eq, externalId eq, id eq.
+         */
+        post: operations["searchScimGroups"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/scim/v2/Groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One SCIM Group */
+        get: operations["getScimGroup"];
+        /**
+         * Replace a SCIM Group
+         * @description Members’ roles are recomputed from the role mapping. Event: scim.group_updated.
+         */
+        put: operations["replaceScimGroup"];
+        post?: never;
+        /**
+         * Delete a SCIM Group
+         * @description Event: scim.group_deleted.
+         */
+        delete: operations["deleteScimGroup"];
+        options?: never;
+        head?: never;
+        /**
+         * Patch a SCIM Group: members add and remove (Entra’s members[value eq "…"] too)
+         * @description Members’ roles are recomputed from the role mapping. Event: scim.group_updated.
+         */
+        patch: operations["patchScimGroup"];
+        trace?: never;
+    };
     "/metrics": {
         parameters: {
             query?: never;
@@ -538,200 +1683,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/org/domains": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The organisation's claims, by name
-         * @description Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
-         */
-        get: operations["listDomains"];
-        put?: never;
-        /**
-         * Claim an e-mail domain: a pending claim with its own TXT record to publish
-         * @description Rules in order: DOMAIN_INVALID (400), DOMAIN_PUBLIC_SUFFIX, DOMAIN_FREE_PROVIDER (422), DOMAIN_ALREADY_ADDED, DOMAIN_TAKEN (409: another organisation holds it verified or failing), DOMAIN_LIMIT (422, DOMAINS_PER_ORG). Event domain.added.
-         *
-         *     Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
-         */
-        post: operations["addDomain"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/org/domains/{name}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One claim of the organisation
-         * @description Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
-         */
-        get: operations["getDomain"];
-        put?: never;
-        post?: never;
-        /**
-         * Remove the claim: its pending join requests are rejected; members who joined by it stay members
-         * @description Events: join_request.rejected for each, domain.removed.
-         *
-         *     Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
-         */
-        delete: operations["removeDomain"];
-        options?: never;
-        head?: never;
-        /**
-         * Set the join mode (off, request or auto, acting only while the claim is verified or failing), the default roles that joins by the domain get, or both
-         * @description defaultRoles replaces the set; checked as an invitation’s roles are: MEMBER_ROLE_LIMIT and UNKNOWN_ROLE (422), ROLE_ESCALATION (403: a permission of a role that the caller lacks). Event domain.updated.
-         *
-         *     Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
-         */
-        patch: operations["updateDomain"];
-        trace?: never;
-    };
-    "/api/org/domains/{name}/verify": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Look the TXT record up now: a pending claim becomes verified; a verified or failing one is re-checked
-         * @description lastCheck.result: found, record_not_found or token_mismatch. Events: domain.verified, domain.verification_failed, domain.failing, domain.lapsed. A resolver that fails or times out (DNS_TIMEOUT_MS) leaves the claim as it was: 503 `{"success":false,"error":"DNS_UNAVAILABLE"}`.
-         *
-         *     Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
-         */
-        post: operations["verifyDomain"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/org/domains/{name}/rotate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * A new token and a new window for a pending, expired or lapsed claim; the old value stops working
-         * @description Permission: `domains:manage` (held by owner, admin, and custom roles that carry it; docs/roles.md).
-         */
-        post: operations["rotateDomain"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/org/join-requests": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The organisation's join requests with this status (pending by default), oldest first
-         * @description Permission: `join_requests:decide` (held by owner, admin, and custom roles that carry it; docs/roles.md).
-         */
-        get: operations["listJoinRequests"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/org/join-requests/{id}/approve": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Approve: the person becomes a member with the role member (events join_request.approved, member.joined via domain)
-         * @description Permission: `join_requests:decide` (held by owner, admin, and custom roles that carry it; docs/roles.md).
-         */
-        post: operations["approveJoinRequest"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/org/join-requests/{id}/reject": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Reject (event join_request.rejected)
-         * @description Permission: `join_requests:decide` (held by owner, admin, and custom roles that carry it; docs/roles.md).
-         */
-        post: operations["rejectJoinRequest"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/domains": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The claims of a name across organisations */
-        get: operations["listDomainClaims"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/domains/{name}/release": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Release an organisation's claim: it becomes lapsed and no longer holds the name (event domain.released with the reason) */
-        post: operations["releaseDomainClaim"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/me": {
         parameters: {
             query?: never;
@@ -844,331 +1795,6 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
-        trace?: never;
-    };
-    "/api/org/scim/tokens": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The organisation’s SCIM tokens (owners), without their secrets
-         * @description Permission: `scim:manage` (held by owner only; docs/roles.md).
-         */
-        get: operations["listScimTokens"];
-        put?: never;
-        /**
-         * Make a SCIM token (owners): the secret is shown once
-         * @description Event: scim.token_created.
-         *
-         *     Permission: `scim:manage` (held by owner only; docs/roles.md).
-         */
-        post: operations["createScimToken"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/org/scim/tokens/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Revoke a SCIM token (owners): refused at once on every instance
-         * @description Event: scim.token_revoked.
-         *
-         *     Permission: `scim:manage` (held by owner only; docs/roles.md).
-         */
-        delete: operations["revokeScimToken"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/org/scim/role-mapping": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The role mapping of SCIM groups (owners)
-         * @description Permission: `scim:manage` (held by owner only; docs/roles.md).
-         */
-        get: operations["getScimRoleMapping"];
-        /**
-         * Replace the role mapping of SCIM groups (owners)
-         * @description A SCIM member’s role is the highest that their groups map to, else member; a custom role that some group maps to is held exactly when one of their groups maps to it (others stay as given); every active SCIM member is recomputed. Events: scim.role_mapping_updated, member.updated per changed role, member.roles_changed per changed set of custom roles; a refused change: scim.change_refused.
-         *
-         *     Permission: `scim:manage` (held by owner only; docs/roles.md).
-         */
-        put: operations["putScimRoleMapping"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/scim/v2/ServiceProviderConfig": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** SCIM ServiceProviderConfig (RFC 7643 section 5): patch and filter supported */
-        get: operations["getScimServiceProviderConfig"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/scim/v2/ResourceTypes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** SCIM ResourceTypes (RFC 7643 section 6): User and Group */
-        get: operations["listScimResourceTypes"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/scim/v2/ResourceTypes/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One SCIM ResourceType */
-        get: operations["getScimResourceType"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/scim/v2/Schemas": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** SCIM Schemas (RFC 7643 section 7) */
-        get: operations["listScimSchemas"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/scim/v2/Schemas/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One SCIM Schema, by its URN */
-        get: operations["getScimSchema"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/scim/v2/.search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Search every resource type at once: not supported
-         * @description Search Users and Groups one at a time, at /Users/.search and /Groups/.search.
-         */
-        post: operations["searchAllScimResources"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/scim/v2/Users": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List SCIM Users
-         * @description filter: userName eq (case-insensitive), externalId eq, emails.value eq, id eq, joined by and; anything else 400 invalidFilter.
-         */
-        get: operations["listScimUsers"];
-        put?: never;
-        /**
-         * Create a SCIM User: the person becomes a member of the organisation
-         * @description userName (an e-mail address), externalId, name, emails, active. The person is made in the identity store when the address has no account (cognito: AdminCreateUser without a message), adopted when it has one in no organisation. Event: member.joined with via "scim".
-         */
-        post: operations["createScimUser"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/scim/v2/Users/.search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Search SCIM Users (POST)
-         * @description RFC 7644 section 3.4.3: the list's GET with its parameters in the body. filter: userName eq (case-insensitive), externalId eq, emails.value eq, id eq, joined by and; anything else 400 invalidFilter.
-         */
-        post: operations["searchScimUsers"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/scim/v2/Users/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One SCIM User */
-        get: operations["getScimUser"];
-        /**
-         * Replace a SCIM User (the whole resource)
-         * @description active false detaches the person from the organisation at once (the resource stays); true brings them back with their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability). PATCH: removing active (or setting it to null) leaves it unassigned, not returned, and detaches the person as false does; removing userName, id, meta or groups (readOnly) is 400 mutability.
-         */
-        put: operations["replaceScimUser"];
-        post?: never;
-        /**
-         * Delete a SCIM User: the person leaves the organisation (the account stays)
-         * @description Event: member.removed with via "scim". The last owner is never removed (409 mutability).
-         */
-        delete: operations["deleteScimUser"];
-        options?: never;
-        head?: never;
-        /**
-         * Patch a SCIM User (PatchOp: add, replace, remove; with or without path)
-         * @description active false detaches the person from the organisation at once (the resource stays); true brings them back with their role. A new userName or primary e-mail changes the stored address. The last owner is never detached (409 mutability). PATCH: removing active (or setting it to null) leaves it unassigned, not returned, and detaches the person as false does; removing userName, id, meta or groups (readOnly) is 400 mutability.
-         */
-        patch: operations["patchScimUser"];
-        trace?: never;
-    };
-    "/scim/v2/Groups": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List SCIM Groups
-         * @description filter: displayName eq, externalId eq, id eq.
-         */
-        get: operations["listScimGroups"];
-        put?: never;
-        /**
-         * Create a SCIM Group, with members
-         * @description Event: scim.group_created.
-         */
-        post: operations["createScimGroup"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/scim/v2/Groups/.search": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Search SCIM Groups (POST)
-         * @description RFC 7644 section 3.4.3: the list's GET with its parameters in the body. filter: displayName eq, externalId eq, id eq.
-         */
-        post: operations["searchScimGroups"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/scim/v2/Groups/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One SCIM Group */
-        get: operations["getScimGroup"];
-        /**
-         * Replace a SCIM Group
-         * @description Members’ roles are recomputed from the role mapping. Event: scim.group_updated.
-         */
-        put: operations["replaceScimGroup"];
-        post?: never;
-        /**
-         * Delete a SCIM Group
-         * @description Event: scim.group_deleted.
-         */
-        delete: operations["deleteScimGroup"];
-        options?: never;
-        head?: never;
-        /**
-         * Patch a SCIM Group: members add and remove (Entra’s members[value eq "…"] too)
-         * @description Members’ roles are recomputed from the role mapping. Event: scim.group_updated.
-         */
-        patch: operations["patchScimGroup"];
         trace?: never;
     };
     "/api/org/roles": {
@@ -1333,291 +1959,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/org/sso/connections": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The organisation’s single sign-on connections, oldest first
-         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
-         *
-         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
-         */
-        get: operations["listSsoConnections"];
-        put?: never;
-        /**
-         * Connect the organisation’s identity provider (OIDC or SAML): a draft connection
-         * @description OIDC: the discovery document is read from {issuer}/.well-known/openid-configuration (its issuer must equal the one given, exactly). SAML: the IdP’s metadata (entity ID, HTTP-Redirect SSO URL, signing certificates). Rules in order: owner, SSO_CONNECTION_INVALID (400), SSO_CONNECTION_LIMIT (422, SSO_CONNECTIONS_PER_ORG), SSO_DISCOVERY_FAILED or SSO_METADATA_INVALID (422). Event sso.connection_created. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
-         *
-         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
-         */
-        post: operations["createSsoConnection"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/org/sso/connections/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One connection
-         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
-         *
-         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
-         */
-        get: operations["getSsoConnection"];
-        put?: never;
-        post?: never;
-        /**
-         * Delete a connection, with its people’s links and attempts (members stay)
-         * @description Event sso.connection_deleted. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
-         *
-         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
-         */
-        delete: operations["deleteSsoConnection"];
-        options?: never;
-        head?: never;
-        /**
-         * Change a connection: activate it, turn it off, its settings, its secret or its metadata
-         * @description status "active" makes a draft or inactive connection active (sso.connection_activated); the first active connection is the primary, which discovery uses. Other changes: sso.connection_updated. clientSecret and scopes are OIDC’s, metadataXml, metadataUrl and wantAssertionsSigned SAML’s (the other kind: 400). Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
-         *
-         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
-         */
-        patch: operations["updateSsoConnection"];
-        trace?: never;
-    };
-    "/api/org/sso/connections/{id}/refresh": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Read the provider’s discovery document (OIDC) or metadata at its address (SAML) again
-         * @description SAML metadata that was pasted: 422 SSO_METADATA_INVALID (PATCH new metadataXml). Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
-         *
-         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
-         */
-        post: operations["refreshSsoConnection"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/org/sso/connections/{id}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Start a test sign-in of the connection, whatever its status
-         * @description The answer’s startUrl leads to the provider. Its callback runs every check of a sign-in, records the attempt, activates a draft connection when every check passed, and answers 200 {"success":true,"test":{"result":"ok","email","subject","membership":"member"|"joins","role","activated"}} without joining anyone or setting a session; a failed check answers as a sign-in’s refusal. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}. Under NODE_ENV=production without PUBLIC_BASE_URL: 503 SSO_NOT_CONFIGURED naming it. A client secret that no key of SSO_SECRETS_KEY opens: 503 SSO_SECRET_UNREADABLE, recorded as an attempt.
-         *
-         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
-         */
-        post: operations["testSsoConnection"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/org/sso/connections/{id}/attempts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The connection’s last 100 sign-in attempts, newest first, with the check that failed
-         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
-         *
-         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
-         */
-        get: operations["listSsoAttempts"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/org/sso": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Whether the organisation requires single sign-on of its members, and who keeps access without it
-         * @description Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
-         */
-        get: operations["getSsoEnforcement"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        /**
-         * Require single sign-on of the members (owners keep access: the break-glass), or stop requiring it
-         * @description From then on every org route refuses a member’s session that single sign-on did not make with 403 {"success":false,"error":"SSO_REQUIRED","startUrl"}, and a domain join or join request for the organisation answers the same. Owners only. Event sso.enforced. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
-         *
-         *     Permission: `sso:manage` (held by owner only; docs/roles.md).
-         */
-        patch: operations["setSsoEnforcement"];
-        trace?: never;
-    };
-    "/api/sso/discover": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Whether an e-mail address signs in by single sign-on, and where to start
-         * @description sso true when the address’s domain is verified (or failing within its grace) for an active organisation with an active primary connection; false otherwise, for an unknown domain as for a known one. Under NODE_ENV=production without SSO_SECRETS_KEY: 503 {"success":false,"error":"SSO_NOT_CONFIGURED","reason"}.
-         */
-        post: operations["discoverSso"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/sso/start": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Start a sign-in: a redirect to the provider (OIDC) or to the SAML request
-         * @description By connection id, or by e-mail address (its verified domain). returnTo: a path, or an allowed origin; none: SSO_DEFAULT_RETURN_TO, else GET /sso/signed-in. Under NODE_ENV=production without PUBLIC_BASE_URL: 503 SSO_NOT_CONFIGURED naming it. A client secret that no key of SSO_SECRETS_KEY opens: 503 SSO_SECRET_UNREADABLE, recorded as an attempt.
-         */
-        get: operations["startSso"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/sso/signed-in": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Where a sign-in without returnTo lands (SSO_DEFAULT_RETURN_TO unset): who is signed in, and a sign-out
-         * @description “Signed in as … to …” with a button that posts to POST /api/me/sign-out; without a session, that nobody is.
-         */
-        get: operations["signedInPage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/sso/oidc/{id}/callback": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The OIDC provider’s redirect back (code and state)
-         * @description Every refusal names its check in reason (docs/sso.md, “Why an OpenID Connect sign-in was refused”). A client secret that no key of SSO_SECRETS_KEY opens: 503 SSO_SECRET_UNREADABLE, recorded as an attempt.
-         */
-        get: operations["oidcCallback"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/sso/saml/{id}/requests/{requestId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The page that posts a pending sign-in’s AuthnRequest to a provider that takes HTTP-POST */
-        get: operations["samlPostPage"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/sso/saml/{id}/metadata": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** This connection’s SP metadata, for the provider to read */
-        get: operations["samlMetadata"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/sso/saml/{id}/acs": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** SAML’s assertion consumer service: the provider’s form POST (HTTP-POST binding) */
-        post: operations["samlAcs"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/health/live": {
         parameters: {
             query?: never;
@@ -1761,6 +2102,548 @@ export interface components {
         ErrorBody: {
             /** @example Forbidden */
             error: string;
+        };
+        CreateSetupLinkBody: {
+            /**
+             * @example [
+             *       "domain",
+             *       "sso",
+             *       "scim"
+             *     ]
+             */
+            intents: ("domain" | "sso" | "scim")[];
+            /** @default 72 */
+            expiresInHours: number;
+            /**
+             * @description Also e-mail the link to this address
+             * @example it@acme.com
+             */
+            email?: string;
+        };
+        CreatedSetupLinkResponse: {
+            /** Format: uuid */
+            id: string;
+            intents: ("domain" | "sso" | "scim")[];
+            /** @enum {string} */
+            status: "open" | "completed" | "revoked" | "expired";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description The id of the owner who made it */
+            createdBy: string;
+            /** Format: date-time */
+            lastOpenedAt: string | null;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /** @description Where the link was e-mailed */
+            email: string | null;
+            /** @description Shown once: `{PUBLIC_BASE_URL}/setup/{token}`; only the token’s hash is kept */
+            url: string;
+        };
+        CreatedSetupLinkAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            link: components["schemas"]["CreatedSetupLinkResponse"];
+        };
+        SetupErrorBody: {
+            /** @enum {boolean} */
+            success: false;
+            /** @enum {string} */
+            error: "SETUP_LINK_INVALID" | "SETUP_LINK_LIMIT" | "SETUP_LINK_NOT_FOUND" | "SETUP_LINK_CLOSED" | "SETUP_INTENT_NOT_GRANTED" | "SETUP_ACTION_NOT_ALLOWED";
+            /** @description What was refused, for a person to read */
+            reason?: string;
+        };
+        SetupLinkResponse: {
+            /** Format: uuid */
+            id: string;
+            intents: ("domain" | "sso" | "scim")[];
+            /** @enum {string} */
+            status: "open" | "completed" | "revoked" | "expired";
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /** @description The id of the owner who made it */
+            createdBy: string;
+            /** Format: date-time */
+            lastOpenedAt: string | null;
+            /** Format: date-time */
+            completedAt: string | null;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /** @description Where the link was e-mailed */
+            email: string | null;
+        };
+        SetupLinkListResponse: {
+            /** @description Newest first, at most 100 */
+            links: components["schemas"]["SetupLinkResponse"][];
+        };
+        SetupOrganisation: {
+            id: string;
+            name: string;
+        };
+        DomainVerificationResponse: {
+            /** @description Where to publish the TXT record: a name under the domain */
+            recordName: string;
+            /** @description The TXT record's value: this claim's own random token */
+            recordValue: string;
+            /** @description ISO 8601: the end of the window in which a pending claim can be verified */
+            expiresAt: string;
+        };
+        DomainCheckResponse: {
+            at: string;
+            /** @enum {string} */
+            result: "found" | "record_not_found" | "token_mismatch";
+        };
+        DomainResponse: {
+            /** @description Normalised: lower-case A-labels, no trailing dot */
+            name: string;
+            /** @enum {string} */
+            status: "pending" | "verified" | "failing" | "lapsed" | "expired";
+            /** @enum {string} */
+            joinMode: "off" | "request" | "auto";
+            /** @description The custom roles that people who join by this domain get (docs/domains.md), sorted */
+            defaultRoles: string[];
+            verification: components["schemas"]["DomainVerificationResponse"];
+            lastCheck: components["schemas"]["DomainCheckResponse"] | (never | null);
+            verifiedAt: string | null;
+            /** @description While failing: when it lapses */
+            graceEndsAt: string | null;
+            createdAt: string;
+        };
+        SetupDomainStep: {
+            domains: components["schemas"]["DomainResponse"][];
+        };
+        OidcServiceProvider: {
+            /**
+             * @description The redirect URI to register at the provider: {PUBLIC_BASE_URL}/sso/oidc/{id}/callback
+             * @example https://tenants.example.com/sso/oidc/6f1c…/callback
+             */
+            redirectUri: string;
+        };
+        SamlServiceProvider: {
+            /** @description This connection’s own SP entity ID: {PUBLIC_BASE_URL}/sso/saml/{id}/metadata */
+            entityId: string;
+            /** @description Its assertion consumer service (HTTP-POST): {PUBLIC_BASE_URL}/sso/saml/{id}/acs */
+            acsUrl: string;
+            /** @description Its SP metadata, for the IdP to read */
+            metadataUrl: string;
+        };
+        OidcSettings: {
+            /** @example https://acme.okta.com */
+            issuer: string;
+            clientId: string;
+            /**
+             * @example [
+             *       "openid",
+             *       "email",
+             *       "profile"
+             *     ]
+             */
+            scopes: string[];
+            /**
+             * @description How the client secret goes to the token endpoint
+             * @enum {string}
+             */
+            tokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post";
+        };
+        SamlCertificate: {
+            /** @description SHA-256 of the certificate, colon-separated hex */
+            fingerprint: string;
+            /** Format: date-time */
+            notAfter: string;
+        };
+        SamlSettings: {
+            /** @description The IdP’s entity ID: its assertions’ Issuer must equal it */
+            idpEntityId: string;
+            /** @description Where AuthnRequests go (HTTP-Redirect) */
+            idpSsoUrl: string;
+            /**
+             * Format: uri
+             * @description Where the metadata is read from (refresh reads it again); null: pasted
+             */
+            metadataUrl: string | null;
+            /** @description The assertion itself must be signed (default true) */
+            wantAssertionsSigned: boolean;
+            /** @description Every valid signing certificate: a roll-over never breaks sign-in */
+            certificates: components["schemas"]["SamlCertificate"][];
+        };
+        LastLogin: {
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description `ok` or the refusal’s code
+             * @example ok
+             */
+            result: string;
+        };
+        SsoConnection: {
+            id: string;
+            /** @enum {string} */
+            type: "oidc" | "saml";
+            name: string;
+            /** @enum {string} */
+            status: "draft" | "active" | "inactive";
+            /** @description A person in no organisation joins at their first sign-in */
+            jit: boolean;
+            /** @enum {string} */
+            defaultRole: "member" | "admin";
+            allowIdpInitiated: boolean;
+            /** @description The active connection that discovery uses: the one an owner made primary last, else the first active */
+            primary: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description OIDC connections */
+            oidc?: components["schemas"]["OidcSettings"];
+            /** @description SAML connections */
+            saml?: components["schemas"]["SamlSettings"];
+            /** @description What to enter at the provider */
+            sp: components["schemas"]["OidcServiceProvider"] | components["schemas"]["SamlServiceProvider"];
+            lastLogin: components["schemas"]["LastLogin"] | (never | null);
+        };
+        SetupSsoStep: {
+            connections: components["schemas"]["SsoConnection"][];
+            /** @description Whether the organisation requires single sign-on (only its owners change it) */
+            enforced: boolean;
+        };
+        ListedScimToken: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description null until used
+             */
+            lastUsedAt: string | null;
+        };
+        SetupScimStep: {
+            tokens: components["schemas"]["ListedScimToken"][];
+        };
+        SetupSteps: {
+            /** @description When the link grants "domain" */
+            domain?: components["schemas"]["SetupDomainStep"];
+            /** @description When the link grants "sso" */
+            sso?: components["schemas"]["SetupSsoStep"];
+            /** @description When the link grants "scim" */
+            scim?: components["schemas"]["SetupScimStep"];
+        };
+        SetupOverview: {
+            organisation: components["schemas"]["SetupOrganisation"];
+            intents: ("domain" | "sso" | "scim")[];
+            /** Format: date-time */
+            expiresAt: string;
+            steps: components["schemas"]["SetupSteps"];
+        };
+        SetupCompletedAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {string} */
+            status: "completed";
+        };
+        AddDomainBody: {
+            /** @example acme.com */
+            domain: string;
+        };
+        DomainAnswer: {
+            /** @enum {boolean} */
+            success: true;
+            domain: components["schemas"]["DomainResponse"];
+        };
+        DomainErrorBody: {
+            /** @enum {boolean} */
+            success: false;
+            /** @enum {string} */
+            error: "DOMAIN_INVALID" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_FREE_PROVIDER" | "DOMAIN_ALREADY_ADDED" | "DOMAIN_TAKEN" | "DOMAIN_LIMIT" | "DOMAIN_NOT_FOUND" | "VERIFICATION_EXPIRED" | "DOMAIN_ALREADY_VERIFIED" | "DOMAIN_LAPSED" | "DNS_UNAVAILABLE" | "INVALID_JOIN_MODE" | "INVALID_DEFAULT_ROLES" | "REQUEST_NOT_FOUND" | "REQUEST_CLOSED" | "INVALID_STATUS" | "REASON_REQUIRED" | "TENANT_ID_REQUIRED" | "NAME_REQUIRED" | "EMAIL_NOT_VERIFIED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "ALREADY_MEMBER" | "EMAIL_IN_USE" | "ACCOUNT_DELETED" | "NOT_JOINABLE" | "REMOVED_BY_ORGANISATION" | "SSO_REQUIRED";
+            /** @description SSO_REQUIRED: where the person signs in by single sign-on instead */
+            startUrl?: string;
+        };
+        OneDomainResponse: {
+            domain: components["schemas"]["DomainResponse"];
+        };
+        RemoveDomainResponse: {
+            /** @enum {boolean} */
+            success: true;
+            /** @description Pending join requests made by this domain, now rejected */
+            closedRequests: number;
+            /** @description Members of the organisation at this domain: they stay members */
+            membersKept: number;
+        };
+        CreateConnectionBody: {
+            /** @description Default from the provider */
+            name?: string;
+            /** @description Default true */
+            jit?: boolean;
+            /**
+             * @description Default member
+             * @enum {string}
+             */
+            defaultRole?: "member" | "admin";
+            /** @description Default false */
+            allowIdpInitiated?: boolean;
+            /** @enum {string} */
+            type: "oidc" | "saml";
+            /**
+             * @description OIDC: required
+             * @example https://acme.okta.com
+             */
+            issuer?: string;
+            /** @description OIDC: required */
+            clientId?: string;
+            /** @description OIDC: stored encrypted (AES-256-GCM), never returned; OIDC: required */
+            clientSecret?: string;
+            /** @description OIDC: default openid email profile; or one space-separated string */
+            scopes?: string[];
+            /**
+             * @description OIDC: how the client secret goes to the token endpoint; default client_secret_basic when the discovery document offers it (or lists no method), else client_secret_post
+             * @enum {string}
+             */
+            tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
+            /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
+            metadataXml?: string;
+            /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
+            metadataUrl?: string;
+            /** @description SAML: the assertion itself must be signed; default true */
+            wantAssertionsSigned?: boolean;
+        };
+        SsoConnectionChanged: {
+            /** @enum {boolean} */
+            success: true;
+            connection: components["schemas"]["SsoConnection"];
+        };
+        SsoErrorBody: {
+            /** @enum {boolean} */
+            success: false;
+            /** @enum {string} */
+            error: "SSO_NOT_CONFIGURED" | "SSO_SECRET_UNREADABLE" | "SSO_CONNECTION_INVALID" | "SSO_ENFORCEMENT_INVALID" | "SSO_NO_ACTIVE_CONNECTION" | "SSO_CONNECTION_LIMIT" | "SSO_DISCOVERY_FAILED" | "SSO_METADATA_INVALID" | "SSO_NOT_FOUND" | "SSO_EMAIL_INVALID" | "SSO_RATE_LIMITED" | "SSO_RETURN_REFUSED" | "SSO_STATE_INVALID" | "SSO_IDP_ERROR" | "SSO_TOKEN_INVALID" | "SSO_ASSERTION_INVALID" | "SSO_REPLAYED" | "SSO_DOMAIN_MISMATCH" | "SSO_NOT_PROVISIONED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "EMAIL_IN_USE" | "REMOVED_BY_ORGANISATION";
+            /** @description The check that failed, for a person to read */
+            reason?: string;
+        };
+        SsoConnectionList: {
+            connections: components["schemas"]["SsoConnection"][];
+        };
+        OneSsoConnection: {
+            connection: components["schemas"]["SsoConnection"];
+        };
+        UpdateConnectionBody: {
+            /** @description Default from the provider */
+            name?: string;
+            /** @description Default true */
+            jit?: boolean;
+            /**
+             * @description Default member
+             * @enum {string}
+             */
+            defaultRole?: "member" | "admin";
+            /** @description Default false */
+            allowIdpInitiated?: boolean;
+            /**
+             * @description OIDC: another issuer, whose discovery document is read
+             * @example https://acme.okta.com
+             */
+            issuer?: string;
+            clientId?: string;
+            /** @description OIDC: stored encrypted (AES-256-GCM), never returned */
+            clientSecret?: string;
+            /** @description OIDC: default openid email profile; or one space-separated string */
+            scopes?: string[];
+            /**
+             * @description OIDC: how the client secret goes to the token endpoint; default client_secret_basic when the discovery document offers it (or lists no method), else client_secret_post
+             * @enum {string}
+             */
+            tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
+            /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
+            metadataXml?: string;
+            /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
+            metadataUrl?: string;
+            /** @description SAML: the assertion itself must be signed; default true */
+            wantAssertionsSigned?: boolean;
+            /** @enum {string} */
+            status?: "active" | "inactive";
+            /**
+             * @description true: this active connection becomes the primary (the one discovery uses)
+             * @enum {boolean}
+             */
+            primary?: true;
+        };
+        SsoTestStart: {
+            /** @description The provider’s sign-in address for a test: open it in a browser; the callback answers 200 with every check passed (and activates a draft connection) or the refusal that names the failed check, and neither joins nor signs in */
+            startUrl: string;
+        };
+        SsoAttempt: {
+            /** Format: date-time */
+            at: string;
+            /**
+             * @description `ok` or the refusal’s code
+             * @example SSO_TOKEN_INVALID
+             */
+            result: string;
+            email?: string;
+            /** @description The provider’s subject */
+            subject?: string;
+            /**
+             * @description The check that failed
+             * @example aud mismatch: expected "portal", got "other"
+             */
+            detail: string;
+        };
+        SsoAttemptList: {
+            /** @description The last 100, newest first */
+            attempts: components["schemas"]["SsoAttempt"][];
+        };
+        ScimTokenResponse: {
+            /** Format: uuid */
+            id: string;
+            /** @description Shown once: only its hash is kept */
+            secret: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CreatedScimTokenResponse: {
+            /** @enum {boolean} */
+            success: true;
+            token: components["schemas"]["ScimTokenResponse"];
+        };
+        ScimLastOwnerBody: {
+            /** @example Forbidden */
+            error: string;
+            /** @enum {string} */
+            scimType: "mutability";
+        };
+        RoleErrorBody: {
+            /** @enum {boolean} */
+            success: false;
+            /** @enum {string} */
+            error: "INVALID_ROLE_KEY" | "INVALID_ROLE_NAME" | "INVALID_DESCRIPTION" | "INVALID_PERMISSIONS" | "INVALID_ROLES" | "INVALID_BODY" | "ROLE_RESERVED" | "ROLE_EXISTS" | "ROLE_SYSTEM" | "ROLE_NOT_FOUND" | "ROLE_IN_USE" | "ROLE_LIMIT" | "MEMBER_ROLE_LIMIT" | "UNKNOWN_PERMISSION" | "PERMISSION_NOT_GRANTABLE" | "UNKNOWN_ROLE" | "ROLE_ESCALATION" | "CANNOT_CHANGE_OWN_ROLES" | "ONLY_OWNERS_CHANGE_OWNERS" | "PERMISSION_IN_USE" | "PERMISSION_RESERVED" | "PERMISSION_LIMIT" | "USER_NOT_FOUND";
+            /** @description The role the refusal is about (UNKNOWN_ROLE) */
+            role?: string;
+            /** @description The permission the refusal is about (UNKNOWN_PERMISSION, ROLE_ESCALATION, PERMISSION_IN_USE, …) */
+            permission?: string;
+            /** @description ROLE_IN_USE: how many members hold the role */
+            members?: number;
+            /** @description PERMISSION_IN_USE: how many roles carry the permission */
+            roles?: number;
+            /** @description ROLE_LIMIT, MEMBER_ROLE_LIMIT, PERMISSION_LIMIT: the limit */
+            limit?: number;
+        };
+        ListDomainsResponse: {
+            /** @description By name */
+            domains: components["schemas"]["DomainResponse"][];
+        };
+        UpdateDomainBody: {
+            /** @enum {string} */
+            joinMode?: "off" | "request" | "auto";
+            /** @description Keys of custom roles */
+            defaultRoles?: string[];
+        };
+        JoinRequestResponse: {
+            id: string;
+            userId: string;
+            email: string;
+            domain: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "rejected";
+            createdAt: string;
+        };
+        ListJoinRequestsResponse: {
+            /** @description Oldest first */
+            requests: components["schemas"]["JoinRequestResponse"][];
+        };
+        DecidedJoinRequestResponse: {
+            /** @enum {boolean} */
+            success: true;
+            request: components["schemas"]["JoinRequestResponse"];
+        };
+        AdminDomainResponse: {
+            tenantId: string;
+            name: string;
+            /** @enum {string} */
+            status: "pending" | "verified" | "failing" | "lapsed" | "expired";
+            verifiedAt: string | null;
+            createdAt: string;
+        };
+        AdminDomainsResponse: {
+            domains: components["schemas"]["AdminDomainResponse"][];
+        };
+        ReleaseDomainBody: {
+            tenantId: string;
+            /** @description Why: kept in the audit trail */
+            reason: string;
+        };
+        ReleasedDomainResponse: {
+            /** @enum {boolean} */
+            success: true;
+            domain: components["schemas"]["AdminDomainResponse"];
+        };
+        SsoServiceAddress: {
+            /**
+             * @description The address that redirect URIs and ACS URLs are made from: compare it with the provider’s settings
+             * @example https://tenants.example.com
+             */
+            baseUrl: string;
+            /**
+             * @description PUBLIC_BASE_URL, or derived from this request’s Host (and X-Forwarded-Proto behind TRUST_PROXY)
+             * @enum {string}
+             */
+            from: "PUBLIC_BASE_URL" | "request";
+        };
+        SsoEnforcement: {
+            /** @description Members must sign in by single sign-on; a session made otherwise is refused 403 SSO_REQUIRED */
+            enforced: boolean;
+            /** @description The organisation’s connections */
+            connections: number;
+            /** @description Its active connections */
+            activeConnections: number;
+            /** @description The roles that keep access without single sign-on while it is enforced (the break-glass) */
+            breakGlass: "owner"[];
+            serviceAddress: components["schemas"]["SsoServiceAddress"];
+        };
+        SetEnforcementBody: {
+            enforced: boolean;
+        };
+        SsoEnforcementChanged: {
+            /** @description Members must sign in by single sign-on; a session made otherwise is refused 403 SSO_REQUIRED */
+            enforced: boolean;
+            /** @description The organisation’s connections */
+            connections: number;
+            /** @description Its active connections */
+            activeConnections: number;
+            /** @description The roles that keep access without single sign-on while it is enforced (the break-glass) */
+            breakGlass: "owner"[];
+            serviceAddress: components["schemas"]["SsoServiceAddress"];
+            /** @enum {boolean} */
+            success: true;
+        };
+        DiscoverBody: {
+            /** @example kim@acme.com */
+            email: string;
+        };
+        DiscoveredOrganisation: {
+            id: string;
+            name: string;
+        };
+        DiscoveredConnection: {
+            id: string;
+            /** @enum {string} */
+            type: "oidc" | "saml";
+        };
+        SsoDiscovery: {
+            /** @description false: sign in as usual */
+            sso: boolean;
+            organisation?: components["schemas"]["DiscoveredOrganisation"];
+            connection?: components["schemas"]["DiscoveredConnection"];
+            /** @description Where to send the browser: GET /sso/start?connection=… */
+            startUrl?: string;
+        };
+        ScimTokenListResponse: {
+            tokens: components["schemas"]["ListedScimToken"][];
+        };
+        ScimSuccessResponse: {
+            /** @enum {boolean} */
+            success: true;
         };
         SignOutResponse: {
             /**
@@ -2249,128 +3132,6 @@ export interface components {
             /** @description Pass as `cursor` for the next page; absent on the last page */
             nextCursor?: string;
         };
-        DomainErrorBody: {
-            /** @enum {boolean} */
-            success: false;
-            /** @enum {string} */
-            error: "DOMAIN_INVALID" | "DOMAIN_PUBLIC_SUFFIX" | "DOMAIN_FREE_PROVIDER" | "DOMAIN_ALREADY_ADDED" | "DOMAIN_TAKEN" | "DOMAIN_LIMIT" | "DOMAIN_NOT_FOUND" | "VERIFICATION_EXPIRED" | "DOMAIN_ALREADY_VERIFIED" | "DOMAIN_LAPSED" | "DNS_UNAVAILABLE" | "INVALID_JOIN_MODE" | "INVALID_DEFAULT_ROLES" | "REQUEST_NOT_FOUND" | "REQUEST_CLOSED" | "INVALID_STATUS" | "REASON_REQUIRED" | "TENANT_ID_REQUIRED" | "NAME_REQUIRED" | "EMAIL_NOT_VERIFIED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "ALREADY_MEMBER" | "EMAIL_IN_USE" | "ACCOUNT_DELETED" | "NOT_JOINABLE" | "REMOVED_BY_ORGANISATION" | "SSO_REQUIRED";
-            /** @description SSO_REQUIRED: where the person signs in by single sign-on instead */
-            startUrl?: string;
-        };
-        AddDomainBody: {
-            /** @example acme.com */
-            domain: string;
-        };
-        DomainVerificationResponse: {
-            /** @description Where to publish the TXT record: a name under the domain */
-            recordName: string;
-            /** @description The TXT record's value: this claim's own random token */
-            recordValue: string;
-            /** @description ISO 8601: the end of the window in which a pending claim can be verified */
-            expiresAt: string;
-        };
-        DomainCheckResponse: {
-            at: string;
-            /** @enum {string} */
-            result: "found" | "record_not_found" | "token_mismatch";
-        };
-        DomainResponse: {
-            /** @description Normalised: lower-case A-labels, no trailing dot */
-            name: string;
-            /** @enum {string} */
-            status: "pending" | "verified" | "failing" | "lapsed" | "expired";
-            /** @enum {string} */
-            joinMode: "off" | "request" | "auto";
-            /** @description The custom roles that people who join by this domain get (docs/domains.md), sorted */
-            defaultRoles: string[];
-            verification: components["schemas"]["DomainVerificationResponse"];
-            lastCheck: components["schemas"]["DomainCheckResponse"] | (never | null);
-            verifiedAt: string | null;
-            /** @description While failing: when it lapses */
-            graceEndsAt: string | null;
-            createdAt: string;
-        };
-        DomainAnswer: {
-            /** @enum {boolean} */
-            success: true;
-            domain: components["schemas"]["DomainResponse"];
-        };
-        ListDomainsResponse: {
-            /** @description By name */
-            domains: components["schemas"]["DomainResponse"][];
-        };
-        OneDomainResponse: {
-            domain: components["schemas"]["DomainResponse"];
-        };
-        UpdateDomainBody: {
-            /** @enum {string} */
-            joinMode?: "off" | "request" | "auto";
-            /** @description Keys of custom roles */
-            defaultRoles?: string[];
-        };
-        RoleErrorBody: {
-            /** @enum {boolean} */
-            success: false;
-            /** @enum {string} */
-            error: "INVALID_ROLE_KEY" | "INVALID_ROLE_NAME" | "INVALID_DESCRIPTION" | "INVALID_PERMISSIONS" | "INVALID_ROLES" | "INVALID_BODY" | "ROLE_RESERVED" | "ROLE_EXISTS" | "ROLE_SYSTEM" | "ROLE_NOT_FOUND" | "ROLE_IN_USE" | "ROLE_LIMIT" | "MEMBER_ROLE_LIMIT" | "UNKNOWN_PERMISSION" | "PERMISSION_NOT_GRANTABLE" | "UNKNOWN_ROLE" | "ROLE_ESCALATION" | "CANNOT_CHANGE_OWN_ROLES" | "ONLY_OWNERS_CHANGE_OWNERS" | "PERMISSION_IN_USE" | "PERMISSION_RESERVED" | "PERMISSION_LIMIT" | "USER_NOT_FOUND";
-            /** @description The role the refusal is about (UNKNOWN_ROLE) */
-            role?: string;
-            /** @description The permission the refusal is about (UNKNOWN_PERMISSION, ROLE_ESCALATION, PERMISSION_IN_USE, …) */
-            permission?: string;
-            /** @description ROLE_IN_USE: how many members hold the role */
-            members?: number;
-            /** @description PERMISSION_IN_USE: how many roles carry the permission */
-            roles?: number;
-            /** @description ROLE_LIMIT, MEMBER_ROLE_LIMIT, PERMISSION_LIMIT: the limit */
-            limit?: number;
-        };
-        RemoveDomainResponse: {
-            /** @enum {boolean} */
-            success: true;
-            /** @description Pending join requests made by this domain, now rejected */
-            closedRequests: number;
-            /** @description Members of the organisation at this domain: they stay members */
-            membersKept: number;
-        };
-        JoinRequestResponse: {
-            id: string;
-            userId: string;
-            email: string;
-            domain: string;
-            /** @enum {string} */
-            status: "pending" | "approved" | "rejected";
-            createdAt: string;
-        };
-        ListJoinRequestsResponse: {
-            /** @description Oldest first */
-            requests: components["schemas"]["JoinRequestResponse"][];
-        };
-        DecidedJoinRequestResponse: {
-            /** @enum {boolean} */
-            success: true;
-            request: components["schemas"]["JoinRequestResponse"];
-        };
-        AdminDomainResponse: {
-            tenantId: string;
-            name: string;
-            /** @enum {string} */
-            status: "pending" | "verified" | "failing" | "lapsed" | "expired";
-            verifiedAt: string | null;
-            createdAt: string;
-        };
-        AdminDomainsResponse: {
-            domains: components["schemas"]["AdminDomainResponse"][];
-        };
-        ReleaseDomainBody: {
-            tenantId: string;
-            /** @description Why: kept in the audit trail */
-            reason: string;
-        };
-        ReleasedDomainResponse: {
-            /** @enum {boolean} */
-            success: true;
-            domain: components["schemas"]["AdminDomainResponse"];
-        };
         MeUserResponse: {
             id: string;
             email: string | null;
@@ -2447,7 +3208,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "sso.connection_created" | "sso.connection_updated" | "sso.connection_activated" | "sso.connection_deleted" | "sso.enforced" | "sso.login_succeeded" | "sso.login_failed" | "sso.certificate_expiring" | "session.revoked" | "sessions.revoked_all" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed";
+            type: "tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "sso.connection_created" | "sso.connection_updated" | "sso.connection_activated" | "sso.connection_deleted" | "sso.enforced" | "sso.login_succeeded" | "sso.login_failed" | "sso.certificate_expiring" | "session.revoked" | "sessions.revoked_all" | "setup_link.created" | "setup_link.opened" | "setup_link.completed" | "setup_link.revoked" | "setup_link.expired" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed";
             /** Format: date-time */
             occurredAt: string;
             tenantId: string | null;
@@ -2464,43 +3225,6 @@ export interface components {
             events: components["schemas"]["AuditEventResponse"][];
             /** @description Pass as `cursor` for the next page; absent on the last page */
             nextCursor?: string;
-        };
-        ScimTokenResponse: {
-            /** Format: uuid */
-            id: string;
-            /** @description Shown once: only its hash is kept */
-            secret: string;
-            /** Format: date-time */
-            createdAt: string;
-        };
-        CreatedScimTokenResponse: {
-            /** @enum {boolean} */
-            success: true;
-            token: components["schemas"]["ScimTokenResponse"];
-        };
-        ListedScimToken: {
-            /** Format: uuid */
-            id: string;
-            /** Format: date-time */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description null until used
-             */
-            lastUsedAt: string | null;
-        };
-        ScimTokenListResponse: {
-            tokens: components["schemas"]["ListedScimToken"][];
-        };
-        ScimSuccessResponse: {
-            /** @enum {boolean} */
-            success: true;
-        };
-        ScimLastOwnerBody: {
-            /** @example Forbidden */
-            error: string;
-            /** @enum {string} */
-            scimType: "mutability";
         };
         RoleResponse: {
             /** @example recruiter */
@@ -2671,275 +3395,6 @@ export interface components {
             /** @description How many roles lost a removed permission (`force=true`) */
             rolesChanged: number;
         };
-        CreateConnectionBody: {
-            /** @description Default from the provider */
-            name?: string;
-            /** @description Default true */
-            jit?: boolean;
-            /**
-             * @description Default member
-             * @enum {string}
-             */
-            defaultRole?: "member" | "admin";
-            /** @description Default false */
-            allowIdpInitiated?: boolean;
-            /** @enum {string} */
-            type: "oidc" | "saml";
-            /**
-             * @description OIDC: required
-             * @example https://acme.okta.com
-             */
-            issuer?: string;
-            /** @description OIDC: required */
-            clientId?: string;
-            /** @description OIDC: stored encrypted (AES-256-GCM), never returned; OIDC: required */
-            clientSecret?: string;
-            /** @description OIDC: default openid email profile; or one space-separated string */
-            scopes?: string[];
-            /**
-             * @description OIDC: how the client secret goes to the token endpoint; default client_secret_basic when the discovery document offers it (or lists no method), else client_secret_post
-             * @enum {string}
-             */
-            tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
-            /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
-            metadataXml?: string;
-            /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
-            metadataUrl?: string;
-            /** @description SAML: the assertion itself must be signed; default true */
-            wantAssertionsSigned?: boolean;
-        };
-        OidcServiceProvider: {
-            /**
-             * @description The redirect URI to register at the provider: {PUBLIC_BASE_URL}/sso/oidc/{id}/callback
-             * @example https://tenants.example.com/sso/oidc/6f1c…/callback
-             */
-            redirectUri: string;
-        };
-        SamlServiceProvider: {
-            /** @description This connection’s own SP entity ID: {PUBLIC_BASE_URL}/sso/saml/{id}/metadata */
-            entityId: string;
-            /** @description Its assertion consumer service (HTTP-POST): {PUBLIC_BASE_URL}/sso/saml/{id}/acs */
-            acsUrl: string;
-            /** @description Its SP metadata, for the IdP to read */
-            metadataUrl: string;
-        };
-        OidcSettings: {
-            /** @example https://acme.okta.com */
-            issuer: string;
-            clientId: string;
-            /**
-             * @example [
-             *       "openid",
-             *       "email",
-             *       "profile"
-             *     ]
-             */
-            scopes: string[];
-            /**
-             * @description How the client secret goes to the token endpoint
-             * @enum {string}
-             */
-            tokenEndpointAuthMethod: "client_secret_basic" | "client_secret_post";
-        };
-        SamlCertificate: {
-            /** @description SHA-256 of the certificate, colon-separated hex */
-            fingerprint: string;
-            /** Format: date-time */
-            notAfter: string;
-        };
-        SamlSettings: {
-            /** @description The IdP’s entity ID: its assertions’ Issuer must equal it */
-            idpEntityId: string;
-            /** @description Where AuthnRequests go (HTTP-Redirect) */
-            idpSsoUrl: string;
-            /**
-             * Format: uri
-             * @description Where the metadata is read from (refresh reads it again); null: pasted
-             */
-            metadataUrl: string | null;
-            /** @description The assertion itself must be signed (default true) */
-            wantAssertionsSigned: boolean;
-            /** @description Every valid signing certificate: a roll-over never breaks sign-in */
-            certificates: components["schemas"]["SamlCertificate"][];
-        };
-        LastLogin: {
-            /** Format: date-time */
-            at: string;
-            /**
-             * @description `ok` or the refusal’s code
-             * @example ok
-             */
-            result: string;
-        };
-        SsoConnection: {
-            id: string;
-            /** @enum {string} */
-            type: "oidc" | "saml";
-            name: string;
-            /** @enum {string} */
-            status: "draft" | "active" | "inactive";
-            /** @description A person in no organisation joins at their first sign-in */
-            jit: boolean;
-            /** @enum {string} */
-            defaultRole: "member" | "admin";
-            allowIdpInitiated: boolean;
-            /** @description The active connection that discovery uses: the one an owner made primary last, else the first active */
-            primary: boolean;
-            /** Format: date-time */
-            createdAt: string;
-            /** @description OIDC connections */
-            oidc?: components["schemas"]["OidcSettings"];
-            /** @description SAML connections */
-            saml?: components["schemas"]["SamlSettings"];
-            /** @description What to enter at the provider */
-            sp: components["schemas"]["OidcServiceProvider"] | components["schemas"]["SamlServiceProvider"];
-            lastLogin: components["schemas"]["LastLogin"] | (never | null);
-        };
-        SsoConnectionChanged: {
-            /** @enum {boolean} */
-            success: true;
-            connection: components["schemas"]["SsoConnection"];
-        };
-        SsoErrorBody: {
-            /** @enum {boolean} */
-            success: false;
-            /** @enum {string} */
-            error: "SSO_NOT_CONFIGURED" | "SSO_SECRET_UNREADABLE" | "SSO_CONNECTION_INVALID" | "SSO_ENFORCEMENT_INVALID" | "SSO_NO_ACTIVE_CONNECTION" | "SSO_CONNECTION_LIMIT" | "SSO_DISCOVERY_FAILED" | "SSO_METADATA_INVALID" | "SSO_NOT_FOUND" | "SSO_EMAIL_INVALID" | "SSO_RATE_LIMITED" | "SSO_RETURN_REFUSED" | "SSO_STATE_INVALID" | "SSO_IDP_ERROR" | "SSO_TOKEN_INVALID" | "SSO_ASSERTION_INVALID" | "SSO_REPLAYED" | "SSO_DOMAIN_MISMATCH" | "SSO_NOT_PROVISIONED" | "MEMBER_OF_ANOTHER_ORGANISATION" | "EMAIL_IN_USE" | "REMOVED_BY_ORGANISATION";
-            /** @description The check that failed, for a person to read */
-            reason?: string;
-        };
-        SsoConnectionList: {
-            connections: components["schemas"]["SsoConnection"][];
-        };
-        OneSsoConnection: {
-            connection: components["schemas"]["SsoConnection"];
-        };
-        UpdateConnectionBody: {
-            /** @description Default from the provider */
-            name?: string;
-            /** @description Default true */
-            jit?: boolean;
-            /**
-             * @description Default member
-             * @enum {string}
-             */
-            defaultRole?: "member" | "admin";
-            /** @description Default false */
-            allowIdpInitiated?: boolean;
-            /**
-             * @description OIDC: another issuer, whose discovery document is read
-             * @example https://acme.okta.com
-             */
-            issuer?: string;
-            clientId?: string;
-            /** @description OIDC: stored encrypted (AES-256-GCM), never returned */
-            clientSecret?: string;
-            /** @description OIDC: default openid email profile; or one space-separated string */
-            scopes?: string[];
-            /**
-             * @description OIDC: how the client secret goes to the token endpoint; default client_secret_basic when the discovery document offers it (or lists no method), else client_secret_post
-             * @enum {string}
-             */
-            tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
-            /** @description SAML: the IdP’s metadata, pasted (this or metadataUrl) */
-            metadataXml?: string;
-            /** @description SAML: where the IdP’s metadata is read (refresh reads it again) */
-            metadataUrl?: string;
-            /** @description SAML: the assertion itself must be signed; default true */
-            wantAssertionsSigned?: boolean;
-            /** @enum {string} */
-            status?: "active" | "inactive";
-            /**
-             * @description true: this active connection becomes the primary (the one discovery uses)
-             * @enum {boolean}
-             */
-            primary?: true;
-        };
-        SsoTestStart: {
-            /** @description The provider’s sign-in address for a test: open it in a browser; the callback answers 200 with every check passed (and activates a draft connection) or the refusal that names the failed check, and neither joins nor signs in */
-            startUrl: string;
-        };
-        SsoAttempt: {
-            /** Format: date-time */
-            at: string;
-            /**
-             * @description `ok` or the refusal’s code
-             * @example SSO_TOKEN_INVALID
-             */
-            result: string;
-            email?: string;
-            /** @description The provider’s subject */
-            subject?: string;
-            /**
-             * @description The check that failed
-             * @example aud mismatch: expected "portal", got "other"
-             */
-            detail: string;
-        };
-        SsoAttemptList: {
-            /** @description The last 100, newest first */
-            attempts: components["schemas"]["SsoAttempt"][];
-        };
-        SsoServiceAddress: {
-            /**
-             * @description The address that redirect URIs and ACS URLs are made from: compare it with the provider’s settings
-             * @example https://tenants.example.com
-             */
-            baseUrl: string;
-            /**
-             * @description PUBLIC_BASE_URL, or derived from this request’s Host (and X-Forwarded-Proto behind TRUST_PROXY)
-             * @enum {string}
-             */
-            from: "PUBLIC_BASE_URL" | "request";
-        };
-        SsoEnforcement: {
-            /** @description Members must sign in by single sign-on; a session made otherwise is refused 403 SSO_REQUIRED */
-            enforced: boolean;
-            /** @description The organisation’s connections */
-            connections: number;
-            /** @description Its active connections */
-            activeConnections: number;
-            /** @description The roles that keep access without single sign-on while it is enforced (the break-glass) */
-            breakGlass: "owner"[];
-            serviceAddress: components["schemas"]["SsoServiceAddress"];
-        };
-        SetEnforcementBody: {
-            enforced: boolean;
-        };
-        SsoEnforcementChanged: {
-            /** @description Members must sign in by single sign-on; a session made otherwise is refused 403 SSO_REQUIRED */
-            enforced: boolean;
-            /** @description The organisation’s connections */
-            connections: number;
-            /** @description Its active connections */
-            activeConnections: number;
-            /** @description The roles that keep access without single sign-on while it is enforced (the break-glass) */
-            breakGlass: "owner"[];
-            serviceAddress: components["schemas"]["SsoServiceAddress"];
-            /** @enum {boolean} */
-            success: true;
-        };
-        DiscoverBody: {
-            /** @example kim@acme.com */
-            email: string;
-        };
-        DiscoveredOrganisation: {
-            id: string;
-            name: string;
-        };
-        DiscoveredConnection: {
-            id: string;
-            /** @enum {string} */
-            type: "oidc" | "saml";
-        };
-        SsoDiscovery: {
-            /** @description false: sign in as usual */
-            sso: boolean;
-            organisation?: components["schemas"]["DiscoveredOrganisation"];
-            connection?: components["schemas"]["DiscoveredConnection"];
-            /** @description Where to send the browser: GET /sso/start?connection=… */
-            startUrl?: string;
-        };
         HealthCheckBody: {
             /** @enum {string} */
             status: "ok" | "error" | "shutting_down";
@@ -2976,7 +3431,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    scrapeMetrics: {
+    listSetupLinks: {
         parameters: {
             query?: never;
             header?: never;
@@ -2985,22 +3440,44 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The metrics */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": string;
+                    "application/json": components["schemas"]["SetupLinkListResponse"];
                 };
             };
-            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
-            431: {
+            /** @description No session */
+            401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation, or the organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
             /** @description The request took longer than REQUEST_TIMEOUT_MS */
             503: {
@@ -3024,866 +3501,1966 @@ export interface operations {
             };
         };
     };
-    signOut: {
+    createSetupLink: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSetupLinkBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedSetupLinkAnswer"];
+                };
+            };
+            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organisation has SETUP_LINKS_PER_ORG open links */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeSetupLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The setup link’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation, or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description No such link in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"];
+                };
+            };
+            /** @description The link is completed, revoked or expired */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    openSetupLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link’s token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Opened: the forwarding page, with the setup session’s cookie */
+            200: {
+                headers: {
+                    /** @description setup_session: HttpOnly, SameSite=Strict, Path=/ */
+                    "Set-Cookie"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No such link */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The link expired, was revoked or completed */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    showSetupPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No setup session: open the link again */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setupPageScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: "setup-page.js" | "setup-common.js" | "setup-domain.js" | "setup-sso.js" | "setup-scim.js";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The module */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description No such file */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupOverview"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    completeSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupCompletedAnswer"];
+                };
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link closed meanwhile */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    addSetupDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddDomainBody"];
+            };
+        };
+        responses: {
+            /** @description The claim, pending, join mode off */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainAnswer"];
+                };
+            };
+            /** @description Not a domain name; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Claimed already */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A name that cannot be claimed, or too many */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSetupDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The domain, normalised as a claim is (trimmed, lower-cased, A-label) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claim */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneDomainResponse"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"];
+                };
+            };
+            /** @description The organisation has no such claim */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    removeSetupDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The domain, normalised as a claim is (trimmed, lower-cased, A-label) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoveDomainResponse"];
+                };
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organisation has no such claim */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verifySetupDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The domain, normalised as a claim is (trimmed, lower-cased, A-label) */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The claim after the check */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainAnswer"];
+                };
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The organisation has no such claim */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description Another organisation proved it first, or the claim lapsed (rotate first) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The pending claim is older than DOMAIN_VERIFICATION_TTL_SECONDS: now expired */
+            410: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSetupConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connections */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionList"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createSetupConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateConnectionBody"];
+            };
+        };
+        responses: {
+            /** @description The connection, draft */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionChanged"];
+                };
+            };
+            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many connections, or the provider’s document cannot be used */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSetupConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OneSsoConnection"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteSetupConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateSetupConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateConnectionBody"];
+            };
+        };
+        responses: {
+            /** @description The connection as changed */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionChanged"];
+                };
+            };
+            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The new metadata cannot be used */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testSetupConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the test sign-in starts */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoTestStart"];
+                };
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSetupAttempts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoAttemptList"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createSetupScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedScimTokenResponse"];
+                };
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSetupScimRoleMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Group displayName to a base role, or to a base role (member when left out) and custom roles
+                         * @example {
+                         *       "Engineering": "admin",
+                         *       "IT Admins": "owner",
+                         *       "Recruiters": {
+                         *         "role": "member",
+                         *         "roles": [
+                         *           "recruiter"
+                         *         ]
+                         *       }
+                         *     }
+                         */
+                        mapping: {
+                            [key: string]: ("owner" | "admin" | "member") | {
+                                /** @enum {string} */
+                                role?: "owner" | "admin" | "member";
+                                roles: string[];
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetupErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putSetupScimRoleMapping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
             content: {
                 "application/json": {
-                    /** @description The returnTo rule of single sign-on; default / */
-                    returnTo?: string;
-                };
-                "application/x-www-form-urlencoded": {
-                    /** @description The returnTo rule of single sign-on; default / */
-                    returnTo?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Signed out here; the session came from an OIDC provider that offers RP-Initiated Logout */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SignOutResponse"];
-                };
-            };
-            /** @description Signed out; Set-Cookie clears the session cookie */
-            204: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description A form post: on to returnTo or the provider */
-            302: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description returnTo refused; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SessionErrorBody"] | components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    [key: string]: ("owner" | "admin" | "member") | {
+                        /** @enum {string} */
+                        role?: "owner" | "admin" | "member";
+                        roles: string[];
+                    };
                 };
             };
         };
-    };
-    listMySessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The sessions */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SessionsResponse"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    revokeMySessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Every session ended */
-            204: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    revokeMySession: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The session’s id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ended */
-            204: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No live session of the caller’s has this id */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SessionErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listMemberSessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The member’s user id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The sessions */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SessionsResponse"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description No such member of the organisation */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    revokeMemberSessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The member’s user id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ended */
-            204: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not allowed; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description No such member of the organisation */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    revokeUserSessions: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The user’s id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Ended */
-            204: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not a super-admin, or no session; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such user */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listTenants: {
-        parameters: {
-            query?: {
-                limit?: number;
-                /** @description The `nextCursor` of the previous page, as it was */
-                cursor?: string;
-                /** @description Repeat to ask for several. Absent: the spec answer, every tenant but the deleted ones. */
-                status?: ("pending_owner" | "active" | "suspended" | "deleted")[];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Without `limit` or `cursor`, no `nextCursor` */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TenantListResponse"];
-                };
-            };
-            /** @description A status outside the list, or a bad `limit` or `cursor`; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session (spec section 5: on these routes only) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The caller is not a super-administrator */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    createTenant: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateTenantDto"];
-            };
-        };
-        responses: {
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreatedTenantResponse"];
-                };
-            };
-            /** @description Name or type missing, or type not allowed; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session (spec section 5: on these routes only) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The caller is not a super-administrator; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    readTenant: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The tenant id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
         responses: {
             200: {
                 headers: {
@@ -3891,83 +5468,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TenantDetailsResponse"];
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /**
+                         * @description Group displayName to a base role, or to a base role (member when left out) and custom roles
+                         * @example {
+                         *       "Engineering": "admin",
+                         *       "IT Admins": "owner",
+                         *       "Recruiters": {
+                         *         "role": "member",
+                         *         "roles": [
+                         *           "recruiter"
+                         *         ]
+                         *       }
+                         *     }
+                         */
+                        mapping: {
+                            [key: string]: ("owner" | "admin" | "member") | {
+                                /** @enum {string} */
+                                role?: "owner" | "admin" | "member";
+                                roles: string[];
+                            };
+                        };
+                    };
                 };
             };
-            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such tenant */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    deleteTenant: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The tenant id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeletedTenantResponse"];
-                };
-            };
-            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            /** @description Not a mapping of group names to roles; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3977,34 +5504,34 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            /** @description No setup session (an org session alone is none), or its link is no longer open, or the organisation is suspended */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link does not grant this step, or does not allow this action; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["SetupErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such tenant */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The tenant is deleted already */
+            /** @description The change would leave the organisation without an owner */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ScimLastOwnerBody"];
                 };
             };
             /** @description The body is over 100 KB */
@@ -4027,2573 +5554,14 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    updateTenant: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The tenant id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateTenantDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ChangedTenantResponse"];
-                };
-            };
-            /** @description Neither field given, or a field breaks the rules of spec 4.4; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such tenant */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The tenant is deleted */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    suspendTenant: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The tenant id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": components["schemas"]["SuspendTenantDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ChangedTenantResponse"];
-                };
-            };
-            /** @description The reason is not a string, or too long; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such tenant */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The tenant is suspended already, or deleted */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    reactivateTenant: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The tenant id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ChangedTenantResponse"];
-                };
-            };
-            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such tenant */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The tenant is not suspended, or deleted */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    validateInvitationWithoutToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No token; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvitationValidationErrorBody"] | components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    acceptInvitationWithoutToken: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description No token; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"] | components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    validateInvitation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The invitation token: the invitation id (a UUID) */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidInvitationResponse"];
-                };
-            };
-            /** @description Empty token, invitation already accepted, or expired; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvitationValidationErrorBody"] | components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such invitation */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvitationValidationErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvitationValidationErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    acceptInvitation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The invitation token: the invitation id (a UUID) */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AcceptedInvitationResponse"];
-                };
-            };
-            /** @description Empty token, invitation already accepted, or expired (left pending); or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"] | components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The invitation's organisation is suspended */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"];
-                };
-            };
-            /** @description No such invitation */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    inviteToTenant: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The tenant id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["TenantInvitationDto"];
-            };
-        };
-        responses: {
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["CreatedTenantInvitationResponse"];
-                };
-            };
-            /** @description Invalid body, or a member of the tenant already has the address; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session (spec section 5: on these routes only) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The caller is not a super-administrator; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such tenant */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listSuperAdmins: {
-        parameters: {
-            query?: {
-                /** @description Page size */
-                limit?: number;
-                /** @description The nextToken of an earlier page; absent or empty for the first page */
-                token?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SuperAdminPageResponse"];
-                };
-            };
-            /** @description limit or token malformed; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session, or the caller is not a super-administrator (spec section 5) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorWithDetailsBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    grantSuperAdmin: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["GrantSuperAdminDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GrantedSuperAdminResponse"];
-                };
-            };
-            /** @description E-mail missing, or the user is a super-admin already; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session, or the caller is not a super-administrator (spec section 5); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No user has this e-mail */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorWithDetailsBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UserEnvelopeResponse"];
-                };
-            };
-            /** @description No session, or the caller is not a super-administrator (spec section 5) */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such user */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorWithDetailsBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    deleteUser: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DeletedUserResponse"];
-                };
-            };
-            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session, or the caller is not a super-administrator (spec section 5); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such user */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorWithDetailsBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    showInvitationPage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The invitation token from the e-mail link */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The invitation: organisation, invited address, role, expiry, and the way forward */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description A page saying that the invitation was already accepted, or has expired; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A page saying that the link is not valid; with INVITATION_PAGE=false, the route is not served: {"error":"Cannot GET /invitations/…"}, as any path without a route */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A page saying "Something went wrong, try again" */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    acceptInvitationFromPage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The invitation token from the e-mail link */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page naming the organisation and the role: joined, or (the spec accept) accepted */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Joined; the user pool has yet to take the membership (cognito mode) */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description A page saying that the invitation was already accepted, or has expired; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session and SIGN_IN_URL set: the invitation with the sign-in link */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Signed in with another address, or an unverified one */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description A page saying that the link is not valid; with INVITATION_PAGE=false, the route is not served: {"error":"Cannot GET /invitations/…"}, as any path without a route */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A member of another organisation, or the address is another account’s */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A page saying "Something went wrong, try again" */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    joinInvitation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The invitation token: the invitation id (a UUID) */
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A member of the tenant */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JoinedResponse"];
-                };
-            };
-            /** @description Cognito mode: accepted, and the membership is queued for the user pool, which did not take it yet; it is retried until it does */
-            202: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JoinPendingResponse"];
-                };
-            };
-            /** @description The invitation is already accepted, or expired; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JoinErrorBody"] | components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The session’s e-mail is not the invited address, or is not verified; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JoinErrorBody"] | components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No such invitation, an empty token, or a revoked one */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JoinErrorBody"];
-                };
-            };
-            /** @description The caller is a member of another organisation, or another account has the address */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JoinErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JoinErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    inviteMember: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key from the same caller with the same request, within 24 hours, gets the first answer again (same status and body, with Idempotent-Replayed: true) and does nothing more: no second invitation, e-mail or quota. Successes and 4xx answers are kept; 429 and 5xx are not (retry them with the same key). */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["InviteDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    /** @description Invitations allowed per window (INVITE_RATE_LIMIT), shared by the invite and the resend */
-                    "RateLimit-Limit"?: number;
-                    /** @description Invitations the caller may still send now */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the quota is whole again: the window ends, or, after a 429, the refusal does */
-                    "RateLimit-Reset"?: number;
-                    /** @description Present, `true`, when this is the stored answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InviteMemberResponse"];
-                };
-            };
-            /** @description Invalid body, already a member, or a malformed Idempotency-Key; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description The first request with this Idempotency-Key is still working (after a wait of 5 seconds) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description This Idempotency-Key was used with another request (method, path or body) */
+            /** @description A custom role that the organisation does not define */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Over the per-user invitation limit (10 per hour by default) */
-            429: {
-                headers: {
-                    /** @description Seconds until the caller may invite again */
-                    "Retry-After"?: number;
-                    /** @description Invitations allowed per window (INVITE_RATE_LIMIT), shared by the invite and the resend */
-                    "RateLimit-Limit": number;
-                    /** @description Invitations the caller may still send now */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the quota is whole again: the window ends, or, after a 429, the refusal does */
-                    "RateLimit-Reset": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    removeMember: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description User id of the member to remove */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RemoveMemberResponse"];
-                };
-            };
-            /** @description The caller named themselves; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not allowed to remove this user; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description No such user */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listMembers: {
-        parameters: {
-            query?: {
-                limit?: number;
-                /** @description The `nextCursor` of the previous page, as it was */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListMembersResponse"];
-                };
-            };
-            /** @description Bad `limit` or `cursor`; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not a user of an organisation */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    changeMemberRole: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description User id of the member */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ChangeRoleDto"];
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ChangeRoleResponse"];
-                };
-            };
-            /** @description Invalid role, or the caller named themselves; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not allowed to change this role; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description No such user in the organisation */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getInviteQuota: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InviteQuotaResponse"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner or admin of an organisation */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listInvitations: {
-        parameters: {
-            query?: {
-                limit?: number;
-                /** @description The `nextCursor` of the previous page, as it was */
-                cursor?: string;
-                /** @description Repeat to ask for several; absent: every status. The effective status: a pending invitation past expiresAt is expired. */
-                status?: ("pending" | "accepted" | "expired" | "revoked")[];
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListInvitationsResponse"];
-                };
-            };
-            /** @description Bad `status`, `limit` or `cursor`; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner or admin of an organisation */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    revokeInvitation: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The invitation id (its token) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RevokeInvitationResponse"];
-                };
-            };
-            /** @description The invitation was accepted; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description No such invitation in the organisation */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    resendInvitation: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: the same key from the same caller with the same request, within 24 hours, gets the first answer again (same status and body, with Idempotent-Replayed: true) and does nothing more: no second invitation, e-mail or quota. Successes and 4xx answers are kept; 429 and 5xx are not (retry them with the same key). */
-                "Idempotency-Key"?: string;
-            };
-            path: {
-                /** @description The invitation id (its token) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The new invitation, as POST /api/org/invite answers */
-            200: {
-                headers: {
-                    /** @description Invitations allowed per window (INVITE_RATE_LIMIT), shared by the invite and the resend */
-                    "RateLimit-Limit"?: number;
-                    /** @description Invitations the caller may still send now */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the quota is whole again: the window ends, or, after a 429, the refusal does */
-                    "RateLimit-Reset"?: number;
-                    /** @description Present, `true`, when this is the stored answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ResendInvitationResponse"];
-                };
-            };
-            /** @description The invitation was accepted or revoked, or a malformed Idempotency-Key; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description No such invitation in the organisation */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The first request with this Idempotency-Key is still working (after a wait of 5 seconds) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description This Idempotency-Key was used with another request (method, path or body) */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Over the per-user invitation limit, shared with POST /api/org/invite */
-            429: {
-                headers: {
-                    /** @description Seconds until the caller may invite again */
-                    "Retry-After"?: number;
-                    /** @description Invitations allowed per window (INVITE_RATE_LIMIT), shared by the invite and the resend */
-                    "RateLimit-Limit": number;
-                    /** @description Invitations the caller may still send now */
-                    "RateLimit-Remaining": number;
-                    /** @description Seconds until the quota is whole again: the window ends, or, after a 429, the refusal does */
-                    "RateLimit-Reset": number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    inviteMany: {
-        parameters: {
-            query?: {
-                /** @description A dry run, for a CSV body (a JSON body may say `"dryRun": true`) */
-                dryRun?: "true" | "false";
-            };
-            header?: {
-                /** @description Makes a retry safe: the same key from the same caller with the same request, within 24 hours, gets the first answer again (same status and body, with Idempotent-Replayed: true) and does nothing more: no second invitation, e-mail or quota. Successes and 4xx answers are kept; 429 and 5xx are not (retry them with the same key). */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description JSON; or CSV in UTF-8 (a byte order mark, CRLF or LF, and quoted fields with commas are accepted; cells are trimmed) */
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["BulkInvitationsRequest"];
-                /**
-                 * @example email,role
-                 *     ann@example.com,member
-                 *     "bob@example.com",admin
-                 */
-                "text/csv": string;
-            };
-        };
-        responses: {
-            200: {
-                headers: {
-                    /** @description Invitations allowed per window (INVITE_RATE_LIMIT), shared by the invite and the resend */
-                    "RateLimit-Limit"?: number;
-                    /** @description Invitations the caller may still send now */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the quota is whole again: the window ends, or, after a 429, the refusal does */
-                    "RateLimit-Reset"?: number;
-                    /** @description Present, `true`, when this is the stored answer of an earlier request with the same Idempotency-Key */
-                    "Idempotent-Replayed"?: "true";
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BulkInvitationsResponse"];
-                };
-            };
-            /** @description Not a list of rows, an empty one, a malformed body or Idempotency-Key; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description The first request with this Idempotency-Key is still working (after a wait of 5 seconds) */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description More rows than BULK_INVITE_MAX_ROWS (100 by default), or a body over 100 KB; or the body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A body in a charset other than UTF-8, or in an unknown Content-Encoding; or a JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description This Idempotency-Key was used with another request (method, path or body) */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listPeople: {
-        parameters: {
-            query?: {
-                limit?: number;
-                /** @description The `nextCursor` of the previous page, as it was */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListPeopleResponse"];
-                };
-            };
-            /** @description Bad `limit` or `cursor`; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not a user of an organisation */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                    "application/json": components["schemas"]["RoleErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -7931,7 +6899,7 @@ export interface operations {
             };
         };
     };
-    getMe: {
+    listSsoConnections: {
         parameters: {
             query?: never;
             header?: never;
@@ -7940,14 +6908,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The user */
+            /** @description The connections */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MeResponse"];
+                    "application/json": components["schemas"]["SsoConnectionList"];
                 };
             };
             /** @description No session */
@@ -7958,6 +6926,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -7992,23 +6970,37 @@ export interface operations {
             };
         };
     };
-    listMyInvitations: {
+    createSsoConnection: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateConnectionBody"];
+            };
+        };
         responses: {
-            /** @description The invitations */
-            200: {
+            /** @description The connection, draft */
+            201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["MyInvitationsResponse"];
+                    "application/json": components["schemas"]["SsoConnectionChanged"];
+                };
+            };
+            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description No session */
@@ -8019,6 +7011,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many connections, or the provider’s document cannot be used */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -8053,97 +7085,109 @@ export interface operations {
             };
         };
     };
-    listJoinableOrganisations: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The organisations */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JoinableOrganisationsResponse"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    joinOrganisation: {
+    getSsoConnection: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                tenantId: string;
+                /** @description The connection’s id */
+                id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description auto: a member with the role member */
+            /** @description The connection */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainJoinedResponse"];
+                    "application/json": components["schemas"]["OneSsoConnection"];
                 };
             };
-            /** @description request: the pending request (the same one when asked again); cognito auto join still on its way to the pool */
-            202: {
+            /** @description No session */
+            401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JoinRequestedResponse"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
@@ -8165,34 +7209,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The e-mail is not verified, the organisation removed this person, or it requires single sign-on (SSO_REQUIRED, with startUrl: sign in there instead); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
                 };
             };
-            /** @description No such domain, join mode or active organisation */
+            /** @description No such connection in this organisation */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
-                };
-            };
-            /** @description A member of an organisation already */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["DomainErrorBody"];
+                    "application/json": components["schemas"]["SsoErrorBody"];
                 };
             };
             /** @description The body is over 100 KB */
@@ -8247,39 +7281,157 @@ export interface operations {
             };
         };
     };
-    listAuditEvents: {
+    updateSsoConnection: {
         parameters: {
-            query?: {
-                /** @description Only these types (repeat the parameter for several) */
-                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "sso.connection_created" | "sso.connection_updated" | "sso.connection_activated" | "sso.connection_deleted" | "sso.enforced" | "sso.login_succeeded" | "sso.login_failed" | "sso.certificate_expiring" | "session.revoked" | "sessions.revoked_all" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
-                /** @description Only events made by this user id */
-                actorId?: string;
-                /** @description Only events about this user or tenant id */
-                targetId?: string;
-                /** @description Only events at or after this time (ISO 8601) */
-                since?: string;
-                /** @description Only events at or before this time (ISO 8601) */
-                until?: string;
-                limit?: number;
-                /** @description The nextCursor of an earlier page */
-                cursor?: string;
-            };
+            query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateConnectionBody"];
+            };
+        };
         responses: {
+            /** @description The connection as changed */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuditEventPageResponse"];
+                    "application/json": components["schemas"]["SsoConnectionChanged"];
                 };
             };
-            /** @description A filter or the cursor is malformed; or host not in ALLOWED_HOSTS */
+            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The new metadata cannot be used */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refreshSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoConnectionChanged"];
+                };
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8289,8 +7441,172 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No session, or the caller is not a super-administrator */
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The provider’s document cannot be used */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testSsoConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where the test sign-in starts */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoTestStart"];
+                };
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -8331,46 +7647,26 @@ export interface operations {
             };
         };
     };
-    listOrgAuditEvents: {
+    listSsoAttempts: {
         parameters: {
-            query?: {
-                /** @description Only these types (repeat the parameter for several) */
-                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "sso.connection_created" | "sso.connection_updated" | "sso.connection_activated" | "sso.connection_deleted" | "sso.enforced" | "sso.login_succeeded" | "sso.login_failed" | "sso.certificate_expiring" | "session.revoked" | "sessions.revoked_all" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
-                /** @description Only events made by this user id */
-                actorId?: string;
-                /** @description Only events about this user or tenant id */
-                targetId?: string;
-                /** @description Only events at or after this time (ISO 8601) */
-                since?: string;
-                /** @description Only events at or before this time (ISO 8601) */
-                until?: string;
-                limit?: number;
-                /** @description The nextCursor of an earlier page */
-                cursor?: string;
-            };
+            query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The attempts */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["AuditEventPageResponse"];
-                };
-            };
-            /** @description A filter or the cursor is malformed; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["SsoAttemptList"];
                 };
             };
             /** @description No session */
@@ -8383,7 +7679,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not an owner or admin of an organisation */
+            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8391,6 +7687,835 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description No such connection in this organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getSsoEnforcement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The enforcement */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoEnforcement"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner or admin of an organisation (admins: read only), or the organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    setSsoEnforcement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetEnforcementBody"];
+            };
+        };
+        responses: {
+            /** @description The enforcement */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoEnforcementChanged"];
+                };
+            };
+            /** @description Not {"enforced": true|false}; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner or admin of an organisation (admins: read only), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description No active connection to sign in by */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    discoverSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DiscoverBody"];
+            };
+        };
+        responses: {
+            /** @description Where to sign in */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoDiscovery"];
+                };
+            };
+            /** @description Not an e-mail address; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over SSO_DISCOVER_RATE_LIMIT calls from this address in a minute */
+            429: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    startSso: {
+        parameters: {
+            query?: {
+                /** @description The connection’s id */
+                connection?: string;
+                /** @description The address, when no connection is named */
+                email?: string;
+                /** @description Where to land after the sign-in */
+                returnTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description returnTo refused, or not an e-mail address; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No active connection for this e-mail or id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    signedInPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page, no script */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    oidcCallback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An owner’s test sign-in: its result, no session */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        test: {
+                            /** @enum {string} */
+                            result: "ok";
+                            email: string;
+                            subject: string;
+                            /** @enum {string} */
+                            membership: "member" | "joins";
+                            role: string;
+                            roles: string[];
+                            activated: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Signed in: to returnTo, with the session cookie */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    /** @description The session cookie */
+                    "Set-Cookie"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The state, the provider’s answer, its token or assertion refused; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The person may not sign in to this organisation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description No such connection */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description A member of another organisation, or the address is another account’s */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    samlPostPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+                /** @description The pending sign-in */
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page that submits itself */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No pending sign-in with this id (used, expired, or another connection’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    samlMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The SP metadata */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/samlmetadata+xml": string;
+                };
+            };
+            /** @description No SAML connection with this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    samlAcs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The connection’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    SAMLResponse?: string;
+                    RelayState?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An owner’s test sign-in: its result, no session */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        test: {
+                            /** @enum {string} */
+                            result: "ok";
+                            email: string;
+                            subject: string;
+                            /** @enum {string} */
+                            membership: "member" | "joins";
+                            role: string;
+                            roles: string[];
+                            activated: boolean;
+                        };
+                    };
+                };
+            };
+            /** @description Signed in: to returnTo, with the session cookie */
+            302: {
+                headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
+                    /** @description The session cookie */
+                    "Set-Cookie"?: string;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The state, the provider’s answer, its token or assertion refused; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The person may not sign in to this organisation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description No such connection */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description A member of another organisation, or the address is another account’s */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected failure */
@@ -12342,6 +12467,4152 @@ export interface operations {
             };
         };
     };
+    scrapeMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The returnTo rule of single sign-on; default / */
+                    returnTo?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The returnTo rule of single sign-on; default / */
+                    returnTo?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed out here; the session came from an OIDC provider that offers RP-Initiated Logout */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignOutResponse"];
+                };
+            };
+            /** @description Signed out; Set-Cookie clears the session cookie */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A form post: on to returnTo or the provider */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description returnTo refused; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listMySessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsResponse"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeMySessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every session ended */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeMySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The session’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No live session of the caller’s has this id */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listMemberSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member’s user id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionsResponse"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description No such member of the organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeMemberSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The member’s user id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description No such member of the organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeUserSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The user’s id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a super-admin, or no session; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such user */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listTenants: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as it was */
+                cursor?: string;
+                /** @description Repeat to ask for several. Absent: the spec answer, every tenant but the deleted ones. */
+                status?: ("pending_owner" | "active" | "suspended" | "deleted")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Without `limit` or `cursor`, no `nextCursor` */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantListResponse"];
+                };
+            };
+            /** @description A status outside the list, or a bad `limit` or `cursor`; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session (spec section 5: on these routes only) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller is not a super-administrator */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTenantDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedTenantResponse"];
+                };
+            };
+            /** @description Name or type missing, or type not allowed; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session (spec section 5: on these routes only) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller is not a super-administrator; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    readTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TenantDetailsResponse"];
+                };
+            };
+            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedTenantResponse"];
+                };
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The tenant is deleted already */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTenantDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangedTenantResponse"];
+                };
+            };
+            /** @description Neither field given, or a field breaks the rules of spec 4.4; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The tenant is deleted */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    suspendTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SuspendTenantDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangedTenantResponse"];
+                };
+            };
+            /** @description The reason is not a string, or too long; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The tenant is suspended already, or deleted */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reactivateTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangedTenantResponse"];
+                };
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the caller is not a super-administrator (spec section 5: any other /api/admin route); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The tenant is not suspended, or deleted */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    validateInvitationWithoutToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No token; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    acceptInvitationWithoutToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No token; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    validateInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation token: the invitation id (a UUID) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidInvitationResponse"];
+                };
+            };
+            /** @description Empty token, invitation already accepted, or expired; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationValidationErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such invitation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationValidationErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationValidationErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation token: the invitation id (a UUID) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedInvitationResponse"];
+                };
+            };
+            /** @description Empty token, invitation already accepted, or expired (left pending); or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The invitation's organisation is suspended */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"];
+                };
+            };
+            /** @description No such invitation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationAcceptanceErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    inviteToTenant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The tenant id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TenantInvitationDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedTenantInvitationResponse"];
+                };
+            };
+            /** @description Invalid body, or a member of the tenant already has the address; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session (spec section 5: on these routes only) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller is not a super-administrator; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such tenant */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSuperAdmins: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description The nextToken of an earlier page; absent or empty for the first page */
+                token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuperAdminPageResponse"];
+                };
+            };
+            /** @description limit or token malformed; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the caller is not a super-administrator (spec section 5) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorWithDetailsBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    grantSuperAdmin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GrantSuperAdminDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GrantedSuperAdminResponse"];
+                };
+            };
+            /** @description E-mail missing, or the user is a super-admin already; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the caller is not a super-administrator (spec section 5); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No user has this e-mail */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorWithDetailsBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserEnvelopeResponse"];
+                };
+            };
+            /** @description No session, or the caller is not a super-administrator (spec section 5) */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such user */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorWithDetailsBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedUserResponse"];
+                };
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the caller is not a super-administrator (spec section 5); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such user */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorWithDetailsBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    showInvitationPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation token from the e-mail link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation: organisation, invited address, role, expiry, and the way forward */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A page saying that the invitation was already accepted, or has expired; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A page saying that the link is not valid; with INVITATION_PAGE=false, the route is not served: {"error":"Cannot GET /invitations/…"}, as any path without a route */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A page saying "Something went wrong, try again" */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    acceptInvitationFromPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation token from the e-mail link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page naming the organisation and the role: joined, or (the spec accept) accepted */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Joined; the user pool has yet to take the membership (cognito mode) */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A page saying that the invitation was already accepted, or has expired; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session and SIGN_IN_URL set: the invitation with the sign-in link */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Signed in with another address, or an unverified one */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description A page saying that the link is not valid; with INVITATION_PAGE=false, the route is not served: {"error":"Cannot GET /invitations/…"}, as any path without a route */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A member of another organisation, or the address is another account’s */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A page saying "Something went wrong, try again" */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    joinInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation token: the invitation id (a UUID) */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A member of the tenant */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinedResponse"];
+                };
+            };
+            /** @description Cognito mode: accepted, and the membership is queued for the user pool, which did not take it yet; it is retried until it does */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinPendingResponse"];
+                };
+            };
+            /** @description The invitation is already accepted, or expired; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The session’s e-mail is not the invited address, or is not verified; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such invitation, an empty token, or a revoked one */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinErrorBody"];
+                };
+            };
+            /** @description The caller is a member of another organisation, or another account has the address */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    inviteMember: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key from the same caller with the same request, within 24 hours, gets the first answer again (same status and body, with Idempotent-Replayed: true) and does nothing more: no second invitation, e-mail or quota. Successes and 4xx answers are kept; 429 and 5xx are not (retry them with the same key). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InviteDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Invitations allowed per window (INVITE_RATE_LIMIT), shared by the invite and the resend */
+                    "RateLimit-Limit"?: number;
+                    /** @description Invitations the caller may still send now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the quota is whole again: the window ends, or, after a 429, the refusal does */
+                    "RateLimit-Reset"?: number;
+                    /** @description Present, `true`, when this is the stored answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteMemberResponse"];
+                };
+            };
+            /** @description Invalid body, already a member, or a malformed Idempotency-Key; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key is still working (after a wait of 5 seconds) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request (method, path or body) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the per-user invitation limit (10 per hour by default) */
+            429: {
+                headers: {
+                    /** @description Seconds until the caller may invite again */
+                    "Retry-After"?: number;
+                    /** @description Invitations allowed per window (INVITE_RATE_LIMIT), shared by the invite and the resend */
+                    "RateLimit-Limit": number;
+                    /** @description Invitations the caller may still send now */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the quota is whole again: the window ends, or, after a 429, the refusal does */
+                    "RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    removeMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id of the member to remove */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RemoveMemberResponse"];
+                };
+            };
+            /** @description The caller named themselves; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed to remove this user; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description No such user */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listMembers: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as it was */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListMembersResponse"];
+                };
+            };
+            /** @description Bad `limit` or `cursor`; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a user of an organisation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    changeMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id of the member */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeRoleDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeRoleResponse"];
+                };
+            };
+            /** @description Invalid role, or the caller named themselves; or the body is not a JSON object; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed to change this role; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description No such user in the organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getInviteQuota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteQuotaResponse"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner or admin of an organisation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as it was */
+                cursor?: string;
+                /** @description Repeat to ask for several; absent: every status. The effective status: a pending invitation past expiresAt is expired. */
+                status?: ("pending" | "accepted" | "expired" | "revoked")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListInvitationsResponse"];
+                };
+            };
+            /** @description Bad `status`, `limit` or `cursor`; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner or admin of an organisation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invitation id (its token) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevokeInvitationResponse"];
+                };
+            };
+            /** @description The invitation was accepted; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description No such invitation in the organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resendInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key from the same caller with the same request, within 24 hours, gets the first answer again (same status and body, with Idempotent-Replayed: true) and does nothing more: no second invitation, e-mail or quota. Successes and 4xx answers are kept; 429 and 5xx are not (retry them with the same key). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The invitation id (its token) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new invitation, as POST /api/org/invite answers */
+            200: {
+                headers: {
+                    /** @description Invitations allowed per window (INVITE_RATE_LIMIT), shared by the invite and the resend */
+                    "RateLimit-Limit"?: number;
+                    /** @description Invitations the caller may still send now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the quota is whole again: the window ends, or, after a 429, the refusal does */
+                    "RateLimit-Reset"?: number;
+                    /** @description Present, `true`, when this is the stored answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendInvitationResponse"];
+                };
+            };
+            /** @description The invitation was accepted or revoked, or a malformed Idempotency-Key; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description No such invitation in the organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key is still working (after a wait of 5 seconds) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request (method, path or body) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Over the per-user invitation limit, shared with POST /api/org/invite */
+            429: {
+                headers: {
+                    /** @description Seconds until the caller may invite again */
+                    "Retry-After"?: number;
+                    /** @description Invitations allowed per window (INVITE_RATE_LIMIT), shared by the invite and the resend */
+                    "RateLimit-Limit": number;
+                    /** @description Invitations the caller may still send now */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the quota is whole again: the window ends, or, after a 429, the refusal does */
+                    "RateLimit-Reset": number;
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    inviteMany: {
+        parameters: {
+            query?: {
+                /** @description A dry run, for a CSV body (a JSON body may say `"dryRun": true`) */
+                dryRun?: "true" | "false";
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key from the same caller with the same request, within 24 hours, gets the first answer again (same status and body, with Idempotent-Replayed: true) and does nothing more: no second invitation, e-mail or quota. Successes and 4xx answers are kept; 429 and 5xx are not (retry them with the same key). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON; or CSV in UTF-8 (a byte order mark, CRLF or LF, and quoted fields with commas are accepted; cells are trimmed) */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkInvitationsRequest"];
+                /**
+                 * @example email,role
+                 *     ann@example.com,member
+                 *     "bob@example.com",admin
+                 */
+                "text/csv": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    /** @description Invitations allowed per window (INVITE_RATE_LIMIT), shared by the invite and the resend */
+                    "RateLimit-Limit"?: number;
+                    /** @description Invitations the caller may still send now */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the quota is whole again: the window ends, or, after a 429, the refusal does */
+                    "RateLimit-Reset"?: number;
+                    /** @description Present, `true`, when this is the stored answer of an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkInvitationsResponse"];
+                };
+            };
+            /** @description Not a list of rows, an empty one, a malformed body or Idempotency-Key; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner or admin of an organisation; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description The first request with this Idempotency-Key is still working (after a wait of 5 seconds) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description More rows than BULK_INVITE_MAX_ROWS (100 by default), or a body over 100 KB; or the body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A body in a charset other than UTF-8, or in an unknown Content-Encoding; or a JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description This Idempotency-Key was used with another request (method, path or body) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listPeople: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description The `nextCursor` of the previous page, as it was */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPeopleResponse"];
+                };
+            };
+            /** @description Bad `limit` or `cursor`; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a user of an organisation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MeResponse"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listMyInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitations */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyInvitationsResponse"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listJoinableOrganisations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organisations */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinableOrganisationsResponse"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    joinOrganisation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tenantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description auto: a member with the role member */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainJoinedResponse"];
+                };
+            };
+            /** @description request: the pending request (the same one when asked again); cognito auto join still on its way to the pool */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinRequestedResponse"];
+                };
+            };
+            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The e-mail is not verified, the organisation removed this person, or it requires single sign-on (SSO_REQUIRED, with startUrl: sign in there instead); or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"] | components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such domain, join mode or active organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description A member of an organisation already */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DomainErrorBody"];
+                };
+            };
+            /** @description The body is over 100 KB */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Only these types (repeat the parameter for several) */
+                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "sso.connection_created" | "sso.connection_updated" | "sso.connection_activated" | "sso.connection_deleted" | "sso.enforced" | "sso.login_succeeded" | "sso.login_failed" | "sso.certificate_expiring" | "session.revoked" | "sessions.revoked_all" | "setup_link.created" | "setup_link.opened" | "setup_link.completed" | "setup_link.revoked" | "setup_link.expired" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
+                /** @description Only events made by this user id */
+                actorId?: string;
+                /** @description Only events about this user or tenant id */
+                targetId?: string;
+                /** @description Only events at or after this time (ISO 8601) */
+                since?: string;
+                /** @description Only events at or before this time (ISO 8601) */
+                until?: string;
+                limit?: number;
+                /** @description The nextCursor of an earlier page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventPageResponse"];
+                };
+            };
+            /** @description A filter or the cursor is malformed; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session, or the caller is not a super-administrator */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listOrgAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Only these types (repeat the parameter for several) */
+                type?: ("tenant.created" | "invitation.created" | "invitation.accepted" | "invitation.expired" | "member.removed" | "super_admin.granted" | "user.deleted" | "invitation.revoked" | "invitation.resent" | "member.role_changed" | "member.joined" | "tenant.activated" | "tenant.updated" | "tenant.suspended" | "tenant.reactivated" | "tenant.deleted" | "domain.added" | "domain.verified" | "domain.verification_failed" | "domain.failing" | "domain.lapsed" | "domain.updated" | "domain.removed" | "domain.released" | "join_request.created" | "join_request.approved" | "join_request.rejected" | "scim.token_created" | "scim.token_revoked" | "scim.role_mapping_updated" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "scim.change_refused" | "member.updated" | "member.deactivated" | "member.reactivated" | "role.created" | "role.updated" | "role.deleted" | "member.roles_changed" | "permissions.catalogue_changed" | "sso.connection_created" | "sso.connection_updated" | "sso.connection_activated" | "sso.connection_deleted" | "sso.enforced" | "sso.login_succeeded" | "sso.login_failed" | "sso.certificate_expiring" | "session.revoked" | "sessions.revoked_all" | "setup_link.created" | "setup_link.opened" | "setup_link.completed" | "setup_link.revoked" | "setup_link.expired" | "test.mailbox_read" | "test.session_issued" | "test.clock_moved" | "test.rate_limits_cleared" | "test.tenants_removed")[];
+                /** @description Only events made by this user id */
+                actorId?: string;
+                /** @description Only events about this user or tenant id */
+                targetId?: string;
+                /** @description Only events at or after this time (ISO 8601) */
+                since?: string;
+                /** @description Only events at or before this time (ISO 8601) */
+                until?: string;
+                limit?: number;
+                /** @description The nextCursor of an earlier page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventPageResponse"];
+                };
+            };
+            /** @description A filter or the cursor is malformed; or host not in ALLOWED_HOSTS */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No session */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an owner or admin of an organisation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
+                };
+            };
+            /** @description Unexpected failure */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The request took longer than REQUEST_TIMEOUT_MS */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listRoles: {
         parameters: {
             query?: never;
@@ -13372,1657 +17643,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RoleErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listSsoConnections: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The connections */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoConnectionList"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    createSsoConnection: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateConnectionBody"];
-            };
-        };
-        responses: {
-            /** @description The connection, draft */
-            201: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoConnectionChanged"];
-                };
-            };
-            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Too many connections, or the provider’s document cannot be used */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getSsoConnection: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The connection’s id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The connection */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OneSsoConnection"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description No such connection in this organisation */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    deleteSsoConnection: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The connection’s id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            204: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description No such connection in this organisation */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    updateSsoConnection: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The connection’s id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateConnectionBody"];
-            };
-        };
-        responses: {
-            /** @description The connection as changed */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoConnectionChanged"];
-                };
-            };
-            /** @description The body breaks a rule; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description No such connection in this organisation */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The new metadata cannot be used */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    refreshSsoConnection: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The connection’s id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The connection */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoConnectionChanged"];
-                };
-            };
-            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description No such connection in this organisation */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The provider’s document cannot be used */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    testSsoConnection: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The connection’s id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Where the test sign-in starts */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoTestStart"];
-                };
-            };
-            /** @description The body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description No such connection in this organisation */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    listSsoAttempts: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The connection’s id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The attempts */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoAttemptList"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner of an organisation (admins too), or the organisation is suspended */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description No such connection in this organisation */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getSsoEnforcement: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The enforcement */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoEnforcement"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner or admin of an organisation (admins: read only), or the organisation is suspended */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    setSsoEnforcement: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SetEnforcementBody"];
-            };
-        };
-        responses: {
-            /** @description The enforcement */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoEnforcementChanged"];
-                };
-            };
-            /** @description Not {"enforced": true|false}; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No session */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not an owner or admin of an organisation (admins: read only), or the organisation is suspended; or a cookie-carrying request from an Origin not in ALLOWED_ORIGINS */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"] | components["schemas"]["SsoRequiredBody"];
-                };
-            };
-            /** @description No active connection to sign in by */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    discoverSso: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["DiscoverBody"];
-            };
-        };
-        responses: {
-            /** @description Where to sign in */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoDiscovery"];
-                };
-            };
-            /** @description Not an e-mail address; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Over SSO_DISCOVER_RATE_LIMIT calls from this address in a minute */
-            429: {
-                headers: {
-                    /** @description Seconds to wait */
-                    "Retry-After"?: number;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    startSso: {
-        parameters: {
-            query?: {
-                /** @description The connection’s id */
-                connection?: string;
-                /** @description The address, when no connection is named */
-                email?: string;
-                /** @description Where to land after the sign-in */
-                returnTo?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description To the provider */
-            302: {
-                headers: {
-                    /** @description Where the browser goes next */
-                    Location?: string;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description returnTo refused, or not an e-mail address; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description No active connection for this e-mail or id */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    signedInPage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page, no script */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Request headers over 16 KB: answered by Node’s HTTP server before the service, with neither body nor X-Request-Id */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    oidcCallback: {
-        parameters: {
-            query?: {
-                code?: string;
-                state?: string;
-            };
-            header?: never;
-            path: {
-                /** @description The connection’s id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description An owner’s test sign-in: its result, no session */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        test: {
-                            /** @enum {string} */
-                            result: "ok";
-                            email: string;
-                            subject: string;
-                            /** @enum {string} */
-                            membership: "member" | "joins";
-                            role: string;
-                            roles: string[];
-                            activated: boolean;
-                        };
-                    };
-                };
-            };
-            /** @description Signed in: to returnTo, with the session cookie */
-            302: {
-                headers: {
-                    /** @description Where the browser goes next */
-                    Location?: string;
-                    /** @description The session cookie */
-                    "Set-Cookie"?: string;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The state, the provider’s answer, its token or assertion refused; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The person may not sign in to this organisation */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description No such connection */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description A member of another organisation, or the address is another account’s */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    samlPostPage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The connection’s id */
-                id: string;
-                /** @description The pending sign-in */
-                requestId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page that submits itself */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description No pending sign-in with this id (used, expired, or another connection’s) */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    samlMetadata: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The connection’s id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The SP metadata */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/samlmetadata+xml": string;
-                };
-            };
-            /** @description No SAML connection with this id */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description Unexpected failure */
-            500: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The request took longer than REQUEST_TIMEOUT_MS */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Refused before routing: Host not in ALLOWED_HOSTS (400), or a cookie-carrying POST or DELETE from an Origin not in ALLOWED_ORIGINS (403) */
-            default: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    samlAcs: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The connection’s id */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/x-www-form-urlencoded": {
-                    SAMLResponse?: string;
-                    RelayState?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description An owner’s test sign-in: its result, no session */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        test: {
-                            /** @enum {string} */
-                            result: "ok";
-                            email: string;
-                            subject: string;
-                            /** @enum {string} */
-                            membership: "member" | "joins";
-                            role: string;
-                            roles: string[];
-                            activated: boolean;
-                        };
-                    };
-                };
-            };
-            /** @description Signed in: to returnTo, with the session cookie */
-            302: {
-                headers: {
-                    /** @description Where the browser goes next */
-                    Location?: string;
-                    /** @description The session cookie */
-                    "Set-Cookie"?: string;
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description The state, the provider’s answer, its token or assertion refused; or the body is not JSON, or nests too deeply; or host not in ALLOWED_HOSTS */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"] | components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description The person may not sign in to this organisation */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description No such connection */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description A member of another organisation, or the address is another account’s */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoErrorBody"];
-                };
-            };
-            /** @description The body is over 100 KB */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description A JSON body in a charset other than UTF-8, or in an unknown Content-Encoding */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Unexpected failure */

@@ -25,6 +25,7 @@ import { CreateOrgDomainRoles1766100000000 } from './1766100000000-CreateOrgDoma
 import { SamlConnections1766200000000 } from './1766200000000-SamlConnections';
 import { CreateSessions1766300000000 } from './1766300000000-CreateSessions';
 import { OidcClientAuthentication1766400000000 } from './1766400000000-OidcClientAuthentication';
+import { CreateSetupLinks1766500000000 } from './1766500000000-CreateSetupLinks';
 
 /** Every migration, oldest first. Imported (not globbed) so that ts-jest, ts-node and dist agree. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   SamlConnections1766200000000,
   CreateSessions1766300000000,
   OidcClientAuthentication1766400000000,
+  CreateSetupLinks1766500000000,
 ];

@@ -26,6 +26,7 @@ import { MembershipsModule } from './memberships/memberships.module';
 import { RolesModule } from './roles/roles.module';
 import { ScimModule } from './scim/scim.module';
 import { SessionsModule } from './sessions/sessions.module';
+import { SetupLinksModule } from './setup-links/setup-links.module';
 import { SsoModule } from './sso/sso.module';
 import { TestModeModule } from './test-mode/test-mode.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -69,7 +70,11 @@ export class AppModule {
   static forConfig(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forConfig(config), ...(config.testMode.enabled ? [TestModeModule] : [])],
+      imports: [
+        ConfigModule.forConfig(config),
+        ...(config.testMode.enabled ? [TestModeModule] : []),
+        SetupLinksModule.forConfig(config),
+      ],
     };
   }
 }

@@ -21,9 +21,10 @@ const SERVICE = [
   'roles:manage',
   'scim:manage',
   'sessions:revoke',
+  'setup_links:manage',
   'sso:manage',
 ];
-const OWNERS_ONLY = ['roles:manage', 'scim:manage', 'sso:manage'];
+const OWNERS_ONLY = ['roles:manage', 'scim:manage', 'setup_links:manage', 'sso:manage'];
 const ADMIN = SERVICE.filter((key) => !OWNERS_ONLY.includes(key));
 const MANAGE_ROLES = { error: 'Only owners can manage roles' };
 const refusal = (error: string, details: object = {}) => ({ success: false, error, ...details });

@@ -64,6 +64,8 @@ import { SsoConnectionsStore } from '../src/sso/sso-connections.store';
 import { SsoSignInsStore } from '../src/sso/sso-sign-ins.store';
 import { SsoSecretsStore } from '../src/sso/sso-secrets.store';
 import { SessionsStore } from '../src/auth/sessions.store';
+import { SetupLinkEntity, SetupLinkItemEntity } from '../src/database/entities/setup-link.entity';
+import { SetupLinksStore } from '../src/setup-links/setup-links.store';
 
 /**
  * The SQL that each verb of each store sends, per dialect, checked against the files in
@@ -122,6 +124,7 @@ function storesOn(dataSource: DataSource) {
     ssoSignIns: new SsoSignInsStore(dataSource, statements, writer, auditRows),
     ssoSecrets: new SsoSecretsStore(statements),
     sessions: new SessionsStore(statements, writer),
+    setupLinks: new SetupLinksStore(statements, writer, auditRows, leasesOn(statements)),
   };
 }
 type Stores = ReturnType<typeof storesOn>;
@@ -242,6 +245,28 @@ const scimUser: ScimUserEntity = {
   createdAt: NOW,
   lastModified: NOW,
 };
+const setupLink = (id: string, expiresAt: Date): SetupLinkEntity => ({
+  id,
+  tenantId: 'tenant-1',
+  tokenHash: `hash-of-${id}`,
+  intents: 'domain,sso',
+  email: null,
+  createdBy: ACTOR.id,
+  createdAt: EARLIER,
+  expiresAt,
+  lastOpenedAt: null,
+  completedAt: null,
+  revokedAt: null,
+  expiryRecordedAt: null,
+});
+const setupItem: SetupLinkItemEntity = {
+  kind: 'domain',
+  itemId: 'domain-1',
+  linkId: 'link-1',
+  tenantId: 'tenant-1',
+  createdAt: NOW,
+};
+
 const ssoConnection: SsoConnectionEntity = {
   id: 'connection-1',
   tenantId: 'tenant-1',
@@ -383,6 +408,10 @@ async function seed(dataSource: DataSource): Promise<void> {
   await dataSource.getRepository(SsoRequestEntity).insert(ssoRequest);
   await dataSource.getRepository(SsoIdentityEntity).insert(ssoIdentity);
   await dataSource.getRepository(LeaseEntity).insert({ name: 'lease-1', holder: null, heldUntil: '0', version: '0' });
+  await dataSource
+    .getRepository(SetupLinkEntity)
+    .insert([setupLink('link-1', LATER), setupLink('link-2', LATER), setupLink('link-expired', EARLIER)]);
+  await dataSource.getRepository(SetupLinkItemEntity).insert(setupItem);
 }
 
 const lease = { name: 'lease-1', holder: 'holder-1', ttlMs: 60_000 };
@@ -929,6 +958,31 @@ const SNAPSHOTS: Record<string, [verb: string, run: (stores: Stores) => Promise<
     ['SessionsStore.revoke, with its event', (s) => s.sessions.revoke('session-1', 'sign_out', NOW, [])],
     ['SessionsStore.setNotBefore, with its event', (s) => s.sessions.setNotBefore('user-1', 1_800_000_000, [])],
     ['SessionsStore.purgeEndedBefore', (s) => s.sessions.purgeEndedBefore(NOW)],
+  ],
+  'setup-links.store': [
+    [
+      'SetupLinksStore.insert, while the organisation has fewer open links than the limit',
+      (s) => s.setupLinks.insert(setupLink('link-new', LATER), [], [], 5),
+    ],
+    ['SetupLinksStore.findByTokenHash, with its organisation', (s) => s.setupLinks.findByTokenHash('hash-of-link-1')],
+    ['SetupLinksStore.findById, with its organisation', (s) => s.setupLinks.findById('link-1')],
+    ['SetupLinksStore.findOwn', (s) => s.setupLinks.findOwn('tenant-1', 'link-1')],
+    ['SetupLinksStore.listOwn, newest first', (s) => s.setupLinks.listOwn('tenant-1')],
+    ['SetupLinksStore.opened, while open', (s) => s.setupLinks.opened(setupLink('link-1', LATER), NOW, [])],
+    ['SetupLinksStore.revoke, while open', (s) => s.setupLinks.revoke(setupLink('link-2', LATER), NOW, [])],
+    ['SetupLinksStore.complete, while open', (s) => s.setupLinks.complete(setupLink('link-1', LATER), NOW, [], [])],
+    ['SetupLinksStore.expiredUnrecorded', (s) => s.setupLinks.expiredUnrecorded(NOW, 100)],
+    [
+      'SetupLinksStore.recordExpiry, once',
+      (s) => s.setupLinks.recordExpiry(setupLink('link-expired', EARLIER), NOW, []),
+    ],
+    ['SetupLinksStore.tenantName', (s) => s.setupLinks.tenantName('tenant-1')],
+    [
+      'SetupLinksStore.addItem',
+      (s) => s.setupLinks.addItem({ ...setupItem, kind: 'sso_connection', itemId: 'connection-1' }),
+    ],
+    ['SetupLinksStore.madeBy', (s) => s.setupLinks.madeBy('domain', 'domain-1')],
+    ['SetupLinksStore.madeThrough, by name', (s) => s.setupLinks.madeThrough('link-1')],
   ],
   'test-mode.store': [
     ['TestModeStore.mailbox', (s) => s.testMode.mailbox('to-accept@example.com')],

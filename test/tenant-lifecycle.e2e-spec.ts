@@ -200,6 +200,15 @@ const ORG_ROUTES: [
         .set('Cookie', cookie)
         .send({ permissions: ['members:read'] }),
   ],
+  [
+    'POST /api/org/setup-links',
+    (t, _, cookie) => t.http.post('/api/org/setup-links').set('Cookie', cookie).send({ intents: ['sso'] }),
+  ],
+  ['GET /api/org/setup-links', (t, _, cookie) => t.http.get('/api/org/setup-links').set('Cookie', cookie)],
+  [
+    'DELETE /api/org/setup-links/{id}',
+    (t, _, cookie) => t.http.delete(`/api/org/setup-links/${randomUUID()}`).set('Cookie', cookie),
+  ],
 ];
 
 describe('the tenant lifecycle', () => {

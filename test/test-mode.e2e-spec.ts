@@ -135,6 +135,7 @@ describe('test mode on (TEST_MODE=true)', () => {
       '/api/test/clock',
       '/api/test/rate-limits',
       '/api/test/tenants',
+      '/api/test/setup-links/{id}',
     ]);
     expect(paths['/api/test/clock'].post.parameters).toContainEqual(
       expect.objectContaining({ name: 'X-Test-Mode-Key', in: 'header', required: true }),

@@ -9,7 +9,13 @@ import {
   withNullableReferences,
   withRequestFilterRefusals,
 } from './document-passes';
-import { errorResponse, SCIM_BEARER_SCHEME, SESSION_SCHEME } from '../common/openapi';
+import {
+  errorResponse,
+  SCIM_BEARER_SCHEME,
+  SESSION_SCHEME,
+  SETUP_SESSION_COOKIE,
+  SETUP_SESSION_SCHEME,
+} from '../common/openapi';
 import { ORGANISATION_SUSPENDED, SSO_REQUIRED } from '../auth/org-admin.policy';
 import { HOST_NOT_ALLOWED, ORIGIN_NOT_ALLOWED } from '../common/request-filters';
 import { REQUEST_TIMED_OUT } from '../common/request-timeout';
@@ -147,6 +153,15 @@ export function buildOpenApiDocument(app: NestExpressApplication, config: AppCon
       config.sessionCookieName,
       { type: 'apiKey', in: 'cookie', description: 'The session id token (a JWT)' },
       SESSION_SCHEME,
+    )
+    .addCookieAuth(
+      SETUP_SESSION_COOKIE,
+      {
+        type: 'apiKey',
+        in: 'cookie',
+        description: 'A setup session, set by opening a setup link (GET /setup/{token})',
+      },
+      SETUP_SESSION_SCHEME,
     )
     .addBearerAuth(
       { type: 'http', scheme: 'bearer', description: 'A SCIM token (POST /api/org/scim/tokens): the /scim/v2 routes' },

@@ -4,10 +4,20 @@ import { Caller } from '../auth/caller';
 import { AuditEventEntity } from '../database/entities';
 import { AuditEventType } from './audit-event-types';
 
-/** Who made the change; null where nobody signed in did (the public accept, the operator CLI). */
+/**
+ * Who made the change; null where nobody signed in did (the public accept, the operator CLI).
+ * `via`: the setup link the change was made through (docs/setup-links.md), which the event's data
+ * then names.
+ */
 export interface AuditActor {
   id: string;
   email: string | null;
+  via?: AuditVia;
+}
+
+/** The way a change came in, beside its actor: a setup link. */
+export interface AuditVia {
+  setupLink: string;
 }
 
 /** What the change was made to. An invitation has no id here: its id is its token, a secret. */
@@ -30,7 +40,9 @@ export type AuditTarget =
   /** The product's permission catalogue, the platform's. */
   | { type: 'permissions'; id: null }
   /** An organisation's single sign-on connection (docs/sso.md). */
-  | { type: 'sso_connection'; id: string };
+  | { type: 'sso_connection'; id: string }
+  /** A setup link (docs/setup-links.md), by id: never its token. */
+  | { type: 'setup_link'; id: string };
 
 /** An event before the recorder gives it an id and a time. */
 export interface NewAuditEvent {
@@ -47,7 +59,20 @@ export interface AuditEvent extends NewAuditEvent {
   occurredAt: string;
 }
 
-export const auditActor = (caller: Caller): AuditActor => ({ id: caller.id, email: caller.email });
+export const auditActor = (caller: Caller): AuditActor => ({
+  id: caller.id,
+  email: caller.email,
+  ...(caller.setupLink && { via: { setupLink: caller.setupLink } }),
+});
+
+/**
+ * The event's data as stored: with `via: {"setupLink": id}` when the change came through a link; where
+ * the event names a `via` of its own (a session's kind), the link is `setupLink` beside it.
+ */
+function dataOf({ data, actor }: NewAuditEvent): Record<string, unknown> {
+  if (!actor?.via) return data;
+  return 'via' in data ? { ...data, setupLink: actor.via.setupLink } : { ...data, via: actor.via };
+}
 
 export function toAuditEventRow(id: string, occurredAt: Date, event: NewAuditEvent): AuditEventEntity {
   const { target } = event;
@@ -61,7 +86,7 @@ export function toAuditEventRow(id: string, occurredAt: Date, event: NewAuditEve
     targetType: target.type,
     targetId: target.id,
     targetEmail: 'email' in target ? target.email : null,
-    data: JSON.stringify(event.data),
+    data: JSON.stringify(dataOf(event)),
   };
 }
 

@@ -75,6 +75,14 @@ export const SSO_EVENT_TYPES = [
 ] as const;
 /** The event types of sessions (docs/sessions.md). */
 export const SESSION_EVENT_TYPES = ['session.revoked', 'sessions.revoked_all'] as const;
+/** The event types of setup links (docs/setup-links.md); a change made through a link carries `via: {"setupLink": id}`. */
+export const SETUP_LINK_EVENT_TYPES = [
+  'setup_link.created',
+  'setup_link.opened',
+  'setup_link.completed',
+  'setup_link.revoked',
+  'setup_link.expired',
+] as const;
 /** Every event type that the trail may hold. */
 export const EVERY_AUDIT_EVENT_TYPE = [
   ...AUDIT_EVENT_TYPES,
@@ -82,6 +90,7 @@ export const EVERY_AUDIT_EVENT_TYPE = [
   ...ROLE_EVENT_TYPES,
   ...SSO_EVENT_TYPES,
   ...SESSION_EVENT_TYPES,
+  ...SETUP_LINK_EVENT_TYPES,
   ...TEST_MODE_EVENT_TYPES,
 ] as const;
 export type AuditEventType = (typeof EVERY_AUDIT_EVENT_TYPE)[number];

@@ -18,6 +18,8 @@ export interface Caller {
    * set by SessionCheck, never from claims alone.
    */
   sso?: { connectionId: string; tenantId: string; active: boolean };
+  /** The setup link whose session acts (docs/setup-links.md): set by the setup session's guard, never from claims. */
+  setupLink?: string;
 }
 
 /** A caller that OrgAdminGuard let through: a user of the organisation `tenantId`, with its stored role. */

@@ -20,6 +20,10 @@ import { FORBIDDEN, UNAUTHORIZED } from './messages';
 /** The security scheme of the session cookie (SESSION_COOKIE_NAME). */
 export const SESSION_SCHEME = 'session';
 
+/** The security scheme of the /api/setup routes (docs/setup-links.md): the setup session's cookie, of this name. */
+export const SETUP_SESSION_SCHEME = 'setupSession';
+export const SETUP_SESSION_COOKIE = 'setup_session';
+
 /** The security scheme of the SCIM routes (docs/scim.md): `Authorization: Bearer <secret>`. */
 export const SCIM_BEARER_SCHEME = 'scimBearer';
 
@@ -88,6 +92,9 @@ const schemaTypes = new WeakMap<object, Map<string, Type<unknown>[]>>();
 
 /** Routes behind the session cookie. */
 export const ApiSession = () => ApiCookieAuth(SESSION_SCHEME);
+
+/** A route opened by the setup session alone (docs/setup-links.md). */
+export const ApiSetupSession = () => ApiCookieAuth(SETUP_SESSION_SCHEME);
 
 /** @ApiSecurity's metadata key: @nestjs/swagger exports no constant for it, and @ApiSecurity can only add requirements. */
 const API_SECURITY_METADATA = 'swagger/apiSecurity';

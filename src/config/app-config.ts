@@ -21,6 +21,7 @@ import { mailFrom, OutboxConfig, outboxSettings } from './mail-config';
 import { RedisNode, redisClusterNodes, redisKeyPrefix } from './redis-config';
 import { publicBaseUrl, ShutdownConfig, shutdownSettings, signInUrl, trustProxy } from './server-config';
 import { SessionsConfig, sessionSettings } from './sessions-config';
+import { SetupLinksConfig, setupLinkSettings } from './setup-links-config';
 import { SsoConfig, ssoSettings } from './sso-config';
 import { TestModeConfig, testModeSettings } from './test-mode-config';
 import { WebhooksConfig, webhookSettings } from './webhooks-config';
@@ -84,6 +85,7 @@ export abstract class AppConfig {
   abstract readonly roles: RolesConfig;
   abstract readonly sso: SsoConfig;
   abstract readonly sessions: SessionsConfig;
+  abstract readonly setupLinks: SetupLinksConfig;
 }
 
 /** Reads every setting, in the order that decides which of several bad values is reported. */
@@ -136,5 +138,6 @@ export function parseConfig(env: Env): AppConfig {
     },
     sso: ssoSettings(env, nodeEnv),
     sessions: sessionSettings(env),
+    setupLinks: setupLinkSettings(env),
   };
 }

@@ -24,6 +24,6 @@ import { JoinRequestsService } from './join-requests.service';
     JoinRequestsService,
     AdminDomainsService,
   ],
-  exports: [DomainJoinsService],
+  exports: [DomainJoinsService, DomainsService, DomainsStore],
 })
 export class DomainsModule {}

@@ -24,17 +24,18 @@ export const REDACTED_PATHS = [
 /**
  * The invitation token is the invitation's secret: whoever holds it can accept it. It is in the
  * path of the API (`/api/invitations/<token>`) and of the page that the e-mail links to (`/invitations/<token>`).
+ * So is a setup link's token (`/setup/<token>`, docs/setup-links.md): whoever holds it sets up the organisation.
  */
-const INVITATION_PATH = /^((?:\/api)?\/invitations\/)[^/?#]+/i;
+const TOKEN_PATH = /^((?:\/api)?\/invitations\/|\/setup\/)[^/?#]+/i;
 
 /**
- * The request URL as it may be logged: the invitation token in the path is masked, and so is
+ * The request URL as it may be logged: the invitation or setup link token in the path is masked, and so is
  * the value of any query parameter whose name mentions a token (the page token, a stray id_token).
  */
 export function loggableUrl(url: string): string {
   const queryStart = url.indexOf('?');
   const path = queryStart === -1 ? url : url.slice(0, queryStart);
-  const maskedPath = path.replace(INVITATION_PATH, `$1${REDACTED}`);
+  const maskedPath = path.replace(TOKEN_PATH, `$1${REDACTED}`);
   if (queryStart === -1) return maskedPath;
   const query = url
     .slice(queryStart + 1)

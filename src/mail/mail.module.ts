@@ -4,7 +4,10 @@ import { AppConfig } from '../config/app-config';
 import { InvitationMailer } from './invitation-mailer';
 import { LoggedInvitationMailer } from './logged-invitation-mailer';
 import { NodemailerInvitationMailer } from './nodemailer-invitation-mailer';
+import { LoggedNoticeMailer, NodemailerNoticeMailer } from './notice-mailers';
+import { NoticeMailer } from './notice-email';
 import { InvitationOutboxWorker } from './outbox/invitation-outbox.worker';
+import { NoticeOutboxWorker } from './outbox/notice-outbox.worker';
 
 /**
  * Short SMTP timeouts, so that an unreachable or stalled mail server fails a send within seconds
@@ -39,8 +42,15 @@ export function mailerOptions(config: AppConfig): MailerOptions {
       useFactory: (config: AppConfig, mailer: MailerService): InvitationMailer =>
         config.smtpUrl ? new NodemailerInvitationMailer(mailer, config) : new LoggedInvitationMailer(config),
     },
+    {
+      provide: NoticeMailer,
+      inject: [AppConfig, MailerService],
+      useFactory: (config: AppConfig, mailer: MailerService): NoticeMailer =>
+        config.smtpUrl ? new NodemailerNoticeMailer(mailer, config) : new LoggedNoticeMailer(),
+    },
     InvitationOutboxWorker,
+    NoticeOutboxWorker,
   ],
-  exports: [InvitationOutboxWorker],
+  exports: [InvitationOutboxWorker, NoticeOutboxWorker],
 })
 export class MailModule {}

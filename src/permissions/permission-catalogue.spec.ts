@@ -43,11 +43,12 @@ describe(baseRoleHolds.name, () => {
     expect(SERVICE_PERMISSION_KEYS.every((key) => baseRoleHolds('owner', key))).toBe(true);
   });
 
-  it('an admin holds all but the owners’ own: roles:manage, scim:manage and sso:manage', () => {
+  it('an admin holds all but the owners’ own: roles:manage, scim:manage, sso:manage and setup_links:manage', () => {
     expect(SERVICE_PERMISSION_KEYS.filter((key) => !baseRoleHolds('admin', key))).toEqual([
       'roles:manage',
       'scim:manage',
       'sso:manage',
+      'setup_links:manage',
     ]);
   });
 

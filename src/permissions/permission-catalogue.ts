@@ -71,6 +71,12 @@ export const SERVICE_PERMISSIONS = {
     admin: false,
     grantable: false,
   },
+  'setup_links:manage': {
+    description:
+      'Make, list and revoke the links that let an IT admin set up domains, single sign-on and SCIM (owners only)',
+    admin: false,
+    grantable: false,
+  },
 } as const satisfies Record<string, { description: string; admin: boolean; grantable: boolean }>;
 
 export type ServicePermission = keyof typeof SERVICE_PERMISSIONS;

@@ -21,17 +21,17 @@ class ScimTokenResponse {
   @ApiProperty({ description: 'Shown once: only its hash is kept' }) secret: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
-class CreatedScimTokenResponse {
+export class CreatedScimTokenResponse {
   @ApiProperty({ enum: [true] }) success: true;
   @ApiProperty({ type: ScimTokenResponse }) token: ScimTokenResponse;
 }
-class ListedScimToken {
+export class ListedScimToken {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'null until used' })
   lastUsedAt: string | null;
 }
-class ScimTokenListResponse {
+export class ScimTokenListResponse {
   @ApiProperty({ type: [ListedScimToken] }) tokens: ListedScimToken[];
 }
 class ScimSuccessResponse {

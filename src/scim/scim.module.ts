@@ -48,5 +48,6 @@ import { ScimUsersStore } from './scim-users.store';
     ScimGroupsStore,
     ScimGroupsService,
   ],
+  exports: [ScimAdminService],
 })
 export class ScimModule {}

@@ -137,8 +137,16 @@ export class SsoConnectionsStore {
     );
   }
 
-  /** The changes, only while the row is as read (its updated_at), with the events; false when it changed meanwhile. */
-  async update(connection: SsoConnectionEntity, changes: ConnectionChanges, events: NewAuditEvent[]): Promise<boolean> {
+  /**
+   * The changes, only while the row is as read (its updated_at), with the events and `alongside`'s
+   * rows (SsoActivations'); false when it changed meanwhile.
+   */
+  async update(
+    connection: SsoConnectionEntity,
+    changes: ConnectionChanges,
+    events: NewAuditEvent[],
+    alongside: Insert[] = [],
+  ): Promise<boolean> {
     const entries = Object.entries(changes) as [keyof typeof COLUMNS, unknown][];
     const set = entries.map(([property]) => `${COLUMNS[property]} = ?`).join(', ');
     const values = entries.map(([, value]) => (value instanceof Date ? sqlTimestamp(value) : value));
@@ -146,7 +154,7 @@ export class SsoConnectionsStore {
       `UPDATE sso_connections SET ${set} WHERE id = ? AND updated_at = ?`,
       [...values, connection.id, sqlTimestamp(connection.updatedAt)],
     ];
-    return this.writer.insertIfAll(this.eventRows(events), [required]);
+    return this.writer.insertIfAll([...this.eventRows(events), ...alongside], [required]);
   }
 
   /** The connection, its people's links, its pending sign-ins and its attempts, with the events. */

@@ -8,6 +8,7 @@ import { emailDomain } from '../domains/domain-name';
 import { IdentityUser } from '../identity/identity-store';
 import { OidcCallbackQuery, OidcSignIn } from './oidc/oidc-sign-in';
 import { SamlAcsForm, SamlSignIn } from './saml/saml-sign-in';
+import { SsoActivations } from './sso-activations';
 import { SsoAttempts } from './sso-attempts';
 import { SsoConnectionsStore } from './sso-connections.store';
 import { connectionEvent } from './sso-events';
@@ -41,6 +42,7 @@ export class SsoSignInService {
     private readonly attempts: SsoAttempts,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly activations: SsoActivations,
   ) {}
 
   /** GET /sso/oidc/{id}/callback: a session, or a test sign-in's outcome. */
@@ -164,7 +166,8 @@ export class SsoSignInService {
     while (current?.status === 'draft') {
       const now = this.clock.now();
       const activated = connectionEvent('sso.connection_activated', current, null, { by: 'test sign-in' });
-      if (await this.connections.update(current, { status: 'active', activatedAt: now, updatedAt: now }, [activated]))
+      const changes = { status: 'active' as const, activatedAt: now, updatedAt: now };
+      if (await this.connections.update(current, changes, [activated], await this.activations.rowsFor(current)))
         return { test: { ...test, activated: true } };
       current = await this.connections.findById(connection.id);
     }

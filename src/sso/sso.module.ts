@@ -8,6 +8,7 @@ import { OidcSignIn } from './oidc/oidc-sign-in';
 import { CertificateExpiryWarnings } from './saml/certificate-expiry-warnings';
 import { SamlClient } from './saml/saml-client';
 import { SamlSignIn } from './saml/saml-sign-in';
+import { SsoActivations } from './sso-activations';
 import { SsoAttempts } from './sso-attempts';
 import { SsoConfiguredGuard } from './sso-configured.guard';
 import { SsoDiscoverLimitGuard } from './sso-discover-limit.guard';
@@ -32,6 +33,7 @@ import { SsoBrowserController, SsoDiscoveryController } from './sso.controller';
   imports: [AuditModule, JoiningModule, RateLimitModule],
   controllers: [SsoConnectionsController, SsoEnforcementController, SsoDiscoveryController, SsoBrowserController],
   providers: [
+    SsoActivations,
     SsoConfiguredGuard,
     SsoDiscoverLimitGuard,
     SsoHttp,
@@ -49,5 +51,6 @@ import { SsoBrowserController, SsoDiscoveryController } from './sso.controller';
     SsoAttempts,
     ScimRoleMappingsStore,
   ],
+  exports: [SsoConnectionsService, SsoConnectionsStore, SsoConfiguredGuard, SsoActivations],
 })
 export class SsoModule {}

@@ -6,6 +6,7 @@ import { JoinRequestEntity } from './join-request.entity';
 import { LeaseEntity } from './lease.entity';
 import { MembershipGrantEntity } from './membership-grant.entity';
 import { MembershipRemovalEntity } from './membership-removal.entity';
+import { NoticeEmailOutboxEntity } from './notice-email-outbox.entity';
 import { OrgDomainEntity, OrgDomainRoleEntity } from './org-domain.entity';
 import {
   InvitationRoleEntity,
@@ -31,6 +32,7 @@ import {
   SsoRequestEntity,
 } from './sso.entity';
 import { SessionCutoffEntity, SessionEntity } from './session.entity';
+import { SetupLinkEntity, SetupLinkItemEntity } from './setup-link.entity';
 import { TenantEntity } from './tenant.entity';
 import { UserEntity } from './user.entity';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity';
@@ -46,6 +48,7 @@ export {
   MemberRoleEntity,
   MembershipGrantEntity,
   MembershipRemovalEntity,
+  NoticeEmailOutboxEntity,
   OrgDomainEntity,
   OrgDomainRoleEntity,
   OrgRoleEntity,
@@ -59,6 +62,8 @@ export {
   ScimUserEntity,
   SessionCutoffEntity,
   SessionEntity,
+  SetupLinkEntity,
+  SetupLinkItemEntity,
   SsoAssertionEntity,
   SsoAttemptEntity,
   SsoConnectionEntity,
@@ -102,4 +107,7 @@ export const ENTITIES = [
   SsoEnforcementEntity,
   SessionEntity,
   SessionCutoffEntity,
+  SetupLinkEntity,
+  SetupLinkItemEntity,
+  NoticeEmailOutboxEntity,
 ];
