@@ -202,7 +202,11 @@ const ORG_ROUTES: [
   ],
   [
     'POST /api/org/setup-links',
-    (t, _, cookie) => t.http.post('/api/org/setup-links').set('Cookie', cookie).send({ intents: ['sso'] }),
+    (t, _, cookie) =>
+      t.http
+        .post('/api/org/setup-links')
+        .set('Cookie', cookie)
+        .send({ intents: ['sso'] }),
   ],
   ['GET /api/org/setup-links', (t, _, cookie) => t.http.get('/api/org/setup-links').set('Cookie', cookie)],
   [
